@@ -1,0 +1,106 @@
+"""``manage.py evaluate``: the rules engine on the command line.
+
+For referees checking a disputed entry and for scripts that validate sheets.
+
+- ``evaluate [FILE|-]``: JSON Lines in, one game per line; JSON Lines out, one answer
+  per game in the same order: ``{"won", "value", "score", "overbid", "multiplier"}``
+  or ``{"error": "<field>: <message> (<paragraph>)"}``. Blank lines are skipped.
+  Exit 0 when every game is valid, 1 when any line was answered with an error, 2 when
+  the input is not JSON Lines (nothing is printed on stdout then).
+- ``evaluate --sheet FILE``: one JSON scoresheet; prints the players' points, won,
+  lost, bonus and rating and the 5.5.5 settlement, or ``{"error": "game 7: ..."}``
+  (exit 1); exit 2 when the file is not JSON.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import IO, Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from scoring.rules import RuleError, evaluate, game_from_mapping
+from scoring.sheet import SheetError, evaluate_sheet
+
+EXIT_INVALID_GAME = 1
+EXIT_NOT_JSON = 2
+
+
+class Command(BaseCommand):
+    help = (
+        "Value Skat games by the Skatordnung: JSON Lines of games in, JSON Lines of answers out; "
+        "or a whole scoresheet with --sheet."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("file", nargs="?", default="-", help="JSON Lines file of games, or - for standard input")
+        parser.add_argument("--sheet", metavar="FILE", help="evaluate one JSON scoresheet (players and games)")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        if options["sheet"]:
+            code = self._sheet(options["sheet"])
+        else:
+            code = self._lines(options["file"])
+        if code:
+            # Not an error message: the answers are already on stdout.
+            raise SystemExit(code)
+
+    def _lines(self, path: str) -> int:
+        text = self._read(path)
+        games: list[tuple[int, Any]] = []
+        for number, line in enumerate(text.splitlines(), start=1):
+            if not line.strip():
+                continue
+            try:
+                games.append((number, json.loads(line)))
+            except json.JSONDecodeError as error:
+                raise CommandError(
+                    f"line {number}: not JSON ({error.msg}); the input must be JSON Lines, one game per line",
+                    returncode=EXIT_NOT_JSON,
+                ) from None
+        code = 0
+        out = []
+        for _number, data in games:
+            try:
+                if not isinstance(data, dict):
+                    raise RuleError("game", 'must be a JSON object such as {"contract": "grand", ...}', "5.5.2")
+                answer: dict[str, object] = evaluate(game_from_mapping(data)).as_dict()
+            except RuleError as error:
+                answer = {"error": str(error)}
+                code = EXIT_INVALID_GAME
+            out.append(json.dumps(answer, ensure_ascii=False))
+        if out:
+            self.stdout.write("\n".join(out))
+        return code
+
+    def _sheet(self, path: str) -> int:
+        text = self._read(path)
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise CommandError(
+                f"{path}: not JSON ({error.msg} at line {error.lineno}); a sheet is one JSON object",
+                returncode=EXIT_NOT_JSON,
+            ) from None
+        try:
+            answer = evaluate_sheet(data).as_dict()
+        except SheetError as error:
+            self.stdout.write(json.dumps({"error": str(error)}, ensure_ascii=False))
+            return EXIT_INVALID_GAME
+        self.stdout.write(json.dumps(answer, ensure_ascii=False))
+        return 0
+
+    def _read(self, path: str) -> str:
+        try:
+            if path == "-":
+                stream: IO[bytes] = sys.stdin.buffer
+                raw = stream.read()
+            else:
+                with open(path, "rb") as handle:
+                    raw = handle.read()
+            return raw.decode("utf-8-sig")
+        except OSError as error:
+            raise CommandError(f"{path}: cannot read ({error.strerror})", returncode=EXIT_NOT_JSON) from None
+        except UnicodeDecodeError:
+            raise CommandError(f"{path}: not UTF-8 text, so not JSON Lines", returncode=EXIT_NOT_JSON) from None

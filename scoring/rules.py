@@ -1,0 +1,369 @@
+"""The Skatordnung's game valuation (section 5), as one pure module.
+
+This is the only place in the project that values a Skat game. Forms, views, the
+sheet import, the ``evaluate`` command and the standings all call :func:`evaluate`
+and store what it returns; nothing else multiplies base values.
+
+Paragraph numbers in docstrings and error messages are those of the International
+Skat Laws (Skatordnung), so a referee can check every answer against the book.
+
+No Django import here: the engine must run in a plain Python process (the
+``evaluate`` command, property tests, an import script) and stay fast.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class RuleError(ValueError):
+    """A game that the Skatordnung does not allow, naming the field and paragraph.
+
+    ``str(error)`` reads ``"tops: a grand has at most 4 tops (2.4.3)"``: the field
+    first, so forms can attach it to the right input, the paragraph last, so a
+    referee can look it up.
+    """
+
+    def __init__(self, field: str, message: str, paragraph: str) -> None:
+        self.field = field
+        self.message = message
+        self.paragraph = paragraph
+        super().__init__(f"{field}: {message} ({paragraph})")
+
+    @property
+    def rule_text(self) -> str:
+        """The message without the field, paragraph first: "5.4.1: ..." for the UI."""
+        return f"{self.paragraph}: {self.message}"
+
+
+class Contract(StrEnum):
+    """The contracts of 2.1.1: four suits, grand and null."""
+
+    DIAMONDS = "diamonds"
+    HEARTS = "hearts"
+    SPADES = "spades"
+    CLUBS = "clubs"
+    GRAND = "grand"
+    NULL = "null"
+
+    @property
+    def is_null(self) -> bool:
+        return self is Contract.NULL
+
+    @property
+    def is_suit(self) -> bool:
+        return self not in (Contract.GRAND, Contract.NULL)
+
+
+#: 5.1.1: base values of suit and grand games.
+BASE_VALUES: dict[Contract, int] = {
+    Contract.DIAMONDS: 9,
+    Contract.HEARTS: 10,
+    Contract.SPADES: 11,
+    Contract.CLUBS: 12,
+    Contract.GRAND: 24,
+}
+
+#: 5.1.2: the invariable values of null games, keyed by (hand, ouvert).
+NULL_VALUES: dict[tuple[bool, bool], int] = {
+    (False, False): 23,
+    (True, False): 35,
+    (False, True): 46,
+    (True, True): 59,
+}
+
+#: 2.4.3: a suit game is played with or without 1 to 11 tops, a grand 1 to 4.
+MAX_TOPS: dict[Contract, int] = {suit: 11 for suit in BASE_VALUES} | {Contract.GRAND: 4}
+
+#: 5.2.1: tops + game + schneider + schwarz + hand + schneider announced
+#: + schwarz announced + ouvert: the most multipliers a game can count
+#: (5.6.1: clubs 18 x 12 = 216, grand 11 x 24 = 264).
+MAX_MULTIPLIER: dict[Contract, int] = {c: MAX_TOPS[c] + 7 for c in BASE_VALUES}
+
+#: 5.2.2: card points the declarer needs to win a simple game.
+GAME_POINTS = 61
+#: 5.2.1, 5.2.3: 90 card points make the opponents schneider ...
+SCHNEIDER_POINTS = 90
+#: ... and a party with 30 or fewer is schneidered (5.2.3).
+SCHNEIDERED_POINTS = 30
+#: 1.2.2: the whole pack counts 120 card points.
+TOTAL_POINTS = 120
+#: 2.2.1, 1.2.2: the skat holds at most two aces, 22 card points.
+MAX_SKAT_POINTS = 22
+TRICKS = 10
+
+#: 5.6.1: every value a game can have, from 18 (diamonds with or without 1) to 264
+#: (grand ouvert with 4). Generated here, checked against the printed table in the tests.
+GAME_VALUES: frozenset[int] = frozenset(
+    {base * m for contract, base in BASE_VALUES.items() for m in range(2, MAX_MULTIPLIER[contract] + 1)}
+    | set(NULL_VALUES.values())
+)
+#: 3.3.2: bidding starts at the lowest game value.
+MIN_BID = min(GAME_VALUES)
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    """One game as written on the scoresheet (5.5.2) plus what decides it.
+
+    ``tops`` is the number played with or without (5.3.3: only the count matters);
+    ``declarer_points`` are the declarer's card points including the skat (2.2.1);
+    ``declarer_tricks`` the tricks he took (needed for null and for schwarz: 5.2.8,
+    a party claiming schwarz must show it); ``bid`` is the final bid of the auction,
+    ``None`` when forehand played without a bid (3.3.6).
+    """
+
+    contract: Contract
+    tops: int | None = None
+    hand: bool = False
+    schneider_announced: bool = False
+    schwarz_announced: bool = False
+    ouvert: bool = False
+    declarer_points: int | None = None
+    declarer_tricks: int | None = None
+    bid: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What a game is worth, as the scoresheet records it (5.5.1, 5.5.2).
+
+    ``value`` is the game value (for an overbid game, already raised to reach the
+    bid, 5.4.1); ``score`` is what the declarer's total changes by: +value when won,
+    -2 x value when lost (5.3.4). ``multiplier`` is the number of multipliers the
+    value counts (None at null, whose values are fixed, 5.1.2). ``schneider`` and
+    ``schwarz`` say whether that level is counted on the sheet.
+    """
+
+    won: bool
+    value: int
+    score: int
+    overbid: bool
+    multiplier: int | None
+    schneider: bool = False
+    schwarz: bool = False
+
+    def as_dict(self) -> dict[str, object]:
+        """The answer of ``manage.py evaluate``: exactly these five keys."""
+        return {
+            "won": self.won,
+            "value": self.value,
+            "score": self.score,
+            "overbid": self.overbid,
+            "multiplier": self.multiplier,
+        }
+
+
+def evaluate(game: Game) -> Outcome:
+    """Value one game under 5.1-5.4, or raise :class:`RuleError` naming the field.
+
+    Announcements are normalised first (5.2.6: ouvert includes schwarz announced,
+    which includes schneider announced), then the game is won or lost (5.2.2, 5.2.5,
+    5.2.7), its multipliers counted (5.2.1, 5.2.5), and an overbid raised to the bid
+    (5.4.1, 5.4.2).
+    """
+    contract = _check_game(game)
+    if contract.is_null:
+        return _evaluate_null(game)
+    return _evaluate_trump_game(game, contract)
+
+
+def score(won: bool, value: int) -> int:
+    """5.3.4: a won game adds its value, a lost one subtracts it doubled."""
+    return value if won else -2 * value
+
+
+def _evaluate_null(game: Game) -> Outcome:
+    value = NULL_VALUES[(game.hand, game.ouvert)]
+    if game.bid is not None and value < game.bid:
+        raise RuleError(
+            "bid",
+            f"{_null_name(game)} is worth {value} and does not reach the bid {game.bid}: "
+            "no valid announcement; the declarer must concede a lost suit or grand game "
+            "that reaches the bid",
+            "3.4.4",
+        )
+    won = game.declarer_tricks == 0  # 5.2.7
+    return Outcome(won=won, value=value, score=score(won, value), overbid=False, multiplier=None)
+
+
+def _evaluate_trump_game(game: Game, contract: Contract) -> Outcome:
+    assert game.tops is not None and game.declarer_points is not None  # _check_game
+    points = game.declarer_points
+    tricks = game.declarer_tricks
+    schwarz_announced = game.schwarz_announced or game.ouvert  # 5.2.6
+    schneider_announced = game.schneider_announced or schwarz_announced  # 2.1.3
+
+    made_schneider = points >= SCHNEIDER_POINTS  # 5.2.1
+    made_schwarz = tricks == TRICKS  # 5.2.4; 5.2.8: only when the tricks show it
+    won = (
+        points >= GAME_POINTS  # 5.2.2
+        and (made_schneider or not schneider_announced)  # 5.2.5
+        and (made_schwarz or not schwarz_announced)
+    )
+    if schneider_announced:
+        # 5.2.5: the announced levels count whether made or not, a higher level made
+        # counts too, and a declarer who is himself schneidered or schwarz counts
+        # nothing extra for it.
+        schneider = True
+        schwarz = schwarz_announced or made_schwarz
+    else:
+        # 5.2.3, 5.2.4: schneider and schwarz count for either party.
+        schneider = made_schneider or points <= SCHNEIDERED_POINTS
+        schwarz = made_schwarz or tricks == 0
+
+    multiplier = (
+        game.tops
+        + 1  # game
+        + schneider
+        + schwarz
+        + game.hand
+        + schneider_announced
+        + schwarz_announced
+        + game.ouvert
+    )
+    base = BASE_VALUES[contract]
+    value = base * multiplier
+    overbid = game.bid is not None and value < game.bid
+    if overbid:
+        # 5.4.1: raise by as many multipliers as the bid needs, before doubling
+        # (5.3.4: the doubling itself may not be used to reach the bid).
+        multiplier = math.ceil(game.bid / base)
+        if multiplier > MAX_MULTIPLIER[contract]:
+            raise RuleError(
+                "bid",
+                f"{contract.value} can never be worth the bid {game.bid}: its highest value is "
+                f"{base * MAX_MULTIPLIER[contract]}; the declarer must announce a game that can "
+                "reach the bid",
+                "3.4.2",
+            )
+        value = base * multiplier
+        won = False
+    return Outcome(
+        won=won,
+        value=value,
+        score=score(won, value),
+        overbid=overbid,
+        multiplier=multiplier,
+        schneider=schneider,
+        schwarz=schwarz,
+    )
+
+
+def _null_name(game: Game) -> str:
+    return "null" + (" ouvert" if game.ouvert else "") + (" hand" if game.hand else "")
+
+
+def _check_game(game: Game) -> Contract:
+    """Reject every game the rules do not allow; return the contract as an enum."""
+    try:
+        contract = Contract(game.contract)
+    except ValueError:
+        raise RuleError(
+            "contract",
+            f"{game.contract!r} is not a contract; choose one of " + ", ".join(c.value for c in Contract),
+            "2.1.1",
+        ) from None
+    for name in ("hand", "schneider_announced", "schwarz_announced", "ouvert"):
+        if not isinstance(getattr(game, name), bool):
+            raise RuleError(name, "must be true or false", "5.2.1")
+    for name in ("tops", "declarer_points", "declarer_tricks", "bid"):
+        value = getattr(game, name)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+            raise RuleError(name, "must be a whole number", _PARAGRAPH_OF[name])
+
+    if game.bid is not None and game.bid not in GAME_VALUES:
+        raise RuleError("bid", f"{game.bid} is not a game value; bids are game values from 18 to 264", "3.3.2, 5.6.1")
+    points, tricks = game.declarer_points, game.declarer_tricks
+    if points is not None and not 0 <= points <= TOTAL_POINTS:
+        raise RuleError("declarer_points", f"{points} is not between 0 and 120 card points", "1.2.2")
+    if tricks is not None and not 0 <= tricks <= TRICKS:
+        raise RuleError("declarer_tricks", f"{tricks} is not between 0 and 10 tricks", "4.4.1")
+    if tricks == TRICKS and points is not None and points != TOTAL_POINTS:
+        raise RuleError(
+            "declarer_tricks", f"all 10 tricks hold all 120 card points, not {points}", "5.2.4"
+        )
+    if tricks == 0 and points is not None and points > MAX_SKAT_POINTS:
+        raise RuleError(
+            "declarer_points",
+            f"a declarer without a trick has only the skat's card points (at most 22), not {points}",
+            "2.2.1",
+        )
+
+    if contract.is_null:
+        if game.tops is not None:
+            raise RuleError("tops", "null games have no tops", "2.4.3")
+        for name in ("schneider_announced", "schwarz_announced"):
+            if getattr(game, name):
+                raise RuleError(name, "a null game cannot announce schneider or schwarz", "2.1.3")
+        if tricks is None:
+            raise RuleError("declarer_tricks", "required for a null game: the declarer wins by losing every trick", "5.2.7")
+        return contract
+
+    if game.tops is None:
+        raise RuleError("tops", f"required for a {_kind(contract)}: count the tops played with or without", "2.4.2")
+    if game.tops > MAX_TOPS[contract]:
+        raise RuleError("tops", f"a {_kind(contract)} has at most {MAX_TOPS[contract]} tops, not {game.tops}", "2.4.3")
+    if game.tops < 1:
+        raise RuleError("tops", f"a {_kind(contract)} is played with or without at least 1 top, not {game.tops}", "2.4.1")
+    if not game.hand:
+        for name in ("schneider_announced", "schwarz_announced", "ouvert"):
+            if getattr(game, name):
+                label = "ouvert" if name == "ouvert" else name.replace("_", " ")
+                raise RuleError(name, f"{label} can only be played in a hand game", "5.2.6" if name == "ouvert" else "3.4.4")
+    if points is None:
+        raise RuleError("declarer_points", f"required for a {_kind(contract)}: the declarer's card points with the skat", "5.2.2")
+    if (game.schwarz_announced or game.ouvert) and tricks is None:
+        raise RuleError(
+            "declarer_tricks", "required when schwarz is announced or ouvert is played: all tricks decide it", "5.2.8"
+        )
+    return contract
+
+
+def _kind(contract: Contract) -> str:
+    return "grand" if contract is Contract.GRAND else "suit game"
+
+
+_PARAGRAPH_OF = {"tops": "2.4.3", "declarer_points": "1.2.2", "declarer_tricks": "4.4.1", "bid": "3.3.2"}
+
+_BOOL_KEYS = ("hand", "schneider_announced", "schwarz_announced", "ouvert")
+_INT_KEYS = ("tops", "declarer_points", "declarer_tricks", "bid")
+GAME_KEYS: tuple[str, ...] = ("contract", *_INT_KEYS, *_BOOL_KEYS)
+
+
+def game_from_mapping(data: Mapping[str, object], *, extra_keys: frozenset[str] = frozenset()) -> Game:
+    """Build a :class:`Game` from decoded JSON, rejecting unknown keys and wrong types.
+
+    Used by ``manage.py evaluate`` and the sheet import, so every outside input meets
+    the same checks and the same messages. ``extra_keys`` are keys the caller reads
+    itself (``declarer`` on a sheet line).
+    """
+    for key in data:
+        if key not in GAME_KEYS and key not in extra_keys:
+            raise RuleError(str(key), "unknown field; game fields are " + ", ".join(GAME_KEYS), "5.5.2")
+    if "contract" not in data:
+        raise RuleError("contract", "required: one of " + ", ".join(c.value for c in Contract), "2.1.1")
+    contract = data["contract"]
+    if not isinstance(contract, str):
+        raise RuleError("contract", "must be a contract name such as \"hearts\"", "2.1.1")
+    fields: dict[str, object] = {}
+    for key in _BOOL_KEYS:
+        value = data.get(key, False)
+        if not isinstance(value, bool):
+            raise RuleError(key, "must be true or false", "5.2.1")
+        fields[key] = value
+    for key in _INT_KEYS:
+        value = data.get(key)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+            raise RuleError(key, "must be a whole number", _PARAGRAPH_OF[key])
+        fields[key] = value
+    try:
+        parsed = Contract(contract.strip().lower())
+    except ValueError:
+        raise RuleError(
+            "contract", f"{contract!r} is not a contract; choose one of " + ", ".join(c.value for c in Contract), "2.1.1"
+        ) from None
+    return Game(contract=parsed, **fields)  # type: ignore[arg-type]
