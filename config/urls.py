@@ -9,5 +9,7 @@ urlpatterns = [
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("i18n/", include("django.conf.urls.i18n")),
+    path("s/", include("scoring.urls")),
+    path("p/", include("tournaments.public_urls")),
     path("", include("tournaments.urls")),
 ]

@@ -84,9 +84,7 @@ def rate_table(table_size: int, games: Iterable[tuple[int, bool, int]]) -> list[
         if not 0 <= declarer < table_size:
             raise RuleError("declarer", f"seat index {declarer} is not at a table of {table_size}", "3.1.1")
         if (score > 0) != game_won:
-            raise RuleError(
-                "score", f"a {'won' if game_won else 'lost'} game cannot score {score}", "5.3.4"
-            )
+            raise RuleError("score", f"a {'won' if game_won else 'lost'} game cannot score {score}", "5.3.4")
         points[declarer] += score
         if game_won:
             won[declarer] += 1

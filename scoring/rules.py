@@ -283,9 +283,7 @@ def _check_game(game: Game) -> Contract:
     if tricks is not None and not 0 <= tricks <= TRICKS:
         raise RuleError("declarer_tricks", f"{tricks} is not between 0 and 10 tricks", "4.4.1")
     if tricks == TRICKS and points is not None and points != TOTAL_POINTS:
-        raise RuleError(
-            "declarer_tricks", f"all 10 tricks hold all 120 card points, not {points}", "5.2.4"
-        )
+        raise RuleError("declarer_tricks", f"all 10 tricks hold all 120 card points, not {points}", "5.2.4")
     if tricks == 0 and points is not None and points > MAX_SKAT_POINTS:
         raise RuleError(
             "declarer_points",
@@ -300,7 +298,9 @@ def _check_game(game: Game) -> Contract:
             if getattr(game, name):
                 raise RuleError(name, "a null game cannot announce schneider or schwarz", "2.1.3")
         if tricks is None:
-            raise RuleError("declarer_tricks", "required for a null game: the declarer wins by losing every trick", "5.2.7")
+            raise RuleError(
+                "declarer_tricks", "required for a null game: the declarer wins by losing every trick", "5.2.7"
+            )
         return contract
 
     if game.tops is None:
@@ -308,14 +308,20 @@ def _check_game(game: Game) -> Contract:
     if game.tops > MAX_TOPS[contract]:
         raise RuleError("tops", f"a {_kind(contract)} has at most {MAX_TOPS[contract]} tops, not {game.tops}", "2.4.3")
     if game.tops < 1:
-        raise RuleError("tops", f"a {_kind(contract)} is played with or without at least 1 top, not {game.tops}", "2.4.1")
+        raise RuleError(
+            "tops", f"a {_kind(contract)} is played with or without at least 1 top, not {game.tops}", "2.4.1"
+        )
     if not game.hand:
         for name in ("schneider_announced", "schwarz_announced", "ouvert"):
             if getattr(game, name):
                 label = "ouvert" if name == "ouvert" else name.replace("_", " ")
-                raise RuleError(name, f"{label} can only be played in a hand game", "5.2.6" if name == "ouvert" else "3.4.4")
+                raise RuleError(
+                    name, f"{label} can only be played in a hand game", "5.2.6" if name == "ouvert" else "3.4.4"
+                )
     if points is None:
-        raise RuleError("declarer_points", f"required for a {_kind(contract)}: the declarer's card points with the skat", "5.2.2")
+        raise RuleError(
+            "declarer_points", f"required for a {_kind(contract)}: the declarer's card points with the skat", "5.2.2"
+        )
     if (game.schwarz_announced or game.ouvert) and tricks is None:
         raise RuleError(
             "declarer_tricks", "required when schwarz is announced or ouvert is played: all tricks decide it", "5.2.8"
@@ -348,7 +354,7 @@ def game_from_mapping(data: Mapping[str, object], *, extra_keys: frozenset[str] 
         raise RuleError("contract", "required: one of " + ", ".join(c.value for c in Contract), "2.1.1")
     contract = data["contract"]
     if not isinstance(contract, str):
-        raise RuleError("contract", "must be a contract name such as \"hearts\"", "2.1.1")
+        raise RuleError("contract", 'must be a contract name such as "hearts"', "2.1.1")
     fields: dict[str, object] = {}
     for key in _BOOL_KEYS:
         value = data.get(key, False)
@@ -364,6 +370,8 @@ def game_from_mapping(data: Mapping[str, object], *, extra_keys: frozenset[str] 
         parsed = Contract(contract.strip().lower())
     except ValueError:
         raise RuleError(
-            "contract", f"{contract!r} is not a contract; choose one of " + ", ".join(c.value for c in Contract), "2.1.1"
+            "contract",
+            f"{contract!r} is not a contract; choose one of " + ", ".join(c.value for c in Contract),
+            "2.1.1",
         ) from None
     return Game(contract=parsed, **fields)  # type: ignore[arg-type]

@@ -7,7 +7,7 @@ checks row by row: the deal rotation (3.2.1, 3.2.7), each game through
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from .rating import Rating, rate_table

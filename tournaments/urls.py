@@ -1,3 +1,5 @@
+"""Director (staff) URLs. Public pages are in public_urls.py, table links in scoring/urls.py."""
+
 from django.urls import path
 
 from . import views
@@ -6,4 +8,15 @@ app_name = "tournaments"
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("t/new/", views.tournament_create, name="create"),
+    path("t/<int:tournament_id>/", views.tournament_detail, name="detail"),
+    path("t/<int:tournament_id>/edit/", views.tournament_edit, name="edit"),
+    path("t/<int:tournament_id>/players/", views.players, name="players"),
+    path("t/<int:tournament_id>/players/<int:registration_id>/withdraw/", views.withdraw, name="withdraw"),
+    path("t/<int:tournament_id>/draw/", views.draw, name="draw"),
+    path("t/<int:tournament_id>/series/<int:number>/", views.series_detail, name="series"),
+    path("t/<int:tournament_id>/series/<int:number>/swap/", views.swap, name="swap"),
+    path("t/<int:tournament_id>/series/<int:number>/move/", views.move, name="move"),
+    path("t/<int:tournament_id>/series/<int:number>/finish/", views.series_finish, name="finish"),
+    path("t/<int:tournament_id>/standings/", views.standings_view, name="standings"),
 ]

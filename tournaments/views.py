@@ -1,7 +1,285 @@
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+"""The director's pages. Thin: forms validate, series.py draws and changes seats,
+scoring.standings ranks; every list is a fixed number of queries."""
+
+from __future__ import annotations
+
+import statistics
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required, permission_required
+from django.db import transaction
+from django.db.models import Count, Prefetch
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+from django_tables2 import RequestConfig
+
+from scoring.rules import RuleError
+from scoring.standings import standings
+from scoring.tables import StandingsTable, rows
+
+from . import series as series_service
+from .forms import DrawForm, LostGameFeeFormSet, MoveForm, RegistrationForm, SwapForm, TournamentForm
+from .models import Registration, Seat, Series, Table, Tournament
+from .permissions import director_required
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    """The office's front page."""
-    return render(request, "home.html")
+    """Directors see their tournaments; everybody sees the published standings."""
+    mine = Tournament.objects.for_user(request.user)
+    public = Tournament.objects.filter(standings_public=True)
+    return render(request, "tournaments/home.html", {"mine": mine, "public": public})
+
+
+@login_required
+@permission_required("tournaments.add_tournament", raise_exception=True)
+def tournament_create(request: HttpRequest) -> HttpResponse:
+    form = TournamentForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        with transaction.atomic():
+            tournament = form.save()
+            tournament.directors.add(request.user)
+            # The common lost-game fee schedule (DOMAIN); the director edits it.
+            tournament.lost_game_fees.create(from_lost_game=1, amount="0.50")
+            tournament.lost_game_fees.create(from_lost_game=4, amount="1.00")
+        messages.success(request, _("Tournament created. Register the players next."))
+        return redirect("tournaments:players", tournament.pk)
+    return render(request, "tournaments/tournament_form.html", {"form": form})
+
+
+@director_required
+def tournament_edit(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    form = TournamentForm(request.POST or None, instance=tournament)
+    fees = LostGameFeeFormSet(request.POST or None, instance=tournament, prefix="fees")
+    if request.method == "POST" and form.is_valid() and fees.is_valid():
+        drawn = tournament.series.count()
+        if form.cleaned_data["series_count"] < drawn:
+            form.add_error("series_count", _("%(n)s series are already drawn.") % {"n": drawn})
+        else:
+            with transaction.atomic():
+                form.save()
+                fees.save()
+            messages.success(request, _("Saved."))
+            return redirect(tournament)
+    return render(request, "tournaments/tournament_form.html", {"form": form, "fees": fees, "tournament": tournament})
+
+
+def table_progress(series: Series) -> list[Table]:
+    """The series' tables with seats and games entered: three queries, any size."""
+    tables = list(
+        series.tables.annotate(entered=Count("games"))
+        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("number")))
+        .order_by("number")
+    )
+    deals = {3: series.tournament.deals_per_table(3), 4: series.tournament.deals_per_table(4)}
+    fractions = [t.entered / deals[t.size] for t in tables]
+    median = statistics.median(fractions) if fractions else 0
+    for table, fraction in zip(tables, fractions, strict=True):
+        table.deal_count = deals[table.size]
+        table.finished = table.entered >= table.deal_count
+        # Behind: more than one round short of the median table.
+        table.behind = not table.finished and (median - fraction) * table.deal_count > table.size
+        table.percent = round(100 * fraction)
+    return tables
+
+
+@director_required
+def tournament_detail(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """The dashboard: series and their tables' progress, and what to do next."""
+    all_series = list(tournament.series.order_by("number"))
+    current = all_series[-1] if all_series else None
+    tables = table_progress(current) if current else []
+    registered = Registration.objects.filter(tournament=tournament).count()
+    context = {
+        "tournament": tournament,
+        "all_series": all_series,
+        "current": current,
+        "tables": tables,
+        "finished_tables": sum(t.finished for t in tables),
+        "behind_tables": sum(t.behind for t in tables),
+        "registered": registered,
+        "draw_form": DrawForm(),
+        "can_draw": len(all_series) < tournament.series_count
+        and (current is None or current.status == Series.Status.FINISHED),
+    }
+    return render(request, "tournaments/tournament_detail.html", context)
+
+
+@director_required
+def players(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    form = RegistrationForm(request.POST or None, tournament=tournament)
+    if request.method == "POST" and form.is_valid():
+        registration = form.save()
+        messages.success(request, _("%(name)s is registered.") % {"name": registration.player.name})
+        return redirect("tournaments:players", tournament.pk)
+    registrations = (
+        Registration.objects.filter(tournament=tournament)
+        .select_related("player__club", "team")
+        .order_by("player__name")
+    )
+    return render(
+        request,
+        "tournaments/players.html",
+        {
+            "tournament": tournament,
+            "form": form,
+            "registrations": registrations,
+            "drawn": tournament.series.count(),
+        },
+        status=422 if form.errors else 200,
+    )
+
+
+@require_POST
+@director_required
+def withdraw(request: HttpRequest, tournament: Tournament, registration_id: int) -> HttpResponse:
+    """Withdraw a player after the last drawn series; before any draw, remove him."""
+    registration = get_object_or_404(Registration, pk=registration_id, tournament=tournament)
+    drawn = tournament.series.count()
+    if drawn == 0:
+        registration.delete()
+        messages.success(request, _("%(name)s is removed.") % {"name": registration.player.name})
+    else:
+        registration.withdrawn_after_series = drawn
+        registration.save(update_fields=["withdrawn_after_series"])
+        messages.success(
+            request,
+            _("%(name)s withdrew after series %(n)s.") % {"name": registration.player.name, "n": drawn},
+        )
+    return redirect("tournaments:players", tournament.pk)
+
+
+@require_POST
+@director_required
+def draw(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    form = DrawForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Choose how to draw the series."))
+        return redirect(tournament)
+    try:
+        series = series_service.draw_series(tournament, form.cleaned_data["method"])
+    except RuleError as error:
+        messages.error(request, error.rule_text)
+        return redirect(tournament)
+    messages.success(
+        request,
+        _("Series %(n)s is drawn: %(tables)s tables, %(repeat)s repeat meetings, %(club)s club-mate pairs.")
+        % {
+            "n": series.number,
+            "tables": series.tables.count(),
+            "repeat": series.repeat_meetings,
+            "club": series.club_meetings,
+        },
+    )
+    return redirect("tournaments:series", tournament.pk, series.number)
+
+
+def _series(tournament: Tournament, number: int) -> Series:
+    return get_object_or_404(Series.objects.select_related("tournament"), tournament=tournament, number=number)
+
+
+@director_required
+def series_detail(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
+    series = _series(tournament, number)
+    tables = table_progress(series)
+    seated = sorted(((s.player_id, s.player.name) for t in tables for s in t.seats.all()), key=lambda p: p[1])
+    table_choices = [(t.pk, _("Table %(n)s") % {"n": t.number}) for t in tables]
+    return render(
+        request,
+        "tournaments/series_detail.html",
+        {
+            "tournament": tournament,
+            "series": series,
+            "tables": tables,
+            "editable": series.status == Series.Status.DRAWN and not any(t.entered for t in tables),
+            "swap_form": SwapForm(players=seated),
+            "move_form": MoveForm(players=seated, tables=table_choices),
+        },
+    )
+
+
+@require_POST
+@director_required
+def swap(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
+    series = _series(tournament, number)
+    players = list(Seat.objects.filter(series=series).values_list("player_id", "player__name"))
+    form = SwapForm(request.POST, players=players)
+    if form.is_valid():
+        try:
+            series_service.swap_players(series, form.cleaned_data["first"], form.cleaned_data["second"])
+            messages.success(request, _("Players swapped."))
+        except RuleError as error:
+            messages.error(request, error.rule_text)
+    else:
+        messages.error(request, _("Choose two seated players."))
+    return redirect("tournaments:series", tournament.pk, number)
+
+
+@require_POST
+@director_required
+def move(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
+    series = _series(tournament, number)
+    players = list(Seat.objects.filter(series=series).values_list("player_id", "player__name"))
+    tables = list(series.tables.values_list("pk", "number"))
+    form = MoveForm(request.POST, players=players, tables=tables)
+    if form.is_valid():
+        table = series.tables.get(pk=form.cleaned_data["table"])
+        try:
+            series_service.move_player(series, form.cleaned_data["player"], table)
+            messages.success(request, _("Player moved."))
+        except RuleError as error:
+            messages.error(request, error.rule_text)
+    else:
+        messages.error(request, _("Choose a seated player and a table of this series."))
+    return redirect("tournaments:series", tournament.pk, number)
+
+
+@require_POST
+@director_required
+def series_finish(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
+    series = _series(tournament, number)
+    open_tables = [t.number for t in table_progress(series) if not t.finished]
+    if open_tables and request.POST.get("force") != "1":
+        messages.error(
+            request,
+            _("Tables %(tables)s have not entered all deals; confirm to finish anyway.")
+            % {"tables": ", ".join(map(str, open_tables[:20]))},
+        )
+        return redirect("tournaments:series", tournament.pk, number)
+    series.status = Series.Status.FINISHED
+    series.save(update_fields=["status"])
+    messages.success(request, _("Series %(n)s is finished.") % {"n": number})
+    return redirect(tournament)
+
+
+def _standings_context(request: HttpRequest, tournament: Tournament) -> dict:
+    numbers = list(tournament.series.order_by("number").values_list("number", flat=True))
+    selected = request.GET.get("series")
+    series_number = int(selected) if selected and selected.isdigit() and int(selected) in numbers else None
+    table = StandingsTable(rows(standings(tournament, series_number)))
+    RequestConfig(request, paginate=False).configure(table)
+    return {"tournament": tournament, "table": table, "numbers": numbers, "series_number": series_number}
+
+
+@director_required
+def standings_view(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    return render(request, "tournaments/standings.html", _standings_context(request, tournament))
+
+
+def public_standings(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """Standings for everybody, once the director publishes them."""
+    tournament = get_object_or_404(Tournament, pk=tournament_id)
+    if not (tournament.standings_public or tournament.is_director(request.user)):
+        raise Http404
+    return render(request, "tournaments/standings.html", _standings_context(request, tournament) | {"public": True})
+
+
+def live(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The projector page: the top of the standings, refreshing itself."""
+    tournament = get_object_or_404(Tournament, pk=tournament_id)
+    if not (tournament.standings_public or tournament.is_director(request.user)):
+        raise Http404
+    context = _standings_context(request, tournament)
+    template = "tournaments/_live_table.html" if request.htmx else "tournaments/live.html"
+    return render(request, template, context)

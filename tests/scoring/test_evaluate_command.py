@@ -36,7 +36,8 @@ def test_valid_games_answer_in_order_with_exactly_the_five_keys(tmp_path, capsys
         '{"contract": "diamonds", "tops": 1, "declarer_points": 61}',
         '{"contract": "hearts", "tops": 1, "declarer_points": 70, "bid": 50}',
         '{"contract": "null", "ouvert": true, "hand": true, "declarer_tricks": 0}',
-        '{"contract": "grand", "tops": 4, "hand": true, "ouvert": true, "declarer_points": 120, "declarer_tricks": 10}',
+        '{"contract": "grand", "tops": 4, "hand": true, "ouvert": true,'
+        ' "declarer_points": 120, "declarer_tricks": 10}',
     )
     code, lines = run(capsys, path)
     assert code == 0
@@ -168,8 +169,10 @@ def test_sheet_of_three_gives_40_to_each_opponent(tmp_path, capsys):
     ("sheet", "error"),
     [
         (
-            {"players": ["A", "B", "C", "D"], "games": [{"declarer": "A", "contract": "grand", "tops": 1,
-                                                        "declarer_points": 61}]},
+            {
+                "players": ["A", "B", "C", "D"],
+                "games": [{"declarer": "A", "contract": "grand", "tops": 1, "declarer_points": 61}],
+            },
             "game 1: declarer: A deals game 1 and sits out at a table of four, so cannot be declarer (3.2.7)",
         ),
         (

@@ -38,10 +38,7 @@ class Command(BaseCommand):
         parser.add_argument("--sheet", metavar="FILE", help="evaluate one JSON scoresheet (players and games)")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        if options["sheet"]:
-            code = self._sheet(options["sheet"])
-        else:
-            code = self._lines(options["file"])
+        code = self._sheet(options["sheet"]) if options["sheet"] else self._lines(options["file"])
         if code:
             # Not an error message: the answers are already on stdout.
             raise SystemExit(code)

@@ -1,0 +1,118 @@
+"""Saving games from the table: exactly once, in deal order, never silently overwritten.
+
+Two phones, a double tap or a resend after a dropped connection all carry the
+``client_id`` made when the form was shown: the same id returns the game already
+saved instead of making a second one. A different entry for a deal that already has
+a game is refused with the rule, and a correction whose version is stale is refused
+so the later writer is told rather than overwriting.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+
+from django.db import IntegrityError, transaction
+from django.db.models import F, Max
+
+from tournaments.models import Series, Table
+
+from .forms import GameForm
+from .models import Game
+from .rules import RuleError
+
+
+@dataclass(frozen=True, slots=True)
+class Saved:
+    game: Game
+    created: bool
+
+
+def next_deal(table: Table) -> int:
+    """The deal the table enters next (3.2.1: deals are played in turn)."""
+    return (table.games.aggregate(m=Max("number"))["m"] or 0) + 1
+
+
+def _check_open(table: Table) -> None:
+    series = table.series
+    if series.status == Series.Status.FINISHED:
+        raise RuleError("number", f"series {series.number} is finished; a referee corrects it now", "5.5.3")
+
+
+def add_game(form: GameForm, *, entered_by: str) -> Saved:
+    """Save the new game of a valid ``form`` once; raise RuleError when the deal is taken."""
+    game: Game = form.instance
+    table = form.table
+    client_id = form.cleaned_data.get("client_id") or uuid.uuid4()
+    existing = Game.objects.filter(client_id=client_id).first()
+    if existing is not None:
+        return Saved(existing, created=False)
+    try:
+        with transaction.atomic():
+            # Serialise entries per table (PostgreSQL row lock; SQLite's IMMEDIATE
+            # transactions already serialise every writer).
+            Table.objects.select_for_update().filter(pk=table.pk).first()
+            _check_open(table)
+            expected = next_deal(table)
+            if game.number < expected:
+                raise RuleError(
+                    "number", f"deal {game.number} is already entered; correct the last deal instead", "5.5.3"
+                )
+            if game.number > expected:
+                raise RuleError("number", f"deal {expected} comes before deal {game.number}", "3.2.1")
+            game.client_id = client_id
+            game.entered_by = entered_by[:80]
+            game.save()
+            Series.objects.filter(pk=table.series_id, status=Series.Status.DRAWN).update(status=Series.Status.RUNNING)
+    except IntegrityError:
+        # A concurrent request saved the same client id or the same deal first.
+        existing = Game.objects.filter(client_id=client_id).first()
+        if existing is not None:
+            return Saved(existing, created=False)
+        raise RuleError("number", f"deal {game.number} was just entered from another device", "5.5.3") from None
+    return Saved(game, created=True)
+
+
+def correct_last_game(form: GameForm, *, entered_by: str) -> Game:
+    """Replace the table's last game with the form's (5.5.3: corrections while the
+    session lasts). A stale ``version`` means someone else changed it meanwhile."""
+    game: Game = form.instance
+    with transaction.atomic():
+        Table.objects.select_for_update().filter(pk=form.table.pk).first()
+        _check_open(form.table)
+        if game.number != next_deal(form.table) - 1:
+            raise RuleError("number", "only the last deal can be corrected at the table; ask a referee", "5.5.3")
+        seen = form.cleaned_data.get("version")
+        updated = Game.objects.filter(pk=game.pk, version=seen if seen is not None else game.version)
+        values = {f: getattr(game, f) for f in _STORED_FIELDS}
+        if not updated.update(**values, entered_by=entered_by[:80], version=F("version") + 1):
+            raise RuleError(
+                "version", "this deal was changed on another device meanwhile; reload and check it", "5.5.3"
+            )
+    game.refresh_from_db()
+    return game
+
+
+_STORED_FIELDS = (
+    "passed_out",
+    "declarer_seat",
+    "dealer_seat",
+    "contract",
+    "tops",
+    "tops_kind",
+    "hand",
+    "schneider_announced",
+    "schwarz_announced",
+    "ouvert",
+    "bid",
+    "declarer_points",
+    "declarer_tricks",
+    "value",
+    "score",
+    "won",
+    "lost",
+    "overbid",
+    "multiplier",
+    "schneider",
+    "schwarz",
+)

@@ -1,0 +1,155 @@
+"""Games as the scoresheet records them (5.5.2), valued by the rules engine at save.
+
+A game's value, score, won/lost and overbid are never typed in: :meth:`Game.apply_rules`
+asks :func:`scoring.rules.evaluate` and stores the answer, so the standings are one
+aggregate query over stored numbers and no second place computes a game value.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from . import rules
+from .sheet import active_seats, dealer_seat
+
+
+class GameQuerySet(models.QuerySet):
+    def played(self) -> GameQuerySet:
+        return self.filter(passed_out=False)
+
+
+class Game(models.Model):
+    class TopsKind(models.TextChoices):
+        WITH = "with", _("with")
+        WITHOUT = "without", _("without")
+
+    CONTRACT_CHOICES = [
+        (rules.Contract.DIAMONDS.value, _("Diamonds")),
+        (rules.Contract.HEARTS.value, _("Hearts")),
+        (rules.Contract.SPADES.value, _("Spades")),
+        (rules.Contract.CLUBS.value, _("Clubs")),
+        (rules.Contract.GRAND.value, _("Grand")),
+        (rules.Contract.NULL.value, _("Null")),
+    ]
+
+    table = models.ForeignKey("tournaments.Table", on_delete=models.CASCADE, related_name="games")
+    number = models.PositiveSmallIntegerField(_("deal"))
+    dealer_seat = models.PositiveSmallIntegerField(_("dealer"))
+    passed_out = models.BooleanField(_("passed out"), default=False)
+    declarer_seat = models.PositiveSmallIntegerField(_("declarer"), null=True, blank=True)
+
+    contract = models.CharField(_("contract"), max_length=10, choices=CONTRACT_CHOICES, blank=True)
+    tops = models.PositiveSmallIntegerField(_("tops"), null=True, blank=True)
+    tops_kind = models.CharField(_("with/without"), max_length=7, choices=TopsKind.choices, blank=True)
+    hand = models.BooleanField(_("hand"), default=False)
+    schneider_announced = models.BooleanField(_("schneider announced"), default=False)
+    schwarz_announced = models.BooleanField(_("schwarz announced"), default=False)
+    ouvert = models.BooleanField(_("ouvert"), default=False)
+    bid = models.PositiveSmallIntegerField(_("bid"), null=True, blank=True)
+    declarer_points = models.PositiveSmallIntegerField(_("declarer's card points"), null=True, blank=True)
+    declarer_tricks = models.PositiveSmallIntegerField(_("declarer's tricks"), null=True, blank=True)
+
+    # Stored from rules.evaluate(); never edited by hand.
+    value = models.PositiveSmallIntegerField(_("game value"), default=0)
+    score = models.SmallIntegerField(_("score"), default=0)
+    won = models.BooleanField(_("won"), default=False)
+    lost = models.BooleanField(_("lost"), default=False)
+    overbid = models.BooleanField(_("overbid"), default=False)
+    multiplier = models.PositiveSmallIntegerField(_("multipliers"), null=True, blank=True)
+    schneider = models.BooleanField(_("schneider"), default=False)
+    schwarz = models.BooleanField(_("schwarz"), default=False)
+
+    client_id = models.UUIDField(
+        unique=True,
+        default=uuid.uuid4,
+        editable=False,
+        help_text="Made on the phone: a resend never makes a second game.",
+    )
+    entered_by = models.CharField(_("entered by"), max_length=80, blank=True)
+    version = models.PositiveIntegerField(default=1)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    objects = GameQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["table", "number"]
+        verbose_name = _("game")
+        verbose_name_plural = _("games")
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="game_once_per_deal"),
+            models.CheckConstraint(
+                condition=Q(passed_out=True, declarer_seat__isnull=True, score=0, won=False, lost=False)
+                | Q(passed_out=False, declarer_seat__isnull=False),
+                name="game_passed_or_declared",
+            ),
+            models.CheckConstraint(condition=~Q(won=True, lost=True), name="game_not_won_and_lost"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="game_number_positive"),
+        ]
+        indexes = [models.Index(fields=["table", "declarer_seat"], name="game_table_declarer")]
+
+    def __str__(self) -> str:
+        return f"{self.table} #{self.number}"
+
+    def rules_game(self) -> rules.Game:
+        """This game as the engine sees it."""
+        return rules.Game(
+            contract=self.contract,  # type: ignore[arg-type]  # the engine checks and converts it (2.1.1)
+            tops=self.tops,
+            hand=self.hand,
+            schneider_announced=self.schneider_announced,
+            schwarz_announced=self.schwarz_announced,
+            ouvert=self.ouvert,
+            declarer_points=self.declarer_points,
+            declarer_tricks=self.declarer_tricks,
+            bid=self.bid,
+        )
+
+    def apply_rules(self, table_size: int) -> rules.Outcome | None:
+        """Check the deal's seats and value the game with the engine; store the result.
+
+        Raises :class:`scoring.rules.RuleError` (field and paragraph) and changes
+        nothing on this instance when the game is not allowed.
+        """
+        dealer = dealer_seat(self.number, table_size)
+        if self.passed_out:
+            self.dealer_seat = dealer
+            self.declarer_seat = None
+            self.contract = ""
+            self.tops = self.bid = self.declarer_points = self.declarer_tricks = None
+            self.tops_kind = ""
+            self.hand = self.schneider_announced = self.schwarz_announced = self.ouvert = False
+            self.value = self.score = 0
+            self.won = self.lost = self.overbid = self.schneider = self.schwarz = False
+            self.multiplier = None
+            return None
+        if self.declarer_seat is None:
+            raise rules.RuleError("declarer_seat", "choose the declarer, or mark the deal passed out", "5.5.1")
+        if self.declarer_seat not in active_seats(self.number, table_size):
+            if self.declarer_seat == dealer:
+                raise rules.RuleError(
+                    "declarer_seat", "the dealer sits out at a table of four and cannot be declarer", "3.2.7"
+                )
+            raise rules.RuleError("declarer_seat", f"there is no seat {self.declarer_seat} at this table", "3.1.1")
+        if self.contract == rules.Contract.NULL:
+            tops_kind = ""
+        elif self.tops_kind:
+            tops_kind = self.tops_kind
+        else:
+            tops_kind = self.TopsKind.WITH
+        outcome = rules.evaluate(self.rules_game())
+        self.dealer_seat = dealer
+        self.tops_kind = tops_kind
+        self.value = outcome.value
+        self.score = outcome.score
+        self.won = outcome.won
+        self.lost = not outcome.won
+        self.overbid = outcome.overbid
+        self.multiplier = outcome.multiplier
+        self.schneider = outcome.schneider
+        self.schwarz = outcome.schwarz
+        return outcome

@@ -1,0 +1,153 @@
+"""The scorekeeper's table link: the sheet of one table and the form for the next deal.
+
+The link's token is the only key: it opens its own table and nothing else. Views stay
+thin; the engine values games (forms.py) and entry.py saves them exactly once.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+import segno
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+
+from tournaments.models import Table
+
+from . import entry, tablesheet
+from .forms import GameForm
+from .models import Game
+from .rules import RuleError
+
+
+def _table(token: str) -> Table:
+    return get_object_or_404(Table.objects.select_related("series__tournament"), token=token)
+
+
+def _players(table: Table) -> dict[int, str]:
+    return {seat.number: seat.player.name for seat in table.seats.select_related("player").order_by("number")}
+
+
+def _context(request: HttpRequest, table: Table, form: GameForm | None, players: dict[int, str]) -> dict:
+    games = list(Game.objects.filter(table=table).order_by("number"))
+    sheet = tablesheet.build(table.size, table.deals, games)
+    last = games[-1] if games else None
+    return {
+        "table": table,
+        "series": table.series,
+        "tournament": table.series.tournament,
+        "players": [players.get(n, "?") for n in range(1, table.size + 1)],
+        "sheet": sheet,
+        "form": form,
+        "last": last,
+        "is_director": table.series.tournament.is_director(request.user),
+    }
+
+
+def _new_form(table: Table, players: dict[int, str], number: int) -> GameForm:
+    return GameForm(
+        table=table,
+        players=_active(players, table, number),
+        initial={"number": number, "client_id": uuid.uuid4(), "tops_kind": Game.TopsKind.WITH},
+    )
+
+
+def _active(players: dict[int, str], table: Table, number: int) -> dict[int, str]:
+    from .sheet import active_seats
+
+    return {seat: name for seat, name in players.items() if seat in active_seats(number, table.size)}
+
+
+@require_http_methods(["GET", "POST"])
+def table_sheet(request: HttpRequest, token: str) -> HttpResponse:
+    """GET: the sheet with the form for the next deal. POST: enter that deal."""
+    table = _table(token)
+    players = _players(table)
+    number = entry.next_deal(table)
+    form = None
+    if request.method == "POST":
+        posted = _posted_number(request, number)
+        form = GameForm(request.POST, table=table, players=_active(players, table, posted))
+        if form.is_valid():
+            try:
+                saved = entry.add_game(form, entered_by=_who(request))
+            except RuleError as error:
+                form.add_error(None, error.rule_text)
+            else:
+                if not saved.created:
+                    # A resend of a game already saved: show the sheet as it is.
+                    pass
+                if request.htmx:
+                    number = entry.next_deal(table)
+                    form = _new_form(table, players, number) if number <= table.deals else None
+                    return render(request, "scoring/_sheet_and_form.html", _context(request, table, form, players))
+                return redirect("tables:sheet", token=token)
+        status = 422 if form.errors else 200
+        template = "scoring/_sheet_and_form.html" if request.htmx else "scoring/table_sheet.html"
+        return render(request, template, _context(request, table, form, players), status=status)
+    if number <= table.deals:
+        form = _new_form(table, players, number)
+    return render(request, "scoring/table_sheet.html", _context(request, table, form, players))
+
+
+def _posted_number(request: HttpRequest, default: int) -> int:
+    try:
+        return int(request.POST.get("number", default))
+    except (TypeError, ValueError):
+        return default
+
+
+def _who(request: HttpRequest) -> str:
+    if request.user.is_authenticated:
+        return request.user.get_username()
+    return _("table link")
+
+
+@require_POST
+def preview(request: HttpRequest, token: str) -> HttpResponse:
+    """The value and score of the deal being entered, as the fields are filled (htmx)."""
+    table = _table(token)
+    players = _players(table)
+    form = GameForm(request.POST, table=table, players=_active(players, table, _posted_number(request, 1)))
+    form.is_valid()
+    return render(request, "scoring/_preview.html", {"form": form, "outcome": form.outcome})
+
+
+@require_http_methods(["GET", "POST"])
+def correct_last(request: HttpRequest, token: str) -> HttpResponse:
+    """Correct the table's last deal (5.5.3), with a version check against a second phone."""
+    table = _table(token)
+    players = _players(table)
+    last = Game.objects.filter(table=table).order_by("-number").first()
+    if last is None:
+        return redirect("tables:sheet", token=token)
+    if request.method == "POST":
+        form = GameForm(request.POST, instance=last, table=table, players=_active(players, table, last.number))
+        if form.is_valid():
+            try:
+                entry.correct_last_game(form, entered_by=_who(request))
+            except RuleError as error:
+                form.add_error(None, error.rule_text)
+            else:
+                return redirect("tables:sheet", token=token)
+        status = 422
+    else:
+        form = GameForm(
+            instance=last,
+            table=table,
+            players=_active(players, table, last.number),
+            initial={"number": last.number, "version": last.version},
+        )
+        status = 200
+    context = _context(request, table, form, players) | {"correcting": last}
+    return render(request, "scoring/table_sheet.html", context, status=status)
+
+
+def table_qr(request: HttpRequest, token: str) -> HttpResponse:
+    """The table link as a QR code (SVG), for the table card."""
+    table = _table(token)
+    url = request.build_absolute_uri(table.entry_url())
+    svg = segno.make(url, error="m").svg_inline(scale=6, border=2)
+    return HttpResponse(svg, content_type="image/svg+xml")

@@ -1,0 +1,206 @@
+"""The scorekeeper's table link: enter deals, see the rule when refused, never twice."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+from django.urls import reverse
+
+from scoring.models import Game
+from tests import factories
+
+pytestmark = pytest.mark.django_db
+
+
+def post_game(client, table, number, *, client_id=None, htmx=False, **fields):
+    data = {"number": number, "client_id": str(client_id or uuid.uuid4()), "tops_kind": "with"}
+    for key, value in fields.items():
+        if isinstance(value, bool):
+            if value:
+                data[key] = "on"
+        else:
+            data[key] = value
+    headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
+    return client.post(reverse("tables:sheet", args=[table.token]), data, **headers)
+
+
+def test_the_link_opens_its_table_with_the_form_for_the_first_deal(client):
+    table = factories.table_of(4)
+    response = client.get(reverse("tables:sheet", args=[table.token]))
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "Deal 1" in page
+    # Seat 1 deals the first game and sits out at a table of four (3.2.7).
+    assert 'name="declarer_seat" value="1"' not in page
+    for seat in (2, 3, 4):
+        assert f'name="declarer_seat" value="{seat}"' in page
+
+
+def test_an_unknown_token_is_404(client):
+    assert client.get(reverse("tables:sheet", args=["not-a-token"])).status_code == 404
+
+
+def test_a_valid_game_is_valued_by_the_engine_and_stored(client):
+    table = factories.table_of(3)
+    response = post_game(client, table, 1, declarer_seat=2, contract="hearts", tops=1, declarer_points=70, bid=50)
+    assert response.status_code == 302
+    game = Game.objects.get(table=table)
+    assert (game.number, game.declarer_seat, game.value, game.score, game.overbid) == (1, 2, 50, -100, True)
+    assert game.entered_by == "table link"
+    table.series.refresh_from_db()
+    assert table.series.status == "running"
+
+
+def test_the_opponents_points_can_be_entered_instead(client):
+    table = factories.table_of(3)
+    post_game(client, table, 1, declarer_seat=1, contract="grand", tops=1, opponents_points=45)
+    assert Game.objects.get(table=table).declarer_points == 75
+
+
+def test_a_refused_game_shows_the_rule_and_stores_nothing(client):
+    table = factories.table_of(3)
+    response = post_game(client, table, 1, declarer_seat=1, contract="grand", tops=5, declarer_points=70)
+    assert response.status_code == 422
+    assert "2.4.3: a grand has at most 4 tops, not 5" in response.content.decode()
+    assert not Game.objects.exists()
+
+
+def test_a_null_below_the_bid_is_refused_with_3_4_4(client):
+    table = factories.table_of(3)
+    response = post_game(client, table, 1, declarer_seat=1, contract="null", ouvert=True, declarer_tricks=0, bid=50)
+    assert response.status_code == 422
+    assert "3.4.4" in response.content.decode()
+    assert not Game.objects.exists()
+
+
+def test_the_dealer_at_four_cannot_be_chosen(client):
+    table = factories.table_of(4)
+    response = post_game(client, table, 1, declarer_seat=1, contract="grand", tops=1, declarer_points=70)
+    assert response.status_code == 422
+    assert not Game.objects.exists()
+
+
+def test_passed_out_is_one_tap(client):
+    table = factories.table_of(3)
+    response = post_game(client, table, 1, passed_out=True)
+    assert response.status_code == 302
+    game = Game.objects.get(table=table)
+    assert game.passed_out and game.score == 0
+
+
+def test_a_double_submit_never_makes_two_games(client):
+    table = factories.table_of(3)
+    same = uuid.uuid4()
+    fields = {"declarer_seat": 1, "contract": "clubs", "tops": 2, "declarer_points": 80}
+    first = post_game(client, table, 1, client_id=same, **fields)
+    second = post_game(client, table, 1, client_id=same, **fields)
+    assert first.status_code == second.status_code == 302
+    assert Game.objects.filter(table=table).count() == 1
+
+
+def test_a_second_phone_entering_the_same_deal_is_told(client):
+    table = factories.table_of(3)
+    post_game(client, table, 1, declarer_seat=1, contract="clubs", tops=2, declarer_points=80)
+    response = post_game(client, table, 1, declarer_seat=2, contract="grand", tops=1, declarer_points=61)
+    assert response.status_code == 422
+    assert "deal 1 is already entered" in response.content.decode()
+    assert Game.objects.get(table=table).contract == "clubs"
+
+
+def test_deals_are_entered_in_order(client):
+    table = factories.table_of(3)
+    response = post_game(client, table, 3, passed_out=True)
+    assert response.status_code == 422
+    assert "deal 1 comes before deal 3" in response.content.decode()
+
+
+def test_no_deal_beyond_the_series(client):
+    table = factories.table_of(3, rounds_per_series=1)
+    for n in (1, 2, 3):
+        post_game(client, table, n, passed_out=True)
+    response = post_game(client, table, 4, passed_out=True)
+    assert response.status_code == 422
+    assert Game.objects.filter(table=table).count() == 3
+    assert "All deals are entered" in client.get(reverse("tables:sheet", args=[table.token])).content.decode()
+
+
+def test_htmx_entry_returns_the_sheet_with_the_next_form(client):
+    table = factories.table_of(3)
+    response = post_game(client, table, 1, htmx=True, declarer_seat=1, contract="spades", tops=1, declarer_points=61)
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert 'id="sheet"' in page and "Deal 2" in page and "<html" not in page
+
+
+def test_the_sheet_shows_running_totals(client):
+    table = factories.table_of(3)
+    post_game(client, table, 1, declarer_seat=1, contract="grand", tops=2, declarer_points=75)  # +72
+    post_game(client, table, 2, declarer_seat=1, contract="diamonds", tops=1, declarer_points=40)  # -36
+    page = client.get(reverse("tables:sheet", args=[table.token])).content.decode()
+    assert ">72<" in page and ">36<" in page
+
+
+def test_the_preview_shows_value_and_score_without_saving(client):
+    table = factories.table_of(3)
+    url = reverse("tables:preview", args=[table.token])
+    data = {"number": 1, "declarer_seat": 1, "contract": "hearts", "tops": 2, "hand": "on", "declarer_points": 95}
+    page = client.post(url, data).content.decode()
+    assert "50" in page and "+50" in page
+    page = client.post(url, data | {"tops": 12}).content.decode()
+    assert "2.4.3" in page
+    assert not Game.objects.exists()
+
+
+def test_the_last_deal_can_be_corrected_with_a_version_check(client):
+    table = factories.table_of(3)
+    post_game(client, table, 1, declarer_seat=1, contract="grand", tops=2, declarer_points=75)
+    game = Game.objects.get()
+    url = reverse("tables:correct", args=[table.token])
+    assert client.get(url).status_code == 200
+    data = {
+        "number": 1,
+        "version": game.version,
+        "declarer_seat": 2,
+        "contract": "grand",
+        "tops": 2,
+        "tops_kind": "with",
+        "declarer_points": 75,
+    }
+    assert client.post(url, data).status_code == 302
+    game.refresh_from_db()
+    assert (game.declarer_seat, game.version) == (2, 2)
+    # A second phone still holding version 1 is told, not silently overwriting.
+    response = client.post(url, data | {"declarer_seat": 3})
+    assert response.status_code == 422
+    assert "changed on another device" in response.content.decode()
+    game.refresh_from_db()
+    assert game.declarer_seat == 2
+
+
+def test_a_link_never_reads_or_writes_another_table(client):
+    mine = factories.table_of(3)
+    other = factories.table_of(3)
+    factories.game(other, 1, declarer_seat=1, contract="grand", tops=4, declarer_points=120, declarer_tricks=10)
+    page = client.get(reverse("tables:sheet", args=[mine.token])).content.decode()
+    assert "No deal entered yet" in page
+    post_game(client, mine, 1, passed_out=True)
+    assert Game.objects.filter(table=other).count() == 1 and Game.objects.get(table=other).score > 0
+    assert client.get(reverse("tables:correct", args=[mine.token])).status_code == 200
+
+
+def test_the_qr_code_encodes_the_link(client):
+    table = factories.table_of(3)
+    response = client.get(reverse("tables:qr", args=[table.token]))
+    assert response.status_code == 200
+    assert response["Content-Type"] == "image/svg+xml"
+    assert response.content.startswith(b"<svg")
+
+
+def test_a_finished_series_takes_no_more_games(client):
+    table = factories.table_of(3)
+    table.series.status = "finished"
+    table.series.save()
+    response = post_game(client, table, 1, passed_out=True)
+    assert response.status_code == 422
+    assert "5.5.3" in response.content.decode()

@@ -1,0 +1,306 @@
+"""Players, tournaments, series, tables and seats.
+
+The structure follows the tournament practice of ../shared/DOMAIN.md: a tournament has
+one or more series; for each series the registered players are drawn onto tables of
+four and three; a series is a whole number of rounds, a round being one deal by each
+player of the table (3.2.1). Database constraints, not only forms, keep the seating
+sound: seat numbers are unique per table and a player sits at most once per series.
+"""
+
+from __future__ import annotations
+
+import secrets
+from decimal import Decimal
+
+from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+from scoring.sheet import TABLE_SIZES
+
+
+def new_token() -> str:
+    """An unguessable table link token: 128 bits, URL-safe."""
+    return secrets.token_urlsafe(16)
+
+
+def new_seed() -> int:
+    return secrets.randbelow(2**31)
+
+
+class Club(models.Model):
+    name = models.CharField(_("name"), max_length=120, unique=True)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("club")
+        verbose_name_plural = _("clubs")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Player(models.Model):
+    name = models.CharField(_("name"), max_length=120)
+    club = models.ForeignKey(
+        Club, verbose_name=_("club"), null=True, blank=True, on_delete=models.SET_NULL, related_name="players"
+    )
+    membership_number = models.CharField(_("membership number"), max_length=32, blank=True)
+    nationality = models.CharField(_("nationality"), max_length=3, blank=True, help_text=_("e.g. DE, AT, CH"))
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["membership_number"],
+                condition=~Q(membership_number=""),
+                name="player_membership_number_unique",
+                violation_error_message=_("Another player has this membership number."),
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.club})" if self.club_id else self.name
+
+
+class TournamentQuerySet(models.QuerySet):
+    def for_user(self, user) -> TournamentQuerySet:
+        """Tournaments the user directs (all of them for a superuser)."""
+        if not user.is_authenticated:
+            return self.none()
+        if user.is_superuser:
+            return self
+        return self.filter(directors=user)
+
+
+class Tournament(models.Model):
+    """One event with its own rules and money tables (DOMAIN: never constants)."""
+
+    name = models.CharField(_("name"), max_length=160)
+    date = models.DateField(_("date"))
+    venue = models.CharField(_("venue"), max_length=160, blank=True)
+    series_count = models.PositiveSmallIntegerField(
+        _("number of series"), default=2, validators=[MinValueValidator(1), MaxValueValidator(20)]
+    )
+    rounds_per_series = models.PositiveSmallIntegerField(
+        _("rounds per series"),
+        default=12,
+        validators=[MinValueValidator(1), MaxValueValidator(30)],
+        help_text=_("A round is one deal by each player at the table: 12 rounds are 36 deals at three, 48 at four."),
+    )
+    entry_fee = models.DecimalField(_("entry fee"), max_digits=8, decimal_places=2, default=Decimal("0"))
+    list_fee = models.DecimalField(_("list fee per series"), max_digits=8, decimal_places=2, default=Decimal("0"))
+    prize_pool_percent = models.PositiveSmallIntegerField(
+        _("share of the fees for prizes (%)"), default=100, validators=[MaxValueValidator(100)]
+    )
+    lot_seed = models.PositiveIntegerField(
+        _("seed for draws and lots"), default=new_seed, help_text=_("Makes draws and tie-breaks by lot reproducible.")
+    )
+    standings_public = models.BooleanField(
+        _("publish standings"), default=False, help_text=_("Anyone with the link may see the standings.")
+    )
+    directors = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, verbose_name=_("directors"), blank=True, related_name="directed_tournaments"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = TournamentQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-date", "name"]
+        verbose_name = _("tournament")
+        verbose_name_plural = _("tournaments")
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.date:%Y-%m-%d})"
+
+    def get_absolute_url(self) -> str:
+        return reverse("tournaments:detail", args=[self.pk])
+
+    def deals_per_table(self, size: int) -> int:
+        """3.2.1: a round is one deal by each player, so a series has rounds x size deals."""
+        return self.rounds_per_series * size
+
+    @property
+    def deals_at_three(self) -> int:
+        return self.deals_per_table(3)
+
+    @property
+    def deals_at_four(self) -> int:
+        return self.deals_per_table(4)
+
+    def is_director(self, user) -> bool:
+        return user.is_authenticated and (user.is_superuser or self.directors.filter(pk=user.pk).exists())
+
+    def lost_game_fee(self, nth_lost: int) -> Decimal:
+        """The fee for a player's nth lost game on one sheet, from the step table."""
+        fee = Decimal("0")
+        for step in self.lost_game_fees.all():
+            if step.from_lost_game <= nth_lost:
+                fee = step.amount
+        return fee
+
+
+class LostGameFee(models.Model):
+    """One step of the lost-game fee schedule: from the nth lost game on, pay ``amount``.
+
+    The common schedule (DOMAIN) is two steps: from the 1st 0.50, from the 4th 1.00.
+    """
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="lost_game_fees")
+    from_lost_game = models.PositiveSmallIntegerField(_("from the nth lost game"), validators=[MinValueValidator(1)])
+    amount = models.DecimalField(_("amount"), max_digits=6, decimal_places=2, validators=[MinValueValidator(0)])
+
+    class Meta:
+        ordering = ["from_lost_game"]
+        verbose_name = _("lost-game fee")
+        verbose_name_plural = _("lost-game fees")
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "from_lost_game"], name="lost_game_fee_step_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"from {self.from_lost_game}: {self.amount}"
+
+
+class Team(models.Model):
+    """Team-mates are never drawn to one table (DOMAIN, teams)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="teams")
+    name = models.CharField(_("name"), max_length=120)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("team")
+        verbose_name_plural = _("teams")
+        constraints = [models.UniqueConstraint(fields=["tournament", "name"], name="team_name_unique")]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class RegistrationQuerySet(models.QuerySet):
+    def playing_in(self, series_number: int) -> RegistrationQuerySet:
+        """Registrations that take part in series ``series_number``: late entries from
+        their first series on, withdrawals up to the series before they left."""
+        return self.filter(first_series__lte=series_number).filter(
+            Q(withdrawn_after_series__isnull=True) | Q(withdrawn_after_series__gte=series_number)
+        )
+
+
+class Registration(models.Model):
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="registrations")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="registrations")
+    team = models.ForeignKey(
+        Team, verbose_name=_("team"), null=True, blank=True, on_delete=models.SET_NULL, related_name="members"
+    )
+    first_series = models.PositiveSmallIntegerField(
+        _("plays from series"), default=1, validators=[MinValueValidator(1)]
+    )
+    withdrawn_after_series = models.PositiveSmallIntegerField(
+        _("withdrew after series"), null=True, blank=True, help_text=_("Empty while the player is still playing.")
+    )
+    paid = models.BooleanField(_("entry fee paid"), default=False)
+    registered_at = models.DateTimeField(auto_now_add=True)
+
+    objects = RegistrationQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["player__name"]
+        verbose_name = _("registration")
+        verbose_name_plural = _("registrations")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "player"],
+                name="registration_once_per_tournament",
+                violation_error_message=_("This player is already registered."),
+            )
+        ]
+
+    def __str__(self) -> str:
+        return str(self.player)
+
+
+class Series(models.Model):
+    class Status(models.TextChoices):
+        DRAWN = "drawn", _("drawn")
+        RUNNING = "running", _("running")
+        FINISHED = "finished", _("finished")
+
+    class Method(models.TextChoices):
+        RANDOM = "random", _("at random")
+        SEEDED = "seeded", _("seeded by the standings")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="series")
+    number = models.PositiveSmallIntegerField(_("series"), validators=[MinValueValidator(1)])
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.DRAWN)
+    method = models.CharField(_("draw"), max_length=10, choices=Method.choices, default=Method.RANDOM)
+    seed = models.PositiveIntegerField(_("draw seed"), default=0)
+    repeat_meetings = models.PositiveIntegerField(
+        _("repeat meetings"), default=0, help_text=_("Pairs of players drawn together who already met.")
+    )
+    club_meetings = models.PositiveIntegerField(_("club-mates together"), default=0)
+    drawn_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        verbose_name = _("series")
+        verbose_name_plural = _("series")
+        constraints = [models.UniqueConstraint(fields=["tournament", "number"], name="series_number_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.tournament.name}, {_('series')} {self.number}"
+
+
+class Table(models.Model):
+    series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveSmallIntegerField(_("table"))
+    size = models.PositiveSmallIntegerField(_("players"), choices=[(s, str(s)) for s in TABLE_SIZES])
+    token = models.CharField(max_length=32, unique=True, default=new_token, editable=False)
+
+    class Meta:
+        ordering = ["series", "number"]
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
+        constraints = [
+            models.UniqueConstraint(fields=["series", "number"], name="table_number_unique"),
+            models.CheckConstraint(condition=Q(size__in=TABLE_SIZES), name="table_size_3_or_4"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{_('Table')} {self.number}"
+
+    @property
+    def deals(self) -> int:
+        return self.series.tournament.deals_per_table(self.size)
+
+    def entry_url(self) -> str:
+        return reverse("tables:sheet", args=[self.token])
+
+
+class Seat(models.Model):
+    """A player's seat; seat 1 deals first (3.2.1). ``series`` is stored again so the
+    database itself can refuse a player sitting twice in one series."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="seats")
+    number = models.PositiveSmallIntegerField(_("seat"), validators=[MinValueValidator(1), MaxValueValidator(4)])
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+
+    class Meta:
+        ordering = ["table", "number"]
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="seat_number_unique_per_table"),
+            models.UniqueConstraint(fields=["series", "player"], name="player_once_per_series"),
+            models.CheckConstraint(condition=Q(number__gte=1, number__lte=4), name="seat_number_1_to_4"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} / {self.number}: {self.player.name}"

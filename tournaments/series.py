@@ -1,0 +1,148 @@
+"""Drawing a series into the database, and the director's changes before it starts.
+
+The pure draw lives in :mod:`tournaments.draw`; this module feeds it the series'
+players, their clubs and teams, who already met, and (for a seeded draw) the current
+standings, then writes tables and seats in one transaction.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from django.db import transaction
+from django.db.models import Max
+
+from scoring.rules import RuleError
+
+from .draw import Entrant, draw
+from .models import Registration, Seat, Series, Table, Tournament
+
+
+def previous_meetings(tournament: Tournament) -> list[tuple[int, int]]:
+    """Every pair of players who sat at one table in an earlier series, once per meeting."""
+    by_table: dict[int, list[int]] = {}
+    for table_id, player_id in Seat.objects.filter(series__tournament=tournament).values_list("table_id", "player_id"):
+        by_table.setdefault(table_id, []).append(player_id)
+    return [pair for players in by_table.values() for pair in combinations(players, 2)]
+
+
+def draw_series(tournament: Tournament, method: str = Series.Method.RANDOM, seed: int | None = None) -> Series:
+    """Draw the next series of ``tournament`` and store its tables and seats.
+
+    Raises :class:`RuleError` (field ``series`` or ``players``) and writes nothing when
+    the series cannot be drawn.
+    """
+    with transaction.atomic():
+        # Lock the tournament row so two directors cannot draw the same series twice.
+        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        last = tournament.series.order_by("-number").first()
+        number = 1 if last is None else last.number + 1
+        if number > tournament.series_count:
+            raise RuleError(
+                "series",
+                f"all {tournament.series_count} series of this tournament are drawn; "
+                "raise the number of series to play another",
+                "3.1.1",
+            )
+        if last is not None and last.status != Series.Status.FINISHED:
+            raise RuleError("series", f"finish series {last.number} before drawing series {number}", "3.2.11")
+        if method not in Series.Method.values:
+            raise RuleError("method", f"{method!r} is not a draw method", "3.1.1")
+
+        registrations = list(
+            Registration.objects.filter(tournament=tournament)
+            .playing_in(number)
+            .select_related("player")
+            .order_by("player_id")
+        )
+        entrants = [Entrant(r.player_id, club=r.player.club_id, team=r.team_id) for r in registrations]
+        ranking = None
+        if method == Series.Method.SEEDED and last is not None:
+            from scoring.standings import standings
+
+            order = [row.item.player_id for row in standings(tournament)]
+            playing = {e.id for e in entrants}
+            ranked = [p for p in order if p in playing]
+            # Late entries have no standing yet: they are seeded after everybody else.
+            ranking = ranked + sorted(playing - set(ranked))
+        draw_seed = tournament.lot_seed * 100 + number if seed is None else seed
+        result = draw(entrants, seed=draw_seed, met=previous_meetings(tournament), ranking=ranking)
+
+        series = Series.objects.create(
+            tournament=tournament,
+            number=number,
+            method=method if last is not None else Series.Method.RANDOM,
+            seed=draw_seed,
+            repeat_meetings=result.repeat_meetings,
+            club_meetings=result.club_meetings,
+        )
+        tables = Table.objects.bulk_create(
+            [Table(series=series, number=i, size=len(players)) for i, players in enumerate(result.tables, start=1)]
+        )
+        Seat.objects.bulk_create(
+            [
+                Seat(table=table, series=series, number=seat, player_id=player)
+                for table, players in zip(tables, result.tables, strict=True)
+                for seat, player in enumerate(players, start=1)
+            ]
+        )
+        return series
+
+
+def _editable(series: Series) -> None:
+    if series.status != Series.Status.DRAWN or series.tables.filter(games__isnull=False).exists():
+        raise RuleError("series", "seats can only change before the series starts", "3.1.2")
+
+
+def swap_players(series: Series, first_player_id: int, second_player_id: int) -> None:
+    """Exchange two players' seats (at one table or two) before the series starts."""
+    with transaction.atomic():
+        _editable(series)
+        seats = {s.player_id: s for s in Seat.objects.select_for_update().filter(series=series)}
+        try:
+            a, b = seats[first_player_id], seats[second_player_id]
+        except KeyError:
+            raise RuleError("player", "both players must be seated in this series", "3.1.1") from None
+        if a.pk == b.pk:
+            raise RuleError("player", "choose two different players", "3.1.1")
+        # Re-create both seats with the players exchanged: no unique constraint
+        # (seat per table, player per series) is broken midway.
+        swapped = [
+            Seat(table_id=a.table_id, series=series, number=a.number, player_id=b.player_id),
+            Seat(table_id=b.table_id, series=series, number=b.number, player_id=a.player_id),
+        ]
+        Seat.objects.filter(pk__in=[a.pk, b.pk]).delete()
+        Seat.objects.bulk_create(swapped)
+
+
+def move_player(series: Series, player_id: int, table: Table) -> None:
+    """Move a player to another table (he takes its last seat) before the series starts.
+
+    Both tables must still have three or four players afterwards (3.2.7).
+    """
+    with transaction.atomic():
+        _editable(series)
+        try:
+            seat = Seat.objects.select_for_update().select_related("table").get(series=series, player_id=player_id)
+        except Seat.DoesNotExist:
+            raise RuleError("player", "this player is not seated in this series", "3.1.1") from None
+        if table.series_id != series.pk:
+            raise RuleError("table", "that table belongs to another series", "3.1.1")
+        origin = seat.table
+        if origin.pk == table.pk:
+            raise RuleError("table", "the player already sits at this table", "3.1.1")
+        if origin.size <= 3 or table.size >= 4:
+            raise RuleError(
+                "table",
+                f"table {origin.number} would have {origin.size - 1} and table {table.number} "
+                f"{table.size + 1} players; tables have 3 or 4 (swap players instead)",
+                "3.2.7",
+            )
+        last = table.seats.aggregate(m=Max("number"))["m"] or 0
+        Seat.objects.filter(pk=seat.pk).update(table=table, number=last + 1)
+        # Close the gap at the old table: seats stay numbered 1..n.
+        for number, other in enumerate(origin.seats.order_by("number"), start=1):
+            if other.number != number:
+                Seat.objects.filter(pk=other.pk).update(number=number)
+        Table.objects.filter(pk=origin.pk).update(size=origin.size - 1)
+        Table.objects.filter(pk=table.pk).update(size=table.size + 1)
