@@ -19,10 +19,6 @@ class Row:
     totals: tuple[int, ...]
     round_end: bool
 
-    @property
-    def declarer_index(self) -> int | None:
-        return None if self.game.declarer_seat is None else self.game.declarer_seat - 1
-
 
 @dataclass(frozen=True, slots=True)
 class Sheet:

@@ -65,7 +65,9 @@ def draw_series(tournament: Tournament, method: str = Series.Method.RANDOM, seed
             ranked = [p for p in order if p in playing]
             # Late entries have no standing yet: they are seeded after everybody else.
             ranking = ranked + sorted(playing - set(ranked))
-        draw_seed = tournament.lot_seed * 100 + number if seed is None else seed
+        # Derived from the tournament's seed, so a draw can be reproduced; kept in 31 bits
+        # for the database column.
+        draw_seed = (tournament.lot_seed * 100 + number) % 2**31 if seed is None else seed
         result = draw(entrants, seed=draw_seed, met=previous_meetings(tournament), ranking=ranking)
 
         series = Series.objects.create(

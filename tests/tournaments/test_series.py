@@ -127,3 +127,12 @@ def test_swap_and_move_refuse_strangers():
         swap_players(series, some, some)
     with pytest.raises(RuleError):
         move_player(series, stranger.pk, series.tables.first())
+
+
+def test_the_largest_tournament_seed_still_draws():
+    # The draw seed derives from the tournament's; it must fit the 32-bit column (PostgreSQL).
+    t = factories.tournament(lot_seed=2**31 - 1)
+    factories.registered(t, 6)
+    series = draw_series(t)
+    series.refresh_from_db()
+    assert 0 <= series.seed < 2**31

@@ -1,0 +1,107 @@
+"""Standings from the database equal the pure evaluation of every table's sheet."""
+
+from __future__ import annotations
+
+import random
+from collections import defaultdict
+
+import pytest
+
+from scoring.rating import Rating
+from scoring.sheet import evaluate_sheet
+from scoring.standings import standings
+from tests import factories
+from tournaments.demo import random_game
+from tournaments.models import Series
+from tournaments.series import draw_series
+
+pytestmark = pytest.mark.django_db
+
+
+def play(series: Series, rng: random.Random, share: float = 1.0) -> None:
+    for table in series.tables.all():
+        for number in range(1, int(table.deals * share) + 1):
+            game = random_game(rng, number, table.size)
+            game.table = table
+            game.save()
+
+
+def engine_ratings(tournament, series_number=None) -> dict[int, Rating]:
+    """The oracle: each table's games as a JSON sheet through scoring.sheet."""
+    totals: dict[int, Rating] = defaultdict(Rating)
+    series = tournament.series.all() if series_number is None else tournament.series.filter(number=series_number)
+    for s in series:
+        for table in s.tables.all():
+            seats = list(table.seats.order_by("number"))
+            names = [str(seat.player_id) for seat in seats]
+            games = []
+            for g in table.games.order_by("number"):
+                if g.passed_out:
+                    games.append({"passed": True})
+                    continue
+                entry = {
+                    "declarer": names[g.declarer_seat - 1],
+                    "contract": g.contract,
+                    "hand": g.hand,
+                    "schneider_announced": g.schneider_announced,
+                    "schwarz_announced": g.schwarz_announced,
+                    "ouvert": g.ouvert,
+                }
+                for key in ("tops", "declarer_points", "declarer_tricks", "bid"):
+                    if getattr(g, key) is not None:
+                        entry[key] = getattr(g, key)
+                games.append(entry)
+            result = evaluate_sheet({"players": names, "games": games})
+            for seat, rating in zip(seats, result.ratings, strict=True):
+                totals[seat.player_id] = totals[seat.player_id] + rating
+    return dict(totals)
+
+
+def test_overall_and_series_standings_equal_the_engine():
+    t = factories.tournament(series_count=2, rounds_per_series=4)
+    factories.registered(t, 19, clubs=4)  # 4 tables of four and 1 of three
+    rng = random.Random(3)
+    first = draw_series(t)
+    play(first, rng)
+    first.status = Series.Status.FINISHED
+    first.save()
+    second = draw_series(t, Series.Method.SEEDED)
+    play(second, rng, share=0.5)
+
+    overall = {row.item.player_id: row.rating for row in standings(t)}
+    assert overall == engine_ratings(t)
+    for number in (1, 2):
+        per_series = {row.item.player_id: row.rating for row in standings(t, number)}
+        assert per_series == engine_ratings(t, number)
+    assert all(row.item.tables == 2 for row in standings(t))
+
+
+def test_the_ranking_follows_the_documented_tie_break():
+    t = factories.tournament(lot_seed=99)
+    table = factories.table_of(3)
+    table.series.tournament = t
+    table.series.save()
+    # Seat 1 wins a grand (+48+50); seats 2 and 3 play nothing: equal ratings, decided by lot.
+    factories.game(table, 1, declarer_seat=1, contract="grand", tops=1, declarer_points=61)
+    ranked = standings(t)
+    assert [r.place for r in ranked] == [1, 2, 3]
+    assert ranked[0].item.name == "Seat1" and ranked[0].rating.rating == 98
+    assert ranked[2].decided_by == "lot"
+    assert [r.item.name for r in standings(t)] == [r.item.name for r in ranked], "the lot is reproducible"
+
+
+def test_players_without_games_stand_at_zero():
+    t, _series = factories.drawn(7)
+    rows = standings(t)
+    assert len(rows) == 7
+    assert {row.rating for row in rows} == {Rating()}
+
+
+def test_standings_are_a_fixed_number_of_queries(django_assert_max_num_queries):
+    t = factories.tournament(rounds_per_series=2)
+    factories.registered(t, 40)
+    series = draw_series(t)
+    play(series, random.Random(1))
+    with django_assert_max_num_queries(3):
+        rows = standings(t)
+    assert len(rows) == 40

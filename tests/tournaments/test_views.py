@@ -1,0 +1,224 @@
+"""The director's pages: the whole evening through the pages, access, and query counts."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from django.urls import reverse
+
+from scoring.models import Game
+from tests import factories
+from tests.scoring.test_standings import play
+from tournaments.models import Registration, Seat, Series, Tournament
+from tournaments.series import draw_series
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def director(client):
+    user = factories.user("director", superuser=False)
+    from django.contrib.auth.models import Permission
+
+    user.user_permissions.add(Permission.objects.get(codename="add_tournament"))
+    client.force_login(user)
+    return user
+
+
+def test_a_director_runs_an_evening_through_the_pages(client, director):
+    response = client.post(
+        reverse("tournaments:create"),
+        {
+            "name": "Kneipenturnier",
+            "date": "2026-11-27",
+            "venue": "Zum Skatbrunnen",
+            "series_count": 2,
+            "rounds_per_series": 1,
+            "entry_fee": "10",
+            "list_fee": "0",
+            "prize_pool_percent": 100,
+        },
+    )
+    t = Tournament.objects.get(name="Kneipenturnier")
+    assert response.status_code == 302 and t.is_director(director)
+    assert [str(f.amount) for f in t.lost_game_fees.all()] == ["0.50", "1.00"]
+
+    for i in range(7):
+        response = client.post(
+            reverse("tournaments:players", args=[t.pk]),
+            {"name": f"Spieler {i}", "club": f"Club {i % 2}", "first_series": 1},
+        )
+        assert response.status_code == 302
+    assert Registration.objects.filter(tournament=t).count() == 7
+
+    response = client.post(reverse("tournaments:draw", args=[t.pk]), {"method": "random"})
+    series = t.series.get()
+    assert response.url == reverse("tournaments:series", args=[t.pk, 1])
+    assert sorted(series.tables.values_list("size", flat=True)) == [3, 4]
+
+    page = client.get(reverse("tournaments:series", args=[t.pk, 1])).content.decode()
+    for table in series.tables.all():
+        assert table.entry_url() in page
+    table = series.tables.get(size=3)
+    for number in (1, 2, 3):
+        client.post(table.entry_url(), {"number": number, "passed_out": "on"})
+    assert Game.objects.filter(table=table).count() == 3
+    detail = client.get(reverse("tournaments:detail", args=[t.pk])).content.decode()
+    assert "1 of 2 tables finished" in detail
+
+    response = client.post(reverse("tournaments:finish", args=[t.pk, 1]))
+    series.refresh_from_db()
+    assert series.status == "running", "an unfinished table needs the director's confirmation"
+    client.post(reverse("tournaments:finish", args=[t.pk, 1]), {"force": "1"})
+    series.refresh_from_db()
+    assert series.status == "finished"
+    client.post(reverse("tournaments:draw", args=[t.pk]), {"method": "seeded"})
+    assert t.series.get(number=2).method == "seeded"
+    assert client.get(reverse("tournaments:standings", args=[t.pk])).status_code == 200
+
+
+def test_registration_errors_name_the_field_and_change_nothing(client, director):
+    t = factories.tournament(directors=[director], series_count=2)
+    url = reverse("tournaments:players", args=[t.pk])
+    response = client.post(url, {"name": "  ", "first_series": 1})
+    assert response.status_code == 422
+    assert "This field is required" in response.content.decode() or "Enter the player" in response.content.decode()
+    response = client.post(url, {"name": "A", "first_series": 3})
+    assert response.status_code == 422 and "This tournament has 2 series" in response.content.decode()
+    client.post(url, {"name": "Anna", "membership_number": "77", "first_series": 1})
+    response = client.post(url, {"name": "Bernd", "membership_number": "77", "first_series": 1})
+    assert response.status_code == 422 and "belongs to Anna" in response.content.decode()
+    response = client.post(url, {"name": "Anna", "membership_number": "77", "first_series": 1})
+    assert "already registered" in response.content.decode()
+    assert Registration.objects.filter(tournament=t).count() == 1
+
+
+def test_a_late_entry_cannot_join_a_drawn_series(client, director):
+    t, _series = factories.drawn(8, directors=[director], series_count=2)
+    response = client.post(reverse("tournaments:players", args=[t.pk]), {"name": "Late", "first_series": 1})
+    assert response.status_code == 422 and "already drawn" in response.content.decode()
+    response = client.post(reverse("tournaments:players", args=[t.pk]), {"name": "Late", "first_series": 2})
+    assert response.status_code == 302
+
+
+def test_withdraw_before_and_after_the_draw(client, director):
+    t = factories.tournament(directors=[director])
+    regs = factories.registered(t, 9)
+    client.post(reverse("tournaments:withdraw", args=[t.pk, regs[0].pk]))
+    assert not Registration.objects.filter(pk=regs[0].pk).exists()
+    client.post(reverse("tournaments:draw", args=[t.pk]), {"method": "random"})
+    client.post(reverse("tournaments:withdraw", args=[t.pk, regs[1].pk]))
+    regs[1].refresh_from_db()
+    assert regs[1].withdrawn_after_series == 1
+
+
+def test_drawing_five_players_shows_the_rule(client, director):
+    t = factories.tournament(directors=[director])
+    factories.registered(t, 5)
+    response = client.post(reverse("tournaments:draw", args=[t.pk]), {"method": "random"}, follow=True)
+    assert "3.2.7" in response.content.decode()
+    assert not t.series.exists()
+
+
+def test_swap_and_move_through_the_series_page(client, director):
+    t, series = factories.drawn(7, directors=[director])
+    seats = list(Seat.objects.filter(series=series).order_by("table__number", "number"))
+    a, b = seats[0], seats[-1]
+    client.post(reverse("tournaments:swap", args=[t.pk, 1]), {"first": a.player_id, "second": b.player_id})
+    assert Seat.objects.get(series=series, player_id=a.player_id).table_id == b.table_id
+    four = series.tables.get(size=4)
+    three = series.tables.get(size=3)
+    mover = four.seats.first().player_id
+    client.post(reverse("tournaments:move", args=[t.pk, 1]), {"player": mover, "table": three.pk})
+    assert Seat.objects.get(series=series, player_id=mover).table_id == three.pk
+    response = client.post(reverse("tournaments:swap", args=[t.pk, 1]), {"first": "x"}, follow=True)
+    assert "Choose two seated players" in response.content.decode()
+
+
+def test_the_rules_and_fees_page_saves_the_fee_schedule(client, director):
+    t = factories.tournament(directors=[director])
+    url = reverse("tournaments:edit", args=[t.pk])
+    assert client.get(url).status_code == 200
+    data = {
+        "name": t.name,
+        "date": "2026-11-23",
+        "venue": "",
+        "series_count": 3,
+        "rounds_per_series": 10,
+        "entry_fee": "12.50",
+        "list_fee": "1",
+        "prize_pool_percent": 90,
+        "standings_public": "on",
+        "fees-TOTAL_FORMS": 2,
+        "fees-INITIAL_FORMS": 0,
+        "fees-MIN_NUM_FORMS": 0,
+        "fees-MAX_NUM_FORMS": 1000,
+        "fees-0-from_lost_game": 1,
+        "fees-0-amount": "1.00",
+        "fees-1-from_lost_game": "",
+        "fees-1-amount": "",
+    }
+    assert client.post(url, data).status_code == 302
+    t.refresh_from_db()
+    assert (t.series_count, t.deals_at_four, t.standings_public) == (3, 40, True)
+    assert str(t.lost_game_fee(5)) == "1.00"
+
+
+URLS = ["detail", "edit", "players", "standings"]
+
+
+@pytest.mark.parametrize("name", URLS)
+def test_director_pages_need_a_login(client, name):
+    t = factories.tournament()
+    response = client.get(reverse(f"tournaments:{name}", args=[t.pk]))
+    assert response.status_code == 302 and "/accounts/login/" in response.url
+
+
+@pytest.mark.parametrize("name", URLS)
+def test_director_pages_refuse_another_tournaments_director(client, director, name):
+    t = factories.tournament()  # director does not direct this one
+    assert client.get(reverse(f"tournaments:{name}", args=[t.pk])).status_code == 403
+
+
+def test_public_pages_only_when_published(client):
+    t = factories.tournament()
+    assert client.get(reverse("public:standings", args=[t.pk])).status_code == 404
+    assert client.get(reverse("public:live", args=[t.pk])).status_code == 404
+    t.standings_public = True
+    t.save()
+    assert client.get(reverse("public:standings", args=[t.pk])).status_code == 200
+    live = client.get(reverse("public:live", args=[t.pk]), HTTP_HX_REQUEST="true")
+    assert live.status_code == 200 and "<html" not in live.content.decode()
+
+
+@pytest.fixture
+def busy_tournament(director):
+    t = factories.tournament(directors=[director], rounds_per_series=1, series_count=2)
+    factories.registered(t, 30, clubs=5)
+    series = draw_series(t)
+    play(series, random.Random(5))
+    series.status = Series.Status.FINISHED
+    series.save()
+    play(draw_series(t, Series.Method.SEEDED), random.Random(6), share=0.5)
+    return t
+
+
+@pytest.mark.parametrize(
+    ("name", "args", "limit"),
+    [
+        ("tournaments:home", (), 8),
+        ("tournaments:detail", ("t",), 12),
+        ("tournaments:players", ("t",), 10),
+        ("tournaments:series", ("t", 2), 12),
+        ("tournaments:standings", ("t",), 10),
+        ("public:live", ("t",), 10),
+    ],
+)
+def test_list_pages_use_a_fixed_number_of_queries(
+    client, busy_tournament, django_assert_max_num_queries, name, args, limit
+):
+    url = reverse(name, args=[busy_tournament.pk if a == "t" else a for a in args])
+    with django_assert_max_num_queries(limit):
+        response = client.get(url)
+    assert response.status_code == 200
