@@ -1,21 +1,28 @@
 """The performance rating (Leistungsbewertung): the extended Seeger-Fabian system.
 
-The federation's rule (reference 004, DOMAIN): per player
+The federation's rule (DOMAIN.md, "Performance rating"; reference 004, 6.1 for the
+table of three): per player
 
     rating = game points + 50 x games won - 50 x games lost + opponent bonus
 
 where game points are the scores of the games he declared (+value won, -2 x value
 lost, 5.3.4), and the opponent bonus credits every game lost by another declarer at
 his table: 40 to each of the two opponents at a table of three, 30 to each of the three
-others, the dealer included, at a table of four. Passed-out deals count nothing.
+others, the dealer included, at a table of four. Passed-out deals count nothing (5.5.1):
+they are simply not passed to :func:`rate_table`.
 
 Ranking order (the usual published rule, made explicit here and in the README):
 
 1. higher rating;
 2. on equal rating, more games won;
 3. then fewer games lost;
-4. then by lot. The lot is reproducible: a SHA-256 of the tournament's seed and the
-   player's key, so the same results print the same ranking on every machine.
+4. then by lot. The lot is reproducible: the SHA-256 of ``f"{lot_seed}:{lot_key(item)}"``
+   (the tournament's seed and a stable per-player key, e.g. the player's id), compared
+   as a hex string, so the same results print the same ranking on every machine and in
+   every Python run (Python's ``hash()`` is salted per process and is never used).
+
+Places are 1..n and all distinct: the lot decides true ties. Each :class:`Ranked` entry
+names in ``decided_by`` which of the four criteria put it below the entry just above it.
 """
 
 from __future__ import annotations
@@ -35,17 +42,28 @@ LOSS_POINTS = 50
 OPPONENT_BONUS = {3: 40, 4: 30}
 
 
+def _is_int(value: object) -> bool:
+    """A true int: bools and floats are no seat, table size or score."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def opponent_bonus(table_size: int) -> int:
-    """40 at a table of three (two opponents), 30 at four (three others, dealer included)."""
-    try:
-        return OPPONENT_BONUS[table_size]
-    except KeyError:
-        raise RuleError("table_size", f"a table has 3 or 4 players, not {table_size}", "3.2.7") from None
+    """40 at a table of three (two opponents), 30 at four (three others, dealer included).
+
+    Any other size is refused: a table seats 3 or 4 players (3.2.7), and the federation
+    rule defines no bonus for anything else.
+    """
+    if not _is_int(table_size) or table_size not in OPPONENT_BONUS:
+        raise RuleError("table_size", f"a table has 3 or 4 players, not {table_size}", "3.2.7")
+    return OPPONENT_BONUS[table_size]
 
 
 @dataclass(frozen=True, slots=True)
 class Rating:
-    """One player's counts; ``rating`` derives the extended Seeger-Fabian total."""
+    """One player's counts; ``rating`` derives the extended Seeger-Fabian total.
+
+    Ratings add up (``+``), so a player's series or tournament is the sum of his tables.
+    """
 
     points: int = 0
     won: int = 0
@@ -54,6 +72,7 @@ class Rating:
 
     @property
     def rating(self) -> int:
+        """Game points + 50 x won - 50 x lost + opponent bonus."""
         return self.points + WIN_POINTS * self.won - LOSS_POINTS * self.lost + self.bonus
 
     @property
@@ -63,6 +82,8 @@ class Rating:
 
     def __add__(self, other: Rating) -> Rating:
         """Sum a player's tables or series."""
+        if not isinstance(other, Rating):
+            return NotImplemented
         return Rating(
             points=self.points + other.points,
             won=self.won + other.won,
@@ -74,23 +95,28 @@ class Rating:
 def rate_table(table_size: int, games: Iterable[tuple[int, bool, int]]) -> list[Rating]:
     """Rate one table from its declared games: (declarer seat index from 0, won, score).
 
-    Returns one :class:`Rating` per seat, in seat order.
+    ``score`` is the game's entry on the sheet: positive for a won game, negative (-2 x
+    value) for a lost one (5.5.1, 5.3.4); a score whose sign contradicts ``won`` is
+    refused rather than guessed. Passed-out deals are not given. Returns one
+    :class:`Rating` per seat, in seat order.
     """
     bonus = opponent_bonus(table_size)
     points = [0] * table_size
     won = [0] * table_size
     lost = [0] * table_size
     for declarer, game_won, score in games:
-        if not 0 <= declarer < table_size:
-            raise RuleError("declarer", f"seat index {declarer} is not at a table of {table_size}", "3.1.1")
-        if (score > 0) != game_won:
-            raise RuleError("score", f"a {'won' if game_won else 'lost'} game cannot score {score}", "5.3.4")
+        if not _is_int(declarer) or not 0 <= declarer < table_size:
+            raise RuleError("declarer", f"seat index {declarer!r} is not at a table of {table_size}", "3.1.1")
+        if not (_is_int(score) and (score > 0 if game_won else score < 0)):
+            outcome = "a won game scores its value (> 0)" if game_won else "a lost game scores -2 x its value (< 0)"
+            raise RuleError("score", f"{outcome}, not {score!r}", "5.5.1")
         points[declarer] += score
         if game_won:
             won[declarer] += 1
         else:
             lost[declarer] += 1
     total_lost = sum(lost)
+    # Every lost game credits each other seat once: all lost games but one's own.
     return [
         Rating(points=points[i], won=won[i], lost=lost[i], bonus=(total_lost - lost[i]) * bonus)
         for i in range(table_size)
@@ -98,13 +124,21 @@ def rate_table(table_size: int, games: Iterable[tuple[int, bool, int]]) -> list[
 
 
 def tie_break_key(r: Rating) -> tuple[int, int, int]:
-    """Ascending sort key, best first: rating, then games won, then fewer games lost."""
+    """Ascending sort key, best first: higher rating, then more games won, then fewer lost."""
     return (-r.rating, -r.won, r.lost)
+
+
+#: What ``decided_by`` names, by position in :func:`tie_break_key`.
+_CRITERIA = ("rating", "won", "lost")
 
 
 @dataclass(frozen=True, slots=True)
 class Ranked(Generic[T]):
-    """A place in the ranking; ``decided_by`` names what separated it from the place above."""
+    """A place in the ranking.
+
+    ``decided_by`` names the criterion that separated this entry from the one ranked
+    just above it: "rating", "won", "lost" or "lot"; None for the first place.
+    """
 
     place: int
     item: T
@@ -113,6 +147,7 @@ class Ranked(Generic[T]):
 
 
 def _lot(seed: int | str, key: object) -> str:
+    """The reproducible lot: SHA-256, never the per-process salted ``hash()``."""
     return hashlib.sha256(f"{seed}:{key}".encode()).hexdigest()
 
 
@@ -122,22 +157,24 @@ def rank(
     lot_seed: int | str,
     lot_key: Callable[[T], object] = str,
 ) -> list[Ranked[T]]:
-    """Rank ``items`` by the documented order; the lot decides true ties, so places are distinct."""
-    keyed = [(tie_break_key(rating_of(item)), _lot(lot_seed, lot_key(item)), item) for item in items]
+    """Rank ``items`` in the documented order; the lot decides true ties, so places are distinct.
+
+    ``lot_key`` must be stable and unique per item (a player id is ideal; the default
+    ``str(item)`` suits items whose text is unique). Items that agree on all counts *and*
+    on the lot key cannot be told apart by the lot and keep their input order.
+    """
+    keyed = []
+    for item in items:
+        rating = rating_of(item)
+        keyed.append((tie_break_key(rating), _lot(lot_seed, lot_key(item)), rating, item))
     keyed.sort(key=lambda row: (row[0], row[1]))
     ranked: list[Ranked[T]] = []
     previous: tuple[int, int, int] | None = None
-    for place, (key, _lot_value, item) in enumerate(keyed, start=1):
+    for place, (key, _lot_value, rating, item) in enumerate(keyed, start=1):
         if previous is None:
             decided_by = None
-        elif key[0] != previous[0]:
-            decided_by = "rating"
-        elif key[1] != previous[1]:
-            decided_by = "won"
-        elif key[2] != previous[2]:
-            decided_by = "lost"
         else:
-            decided_by = "lot"
-        ranked.append(Ranked(place=place, item=item, rating=rating_of(item), decided_by=decided_by))
+            decided_by = next((name for name, a, b in zip(_CRITERIA, key, previous, strict=True) if a != b), "lot")
+        ranked.append(Ranked(place=place, item=item, rating=rating, decided_by=decided_by))
         previous = key
     return ranked

@@ -20,6 +20,7 @@ from . import entry, tablesheet
 from .forms import GameForm
 from .models import Game
 from .rules import RuleError
+from .sheet import active_seats, dealer_seat
 
 
 def _table(token: str) -> Table:
@@ -34,7 +35,13 @@ def _context(request: HttpRequest, table: Table, form: GameForm | None, players:
     games = list(Game.objects.filter(table=table).order_by("number"))
     sheet = tablesheet.build(table.size, table.deals, games)
     last = games[-1] if games else None
+    number = form["number"].value() if form is not None else None
+    try:
+        dealer = players.get(dealer_seat(int(number), table.size)) if number else None
+    except (TypeError, ValueError):
+        dealer = None
     return {
+        "dealer": dealer,
         "table": table,
         "series": table.series,
         "tournament": table.series.tournament,
@@ -55,8 +62,6 @@ def _new_form(table: Table, players: dict[int, str], number: int) -> GameForm:
 
 
 def _active(players: dict[int, str], table: Table, number: int) -> dict[int, str]:
-    from .sheet import active_seats
-
     return {seat: name for seat, name in players.items() if seat in active_seats(number, table.size)}
 
 

@@ -10,6 +10,7 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("t/new/", views.tournament_create, name="create"),
     path("t/<int:tournament_id>/", views.tournament_detail, name="detail"),
+    path("t/<int:tournament_id>/progress/", views.progress, name="progress"),
     path("t/<int:tournament_id>/edit/", views.tournament_edit, name="edit"),
     path("t/<int:tournament_id>/players/", views.players, name="players"),
     path("t/<int:tournament_id>/players/<int:registration_id>/withdraw/", views.withdraw, name="withdraw"),

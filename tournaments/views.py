@@ -107,6 +107,14 @@ def tournament_detail(request: HttpRequest, tournament: Tournament) -> HttpRespo
 
 
 @director_required
+def progress(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """The current series' table tiles, for the dashboard to refresh itself."""
+    current = tournament.series.order_by("-number").first()
+    tables = table_progress(current) if current else []
+    return render(request, "tournaments/_progress.html", {"tables": tables})
+
+
+@director_required
 def players(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     form = RegistrationForm(request.POST or None, tournament=tournament)
     if request.method == "POST" and form.is_valid():

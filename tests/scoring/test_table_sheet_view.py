@@ -31,6 +31,7 @@ def test_the_link_opens_its_table_with_the_form_for_the_first_deal(client):
     assert response.status_code == 200
     page = response.content.decode()
     assert "Deal 1" in page
+    assert "Seat1 deals" in page and "and sits out" in page
     # Seat 1 deals the first game and sits out at a table of four (3.2.7).
     assert 'name="declarer_seat" value="1"' not in page
     for seat in (2, 3, 4):

@@ -165,7 +165,7 @@ def test_the_rules_and_fees_page_saves_the_fee_schedule(client, director):
     assert str(t.lost_game_fee(5)) == "1.00"
 
 
-URLS = ["detail", "edit", "players", "standings"]
+URLS = ["detail", "edit", "players", "standings", "progress"]
 
 
 @pytest.mark.parametrize("name", URLS)
@@ -210,6 +210,7 @@ def busy_tournament(director):
         ("tournaments:home", (), 8),
         ("tournaments:detail", ("t",), 12),
         ("tournaments:players", ("t",), 10),
+        ("tournaments:progress", ("t",), 8),
         ("tournaments:series", ("t", 2), 12),
         ("tournaments:standings", ("t",), 10),
         ("public:live", ("t",), 10),
