@@ -20,6 +20,7 @@ install: $(STAMP)
 
 ## Install, migrate, load the demo tournament and serve http://$(HOST):$(PORT)
 run: $(STAMP)
+	$(BIN)/python manage.py compiletranslations
 	$(BIN)/python manage.py migrate --no-input
 	$(BIN)/python manage.py demo
 	$(BIN)/python manage.py runserver $(HOST):$(PORT)
@@ -28,6 +29,7 @@ run: $(STAMP)
 test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/python manage.py compiletranslations
 	$(BIN)/python -m pytest --cov --cov-branch --cov-report=term -p no:cacheprovider $(PYTEST_ARGS)
 	$(BIN)/python -m coverage report --fail-under=100 --include="scoring/rules.py,scoring/rating.py,scoring/settlement.py,scoring/sheet.py"
 

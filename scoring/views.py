@@ -9,6 +9,7 @@ from __future__ import annotations
 import uuid
 
 import segno
+from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
@@ -81,13 +82,13 @@ def table_sheet(request: HttpRequest, token: str) -> HttpResponse:
             except RuleError as error:
                 form.add_error(None, error.rule_text)
             else:
-                if not saved.created:
-                    # A resend of a game already saved: show the sheet as it is.
-                    pass
+                # A resend of a game already saved (saved.created False) shows the sheet as it is.
                 if request.htmx:
                     number = entry.next_deal(table)
                     form = _new_form(table, players, number) if number <= table.deals else None
-                    return render(request, "scoring/_sheet_and_form.html", _context(request, table, form, players))
+                    context = _context(request, table, form, players) | {"entered": saved.game}
+                    return render(request, "scoring/_sheet_and_form.html", context)
+                messages.success(request, _entered_text(saved.game))
                 return redirect("tables:sheet", token=token)
         status = 422 if form.errors else 200
         template = "scoring/_sheet_and_form.html" if request.htmx else "scoring/table_sheet.html"
@@ -95,6 +96,12 @@ def table_sheet(request: HttpRequest, token: str) -> HttpResponse:
     if number <= table.deals:
         form = _new_form(table, players, number)
     return render(request, "scoring/table_sheet.html", _context(request, table, form, players))
+
+
+def _entered_text(game: Game) -> str:
+    if game.passed_out:
+        return _("Deal %(number)s entered: passed out.") % {"number": game.number}
+    return _("Deal %(number)s entered: %(score)s.") % {"number": game.number, "score": f"{game.score:+d}"}
 
 
 def _posted_number(request: HttpRequest, default: int) -> int:

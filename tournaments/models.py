@@ -254,7 +254,7 @@ class Series(models.Model):
         constraints = [models.UniqueConstraint(fields=["tournament", "number"], name="series_number_unique")]
 
     def __str__(self) -> str:
-        return f"{self.tournament.name}, {_('series')} {self.number}"
+        return _("%(tournament)s, series %(number)s") % {"tournament": self.tournament.name, "number": self.number}
 
 
 class Table(models.Model):
@@ -273,7 +273,7 @@ class Table(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{_('Table')} {self.number}"
+        return _("Table %(number)s") % {"number": self.number}
 
     @property
     def deals(self) -> int:

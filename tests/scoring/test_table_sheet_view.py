@@ -46,6 +46,7 @@ def test_a_valid_game_is_valued_by_the_engine_and_stored(client):
     table = factories.table_of(3)
     response = post_game(client, table, 1, declarer_seat=2, contract="hearts", tops=1, declarer_points=70, bid=50)
     assert response.status_code == 302
+    assert "Deal 1 entered: -100." in client.get(response.url).content.decode()
     game = Game.objects.get(table=table)
     assert (game.number, game.declarer_seat, game.value, game.score, game.overbid) == (1, 2, 50, -100, True)
     assert game.entered_by == "table link"
@@ -132,6 +133,7 @@ def test_htmx_entry_returns_the_sheet_with_the_next_form(client):
     assert response.status_code == 200
     page = response.content.decode()
     assert 'id="sheet"' in page and "Deal 2" in page and "<html" not in page
+    assert "Deal 1 entered: +22." in page
 
 
 def test_the_sheet_shows_running_totals(client):
