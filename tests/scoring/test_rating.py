@@ -2,22 +2,36 @@
 
 from __future__ import annotations
 
+import hashlib
+import itertools
+from dataclasses import dataclass
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scoring.rating import Rating, opponent_bonus, rank, rate_table, tie_break_key
+from scoring.rating import LOSS_POINTS, WIN_POINTS, Rating, opponent_bonus, rank, rate_table, tie_break_key
 from scoring.rules import RuleError
+
+# The federation's figures, written out rather than read back from the module under test.
+BONUS_PER_LOSS = {3: 40, 4: 30}
+
+
+# --- the DOMAIN worked example ------------------------------------------------------
 
 
 def worked_example_games() -> list[tuple[int, bool, int]]:
     """DOMAIN's table of four: game points A +492, B +628, C +660, D -32; won 12/12/10/6;
-    lost 0/2/1/5. Concrete games that add up to exactly those figures."""
-    games = []
-    games += [(0, True, 36)] * 10 + [(0, True, 66)] * 2  # A: 12 won: 492
-    games += [(1, True, 60)] * 11 + [(1, True, 40)] + [(1, False, -36)] * 2  # B: 700 - 72 = 628
-    games += [(2, True, 72)] * 9 + [(2, True, 108)] + [(2, False, -96)]  # C: 756 - 96 = 660
-    games += [(3, True, 22)] * 4 + [(3, True, 30)] * 2 + [(3, False, -36)] * 5  # D: 148 - 180 = -32
+    lost 0/2/1/5. Concrete games (real game values) that add up to exactly those figures.
+
+    12 + 14 + 11 + 11 = 48 declared games, so this series had no passed-out deal; each
+    seat declares at most 36 (it deals, and sits out, 12 of the 48).
+    """
+    games: list[tuple[int, bool, int]] = []
+    games += [(0, True, 36)] * 10 + [(0, True, 66)] * 2  # A: 360 + 132 = 492
+    games += [(1, True, 60)] * 11 + [(1, True, 40)] + [(1, False, -36)] * 2  # B: 660 + 40 - 72 = 628
+    games += [(2, True, 72)] * 9 + [(2, True, 108)] + [(2, False, -96)]  # C: 648 + 108 - 96 = 660
+    games += [(3, True, 22)] * 4 + [(3, True, 30)] * 2 + [(3, False, -36)] * 5  # D: 88 + 60 - 180 = -32
     return games
 
 
@@ -31,43 +45,110 @@ def test_the_domain_worked_example_comes_out_exactly():
     assert [r.rating for r in (a, b, c, d)] == [1332, 1308, 1320, 108]
 
 
-def test_rating_arithmetic():
-    r = Rating(points=492, won=12, lost=0, bonus=240)
-    assert r.rating == 492 + 600 + 240
-    assert r + Rating(points=-10, won=1, lost=2, bonus=30) == Rating(points=482, won=13, lost=2, bonus=270)
+def test_the_order_of_the_games_does_not_matter():
+    games = worked_example_games()
+    assert rate_table(4, reversed(games)) == rate_table(4, games)
+
+
+@pytest.mark.parametrize(
+    ("points", "won", "lost", "others_lost", "seeger", "extended"),
+    [
+        (492, 12, 0, 8, 1092, 1332),  # A
+        (628, 12, 2, 6, 1128, 1308),  # B
+        (660, 10, 1, 7, 1110, 1320),  # C
+        (-32, 6, 5, 3, 18, 108),  # D
+    ],
+)
+def test_rating_arithmetic_on_the_worked_example(points, won, lost, others_lost, seeger, extended):
+    without_bonus = Rating(points=points, won=won, lost=lost)
+    assert without_bonus.rating == without_bonus.seeger == seeger
+    with_bonus = Rating(points=points, won=won, lost=lost, bonus=others_lost * 30)
+    assert with_bonus.seeger == seeger
+    assert with_bonus.rating == extended
+
+
+def test_ratings_add_up_over_a_series():
+    first = Rating(points=492, won=12, lost=0, bonus=240)
+    second = Rating(points=-10, won=1, lost=2, bonus=30)
+    total = first + second
+    assert total == Rating(points=482, won=13, lost=2, bonus=270)
+    assert total.rating == first.rating + second.rating == 1332 + (-10 + 50 - 100 + 30)
+    assert Rating() + first == first
+    with pytest.raises(TypeError):
+        first + 1
+
+
+def test_win_and_loss_points_are_the_federations_50():
+    assert (WIN_POINTS, LOSS_POINTS) == (50, 50)
+    assert Rating(won=1).rating == 50
+    assert Rating(lost=1).rating == -50
+
+
+# --- tables of three and four -------------------------------------------------------
 
 
 def test_at_a_table_of_three_each_opponent_gets_40():
-    ratings = rate_table(3, [(0, False, -48), (1, True, 23)])
+    ratings = rate_table(3, [(0, False, -48), (1, True, 23), (2, False, -120)])
     assert [(r.points, r.won, r.lost, r.bonus, r.rating) for r in ratings] == [
-        (-48, 0, 1, 0, -98),
-        (23, 1, 0, 40, 113),
-        (0, 0, 0, 40, 40),
+        (-48, 0, 1, 40, -48 - 50 + 40),
+        (23, 1, 0, 80, 23 + 50 + 80),
+        (-120, 0, 1, 40, -120 - 50 + 40),
     ]
 
 
 def test_at_a_table_of_four_the_dealer_gets_30_too():
-    # Seat 1 deals game 1; seat 2 loses it: seats 1, 3 and 4 get 30 each.
+    # Seat 1 deals game 1 and sits out; seat 2 declares and loses: seats 1, 3 and 4 get 30.
     ratings = rate_table(4, [(1, False, -40)])
     assert [r.bonus for r in ratings] == [30, 0, 30, 30]
+    assert [r.rating for r in ratings] == [30, -90, 30, 30]
 
 
-@pytest.mark.parametrize("size", [2, 5])
+def test_passed_out_deals_count_nothing():
+    # A series of nothing but passed-out deals: no declared game reaches rate_table.
+    assert rate_table(3, []) == [Rating()] * 3
+    assert rate_table(4, []) == [Rating()] * 4
+
+
+def test_a_won_game_gives_nobody_a_bonus():
+    assert [r.bonus for r in rate_table(4, [(2, True, 264)])] == [0, 0, 0, 0]
+
+
+@pytest.mark.parametrize(("size", "bonus"), [(3, 40), (4, 30)])
+def test_opponent_bonus(size, bonus):
+    assert opponent_bonus(size) == bonus
+
+
+@pytest.mark.parametrize("size", [0, 2, 5, -3, 3.0, True, "4", None])
 def test_only_tables_of_three_and_four(size):
     with pytest.raises(RuleError) as raised:
         opponent_bonus(size)
+    assert (raised.value.field, raised.value.paragraph) == ("table_size", "3.2.7")
+    with pytest.raises(RuleError) as raised:
+        rate_table(size, [])
     assert raised.value.field == "table_size"
 
 
-def test_bad_games_are_refused():
+@pytest.mark.parametrize(("size", "declarer"), [(3, 3), (4, 4), (3, -1), (4, 1.0), (4, True), (4, None)])
+def test_a_declarer_must_sit_at_the_table(size, declarer):
     with pytest.raises(RuleError) as raised:
-        rate_table(3, [(3, True, 18)])
+        rate_table(size, [(0, True, 18), (declarer, True, 18)])
     assert raised.value.field == "declarer"
+
+
+@pytest.mark.parametrize(
+    ("won", "score"),
+    [(True, -36), (True, 0), (False, 18), (False, 0), (True, 18.0), (False, -36.0), (True, None)],
+)
+def test_a_score_must_agree_with_won(won, score):
     with pytest.raises(RuleError) as raised:
-        rate_table(3, [(0, True, -36)])
+        rate_table(3, [(0, won, score)])
     assert raised.value.field == "score"
-    with pytest.raises(RuleError):
-        rate_table(3, [(0, False, 18)])
+
+
+@pytest.mark.parametrize(("won", "score"), [(True, 18), (False, -36)])
+def test_a_score_that_agrees_with_won_is_taken(won, score):
+    (rating, _, _) = rate_table(3, [(0, won, score)])
+    assert rating.points == score
 
 
 games_strategy = st.integers(3, 4).flatmap(
@@ -87,11 +168,51 @@ games_strategy = st.integers(3, 4).flatmap(
 def test_bonus_adds_up_to_every_lost_game_times_the_others(table):
     size, games = table
     ratings = rate_table(size, games)
-    lost = sum(1 for _seat, won, _score in games if not won)
-    assert sum(r.bonus for r in ratings) == lost * (size - 1) * opponent_bonus(size)
+    assert len(ratings) == size
+    total_lost = sum(1 for _seat, won, _score in games if not won)
+    assert sum(r.bonus for r in ratings) == BONUS_PER_LOSS[size] * (size - 1) * total_lost
+    assert sum(r.lost for r in ratings) == total_lost
+    assert sum(r.won for r in ratings) == len(games) - total_lost
     assert sum(r.points for r in ratings) == sum(score for _seat, _won, score in games)
-    for r in ratings:
+
+
+@given(games_strategy)
+def test_rating_identity(table):
+    size, games = table
+    for r in rate_table(size, games):
         assert r.rating == r.points + 50 * r.won - 50 * r.lost + r.bonus
+        assert r.seeger == r.rating - r.bonus
+
+
+# --- ranking ------------------------------------------------------------------------
+
+
+def test_tie_break_key_sorts_best_first():
+    assert tie_break_key(Rating(points=100, won=3, lost=1, bonus=30)) == (-(100 + 150 - 50 + 30), -3, 1)
+    assert tie_break_key(Rating(points=10)) < tie_break_key(Rating(points=9))
+    assert tie_break_key(Rating(points=50, won=2)) < tie_break_key(Rating(points=100, won=1))  # both 150
+    assert tie_break_key(Rating(points=200, won=2, lost=1)) < tie_break_key(Rating(points=250, won=2, lost=2))
+
+
+# Pairs that differ in exactly one criterion (and tie on all before it): the better first.
+SEPARATED_BY = {
+    "rating": (Rating(points=101), Rating(points=100, won=0)),
+    "won": (Rating(points=0, won=3, bonus=0), Rating(points=100, won=1, bonus=0)),  # both 150
+    "lost": (Rating(points=100, won=2, lost=0), Rating(points=200, won=2, lost=2)),  # both 200, 2 won
+}
+
+
+@pytest.mark.parametrize("criterion", sorted(SEPARATED_BY))
+@pytest.mark.parametrize("seed", [1, 2, "open-2026"])
+def test_each_criterion_separates_whatever_the_lot(criterion, seed):
+    better, worse = SEPARATED_BY[criterion]
+    ratings = {"better": better, "worse": worse}
+    for items in (["better", "worse"], ["worse", "better"]):
+        ranked = rank(items, ratings.__getitem__, lot_seed=seed)
+        assert [r.item for r in ranked] == ["better", "worse"]
+        assert [r.place for r in ranked] == [1, 2]
+        assert [r.decided_by for r in ranked] == [None, criterion]
+        assert [r.rating for r in ranked] == [better, worse]
 
 
 def test_ranking_order_rating_then_won_then_lost_then_lot():
@@ -111,19 +232,93 @@ def test_ranking_order_rating_then_won_then_lost_then_lot():
     assert [r.decided_by for r in ranked] == [None, "lost", "won", "won", "rating", "lot"]
 
 
+PLAYERS = ["Anna", "Bernd", "Clara", "Dieter", "Eva"]
+
+
+def test_the_lot_is_pinned_across_machines_and_runs():
+    # Pinned once: a change of the lot (e.g. to the per-process salted hash()) fails here.
+    # Each is the order of sha256(f"{seed}:{name}").hexdigest(), ascending.
+    assert [r.item for r in rank(PLAYERS, lambda _p: Rating(), lot_seed=2026)] == [
+        "Bernd",
+        "Clara",
+        "Eva",
+        "Dieter",
+        "Anna",
+    ]
+    assert [r.item for r in rank(PLAYERS, lambda _p: Rating(), lot_seed=2027)] == [
+        "Clara",
+        "Dieter",
+        "Anna",
+        "Eva",
+        "Bernd",
+    ]
+    digests = [
+        hashlib.sha256(f"2026:{name}".encode()).hexdigest() for name in ["Bernd", "Clara", "Eva", "Dieter", "Anna"]
+    ]
+    assert digests == sorted(digests)
+
+
 def test_the_lot_is_reproducible_and_depends_on_the_seed():
     players = [f"p{i}" for i in range(20)]
     same = [r.item for r in rank(players, lambda _p: Rating(), lot_seed="open-2026")]
     assert same == [r.item for r in rank(players, lambda _p: Rating(), lot_seed="open-2026")]
+    assert same == [r.item for r in rank(reversed(players), lambda _p: Rating(), lot_seed="open-2026")]
     other = [r.item for r in rank(players, lambda _p: Rating(), lot_seed="open-2027")]
-    assert sorted(other) == sorted(same) and other != same
+    assert sorted(other) == sorted(same) == sorted(players)
+    assert other != same
 
 
-@given(st.lists(st.tuples(st.integers(-500, 500), st.integers(0, 20), st.integers(0, 20)), max_size=30))
-def test_rank_is_a_permutation_in_tie_break_order(values):
+@dataclass(frozen=True)
+class Player:
+    id: int
+    name: str
+
+
+def test_the_lot_uses_lot_key_not_the_item():
+    # Two players of the same name: str() can't tell them apart, their ids can.
+    twins = [Player(1, "Müller"), Player(2, "Müller"), Player(3, "Schmidt")]
+    by_id = [r.item.id for r in rank(twins, lambda _p: Rating(), lot_seed=7, lot_key=lambda p: p.id)]
+    assert by_id == [r.item.id for r in rank(twins[::-1], lambda _p: Rating(), lot_seed=7, lot_key=lambda p: p.id)]
+    expected = sorted([1, 2, 3], key=lambda i: hashlib.sha256(f"7:{i}".encode()).hexdigest())
+    assert by_id == expected
+
+
+def test_equal_lot_keys_keep_the_input_order():
+    # Documented limit: the lot can't separate items with the same key.
+    ranked = rank(["b", "a", "c"], lambda _p: Rating(), lot_seed=0, lot_key=lambda _p: "same")
+    assert [r.item for r in ranked] == ["b", "a", "c"]
+    assert [r.decided_by for r in ranked] == [None, "lot", "lot"]
+
+
+def test_nobody_to_rank():
+    assert rank([], lambda _p: Rating(), lot_seed=1) == []
+
+
+ratings_strategy = st.lists(
+    st.builds(
+        Rating,
+        points=st.integers(-300, 300),
+        won=st.integers(0, 6),
+        lost=st.integers(0, 6),
+        bonus=st.sampled_from([0, 30, 40, 60, 80]),
+    ),
+    max_size=30,
+)
+
+
+@given(ratings_strategy, st.randoms(use_true_random=False), st.integers() | st.text(max_size=8))
+def test_rank_is_a_permutation_in_tie_break_order(values, shuffler, seed):
     items = list(range(len(values)))
-    ratings = {i: Rating(points=p, won=w, lost=n) for i, (p, w, n) in enumerate(values)}
-    ranked = rank(items, ratings.__getitem__, lot_seed=3)
+    ranked = rank(items, values.__getitem__, lot_seed=seed)
     assert sorted(r.item for r in ranked) == items
+    assert [r.place for r in ranked] == list(range(1, len(items) + 1))
+    assert all(r.rating == values[r.item] for r in ranked)
     keys = [tie_break_key(r.rating) for r in ranked]
     assert keys == sorted(keys)
+    for above, below in itertools.pairwise(ranked):
+        a, b = tie_break_key(above.rating), tie_break_key(below.rating)
+        expected = "rating" if a[0] != b[0] else "won" if a[1] != b[1] else "lost" if a[2] != b[2] else "lot"
+        assert below.decided_by == expected
+    shuffled = items[:]
+    shuffler.shuffle(shuffled)
+    assert [r.item for r in rank(shuffled, values.__getitem__, lot_seed=seed)] == [r.item for r in ranked]

@@ -9,32 +9,77 @@ from hypothesis import strategies as st
 from scoring.rules import RuleError
 from scoring.settlement import pairwise, settle
 
-
-def test_the_book_example():
-    # A 196, B 33, C -12, D 85: sum 302; b = total x 4; d = b - c.
-    # The book's bottom line prints "-17" for B: a typo for -170 (33 x 4 - 302).
-    assert settle([196, 33, -12, 85]) == [482, -170, -350, 38]
-    table = pairwise([196, 33, -12, 85])
-    assert table[0] == [0, 163, 208, 111]  # A receives 163 from B, 208 from C, 111 from D
-    assert [sum(row) for row in table] == [482, -170, -350, 38]
+BOOK_TOTALS = [196, 33, -12, 85]  # A, B, C, D; sum 302
 
 
-def test_a_settlement_needs_two_players():
-    for totals in ([], [10]):
-        with pytest.raises(RuleError) as raised:
-            settle(totals)
-        assert raised.value.field == "totals"
-        with pytest.raises(RuleError):
-            pairwise(totals)
+def test_the_book_example_per_player():
+    # Line b = total x 4: 784, 132, -48, 340; line c = 302 each; line d = b - c.
+    assert settle(BOOK_TOTALS) == [482, -170, -350, 38]
 
 
-@given(st.lists(st.integers(-3000, 3000), min_size=2, max_size=6))
-def test_settlements_balance(totals):
-    settled = settle(totals)
+def test_the_book_example_pairwise():
+    table = pairwise(BOOK_TOTALS)
+    # "Player A will receive from B 163 (+196 - 33), from C 208 (196 - (-12)), and from
+    # D 111 (196 - 85), total 482."
+    assert table[0] == [0, 163, 208, 111]
+    # The book's table of transactions, with row = payer and column = receiver, so it is
+    # the transpose of ours. Its bottom line (column sums) prints "+482 -17 -350 +38":
+    # "-17" is a typo for -170, B's settlement 33 x 4 - 302 (= -163 + 45 - 52).
+    book = [
+        [0, -163, -208, -111],
+        [163, 0, -45, 52],
+        [208, 45, 0, 97],
+        [111, -52, -97, 0],
+    ]
+    assert table == [list(column) for column in zip(*book, strict=True)]
+    assert [sum(column) for column in zip(*book, strict=True)] == [482, -170, -350, 38]
+    assert [sum(row) for row in table] == settle(BOOK_TOTALS)
+
+
+def test_a_negative_overall_total():
+    # 5.5.5: if the minus points exceed the plus points, line c is negative and line d
+    # comes to b plus |c|. Sum -130: -100 x 3 + 130, -50 x 3 + 130, 20 x 3 + 130.
+    assert settle([-100, -50, 20]) == [-170, -20, 190]
+
+
+def test_two_players():
+    assert settle([50, -30]) == [80, -80]
+    assert pairwise([50, -30]) == [[0, 80], [-80, 0]]
+
+
+@pytest.mark.parametrize("totals", [[], [10]])
+@pytest.mark.parametrize("function", [settle, pairwise])
+def test_a_settlement_needs_two_players(function, totals):
+    with pytest.raises(RuleError) as raised:
+        function(totals)
+    assert (raised.value.field, raised.value.paragraph) == ("totals", "5.5.5")
+
+
+totals_strategy = st.lists(st.integers(-3000, 3000), min_size=2, max_size=8)
+
+
+@given(totals_strategy)
+def test_settlements_sum_to_zero(totals):
+    assert sum(settle(totals)) == 0
+
+
+@given(totals_strategy)
+def test_pairwise_is_antisymmetric(totals):
     table = pairwise(totals)
-    assert sum(settled) == 0
-    assert [sum(row) for row in table] == settled
-    for i in range(len(totals)):
+    n = len(totals)
+    assert len(table) == n and all(len(row) == n for row in table)
+    for i in range(n):
         assert table[i][i] == 0
-        for j in range(len(totals)):
+        for j in range(n):
             assert table[i][j] == -table[j][i]
+
+
+@given(totals_strategy)
+def test_pairwise_rows_sum_to_the_settlement(totals):
+    assert [sum(row) for row in pairwise(totals)] == settle(totals)
+
+
+@given(totals_strategy, st.integers(-1000, 1000))
+def test_only_differences_matter(totals, shift):
+    # Everyone settles on differences: adding the same amount to all totals changes nothing.
+    assert settle([t + shift for t in totals]) == settle(totals)
