@@ -19,7 +19,7 @@ from tournaments.models import Series, Table
 
 from .forms import GameForm
 from .models import Game
-from .rules import RuleError
+from .rules import RuleError, gettext_noop
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,7 +36,12 @@ def next_deal(table: Table) -> int:
 def _check_open(table: Table) -> None:
     series = table.series
     if series.status == Series.Status.FINISHED:
-        raise RuleError("number", f"series {series.number} is finished; a referee corrects it now", "5.5.3")
+        raise RuleError(
+            "number",
+            gettext_noop("series {series} is finished; a referee corrects it now"),
+            "5.5.3",
+            series=series.number,
+        )
 
 
 def add_game(form: GameForm, *, entered_by: str) -> Saved:
@@ -56,10 +61,19 @@ def add_game(form: GameForm, *, entered_by: str) -> Saved:
             expected = next_deal(table)
             if game.number < expected:
                 raise RuleError(
-                    "number", f"deal {game.number} is already entered; correct the last deal instead", "5.5.3"
+                    "number",
+                    gettext_noop("deal {deal} is already entered; correct the last deal instead"),
+                    "5.5.3",
+                    deal=game.number,
                 )
             if game.number > expected:
-                raise RuleError("number", f"deal {expected} comes before deal {game.number}", "3.2.1")
+                raise RuleError(
+                    "number",
+                    gettext_noop("deal {expected} comes before deal {deal}"),
+                    "3.2.1",
+                    expected=expected,
+                    deal=game.number,
+                )
             game.client_id = client_id
             game.entered_by = entered_by[:80]
             game.save()
@@ -69,7 +83,9 @@ def add_game(form: GameForm, *, entered_by: str) -> Saved:
         existing = Game.objects.filter(client_id=client_id).first()
         if existing is not None:
             return Saved(existing, created=False)
-        raise RuleError("number", f"deal {game.number} was just entered from another device", "5.5.3") from None
+        raise RuleError(
+            "number", gettext_noop("deal {deal} was just entered from another device"), "5.5.3", deal=game.number
+        ) from None
     return Saved(game, created=True)
 
 
@@ -81,13 +97,17 @@ def correct_last_game(form: GameForm, *, entered_by: str) -> Game:
         Table.objects.select_for_update().filter(pk=form.table.pk).first()
         _check_open(form.table)
         if game.number != next_deal(form.table) - 1:
-            raise RuleError("number", "only the last deal can be corrected at the table; ask a referee", "5.5.3")
+            raise RuleError(
+                "number", gettext_noop("only the last deal can be corrected at the table; ask a referee"), "5.5.3"
+            )
         seen = form.cleaned_data.get("version")
         updated = Game.objects.filter(pk=game.pk, version=seen if seen is not None else game.version)
         values = {f: getattr(game, f) for f in _STORED_FIELDS}
         if not updated.update(**values, entered_by=entered_by[:80], version=F("version") + 1):
             raise RuleError(
-                "version", "this deal was changed on another device meanwhile; reload and check it", "5.5.3"
+                "version",
+                gettext_noop("this deal was changed on another device meanwhile; reload and check it"),
+                "5.5.3",
             )
     game.refresh_from_db()
     return game

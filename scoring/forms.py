@@ -10,6 +10,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from . import rules
+from .messages import rule_message
 from .models import Game
 
 # Engine field names that differ from the form's.
@@ -103,4 +104,4 @@ class GameForm(forms.ModelForm):
             self.outcome = self.instance.apply_rules(self.table.size)
         except rules.RuleError as error:
             field = _FIELD_OF.get(error.field, error.field)
-            self.add_error(field if field in self.fields else None, error.rule_text)
+            self.add_error(field if field in self.fields else None, rule_message(error))

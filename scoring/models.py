@@ -14,6 +14,7 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from . import rules
+from .rules import gettext_noop
 from .sheet import active_seats, dealer_seat
 
 
@@ -128,13 +129,22 @@ class Game(models.Model):
             self.multiplier = None
             return None
         if self.declarer_seat is None:
-            raise rules.RuleError("declarer_seat", "choose the declarer, or mark the deal passed out", "5.5.1")
+            raise rules.RuleError(
+                "declarer_seat", gettext_noop("choose the declarer, or mark the deal passed out"), "5.5.1"
+            )
         if self.declarer_seat not in active_seats(self.number, table_size):
             if self.declarer_seat == dealer:
                 raise rules.RuleError(
-                    "declarer_seat", "the dealer sits out at a table of four and cannot be declarer", "3.2.7"
+                    "declarer_seat",
+                    gettext_noop("the dealer sits out at a table of four and cannot be declarer"),
+                    "3.2.7",
                 )
-            raise rules.RuleError("declarer_seat", f"there is no seat {self.declarer_seat} at this table", "3.1.1")
+            raise rules.RuleError(
+                "declarer_seat",
+                gettext_noop("there is no seat {seat} at this table"),
+                "3.1.1",
+                seat=self.declarer_seat,
+            )
         if self.contract == rules.Contract.NULL:
             tops_kind = ""
         elif self.tops_kind:

@@ -19,19 +19,32 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 
+def gettext_noop(text: str) -> str:
+    """Mark a message for translation without translating it here.
+
+    The engine imports nothing from Django; ``makemessages`` still finds these
+    strings, and the web layer translates the template and its word parameters
+    (see :func:`scoring.messages.rule_message`).
+    """
+    return text
+
+
 class RuleError(ValueError):
     """A game that the Skatordnung does not allow, naming the field and paragraph.
 
-    ``str(error)`` reads ``"tops: a grand has at most 4 tops (2.4.3)"``: the field
-    first, so forms can attach it to the right input, the paragraph last, so a
-    referee can look it up.
+    ``str(error)`` reads ``"tops: a grand has at most 4 tops, not 5 (2.4.3)"``: the
+    field first, so forms can attach it to the right input, the paragraph last, so a
+    referee can look it up. ``template`` and ``params`` keep the message translatable:
+    ``message == template.format(**params)``.
     """
 
-    def __init__(self, field: str, message: str, paragraph: str) -> None:
+    def __init__(self, field: str, template: str, paragraph: str, **params: object) -> None:
         self.field = field
-        self.message = message
+        self.template = template
+        self.params = params
+        self.message = template.format(**params) if params else template
         self.paragraph = paragraph
-        super().__init__(f"{field}: {message} ({paragraph})")
+        super().__init__(f"{field}: {self.message} ({paragraph})")
 
     @property
     def rule_text(self) -> str:
@@ -181,10 +194,14 @@ def _evaluate_null(game: Game) -> Outcome:
     if game.bid is not None and value < game.bid:
         raise RuleError(
             "bid",
-            f"{_null_name(game)} is worth {value} and does not reach the bid {game.bid}: "
-            "no valid announcement; the declarer must concede a lost suit or grand game "
-            "that reaches the bid",
+            gettext_noop(
+                "{game} is worth {value} and does not reach the bid {bid}: no valid announcement; "
+                "the declarer must concede a lost suit or grand game that reaches the bid"
+            ),
             "3.4.4",
+            game=NULL_NAMES[(game.hand, game.ouvert)],
+            value=value,
+            bid=game.bid,
         )
     won = game.declarer_tricks == 0  # 5.2.7
     return Outcome(won=won, value=value, score=score(won, value), overbid=False, multiplier=None)
@@ -235,10 +252,14 @@ def _evaluate_trump_game(game: Game, contract: Contract) -> Outcome:
         if multiplier > MAX_MULTIPLIER[contract]:
             raise RuleError(
                 "bid",
-                f"{contract.value} can never be worth the bid {game.bid}: its highest value is "
-                f"{base * MAX_MULTIPLIER[contract]}; the declarer must announce a game that can "
-                "reach the bid",
+                gettext_noop(
+                    "{contract} can never be worth the bid {bid}: its highest value is {highest}; "
+                    "the declarer must announce a game that can reach the bid"
+                ),
                 "3.4.2",
+                contract=CONTRACT_NAMES[contract],
+                bid=game.bid,
+                highest=base * MAX_MULTIPLIER[contract],
             )
         value = base * multiplier
         won = False
@@ -253,8 +274,27 @@ def _evaluate_trump_game(game: Game, contract: Contract) -> Outcome:
     )
 
 
-def _null_name(game: Game) -> str:
-    return "null" + (" ouvert" if game.ouvert else "") + (" hand" if game.hand else "")
+#: Names used inside messages (marked for translation, lower case as in a sentence).
+NULL_NAMES = {
+    (False, False): gettext_noop("null"),
+    (True, False): gettext_noop("null hand"),
+    (False, True): gettext_noop("null ouvert"),
+    (True, True): gettext_noop("null ouvert hand"),
+}
+CONTRACT_NAMES = {
+    Contract.DIAMONDS: gettext_noop("Diamonds"),
+    Contract.HEARTS: gettext_noop("Hearts"),
+    Contract.SPADES: gettext_noop("Spades"),
+    Contract.CLUBS: gettext_noop("Clubs"),
+    Contract.GRAND: gettext_noop("Grand"),
+    Contract.NULL: gettext_noop("Null"),
+}
+FLAG_NAMES = {
+    "schneider_announced": gettext_noop("schneider announced"),
+    "schwarz_announced": gettext_noop("schwarz announced"),
+    "ouvert": gettext_noop("ouvert"),
+}
+_CONTRACT_LIST = ", ".join(c.value for c in Contract)
 
 
 def _check_game(game: Game) -> Contract:
@@ -264,73 +304,115 @@ def _check_game(game: Game) -> Contract:
     except ValueError:
         raise RuleError(
             "contract",
-            f"{game.contract!r} is not a contract; choose one of " + ", ".join(c.value for c in Contract),
+            gettext_noop("{given} is not a contract; choose one of {choices}"),
             "2.1.1",
+            given=repr(game.contract),
+            choices=_CONTRACT_LIST,
         ) from None
     for name in ("hand", "schneider_announced", "schwarz_announced", "ouvert"):
         if not isinstance(getattr(game, name), bool):
-            raise RuleError(name, "must be true or false", "5.2.1")
+            raise RuleError(name, gettext_noop("must be true or false"), "5.2.1")
     for name in ("tops", "declarer_points", "declarer_tricks", "bid"):
         value = getattr(game, name)
         if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
-            raise RuleError(name, "must be a whole number", _PARAGRAPH_OF[name])
+            raise RuleError(name, gettext_noop("must be a whole number"), _PARAGRAPH_OF[name])
 
     if game.bid is not None and game.bid not in GAME_VALUES:
-        raise RuleError("bid", f"{game.bid} is not a game value; bids are game values from 18 to 264", "3.3.2, 5.6.1")
+        raise RuleError(
+            "bid",
+            gettext_noop("{bid} is not a game value; bids are game values from 18 to 264"),
+            "3.3.2, 5.6.1",
+            bid=game.bid,
+        )
     points, tricks = game.declarer_points, game.declarer_tricks
     if points is not None and not 0 <= points <= TOTAL_POINTS:
-        raise RuleError("declarer_points", f"{points} is not between 0 and 120 card points", "1.2.2")
+        raise RuleError(
+            "declarer_points", gettext_noop("{points} is not between 0 and 120 card points"), "1.2.2", points=points
+        )
     if tricks is not None and not 0 <= tricks <= TRICKS:
-        raise RuleError("declarer_tricks", f"{tricks} is not between 0 and 10 tricks", "4.4.1")
+        raise RuleError(
+            "declarer_tricks", gettext_noop("{tricks} is not between 0 and 10 tricks"), "4.4.1", tricks=tricks
+        )
     if tricks == TRICKS and points is not None and points != TOTAL_POINTS:
-        raise RuleError("declarer_tricks", f"all 10 tricks hold all 120 card points, not {points}", "5.2.4")
+        raise RuleError(
+            "declarer_tricks",
+            gettext_noop("all 10 tricks hold all 120 card points, not {points}"),
+            "5.2.4",
+            points=points,
+        )
     if tricks == 0 and points is not None and points > MAX_SKAT_POINTS:
         raise RuleError(
             "declarer_points",
-            f"a declarer without a trick has only the skat's card points (at most 22), not {points}",
+            gettext_noop("a declarer without a trick has only the skat's card points (at most 22), not {points}"),
             "2.2.1",
+            points=points,
         )
 
     if contract.is_null:
         if game.tops is not None:
-            raise RuleError("tops", "null games have no tops", "2.4.3")
+            raise RuleError("tops", gettext_noop("null games have no tops"), "2.4.3")
         for name in ("schneider_announced", "schwarz_announced"):
             if getattr(game, name):
-                raise RuleError(name, "a null game cannot announce schneider or schwarz", "2.1.3")
+                raise RuleError(name, gettext_noop("a null game cannot announce schneider or schwarz"), "2.1.3")
         if tricks is None:
             raise RuleError(
-                "declarer_tricks", "required for a null game: the declarer wins by losing every trick", "5.2.7"
+                "declarer_tricks",
+                gettext_noop("required for a null game: the declarer wins by losing every trick"),
+                "5.2.7",
             )
         return contract
 
     if game.tops is None:
-        raise RuleError("tops", f"required for a {_kind(contract)}: count the tops played with or without", "2.4.2")
+        raise RuleError(
+            "tops",
+            gettext_noop("required for a {kind}: count the tops played with or without"),
+            "2.4.2",
+            kind=_kind(contract),
+        )
     if game.tops > MAX_TOPS[contract]:
-        raise RuleError("tops", f"a {_kind(contract)} has at most {MAX_TOPS[contract]} tops, not {game.tops}", "2.4.3")
+        raise RuleError(
+            "tops",
+            gettext_noop("a {kind} has at most {most} tops, not {tops}"),
+            "2.4.3",
+            kind=_kind(contract),
+            most=MAX_TOPS[contract],
+            tops=game.tops,
+        )
     if game.tops < 1:
         raise RuleError(
-            "tops", f"a {_kind(contract)} is played with or without at least 1 top, not {game.tops}", "2.4.1"
+            "tops",
+            gettext_noop("a {kind} is played with or without at least 1 top, not {tops}"),
+            "2.4.1",
+            kind=_kind(contract),
+            tops=game.tops,
         )
     if not game.hand:
         for name in ("schneider_announced", "schwarz_announced", "ouvert"):
             if getattr(game, name):
-                label = "ouvert" if name == "ouvert" else name.replace("_", " ")
                 raise RuleError(
-                    name, f"{label} can only be played in a hand game", "5.2.6" if name == "ouvert" else "3.4.4"
+                    name,
+                    gettext_noop("{announcement} can only be played in a hand game"),
+                    "5.2.6" if name == "ouvert" else "3.4.4",
+                    announcement=FLAG_NAMES[name],
                 )
     if points is None:
         raise RuleError(
-            "declarer_points", f"required for a {_kind(contract)}: the declarer's card points with the skat", "5.2.2"
+            "declarer_points",
+            gettext_noop("required for a {kind}: the declarer's card points with the skat"),
+            "5.2.2",
+            kind=_kind(contract),
         )
     if (game.schwarz_announced or game.ouvert) and tricks is None:
         raise RuleError(
-            "declarer_tricks", "required when schwarz is announced or ouvert is played: all tricks decide it", "5.2.8"
+            "declarer_tricks",
+            gettext_noop("required when schwarz is announced or ouvert is played: all tricks decide it"),
+            "5.2.8",
         )
     return contract
 
 
 def _kind(contract: Contract) -> str:
-    return "grand" if contract is Contract.GRAND else "suit game"
+    return gettext_noop("grand") if contract is Contract.GRAND else gettext_noop("suit game")
 
 
 _PARAGRAPH_OF = {"tops": "2.4.3", "declarer_points": "1.2.2", "declarer_tricks": "4.4.1", "bid": "3.3.2"}
@@ -349,29 +431,33 @@ def game_from_mapping(data: Mapping[str, object], *, extra_keys: frozenset[str] 
     """
     for key in data:
         if key not in GAME_KEYS and key not in extra_keys:
-            raise RuleError(str(key), "unknown field; game fields are " + ", ".join(GAME_KEYS), "5.5.2")
+            raise RuleError(
+                str(key), gettext_noop("unknown field; game fields are {fields}"), "5.5.2", fields=", ".join(GAME_KEYS)
+            )
     if "contract" not in data:
-        raise RuleError("contract", "required: one of " + ", ".join(c.value for c in Contract), "2.1.1")
+        raise RuleError("contract", gettext_noop("required: one of {choices}"), "2.1.1", choices=_CONTRACT_LIST)
     contract = data["contract"]
     if not isinstance(contract, str):
-        raise RuleError("contract", 'must be a contract name such as "hearts"', "2.1.1")
+        raise RuleError("contract", gettext_noop('must be a contract name such as "hearts"'), "2.1.1")
     fields: dict[str, object] = {}
     for key in _BOOL_KEYS:
         value = data.get(key, False)
         if not isinstance(value, bool):
-            raise RuleError(key, "must be true or false", "5.2.1")
+            raise RuleError(key, gettext_noop("must be true or false"), "5.2.1")
         fields[key] = value
     for key in _INT_KEYS:
         value = data.get(key)
         if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
-            raise RuleError(key, "must be a whole number", _PARAGRAPH_OF[key])
+            raise RuleError(key, gettext_noop("must be a whole number"), _PARAGRAPH_OF[key])
         fields[key] = value
     try:
         parsed = Contract(contract.strip().lower())
     except ValueError:
         raise RuleError(
             "contract",
-            f"{contract!r} is not a contract; choose one of " + ", ".join(c.value for c in Contract),
+            gettext_noop("{given} is not a contract; choose one of {choices}"),
             "2.1.1",
+            given=repr(contract),
+            choices=_CONTRACT_LIST,
         ) from None
     return Game(contract=parsed, **fields)  # type: ignore[arg-type]

@@ -19,6 +19,7 @@ from tournaments.models import Table
 
 from . import entry, tablesheet
 from .forms import GameForm
+from .messages import rule_message
 from .models import Game
 from .rules import RuleError
 from .sheet import active_seats, dealer_seat
@@ -80,7 +81,7 @@ def table_sheet(request: HttpRequest, token: str) -> HttpResponse:
             try:
                 saved = entry.add_game(form, entered_by=_who(request))
             except RuleError as error:
-                form.add_error(None, error.rule_text)
+                form.add_error(None, rule_message(error))
             else:
                 # A resend of a game already saved (saved.created False) shows the sheet as it is.
                 if request.htmx:
@@ -141,7 +142,7 @@ def correct_last(request: HttpRequest, token: str) -> HttpResponse:
             try:
                 entry.correct_last_game(form, entered_by=_who(request))
             except RuleError as error:
-                form.add_error(None, error.rule_text)
+                form.add_error(None, rule_message(error))
             else:
                 return redirect("tables:sheet", token=token)
         status = 422

@@ -22,7 +22,7 @@ from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 
-from scoring.rules import RuleError
+from scoring.rules import RuleError, gettext_noop
 
 PlayerId = Hashable
 
@@ -41,9 +41,12 @@ def table_sizes(players: int) -> list[int]:
     if players < 3 or players == 5:
         raise RuleError(
             "players",
-            f"{players} players cannot be seated at tables of three and four; "
-            "add or withdraw players (3, 4 and every number from 6 work)",
+            gettext_noop(
+                "{players} players cannot be seated at tables of three and four; "
+                "add or withdraw players (3, 4 and every number from 6 work)"
+            ),
             "3.2.7",
+            players=players,
         )
     threes = (-players) % 4  # 0, 3, 2, 1 tables of three for n mod 4 = 0, 1, 2, 3
     fours = (players - 3 * threes) // 4
@@ -122,12 +125,14 @@ def draw(
     """
     ids = [e.id for e in entrants]
     if len(set(ids)) != len(ids):
-        raise RuleError("players", "a player is registered twice for this series", "3.1.1")
+        raise RuleError("players", gettext_noop("a player is registered twice for this series"), "3.1.1")
     sizes = table_sizes(len(ids))
     rng = random.Random(seed)
     if ranking is not None:
         if sorted(map(repr, ranking)) != sorted(map(repr, ids)):
-            raise RuleError("ranking", "the seeding must rank every player of the series exactly once", "3.1.1")
+            raise RuleError(
+                "ranking", gettext_noop("the seeding must rank every player of the series exactly once"), "3.1.1"
+            )
         order = list(ranking)
     else:
         order = list(ids)

@@ -12,7 +12,7 @@ from itertools import combinations
 from django.db import transaction
 from django.db.models import Max
 
-from scoring.rules import RuleError
+from scoring.rules import RuleError, gettext_noop
 
 from .draw import Entrant, draw
 from .models import Registration, Seat, Series, Table, Tournament
@@ -40,14 +40,22 @@ def draw_series(tournament: Tournament, method: str = Series.Method.RANDOM, seed
         if number > tournament.series_count:
             raise RuleError(
                 "series",
-                f"all {tournament.series_count} series of this tournament are drawn; "
-                "raise the number of series to play another",
+                gettext_noop(
+                    "all {count} series of this tournament are drawn; raise the number of series to play another"
+                ),
                 "3.1.1",
+                count=tournament.series_count,
             )
         if last is not None and last.status != Series.Status.FINISHED:
-            raise RuleError("series", f"finish series {last.number} before drawing series {number}", "3.2.11")
+            raise RuleError(
+                "series",
+                gettext_noop("finish series {last} before drawing series {number}"),
+                "3.2.11",
+                last=last.number,
+                number=number,
+            )
         if method not in Series.Method.values:
-            raise RuleError("method", f"{method!r} is not a draw method", "3.1.1")
+            raise RuleError("method", gettext_noop("{method} is not a draw method"), "3.1.1", method=repr(method))
 
         registrations = list(
             Registration.objects.filter(tournament=tournament)
@@ -93,7 +101,7 @@ def draw_series(tournament: Tournament, method: str = Series.Method.RANDOM, seed
 
 def _editable(series: Series) -> None:
     if series.status != Series.Status.DRAWN or series.tables.filter(games__isnull=False).exists():
-        raise RuleError("series", "seats can only change before the series starts", "3.1.2")
+        raise RuleError("series", gettext_noop("seats can only change before the series starts"), "3.1.2")
 
 
 def swap_players(series: Series, first_player_id: int, second_player_id: int) -> None:
@@ -104,9 +112,9 @@ def swap_players(series: Series, first_player_id: int, second_player_id: int) ->
         try:
             a, b = seats[first_player_id], seats[second_player_id]
         except KeyError:
-            raise RuleError("player", "both players must be seated in this series", "3.1.1") from None
+            raise RuleError("player", gettext_noop("both players must be seated in this series"), "3.1.1") from None
         if a.pk == b.pk:
-            raise RuleError("player", "choose two different players", "3.1.1")
+            raise RuleError("player", gettext_noop("choose two different players"), "3.1.1")
         # Re-create both seats with the players exchanged: no unique constraint
         # (seat per table, player per series) is broken midway.
         swapped = [
@@ -127,18 +135,24 @@ def move_player(series: Series, player_id: int, table: Table) -> None:
         try:
             seat = Seat.objects.select_for_update().select_related("table").get(series=series, player_id=player_id)
         except Seat.DoesNotExist:
-            raise RuleError("player", "this player is not seated in this series", "3.1.1") from None
+            raise RuleError("player", gettext_noop("this player is not seated in this series"), "3.1.1") from None
         if table.series_id != series.pk:
-            raise RuleError("table", "that table belongs to another series", "3.1.1")
+            raise RuleError("table", gettext_noop("that table belongs to another series"), "3.1.1")
         origin = seat.table
         if origin.pk == table.pk:
-            raise RuleError("table", "the player already sits at this table", "3.1.1")
+            raise RuleError("table", gettext_noop("the player already sits at this table"), "3.1.1")
         if origin.size <= 3 or table.size >= 4:
             raise RuleError(
                 "table",
-                f"table {origin.number} would have {origin.size - 1} and table {table.number} "
-                f"{table.size + 1} players; tables have 3 or 4 (swap players instead)",
+                gettext_noop(
+                    "table {origin} would have {origin_size} and table {target} {target_size} players; "
+                    "tables have 3 or 4 (swap players instead)"
+                ),
                 "3.2.7",
+                origin=origin.number,
+                origin_size=origin.size - 1,
+                target=table.number,
+                target_size=table.size + 1,
             )
         last = table.seats.aggregate(m=Max("number"))["m"] or 0
         Seat.objects.filter(pk=seat.pk).update(table=table, number=last + 1)

@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django_tables2 import RequestConfig
 
+from scoring.messages import rule_message
 from scoring.rules import RuleError
 from scoring.standings import standings
 from scoring.tables import StandingsTable, rows
@@ -168,7 +169,7 @@ def draw(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     try:
         series = series_service.draw_series(tournament, form.cleaned_data["method"])
     except RuleError as error:
-        messages.error(request, error.rule_text)
+        messages.error(request, rule_message(error))
         return redirect(tournament)
     messages.success(
         request,
@@ -218,7 +219,7 @@ def swap(request: HttpRequest, tournament: Tournament, number: int) -> HttpRespo
             series_service.swap_players(series, form.cleaned_data["first"], form.cleaned_data["second"])
             messages.success(request, _("Players swapped."))
         except RuleError as error:
-            messages.error(request, error.rule_text)
+            messages.error(request, rule_message(error))
     else:
         messages.error(request, _("Choose two seated players."))
     return redirect("tournaments:series", tournament.pk, number)
@@ -237,7 +238,7 @@ def move(request: HttpRequest, tournament: Tournament, number: int) -> HttpRespo
             series_service.move_player(series, form.cleaned_data["player"], table)
             messages.success(request, _("Player moved."))
         except RuleError as error:
-            messages.error(request, error.rule_text)
+            messages.error(request, rule_message(error))
     else:
         messages.error(request, _("Choose a seated player and a table of this series."))
     return redirect("tournaments:series", tournament.pk, number)

@@ -27,8 +27,9 @@ def test_placeholders_survive_translation():
     import re
 
     for entry in polib.pofile(str(CATALOGUE)):
-        names = sorted(re.findall(r"%\((\w+)\)s", entry.msgid))
-        assert sorted(re.findall(r"%\((\w+)\)s", entry.msgstr)) == names, entry.msgid
+        for pattern in (r"%\((\w+)\)s", r"\{(\w+)\}"):  # Django's and the rules engine's templates
+            names = sorted(re.findall(pattern, entry.msgid))
+            assert sorted(re.findall(pattern, entry.msgstr)) == names, entry.msgid
 
 
 @pytest.mark.django_db
@@ -47,3 +48,31 @@ def test_the_language_switch_sets_german(client):
     response = client.post(reverse("set_language"), {"language": "de", "next": "/"})
     assert response.status_code == 302
     assert "Skat-Turnierbüro" in client.get("/").content.decode()
+
+
+@pytest.mark.django_db
+def test_rule_messages_from_the_engine_are_german_too(client):
+    call_command("compiletranslations")
+    table = factories.table_of(3)
+    data = {
+        "number": 1,
+        "declarer_seat": 1,
+        "contract": "grand",
+        "tops": 5,
+        "tops_kind": "with",
+        "declarer_points": 70,
+    }
+    page = client.post(reverse("tables:sheet", args=[table.token]), data, HTTP_ACCEPT_LANGUAGE="de")
+    assert "2.4.3: ein Grand hat höchstens 4 Spitzen, nicht 5" in page.content.decode()
+    data = {"number": 1, "declarer_seat": 1, "contract": "null", "ouvert": "on", "declarer_tricks": 0, "bid": 50}
+    page = client.post(reverse("tables:sheet", args=[table.token]), data, HTTP_ACCEPT_LANGUAGE="de")
+    assert "3.4.4: Null ouvert ist 46 wert und erreicht den Reizwert 50 nicht" in page.content.decode()
+
+
+def test_a_translation_with_broken_placeholders_falls_back_to_english(monkeypatch):
+    from scoring import messages
+    from scoring.rules import RuleError
+
+    monkeypatch.setattr(messages, "gettext", lambda text: "kaputt {nope}" if "{" in text else text)
+    error = RuleError("tops", "a {kind} has at most {most} tops, not {tops}", "2.4.3", kind="grand", most=4, tops=5)
+    assert messages.rule_message(error) == "2.4.3: a grand has at most 4 tops, not 5"
