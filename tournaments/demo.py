@@ -1,14 +1,16 @@
 """A demo tournament, built through the same services the pages use.
 
-24 players from six clubs, two series: series 1 drawn at random and fully played,
+24 players from six clubs (fixtures/demo_players.csv), two series: series 1 drawn at random and fully played,
 series 2 seeded by the standings and half played, so every page has something to show.
 The games are random but valid: each one is valued by the rules engine.
 """
 
 from __future__ import annotations
 
+import csv
 import datetime
 import random
+from pathlib import Path
 
 from django.db import transaction
 
@@ -20,54 +22,13 @@ from .models import Club, Player, Registration, Series, Tournament
 from .series import draw_series
 
 DEMO_NAME = "Demo Open"
-CLUBS = [
-    "Herz Dame Altenburg",
-    "Grand Hand Leipzig",
-    "Kreuz Bube Berlin",
-    "Null Ouvert Köln",
-    "Skatfreunde Wien",
-    "Pik As Zürich",
-]
-FIRST = [
-    "Anna",
-    "Bernd",
-    "Clara",
-    "Dieter",
-    "Elke",
-    "Frank",
-    "Gisela",
-    "Hans",
-    "Ilse",
-    "Jürgen",
-    "Karin",
-    "Lutz",
-    "Monika",
-    "Norbert",
-    "Olga",
-    "Peter",
-    "Renate",
-    "Stefan",
-    "Tanja",
-    "Uwe",
-    "Vera",
-    "Werner",
-    "Xenia",
-    "Zoë",
-]
-LAST = [
-    "Müller",
-    "Schäfer",
-    "Weiß",
-    "Groß",
-    "Köhler",
-    "Bäcker",
-    "Fuchs",
-    "Lange",
-    "Krüger",
-    "Hoffmann",
-    "Böhm",
-    "Jäger",
-]
+#: The demo's players: name, club, membership number, nationality (also a sample import file).
+PLAYERS_CSV = Path(__file__).resolve().parent.parent / "fixtures" / "demo_players.csv"
+
+
+def demo_players() -> list[dict[str, str]]:
+    with PLAYERS_CSV.open(encoding="utf-8", newline="") as handle:
+        return list(csv.DictReader(handle))
 
 
 def random_game(rng: random.Random, number: int, size: int) -> Game:
@@ -129,11 +90,11 @@ def create_demo(director=None, seed: int = 2026) -> Tournament:
         tournament.directors.add(director)
     tournament.lost_game_fees.create(from_lost_game=1, amount="0.50")
     tournament.lost_game_fees.create(from_lost_game=4, amount="1.00")
-    clubs = [Club.objects.get_or_create(name=name)[0] for name in CLUBS]
-    for i, first in enumerate(FIRST):
+    for row in demo_players():
+        club = Club.objects.get_or_create(name=row["club"])[0]
         player, _created = Player.objects.get_or_create(
-            membership_number=f"DEMO-{i + 1:03d}",
-            defaults={"name": f"{first} {LAST[i % len(LAST)]}", "club": clubs[i % len(clubs)], "nationality": "DE"},
+            membership_number=row["membership_number"],
+            defaults={"name": row["name"], "club": club, "nationality": row["nationality"]},
         )
         Registration.objects.create(tournament=tournament, player=player, paid=True)
 

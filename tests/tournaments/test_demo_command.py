@@ -1,0 +1,37 @@
+"""`manage.py demo`: what `make run` loads, built through the real services."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+
+from scoring.models import Game
+from scoring.standings import standings
+from tests.scoring.test_standings import engine_ratings
+from tournaments.demo import demo_players
+from tournaments.models import Tournament
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_demo_is_a_tournament_in_progress(capsys):
+    call_command("demo")
+    out = capsys.readouterr().out
+    assert "director / skat" in out
+    t = Tournament.objects.get(name="Demo Open")
+    director = get_user_model().objects.get(username="director")
+    assert t.is_director(director) and t.standings_public
+    assert t.registrations.count() == len(demo_players()) == 24
+    first, second = t.series.order_by("number")
+    assert (first.status, second.status, second.method) == ("finished", "running", "seeded")
+    assert Game.objects.filter(table__series=first).count() == 6 * 48
+    assert Game.objects.filter(table__series=second).count() == 6 * 24
+    assert {row.item.player_id: row.rating for row in standings(t)} == engine_ratings(t)
+
+
+def test_running_it_again_changes_nothing(capsys):
+    call_command("demo")
+    call_command("demo")
+    assert "password unchanged" in capsys.readouterr().out
+    assert Tournament.objects.count() == 1
