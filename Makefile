@@ -6,6 +6,8 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
+CHROMIUM ?= /usr/bin/chromium
+
 .PHONY: run test lint format install clean
 
 $(BIN)/python:
@@ -18,6 +20,14 @@ $(STAMP): pyproject.toml | $(BIN)/python
 
 install: $(STAMP)
 
+# The browser tests drive Debian's Chromium (never a downloaded browser).
+$(CHROMIUM):
+	@if [ "$$(id -u)" = 0 ]; then \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	else \
+		echo "The browser tests need Debian's chromium: sudo apt-get install chromium"; exit 1; \
+	fi
+
 ## Install, migrate, load the demo tournament and serve http://$(HOST):$(PORT)
 run: $(STAMP)
 	$(BIN)/python manage.py compiletranslations
@@ -26,7 +36,7 @@ run: $(STAMP)
 	$(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 ## The full suite: lint, tests with coverage, 100% branch coverage of the rules engine
-test: $(STAMP)
+test: $(STAMP) $(CHROMIUM)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/python manage.py compiletranslations
