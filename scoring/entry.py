@@ -113,26 +113,5 @@ def correct_last_game(form: GameForm, *, entered_by: str) -> Game:
     return game
 
 
-_STORED_FIELDS = (
-    "passed_out",
-    "declarer_seat",
-    "dealer_seat",
-    "contract",
-    "tops",
-    "tops_kind",
-    "hand",
-    "schneider_announced",
-    "schwarz_announced",
-    "ouvert",
-    "bid",
-    "declarer_points",
-    "declarer_tricks",
-    "value",
-    "score",
-    "won",
-    "lost",
-    "overbid",
-    "multiplier",
-    "schneider",
-    "schwarz",
-)
+# What a correction writes: what the scorekeeper entered and what the engine derived.
+_STORED_FIELDS = (*Game.ENTERED_FIELDS, "dealer_seat", *Game.COMPUTED_FIELDS)

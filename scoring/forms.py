@@ -37,20 +37,7 @@ class GameForm(forms.ModelForm):
 
     class Meta:
         model = Game
-        fields = [
-            "passed_out",
-            "declarer_seat",
-            "contract",
-            "tops_kind",
-            "tops",
-            "hand",
-            "schneider_announced",
-            "schwarz_announced",
-            "ouvert",
-            "bid",
-            "declarer_points",
-            "declarer_tricks",
-        ]
+        fields = list(Game.ENTERED_FIELDS)
         widgets = {
             "declarer_seat": forms.RadioSelect,
             "contract": forms.RadioSelect,

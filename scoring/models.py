@@ -77,6 +77,24 @@ class Game(models.Model):
 
     objects = GameQuerySet.as_manager()
 
+    #: What the scorekeeper enters for a deal (5.5.2), in the form's order.
+    ENTERED_FIELDS = (
+        "passed_out",
+        "declarer_seat",
+        "contract",
+        "tops_kind",
+        "tops",
+        "hand",
+        "schneider_announced",
+        "schwarz_announced",
+        "ouvert",
+        "bid",
+        "declarer_points",
+        "declarer_tricks",
+    )
+    #: What apply_rules() derives with the engine; never typed in.
+    COMPUTED_FIELDS = ("value", "score", "won", "lost", "overbid", "multiplier", "schneider", "schwarz")
+
     class Meta:
         ordering = ["table", "number"]
         verbose_name = _("game")
