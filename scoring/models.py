@@ -109,7 +109,11 @@ class Game(models.Model):
             models.CheckConstraint(condition=~Q(won=True, lost=True), name="game_not_won_and_lost"),
             models.CheckConstraint(condition=Q(number__gte=1), name="game_number_positive"),
         ]
-        indexes = [models.Index(fields=["table", "declarer_seat"], name="game_table_declarer")]
+        # Covers the standings' one GROUP BY (table, declarer seat): the database
+        # answers it from the index without reading the games themselves.
+        indexes = [
+            models.Index(fields=["table", "declarer_seat", "score", "won", "lost"], name="game_seat_totals"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.table} #{self.number}"

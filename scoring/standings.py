@@ -45,64 +45,81 @@ class PlayerStanding:
         return self.rating.rating
 
 
-def seat_aggregates(games) -> dict[tuple[int, int], tuple[int, int, int]]:
-    """(table id, declarer seat) -> (points, won, lost): the one aggregate query."""
+def seat_aggregates(games) -> dict[tuple[int, int | None], tuple[int, int, int, int]]:
+    """(table id, declarer seat) -> (deals, points, won, lost): the one aggregate query.
+
+    Passed-out deals form the group of seat ``None``: they count as dealt, score nothing.
+    """
     rows = (
-        games.filter(passed_out=False)
-        .order_by()
+        games.order_by()
         .values_list("table_id", "declarer_seat")
-        .annotate(points=Sum("score"), won=Count("pk", filter=Q(won=True)), lost=Count("pk", filter=Q(lost=True)))
+        .annotate(
+            deals=Count("pk"),
+            points=Sum("score"),
+            won=Count("pk", filter=Q(won=True)),
+            lost=Count("pk", filter=Q(lost=True)),
+        )
     )
-    return {(table, seat): (points, won, lost) for table, seat, points, won, lost in rows}
+    return {(table, seat): (deals, points or 0, won, lost) for table, seat, deals, points, won, lost in rows}
 
 
-def game_counts(games) -> dict[int, int]:
-    """Deals entered per table (passed-out deals included)."""
-    return dict(games.order_by().values_list("table_id").annotate(n=Count("pk")).values_list("table_id", "n"))
-
-
-def compute(seats: Iterable[dict], games) -> list[PlayerStanding]:
+def compute(seats: Iterable[dict], games, *, with_lines: bool = False) -> list[PlayerStanding]:
     """Standings of the players in ``seats`` over ``games`` (both already filtered).
 
-    ``seats`` are dicts with table_id, number, player_id, player__name,
-    player__club__name, table__number, table__size, series__number.
+    ``seats`` are dicts with the keys of :data:`SEAT_FIELDS`. One pass over the seats,
+    adding plain integers per player; ``with_lines`` keeps each table's line too (for a
+    player's own page), which the ranking list does not need.
     """
     per_seat = seat_aggregates(games)
-    counts = game_counts(games)
-    seats = list(seats)
     table_lost: dict[int, int] = defaultdict(int)
-    for (table, _seat), (_points, _won, lost) in per_seat.items():
+    table_deals: dict[int, int] = defaultdict(int)
+    for (table, _seat), (deals, _points, _won, lost) in per_seat.items():
         table_lost[table] += lost
+        table_deals[table] += deals
 
-    players: dict[int, PlayerStanding] = {}
+    totals: dict[int, list] = {}
     for seat in seats:
         table = seat["table_id"]
-        points, won, lost = per_seat.get((table, seat["number"]), (0, 0, 0))
-        size = seat["table__size"]
-        bonus = (table_lost.get(table, 0) - lost) * opponent_bonus(size)
-        rating = Rating(points=points or 0, won=won, lost=lost, bonus=bonus)
-        line = SeatLine(
-            series_number=seat["series__number"],
-            table_number=seat["table__number"],
-            table_size=size,
-            rating=rating,
-            games=counts.get(table, 0),
-        )
-        standing = players.get(seat["player_id"])
-        if standing is None:
-            players[seat["player_id"]] = PlayerStanding(
-                player_id=seat["player_id"],
-                name=seat["player__name"],
-                club=seat["player__club__name"] or "",
-                rating=rating,
-                tables=1,
-                lines=[line],
+        _deals, points, won, lost = per_seat.get((table, seat["number"]), (0, 0, 0, 0))
+        bonus = (table_lost[table] - lost) * opponent_bonus(seat["table__size"])
+        entry = totals.get(seat["player_id"])
+        if entry is None:
+            entry = totals[seat["player_id"]] = [
+                seat["player__name"],
+                seat["player__club__name"] or "",
+                0,
+                0,
+                0,
+                0,
+                0,
+                [],
+            ]
+        entry[2] += points
+        entry[3] += won
+        entry[4] += lost
+        entry[5] += bonus
+        entry[6] += 1
+        if with_lines:
+            entry[7].append(
+                SeatLine(
+                    series_number=seat["series__number"],
+                    table_number=seat["table__number"],
+                    table_size=seat["table__size"],
+                    rating=Rating(points=points, won=won, lost=lost, bonus=bonus),
+                    games=table_deals[table],
+                )
             )
-        else:
-            standing.rating = standing.rating + rating
-            standing.tables += 1
-            standing.lines.append(line)
-    return list(players.values())
+    return [
+        PlayerStanding(
+            player_id=player_id,
+            name=name,
+            club=club,
+            rating=Rating(points=points, won=won, lost=lost, bonus=bonus),
+            tables=tables,
+            lines=lines,
+        )
+        for player_id, (name, club, points, won, lost, bonus, tables, lines) in totals.items()
+    ]
 
 
 SEAT_FIELDS = (
@@ -123,12 +140,14 @@ def standings(tournament, series_number: int | None = None) -> list[Ranked[Playe
     Order (documented in rating.py): rating, then games won, then fewer games lost,
     then a reproducible lot from the tournament's seed.
     """
-    from tournaments.models import Seat
+    from tournaments.models import Seat, Table
 
     seats = Seat.objects.filter(series__tournament=tournament)
-    games = Game.objects.filter(table__series__tournament=tournament)
+    tables = Table.objects.filter(series__tournament=tournament)
     if series_number is not None:
         seats = seats.filter(series__number=series_number)
-        games = games.filter(table__series__number=series_number)
+        tables = tables.filter(series__number=series_number)
+    # A subquery on the tables, so the GROUP BY runs on the covering index alone.
+    games = Game.objects.filter(table__in=tables.values("pk"))
     rows = compute(seats.values(*SEAT_FIELDS), games)
     return rank(rows, lambda row: row.rating, lot_seed=tournament.lot_seed, lot_key=lambda row: row.player_id)
