@@ -14,6 +14,7 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -34,9 +35,17 @@ def env_list(name: str, default: list[str]) -> list[str]:
 
 
 DEBUG = env_bool("DEBUG", True)
-# The local default is for a laptop in a hall; any server sets SECRET_KEY, and
-# `check --deploy` refuses this one.
-SECRET_KEY = os.environ.get("SECRET_KEY", "django-insecure-local-only-skat-office-change-me")
+# The local default is for a laptop in a hall with DEBUG on; with DEBUG off the office
+# refuses to start without a real SECRET_KEY from the environment (no secret in git).
+INSECURE_LOCAL_SECRET_KEY = "django-insecure-local-only-skat-office-change-me"
+SECRET_KEY = os.environ.get("SECRET_KEY", "").strip() or (INSECURE_LOCAL_SECRET_KEY if DEBUG else "")
+if not DEBUG and (
+    not SECRET_KEY or SECRET_KEY == INSECURE_LOCAL_SECRET_KEY or SECRET_KEY.startswith("django-insecure")
+):
+    raise ImproperlyConfigured(
+        "DEBUG is off: set SECRET_KEY in the environment to a long random value, e.g. "
+        '`python -c "import secrets; print(secrets.token_urlsafe(50))"` (the local default is refused).'
+    )
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]", "*"] if DEBUG else ["localhost"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
@@ -136,6 +145,27 @@ STORAGES = {
     },
 }
 
+# The login throttle (tournaments/throttle.py) keeps its counts in the cache, so the
+# cache must be shared by every gunicorn worker: a table in the database, created by
+# `migrate` itself (post_migrate hook in tournaments/apps.py), which works the same on
+# the laptop's SQLite and on a PostgreSQL league server with several workers or hosts.
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+        "LOCATION": "skat_office_cache",
+        "TIMEOUT": 900,
+        "OPTIONS": {"MAX_ENTRIES": 10000},
+    }
+}
+# After LOGIN_FAILURE_LIMIT failed logins for one username, or LOGIN_FAILURE_LIMIT_PER_IP
+# from one client address, within LOGIN_FAILURE_WINDOW seconds, further attempts are
+# refused until the window has passed. PROXY_COUNT: reverse proxies in front of the
+# office that append to X-Forwarded-For (0: use the connection's address).
+LOGIN_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "5"))
+LOGIN_FAILURE_LIMIT_PER_IP = int(os.environ.get("LOGIN_FAILURE_LIMIT_PER_IP", "20"))
+LOGIN_FAILURE_WINDOW = int(os.environ.get("LOGIN_FAILURE_WINDOW", "900"))
+PROXY_COUNT = int(os.environ.get("PROXY_COUNT", "0"))
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"
@@ -152,6 +182,8 @@ SECURE_HSTS_PRELOAD = SECURE
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if SECURE else None
 SESSION_COOKIE_HTTPONLY = True
 X_FRAME_OPTIONS = "DENY"
+# Table links carry their token in the path: never send it to another site as a Referer.
+SECURE_REFERRER_POLICY = "same-origin"
 
 LOGGING = {
     "version": 1,

@@ -4,9 +4,14 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
+from tournaments.throttle import LoginView, ThrottledAdminAuthenticationForm
+
+# The admin's login is throttled like ours (tournaments/throttle.py).
+admin.site.login_form = ThrottledAdminAuthenticationForm
+
 urlpatterns = [
     path("admin/", admin.site.urls),
-    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/login/", LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("s/", include("scoring.urls")),

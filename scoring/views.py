@@ -17,7 +17,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from tournaments.models import Table
 
-from . import entry, tablesheet
+from . import entry, links, tablesheet
 from .forms import GameForm
 from .messages import rule_message
 from .models import Game
@@ -52,6 +52,7 @@ def _context(request: HttpRequest, table: Table, form: GameForm | None, players:
         "form": form,
         "last": last,
         "is_director": table.series.tournament.is_director(request.user),
+        "closed": links.is_closed(table),
     }
 
 
@@ -71,6 +72,8 @@ def _active(players: dict[int, str], table: Table, number: int) -> dict[int, str
 def table_sheet(request: HttpRequest, token: str) -> HttpResponse:
     """GET: the sheet with the form for the next deal. POST: enter that deal."""
     table = _table(token)
+    if request.method == "POST" and links.is_closed(table):
+        return links.closed_response(request, table)
     players = _players(table)
     number = entry.next_deal(table)
     form = None
@@ -94,7 +97,7 @@ def table_sheet(request: HttpRequest, token: str) -> HttpResponse:
         status = 422 if form.errors else 200
         template = "scoring/_sheet_and_form.html" if request.htmx else "scoring/table_sheet.html"
         return render(request, template, _context(request, table, form, players), status=status)
-    if number <= table.deals:
+    if number <= table.deals and not links.is_closed(table):
         form = _new_form(table, players, number)
     return render(request, "scoring/table_sheet.html", _context(request, table, form, players))
 
@@ -122,6 +125,8 @@ def _who(request: HttpRequest) -> str:
 def preview(request: HttpRequest, token: str) -> HttpResponse:
     """The value and score of the deal being entered, as the fields are filled (htmx)."""
     table = _table(token)
+    if links.is_closed(table):
+        return links.closed_response(request, table)
     players = _players(table)
     form = GameForm(request.POST, table=table, players=_active(players, table, _posted_number(request, 1)))
     form.is_valid()
@@ -132,6 +137,8 @@ def preview(request: HttpRequest, token: str) -> HttpResponse:
 def correct_last(request: HttpRequest, token: str) -> HttpResponse:
     """Correct the table's last deal (5.5.3), with a version check against a second phone."""
     table = _table(token)
+    if links.is_closed(table):
+        return links.closed_response(request, table)
     players = _players(table)
     last = Game.objects.filter(table=table).order_by("-number").first()
     if last is None:

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import views
+from . import link_views, views
 
 app_name = "tournaments"
 
@@ -20,4 +20,12 @@ urlpatterns = [
     path("t/<int:tournament_id>/series/<int:number>/move/", views.move, name="move"),
     path("t/<int:tournament_id>/series/<int:number>/finish/", views.series_finish, name="finish"),
     path("t/<int:tournament_id>/standings/", views.standings_view, name="standings"),
+    path(
+        "t/<int:tournament_id>/series/<int:number>/tables/<int:table_number>/new-link/",
+        link_views.reissue_table_link,
+        name="reissue_link",
+    ),
+    path(
+        "t/<int:tournament_id>/series/<int:number>/new-links/", link_views.reissue_series_links, name="reissue_links"
+    ),
 ]

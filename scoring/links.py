@@ -1,0 +1,30 @@
+"""The life of a table link: open while its series runs, closed once it is finished.
+
+A link (``Table.token``, 128 random bits) opens one table of one series and nothing
+else. When the director finishes the series the sheet is closed: the link still shows
+the finished sheet read-only (the players check it before signing), but every entry
+URL answers 410 Gone with a page that says why and who corrects it now (a referee,
+5.5.3). A director can also replace a link (tournaments/link_views.py): the old token
+then answers 404 like any unknown one.
+"""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from tournaments.models import Series, Table
+
+
+def is_closed(table: Table) -> bool:
+    """Entry through the link is over: the series is finished."""
+    return table.series.status == Series.Status.FINISHED
+
+
+def closed_response(request: HttpRequest, table: Table) -> HttpResponse:
+    """410 Gone for an entry URL of a finished series; htmx follows to the read-only sheet."""
+    context = {"table": table, "series": table.series, "tournament": table.series.tournament}
+    response = render(request, "scoring/link_closed.html", context, status=410)
+    if getattr(request, "htmx", False):
+        response["HX-Redirect"] = table.entry_url()
+    return response

@@ -1,0 +1,111 @@
+"""Production settings: `check --deploy` clean, no secret in the repository, error pages without internals."""
+
+from __future__ import annotations
+
+import os
+import secrets
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.test import Client, RequestFactory
+from django.urls import get_resolver, reverse
+from django.views import defaults
+
+from tests import factories
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _manage(*args: str, **env: str) -> subprocess.CompletedProcess:
+    environment = {k: v for k, v in os.environ.items() if k not in {"SECRET_KEY", "DEBUG", "ALLOWED_HOSTS"}}
+    environment.update(env)
+    return subprocess.run(
+        [sys.executable, "manage.py", *args], cwd=ROOT, env=environment, capture_output=True, text=True, timeout=120
+    )
+
+
+def test_production_settings_pass_check_deploy_without_a_warning():
+    result = _manage(
+        "check",
+        "--deploy",
+        "--fail-level",
+        "WARNING",
+        DEBUG="0",
+        SECRET_KEY=secrets.token_urlsafe(50),
+        ALLOWED_HOSTS="skat.example.org",
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "no issues" in result.stdout
+
+
+@pytest.mark.parametrize("key", [None, "", "django-insecure-local-only-skat-office-change-me", "django-insecure-xyz"])
+def test_debug_off_refuses_a_missing_or_the_local_secret_key(key):
+    env = {"DEBUG": "0", "ALLOWED_HOSTS": "skat.example.org"}
+    if key is not None:
+        env["SECRET_KEY"] = key
+    result = _manage("check", **env)
+    assert result.returncode != 0
+    assert "ImproperlyConfigured" in result.stderr
+    assert "set SECRET_KEY in the environment" in result.stderr
+
+
+def test_no_secret_key_value_in_the_repository():
+    tracked = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True).stdout.split()
+    for name in tracked:
+        if name.endswith((".py", ".toml", ".cfg", ".ini", ".env", ".yml", ".yaml", "Makefile")):
+            text = (ROOT / name).read_text(encoding="utf-8", errors="replace")
+            for line in text.splitlines():
+                if "SECRET_KEY" in line and "=" in line and ("'" in line or '"' in line):
+                    # Only the refused local default (and tests' generated keys) may appear.
+                    assert "django-insecure" in line or "token_urlsafe" in line or "environ" in line, (name, line)
+
+
+def test_no_view_is_csrf_exempt():
+    def walk(resolver):
+        for pattern in resolver.url_patterns:
+            if hasattr(pattern, "url_patterns"):
+                yield from walk(pattern)
+            else:
+                yield pattern
+
+    exempt = [str(p.pattern) for p in walk(get_resolver()) if getattr(p.callback, "csrf_exempt", False)]
+    assert exempt == []
+
+
+@pytest.mark.django_db
+def test_the_404_page_is_the_offices():
+    response = Client().get("/no/such/page/")
+    assert response.status_code == 404
+    page = response.content.decode()
+    assert "Page not found" in page and "office.css" in page
+    assert "Traceback" not in page and "urlpatterns" not in page
+
+
+@pytest.mark.django_db
+def test_the_403_page_is_the_offices():
+    client = Client()
+    client.force_login(factories.user())
+    response = client.get(reverse("tournaments:detail", args=[factories.tournament().pk]))
+    assert response.status_code == 403
+    page = response.content.decode()
+    assert "Not allowed" in page and "office.css" in page
+
+
+@pytest.mark.django_db
+def test_the_500_page_needs_no_request_context_and_shows_no_internals():
+    response = defaults.server_error(RequestFactory().get("/"))
+    assert response.status_code == 500
+    page = response.content.decode()
+    assert "Something went wrong" in page and "office.css" in page
+    assert "Traceback" not in page and "Exception" not in page
+
+
+@pytest.mark.django_db
+def test_a_form_without_csrf_token_gets_the_offices_403():
+    client = Client(enforce_csrf_checks=True)
+    response = client.post(reverse("login"), {"username": "a", "password": "b"})
+    assert response.status_code == 403
+    page = response.content.decode()
+    assert "The form has expired" in page and "Nothing was saved" in page

@@ -1,0 +1,111 @@
+"""Table links: closed with their series (410, the sheet stays readable), replaced by the director (old -> 404)."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+from django.urls import reverse
+
+from scoring.models import Game
+from tests import factories
+
+pytestmark = pytest.mark.django_db
+
+GAME = {"declarer_seat": "2", "contract": "grand", "tops_kind": "with", "tops": "1", "declarer_points": "75"}
+
+
+def _finished_table_with_a_game():
+    table = factories.table_of(3)
+    factories.game(table, 1, declarer_seat=2, contract="grand", tops=1, declarer_points=75)
+    table.series.status = "finished"
+    table.series.save()
+    return table
+
+
+def test_a_finished_series_still_shows_its_sheet_read_only(client):
+    table = _finished_table_with_a_game()
+    response = client.get(reverse("tables:sheet", args=[table.token]))
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "Series 1 is finished; the sheet is closed." in page
+    assert 'id="game-form"' not in page
+    assert reverse("tables:correct", args=[table.token]) not in page
+
+
+@pytest.mark.parametrize(
+    ("name", "method"),
+    [("sheet", "post"), ("preview", "post"), ("correct", "get"), ("correct", "post")],
+)
+def test_every_entry_url_of_a_finished_series_is_gone(client, name, method):
+    table = _finished_table_with_a_game()
+    before = list(Game.objects.values_list("version", "score"))
+    url = reverse(f"tables:{name}", args=[table.token])
+    data = GAME | {"number": "2", "client_id": str(uuid.uuid4()), "version": "1"}
+    response = getattr(client, method)(url, data) if method == "post" else client.get(url)
+    assert response.status_code == 410
+    page = response.content.decode()
+    assert "The sheet is closed" in page
+    assert "corrected by a referee" in page
+    assert list(Game.objects.values_list("version", "score")) == before
+
+
+def test_htmx_is_sent_to_the_read_only_sheet(client):
+    table = _finished_table_with_a_game()
+    url = reverse("tables:sheet", args=[table.token])
+    response = client.post(url, GAME | {"number": "2"}, HTTP_HX_REQUEST="true")
+    assert response.status_code == 410
+    assert response["HX-Redirect"] == url
+
+
+def test_the_qr_code_of_a_finished_series_still_answers(client):
+    table = _finished_table_with_a_game()
+    assert client.get(reverse("tables:qr", args=[table.token])).status_code == 200
+
+
+def _director_and_series():
+    director = factories.user()
+    t, series = factories.drawn(8, directors=[director])
+    return director, t, series
+
+
+def test_the_director_replaces_one_tables_link(client):
+    director, t, series = _director_and_series()
+    first, second = series.tables.order_by("number")
+    old, other = first.token, second.token
+    client.force_login(director)
+    page = client.get(reverse("tournaments:series", args=[t.pk, 1])).content.decode()
+    url = reverse("tournaments:reissue_link", args=[t.pk, 1, first.number])
+    assert url in page
+    response = client.post(url)
+    assert response.status_code == 302
+    assert "Table 1 has a new link" in client.get(response.url).content.decode()
+    first.refresh_from_db()
+    second.refresh_from_db()
+    assert first.token != old and len(first.token) >= 22
+    assert second.token == other
+    assert client.get(reverse("tables:sheet", args=[old])).status_code == 404
+    assert client.get(reverse("tables:sheet", args=[first.token])).status_code == 200
+
+
+def test_the_director_replaces_every_link_of_a_series(client):
+    director, t, series = _director_and_series()
+    old = dict(series.tables.values_list("pk", "token"))
+    client.force_login(director)
+    response = client.post(reverse("tournaments:reissue_links", args=[t.pk, 1]))
+    assert response.status_code == 302
+    new = dict(series.tables.values_list("pk", "token"))
+    assert new.keys() == old.keys()
+    assert not set(new.values()) & set(old.values())
+    for token in old.values():
+        for name in ("sheet", "qr"):
+            assert client.get(reverse(f"tables:{name}", args=[token])).status_code == 404
+        assert client.post(reverse("tables:preview", args=[token]), GAME | {"number": "1"}).status_code == 404
+
+
+def test_a_table_of_another_series_cannot_be_reissued_through_this_one(client):
+    director, t, _series = _director_and_series()
+    client.force_login(director)
+    assert client.post(reverse("tournaments:reissue_link", args=[t.pk, 1, 99])).status_code == 404
+    assert client.post(reverse("tournaments:reissue_links", args=[t.pk, 2])).status_code == 404
+    assert client.get(reverse("tournaments:reissue_links", args=[t.pk, 1])).status_code == 405

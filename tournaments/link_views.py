@@ -1,0 +1,54 @@
+"""The director replaces table links: one table's, or every table's of a series.
+
+A replaced link is dead at once (its token answers 404 like any unknown one); the new
+one is shown on the series page with its QR code. Use it when a link has leaked (a
+photo of the table card, a phone left behind) or a scorekeeper changes.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.db import transaction
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from .models import Series, Table, Tournament, new_token
+from .permissions import director_required
+
+
+def reissue(tables: list[Table]) -> None:
+    """Give each table a new unguessable token, in one transaction."""
+    with transaction.atomic():
+        for table in tables:
+            table.token = new_token()
+            table.save(update_fields=["token"])
+
+
+@require_POST
+@director_required
+def reissue_table_link(request: HttpRequest, tournament: Tournament, number: int, table_number: int) -> HttpResponse:
+    series = get_object_or_404(Series, tournament=tournament, number=number)
+    table = get_object_or_404(Table, series=series, number=table_number)
+    reissue([table])
+    messages.success(
+        request,
+        _("Table %(n)s has a new link; the old one no longer opens the sheet. Give the table its new QR code.")
+        % {"n": table.number},
+    )
+    return redirect("tournaments:series", tournament.pk, number)
+
+
+@require_POST
+@director_required
+def reissue_series_links(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
+    series = get_object_or_404(Series, tournament=tournament, number=number)
+    tables = list(series.tables.order_by("number"))
+    reissue(tables)
+    messages.success(
+        request,
+        _("All %(count)s tables of series %(n)s have new links; the old ones no longer open any sheet.")
+        % {"count": len(tables), "n": number},
+    )
+    return redirect("tournaments:series", tournament.pk, number)
