@@ -1,0 +1,521 @@
+"""Who may open and post what: every URL of the project, role by role.
+
+The matrix is the spec of access control. ``test_every_named_url_is_in_the_matrix``
+walks the root URL resolver and fails for any named URL without a row, so a URL added
+later breaks this test until someone decides who may use it.
+
+Adding a URL: one ``Row`` in ``MATRIX``: the URL name, a kwargs builder
+``(world, token) -> dict`` (``token`` is the table link the role holds, see ``Role``),
+and the expectation per method: a profile such as ``STAFF`` (a dict role ->
+expectation), or a profile with overrides (``STAFF | {"other_director": OK}``). For a
+URL that writes, give ``post=`` and ``data=`` (valid data, so that a missing permission
+check would really write), and ``prepare=`` if the world needs a state first.
+
+Adding a role: one line in ``ROLES``: a client factory ``(world) -> Client``, the table
+token the role holds (or None: it guesses one), and ``like=``: the existing role whose
+expectation it shares wherever a profile does not name it.
+
+Expectations: ``OK`` (GET 200; POST 200/302, and writes when the row writes), ``LOGIN``
+(302 to a login page), ``REDIRECT`` (302 elsewhere), ``OWN_TABLE`` (the link works but only
+on the role's own table: table 1 unchanged and never shown), or an exact status (403, 404,
+405, 410). Every refused request changes nothing (a snapshot of all the project's rows
+before and after), and no GET ever writes.
+"""
+
+from __future__ import annotations
+
+import secrets
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+from django.apps import apps
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Permission
+from django.test import Client
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
+
+from scoring.models import Game
+from tests import factories
+from tournaments.models import Registration, Seat, Series, Table
+
+pytestmark = pytest.mark.django_db
+
+OK = "ok"
+LOGIN = "login"
+REDIRECT = "redirect"
+OWN_TABLE = "own table"
+FORBIDDEN = 403
+NOT_FOUND = 404
+NOT_ALLOWED = 405
+
+# Namespaces that belong to Django itself: checked below with a basic expectation
+# (anonymous users are sent to the admin login), not row by row.
+DJANGO_OWN_NAMESPACES = {"admin"}
+PROJECT_APPS = {"tournaments", "scoring", "referees"}
+
+TABLE_1_NAMES = ["Amalia Oneworth", "Adrian Oneworth", "Agnes Oneworth", "Anton Oneworth"]
+TABLE_2_NAMES = ["Berta Twofield", "Bruno Twofield", "Britta Twofield"]
+
+
+# --- the world: one tournament, one series, table 1 of four and table 2 of three -----------------
+
+
+@pytest.fixture
+def world() -> SimpleNamespace:
+    add = Permission.objects.get(codename="add_tournament")
+    director = factories.user("director")
+    director.user_permissions.add(add)
+    other_director = factories.user("other_director")
+    other_director.user_permissions.add(add)
+    superuser = factories.user("root", superuser=True)
+    t = factories.tournament(directors=[director], series_count=2, standings_public=False)
+    other = factories.tournament(directors=[other_director], name="Other Open")
+    registrations = [
+        Registration.objects.create(tournament=t, player=factories.player(name))
+        for name in TABLE_1_NAMES + TABLE_2_NAMES
+    ]
+    series = Series.objects.create(tournament=t, number=1)
+    table1 = Table.objects.create(series=series, number=1, size=4)
+    table2 = Table.objects.create(series=series, number=2, size=3)
+    for index, registration in enumerate(registrations):
+        table, number = (table1, index + 1) if index < 4 else (table2, index - 3)
+        Seat.objects.create(table=table, series=series, number=number, player=registration.player)
+    return SimpleNamespace(
+        t=t,
+        other=other,
+        series=series,
+        table1=table1,
+        table2=table2,
+        registrations=registrations,
+        users={"director": director, "other_director": other_director, "superuser": superuser},
+    )
+
+
+# --- roles ------------------------------------------------------------------------------------
+
+
+def anonymous(world) -> Client:
+    return Client()
+
+
+def logged_in(key: str) -> Callable[[SimpleNamespace], Client]:
+    def factory(world) -> Client:
+        client = Client()
+        client.force_login(world.users[key])
+        return client
+
+    return factory
+
+
+@dataclass(frozen=True)
+class Role:
+    client: Callable[[SimpleNamespace], Client]
+    #: The table link the role holds (None: it has none and can only guess one).
+    token: Callable[[SimpleNamespace], str] | None = None
+    #: The role whose expectation this one shares wherever a profile does not name it.
+    like: str | None = None
+
+
+ROLES: dict[str, Role] = {
+    "anonymous": Role(anonymous),
+    "scorekeeper_1": Role(anonymous, token=lambda w: w.table1.token),
+    # Table 2's scorekeeper only knows table 2's link: "table 1's URLs" are his own.
+    "scorekeeper_2": Role(anonymous, token=lambda w: w.table2.token),
+    "other_director": Role(logged_in("other_director")),
+    "director": Role(logged_in("director"), token=lambda w: w.table1.token),
+    "superuser": Role(logged_in("superuser"), token=lambda w: w.table1.token),
+}
+
+
+def expected(profile: dict[str, Any], role: str) -> Any:
+    while role not in profile:
+        role = ROLES[role].like
+        assert role is not None, "a new role needs like= or an entry in every profile"
+    return profile[role]
+
+
+# --- profiles ---------------------------------------------------------------------------------
+
+EVERYONE = dict.fromkeys(
+    ["anonymous", "scorekeeper_1", "scorekeeper_2", "other_director", "director", "superuser"], OK
+)
+STAFF = {
+    "anonymous": LOGIN,
+    "scorekeeper_1": LOGIN,
+    "scorekeeper_2": LOGIN,
+    "other_director": FORBIDDEN,
+    "director": OK,
+    "superuser": OK,
+}
+# Public pages of a tournament whose standings are not published.
+UNPUBLISHED = STAFF | {"anonymous": NOT_FOUND, "scorekeeper_1": NOT_FOUND, "scorekeeper_2": NOT_FOUND}
+UNPUBLISHED |= {"other_director": NOT_FOUND}
+TABLE_LINK = {
+    "anonymous": NOT_FOUND,
+    "scorekeeper_1": OK,
+    "scorekeeper_2": OWN_TABLE,
+    "other_director": NOT_FOUND,
+    "director": OK,
+    "superuser": OK,
+}
+POST_ONLY = dict.fromkeys(EVERYONE, NOT_ALLOWED)
+
+
+# --- rows -------------------------------------------------------------------------------------
+
+
+def tournament(w, token):
+    return {"tournament_id": w.t.pk}
+
+
+def series(w, token):
+    return {"tournament_id": w.t.pk, "number": 1}
+
+
+def table_link(w, token):
+    return {"token": token}
+
+
+def game_data(**changes) -> Callable[[SimpleNamespace], dict]:
+    def build(w) -> dict:
+        data = {"number": "1", "client_id": str(uuid.uuid4()), "declarer_seat": "2", "contract": "grand"}
+        data |= {"tops_kind": "with", "tops": "1", "declarer_points": "75"}
+        return data | changes
+
+    return build
+
+
+def tournament_data(w) -> dict:
+    return {
+        "name": "Renamed Open",
+        "date": "2026-11-23",
+        "series_count": "2",
+        "rounds_per_series": "12",
+        "entry_fee": "10.00",
+        "list_fee": "0",
+        "prize_pool_percent": "100",
+    }
+
+
+def tournament_and_fees(w) -> dict:
+    fees = {"fees-TOTAL_FORMS": "1", "fees-INITIAL_FORMS": "0", "fees-MIN_NUM_FORMS": "0"}
+    fees |= {"fees-MAX_NUM_FORMS": "1000", "fees-0-from_lost_game": "1", "fees-0-amount": "0.50"}
+    return tournament_data(w) | fees
+
+
+def games_at_both_tables(w) -> None:
+    for table in (w.table1, w.table2):
+        factories.game(table, 1, declarer_seat=2, contract="grand", tops=1, declarer_points=75)
+    Series.objects.filter(pk=w.series.pk).update(status=Series.Status.RUNNING)
+
+
+def series_finished(w) -> None:
+    Series.objects.filter(pk=w.series.pk).update(status=Series.Status.FINISHED)
+
+
+@dataclass(frozen=True)
+class Row:
+    name: str
+    kwargs: Callable[[SimpleNamespace, str], dict] = lambda w, token: {}
+    get: dict[str, Any] | None = None  # None: GET is not allowed (405 for everyone)
+    post: dict[str, Any] | None = None  # None: the view does not write; a POST must change nothing
+    data: Callable[[SimpleNamespace], dict] = lambda w: {}
+    prepare: Callable[[SimpleNamespace], None] = lambda w: None
+    writes: bool = True  # an allowed POST changes the database
+
+    def __str__(self) -> str:
+        return self.name
+
+
+MATRIX: list[Row] = [
+    # Django's own pages outside the admin.
+    Row("login", get=EVERYONE, post=EVERYONE, data=lambda w: {"username": "x", "password": "y"}, writes=False),
+    Row("logout", get=POST_ONLY, post=dict.fromkeys(EVERYONE, REDIRECT), writes=False),
+    Row(
+        "set_language",
+        get=dict.fromkeys(EVERYONE, REDIRECT),
+        post=dict.fromkeys(EVERYONE, REDIRECT),
+        data=lambda w: {"language": "de", "next": "/"},
+        writes=False,
+    ),
+    # The director's pages.
+    Row("tournaments:home", get=EVERYONE),
+    Row(
+        "tournaments:create",
+        get=STAFF | {"other_director": OK},
+        post=STAFF | {"other_director": OK},
+        data=tournament_data,
+    ),
+    Row("tournaments:detail", tournament, get=STAFF),
+    Row("tournaments:progress", tournament, get=STAFF),
+    Row("tournaments:edit", tournament, get=STAFF, post=STAFF, data=tournament_and_fees),
+    Row(
+        "tournaments:players",
+        tournament,
+        get=STAFF,
+        post=STAFF,
+        data=lambda w: {"name": "Late Comer", "first_series": "2"},
+    ),
+    Row(
+        "tournaments:withdraw",
+        lambda w, token: {"tournament_id": w.t.pk, "registration_id": w.registrations[0].pk},
+        post=STAFF,
+    ),
+    Row("tournaments:draw", tournament, post=STAFF, data=lambda w: {"method": "random"}, prepare=series_finished),
+    Row("tournaments:series", series, get=STAFF),
+    Row(
+        "tournaments:swap",
+        series,
+        post=STAFF,
+        data=lambda w: {"first": w.registrations[0].player_id, "second": w.registrations[4].player_id},
+    ),
+    Row(
+        "tournaments:move",
+        series,
+        post=STAFF,
+        data=lambda w: {"player": w.registrations[0].player_id, "table": w.table2.pk},
+    ),
+    Row("tournaments:finish", series, post=STAFF, data=lambda w: {"force": "1"}),
+    Row("tournaments:standings", tournament, get=STAFF),
+    Row("tournaments:reissue_link", lambda w, token: series(w, token) | {"table_number": 1}, post=STAFF),
+    Row("tournaments:reissue_links", series, post=STAFF),
+    # Public pages (this tournament's standings are not published).
+    Row("public:standings", tournament, get=UNPUBLISHED),
+    Row("public:live", tournament, get=UNPUBLISHED),
+    # The scorekeepers' table links.
+    Row("tables:sheet", table_link, get=TABLE_LINK, post=TABLE_LINK, data=game_data()),
+    Row("tables:preview", table_link, post=TABLE_LINK, data=game_data(), writes=False),
+    Row(
+        "tables:correct",
+        table_link,
+        get=TABLE_LINK,
+        post=TABLE_LINK,
+        data=game_data(version="1", declarer_points="80"),
+        prepare=games_at_both_tables,
+    ),
+    Row("tables:qr", table_link, get=TABLE_LINK),
+]
+
+
+# --- checks -----------------------------------------------------------------------------------
+
+
+def snapshot() -> dict[str, list]:
+    """Every row of the project's tables, and the users' rights."""
+    state = {
+        model._meta.label: list(model.objects.order_by("pk").values_list())
+        for model in apps.get_models()
+        if model._meta.app_label in PROJECT_APPS
+    }
+    state["users"] = list(
+        get_user_model().objects.order_by("pk").values_list("username", "password", "is_staff", "is_superuser")
+    )
+    return state
+
+
+def table_1_state(w) -> tuple:
+    return (
+        list(Game.objects.filter(table=w.table1).order_by("pk").values_list()),
+        list(Table.objects.filter(pk=w.table1.pk).values_list()),
+        list(Seat.objects.filter(table=w.table1).order_by("pk").values_list()),
+    )
+
+
+def is_login_redirect(response) -> bool:
+    if response.status_code != 302:
+        return False
+    target = response.url.split("?")[0]
+    return target in {reverse("login"), reverse("admin:login")}
+
+
+def check(response, expectation, method: str, w, before: dict, table1_before: tuple, row: Row) -> None:
+    status = response.status_code
+    after = snapshot()
+    if expectation == OK:
+        allowed = {200} if method == "get" else {200, 302}
+        assert status in allowed and not is_login_redirect(response), status
+        if method == "post" and row.writes:
+            assert after != before, "the allowed POST wrote nothing: is the row's data valid?"
+    elif expectation == OWN_TABLE:
+        assert status in {200, 302}, status
+        assert not is_login_redirect(response)
+        body = response.content.decode(errors="replace")
+        assert w.table1.token not in body
+        assert not [name for name in TABLE_1_NAMES if name in body]
+        assert table_1_state(w) == table1_before, "another table's link changed table 1"
+    elif expectation == LOGIN:
+        assert is_login_redirect(response), (status, response.get("Location"))
+    elif expectation == REDIRECT:
+        assert status == 302 and not is_login_redirect(response), status
+    else:
+        assert status == expectation
+    if method == "get" or expectation not in {OK, OWN_TABLE}:
+        assert after == before, "a GET or a refused request changed the database"
+
+
+@pytest.mark.parametrize("role", list(ROLES))
+@pytest.mark.parametrize("row", MATRIX, ids=[f"{i:02d}-{row.name}" for i, row in enumerate(MATRIX)])
+def test_access(row: Row, role: str, world) -> None:
+    row.prepare(world)
+    spec = ROLES[role]
+    client = spec.client(world)
+    token = spec.token(world) if spec.token else secrets.token_urlsafe(16)
+    url = reverse(row.name, kwargs=row.kwargs(world, token))
+    for method in ("get", "post"):
+        profile = row.get if method == "get" else row.post
+        if profile is None:
+            profile = POST_ONLY if method == "get" else None
+        before, table1_before = snapshot(), table_1_state(world)
+        response = getattr(client, method)(url, row.data(world) if method == "post" else None)
+        assert response.status_code < 500
+        if profile is None:
+            # A page that does not write: a POST changes nothing, whoever sends it.
+            assert snapshot() == before, f"POST to {row.name} wrote; give the row post= and data="
+            continue
+        check(response, expected(profile, role), method, world, before, table1_before, row)
+
+
+# --- the matrix covers every URL ----------------------------------------------------------------
+
+
+def named_patterns(resolver: URLResolver | None = None, namespace: str = "") -> list[tuple[str, str, URLPattern]]:
+    """(namespace, full name or "", pattern) for every URL the root resolver knows, recursively."""
+    found = []
+    for pattern in (resolver or get_resolver()).url_patterns:
+        if isinstance(pattern, URLResolver):
+            inner = f"{namespace}{pattern.namespace}:" if pattern.namespace else namespace
+            found += named_patterns(pattern, inner)
+        else:
+            found.append((namespace, f"{namespace}{pattern.name}" if pattern.name else "", pattern))
+    return found
+
+
+def _own(namespace: str) -> bool:
+    return namespace.split(":")[0] in DJANGO_OWN_NAMESPACES
+
+
+def test_every_named_url_is_in_the_matrix():
+    listed = {row.name for row in MATRIX}
+    patterns = [(name, p) for namespace, name, p in named_patterns() if not _own(namespace)]
+    missing = sorted(name for name, _pattern in patterns if name and name not in listed)
+    assert missing == [], f"URLs without a row in tests/test_access_matrix.py MATRIX: {missing}"
+    unnamed = [str(p.pattern) for name, p in patterns if not name]
+    assert unnamed == [], f"give these URLs a name and a row in the matrix: {unnamed}"
+    stale = sorted(listed - {name for name, _pattern in patterns})
+    assert stale == [], f"rows for URLs that no longer exist: {stale}"
+
+
+def test_every_role_has_an_expectation_in_every_profile():
+    for row in MATRIX:
+        for profile in (row.get, row.post):
+            for role in ROLES:
+                if profile is not None:
+                    assert expected(profile, role) is not None
+
+
+def test_the_admin_sends_everyone_but_staff_to_its_login(world):
+    """Django's own admin: every page without arguments, a basic expectation per role."""
+    names = [n for _ns, n, p in named_patterns() if n.startswith("admin:") and not p.pattern.regex.groups]
+    assert "admin:index" in names
+    users = {"anonymous": Client(), "director": logged_in("director")(world)}
+    for role, client in users.items():
+        for name in names:
+            response = client.get(reverse(name))
+            if name == "admin:login":
+                assert response.status_code == 200
+            else:
+                assert response.status_code in {302, 405}, (role, name, response.status_code)
+                if response.status_code == 302:
+                    assert is_login_redirect(response) or response.url == reverse("admin:index"), (role, name)
+    admin = logged_in("superuser")(world)
+    assert admin.get(reverse("admin:index")).status_code == 200
+    assert admin.get(reverse("admin:tournaments_tournament_changelist")).status_code == 200
+
+
+def test_creating_a_tournament_needs_the_permission(world):
+    client = Client()
+    client.force_login(factories.user("just_logged_in"))
+    before = snapshot()
+    assert client.get(reverse("tournaments:create")).status_code == FORBIDDEN
+    assert client.post(reverse("tournaments:create"), tournament_data(world)).status_code == FORBIDDEN
+    assert snapshot() == before
+
+
+# --- a table link reaches its own table only, for every URL under the token ------------------------
+
+
+def token_patterns() -> list[str]:
+    return sorted({name for _ns, name, p in named_patterns() if "token" in p.pattern.converters})
+
+
+@pytest.mark.parametrize("name", token_patterns())
+def test_a_table_link_never_reads_or_writes_another_table(name, world):
+    """Every URL under a token, including ones added later: table 2's link with any
+    data never shows or changes table 1, and a guessed token opens nothing."""
+    games_at_both_tables(world)
+    client = Client()
+    attempts = [
+        game_data()(world),
+        game_data(number="2", declarer_seat="1")(world),
+        game_data(version="1", declarer_points="90", table=str(world.table1.pk), token=world.table1.token)(world),
+    ]
+    own = reverse(name, kwargs={"token": world.table2.token})
+    guessed = reverse(name, kwargs={"token": secrets.token_urlsafe(16)})
+    revoked = world.table1.token
+    for data in attempts:
+        before = table_1_state(world)
+        for response in (client.get(own), client.post(own, data)):
+            assert response.status_code < 500
+            body = response.content.decode(errors="replace")
+            assert world.table1.token not in body
+            assert not [n for n in TABLE_1_NAMES if n in body]
+            assert table_1_state(world) == before
+        everything = snapshot()
+        assert client.get(guessed).status_code in {NOT_FOUND, NOT_ALLOWED}
+        assert client.post(guessed, data).status_code == NOT_FOUND
+        assert snapshot() == everything
+    # A replaced link is dead on every URL.
+    Table.objects.filter(pk=world.table1.pk).update(token=secrets.token_urlsafe(16))
+    everything = snapshot()
+    assert client.post(reverse(name, kwargs={"token": revoked}), attempts[0]).status_code == NOT_FOUND
+    assert snapshot() == everything
+
+
+# --- CSRF: every form refuses a post without the token ----------------------------------------------
+
+
+def _allowed_role(row: Row) -> str:
+    return next(role for role in ROLES if row.post and expected(row.post, role) in {OK, REDIRECT})
+
+
+@pytest.mark.parametrize("row", [r for r in MATRIX if r.post], ids=lambda r: r.name)
+def test_every_form_refuses_a_post_without_the_csrf_token(row: Row, world):
+    row.prepare(world)
+    role = _allowed_role(row)
+    client = ROLES[role].client(world)
+    client.handler.enforce_csrf_checks = True
+    token = ROLES[role].token(world) if ROLES[role].token else secrets.token_urlsafe(16)
+    url = reverse(row.name, kwargs=row.kwargs(world, token))
+    before = snapshot()
+    response = client.post(url, row.data(world))
+    assert response.status_code == FORBIDDEN
+    assert snapshot() == before
+    # The same post with the token goes through: the 403 was the missing token.
+    client.get(reverse("login"))
+    response = client.post(url, row.data(world) | {"csrfmiddlewaretoken": client.cookies["csrftoken"].value})
+    assert response.status_code != FORBIDDEN
+
+
+def test_a_new_role_needs_one_line():
+    roles = ROLES | {"referee_of_another_tournament": Role(logged_in("other_director"), like="other_director")}
+    assert expected(STAFF, "other_director") == FORBIDDEN
+    try:
+        ROLES.update(roles)
+        assert expected(STAFF, "referee_of_another_tournament") == FORBIDDEN
+        assert expected(TABLE_LINK, "referee_of_another_tournament") == NOT_FOUND
+    finally:
+        del ROLES["referee_of_another_tournament"]
