@@ -23,9 +23,10 @@ class GameForm(forms.ModelForm):
     """One deal. ``number`` and ``client_id`` come from the page, so a resend of the
     same submission is recognised (the same client id never makes a second game)."""
 
-    number = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
-    client_id = forms.UUIDField(widget=forms.HiddenInput, required=False)
-    version = forms.IntegerField(widget=forms.HiddenInput, required=False)
+    # Hidden, so their errors are shown above the form as "label: error" (_game_form.html).
+    number = forms.IntegerField(label=_("deal"), widget=forms.HiddenInput, min_value=1)
+    client_id = forms.UUIDField(label=_("entry id"), widget=forms.HiddenInput, required=False)
+    version = forms.IntegerField(label=_("version"), widget=forms.HiddenInput, required=False, min_value=1)
     bid = forms.TypedChoiceField(label=_("bid"), choices=BID_CHOICES, coerce=int, empty_value=None, required=False)
     opponents_points = forms.IntegerField(
         label=_("opponents' card points"),

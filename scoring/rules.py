@@ -422,6 +422,13 @@ _INT_KEYS = ("tops", "declarer_points", "declarer_tricks", "bid")
 GAME_KEYS: tuple[str, ...] = ("contract", *_INT_KEYS, *_BOOL_KEYS)
 
 
+def field_name(key: object) -> str:
+    """A key as the field of an error message: as it is when it reads as a name, quoted
+    otherwise, so an empty or odd key ("", "a b", "x: y") still shows which one it was."""
+    name = str(key)
+    return name if name.isidentifier() else repr(name)
+
+
 def game_from_mapping(data: Mapping[str, object], *, extra_keys: frozenset[str] = frozenset()) -> Game:
     """Build a :class:`Game` from decoded JSON, rejecting unknown keys and wrong types.
 
@@ -432,7 +439,10 @@ def game_from_mapping(data: Mapping[str, object], *, extra_keys: frozenset[str] 
     for key in data:
         if key not in GAME_KEYS and key not in extra_keys:
             raise RuleError(
-                str(key), gettext_noop("unknown field; game fields are {fields}"), "5.5.2", fields=", ".join(GAME_KEYS)
+                field_name(key),
+                gettext_noop("unknown field; game fields are {fields}"),
+                "5.5.2",
+                fields=", ".join(GAME_KEYS),
             )
     if "contract" not in data:
         raise RuleError("contract", gettext_noop("required: one of {choices}"), "2.1.1", choices=_CONTRACT_LIST)

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from .rating import Rating, rate_table
-from .rules import Outcome, RuleError, evaluate, game_from_mapping
+from .rules import Outcome, RuleError, evaluate, field_name, game_from_mapping
 from .settlement import settle
 
 TABLE_SIZES = (3, 4)
@@ -80,7 +80,7 @@ def evaluate_sheet(data: object) -> SheetResult:
         raise SheetError('sheet: must be a JSON object {"players": [...], "games": [...]} (5.5.2)')
     unknown = sorted(set(data) - {"players", "games"})
     if unknown:
-        raise SheetError(f"{unknown[0]}: unknown field; a sheet has players and games (5.5.2)")
+        raise SheetError(f"{field_name(unknown[0])}: unknown field; a sheet has players and games (5.5.2)")
     players = _players(data.get("players"))
     games = data.get("games")
     if not isinstance(games, list):
@@ -125,7 +125,7 @@ def _line(number: int, entry: object, players: tuple[str, ...]) -> SheetLine:
     if passed:
         extra = sorted(set(entry) - {"passed"})
         if extra:
-            raise RuleError(extra[0], "a passed-out deal has no declarer and no game", "3.3.7")
+            raise RuleError(field_name(extra[0]), "a passed-out deal has no declarer and no game", "3.3.7")
         return SheetLine(number=number, dealer=dealer, declarer=None, outcome=None)
 
     name = entry.get("declarer")

@@ -27,6 +27,14 @@ EXIT_INVALID_GAME = 1
 EXIT_NOT_JSON = 2
 
 
+def _json(answer: dict) -> str:
+    """One JSON line, readable (umlauts as they are) and always encodable: a lone
+    surrogate from a ``"\\ud800"`` escape in the input (echoed in an error) stays an
+    escape instead of breaking the UTF-8 output."""
+    text = json.dumps(answer, ensure_ascii=False)
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 class Command(BaseCommand):
     help = (
         "Value Skat games by the Skatordnung: JSON Lines of games in, JSON Lines of answers out; "
@@ -66,7 +74,7 @@ class Command(BaseCommand):
             except RuleError as error:
                 answer = {"error": str(error)}
                 code = EXIT_INVALID_GAME
-            out.append(json.dumps(answer, ensure_ascii=False))
+            out.append(_json(answer))
         if out:
             self.stdout.write("\n".join(out))
         return code
@@ -83,9 +91,9 @@ class Command(BaseCommand):
         try:
             answer = evaluate_sheet(data).as_dict()
         except SheetError as error:
-            self.stdout.write(json.dumps({"error": str(error)}, ensure_ascii=False))
+            self.stdout.write(_json({"error": str(error)}))
             return EXIT_INVALID_GAME
-        self.stdout.write(json.dumps(answer, ensure_ascii=False))
+        self.stdout.write(_json(answer))
         return 0
 
     def _read(self, path: str) -> str:

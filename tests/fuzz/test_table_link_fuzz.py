@@ -1,0 +1,83 @@
+"""Random and malformed game entries, previews and corrections on a table link.
+
+Never a 500; a refused post changes nothing and shows every error where the
+scorekeeper sees which field it concerns; an accepted one stores a game exactly as the
+engine values it.
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+from hypothesis import given
+
+from scoring.models import Game
+from tests import factories
+
+from .strategies import FUZZ, assert_errors_name_their_field, game_data
+
+pytestmark = pytest.mark.django_db
+
+
+def games(table) -> list[tuple]:
+    return list(Game.objects.filter(table=table).order_by("pk").values_list())
+
+
+def assert_stored_as_the_engine_values_it(table) -> None:
+    for game in Game.objects.filter(table=table):
+        stored = [getattr(game, f) for f in Game.COMPUTED_FIELDS]
+        game.apply_rules(table.size)
+        assert [getattr(game, f) for f in Game.COMPUTED_FIELDS] == stored
+
+
+@pytest.fixture
+def table():
+    # One round at three: 3 deals, so the fuzzer also meets a full sheet.
+    return factories.table_of(3, rounds_per_series=1)
+
+
+@FUZZ
+@given(data=game_data, htmx=...)
+def test_entering_a_deal(client, table, data, htmx: bool):
+    before = games(table)
+    headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
+    response = client.post(reverse("tables:sheet", args=[table.token]), data, **headers)
+    assert response.status_code < 500
+    if response.status_code in {200, 422}:
+        form = response.context["form"]
+        if form is not None and form.errors:
+            assert games(table) == before
+            assert_errors_name_their_field(form, response.content.decode())
+    else:
+        assert response.status_code == 302
+        assert len(games(table)) - len(before) in {0, 1}
+    assert_stored_as_the_engine_values_it(table)
+
+
+@FUZZ
+@given(data=game_data)
+def test_previewing_a_deal(client, table, data):
+    before = games(table)
+    response = client.post(reverse("tables:preview", args=[table.token]), data, HTTP_HX_REQUEST="true")
+    assert response.status_code == 200
+    assert games(table) == before
+    form = response.context["form"]
+    if form.errors:
+        assert_errors_name_their_field(form, response.content.decode(), labelled=True)
+
+
+@FUZZ
+@given(data=game_data)
+def test_correcting_the_last_deal(client, table, data):
+    if not Game.objects.filter(table=table).exists():
+        factories.game(table, 1, declarer_seat=2, contract="grand", tops=1, declarer_points=75)
+    before = games(table)
+    response = client.post(reverse("tables:correct", args=[table.token]), data)
+    assert response.status_code < 500
+    if response.status_code == 422:
+        assert games(table) == before
+        assert_errors_name_their_field(response.context["form"], response.content.decode())
+    else:
+        assert response.status_code == 302
+        assert len(games(table)) == len(before)
+    assert_stored_as_the_engine_values_it(table)
