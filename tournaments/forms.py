@@ -26,9 +26,29 @@ class TournamentForm(forms.ModelForm):
         widgets = {"date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")}
 
 
+class BaseLostGameFeeFormSet(forms.BaseInlineFormSet):
+    def save(self, commit: bool = True) -> list[LostGameFee]:
+        """Save the step table as a whole, so steps may exchange their numbers in one
+        save (from 1 -> 4 while from 4 -> 6): saved row by row, the first update would
+        hit the unique (tournament, from_lost_game) of a step not yet updated. The
+        formset has already checked the new table for duplicates. Call it inside a
+        transaction (the edit view does)."""
+        instances = super().save(commit=False)
+        if not commit:
+            return instances
+        for fee in self.deleted_objects:
+            fee.delete()
+        LostGameFee.objects.filter(pk__in=[fee.pk for fee in instances if fee.pk]).delete()
+        for fee in instances:
+            fee.pk = None
+            fee.save()
+        return instances
+
+
 LostGameFeeFormSet = forms.inlineformset_factory(
     Tournament,
     LostGameFee,
+    formset=BaseLostGameFeeFormSet,
     fields=["from_lost_game", "amount"],
     extra=2,
     can_delete=True,

@@ -36,7 +36,9 @@ def home(request: HttpRequest) -> HttpResponse:
 @login_required
 @permission_required("tournaments.add_tournament", raise_exception=True)
 def tournament_create(request: HttpRequest) -> HttpResponse:
-    form = TournamentForm(request.POST or None)
+    # `request.POST or None` would leave an empty post unbound: shown again without a word.
+    posted = request.POST if request.method == "POST" else None
+    form = TournamentForm(posted)
     if request.method == "POST" and form.is_valid():
         with transaction.atomic():
             tournament = form.save()
@@ -51,9 +53,11 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
 
 @director_required
 def tournament_edit(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    form = TournamentForm(request.POST or None, instance=tournament)
-    fees = LostGameFeeFormSet(request.POST or None, instance=tournament, prefix="fees")
-    if request.method == "POST" and form.is_valid() and fees.is_valid():
+    posted = request.POST if request.method == "POST" else None
+    form = TournamentForm(posted, instance=tournament)
+    fees = LostGameFeeFormSet(posted, instance=tournament, prefix="fees")
+    # Both validated (no short circuit), so every error shows at once.
+    if request.method == "POST" and all([form.is_valid(), fees.is_valid()]):
         drawn = tournament.series.count()
         if form.cleaned_data["series_count"] < drawn:
             form.add_error("series_count", _("%(n)s series are already drawn.") % {"n": drawn})
@@ -117,7 +121,7 @@ def progress(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 
 @director_required
 def players(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    form = RegistrationForm(request.POST or None, tournament=tournament)
+    form = RegistrationForm(request.POST if request.method == "POST" else None, tournament=tournament)
     if request.method == "POST" and form.is_valid():
         registration = form.save()
         messages.success(request, _("%(name)s is registered.") % {"name": registration.player.name})
@@ -265,7 +269,9 @@ def series_finish(request: HttpRequest, tournament: Tournament, number: int) -> 
 def _standings_context(request: HttpRequest, tournament: Tournament) -> dict:
     numbers = list(tournament.series.order_by("number").values_list("number", flat=True))
     selected = request.GET.get("series")
-    series_number = int(selected) if selected and selected.isdigit() and int(selected) in numbers else None
+    # isascii(): "²".isdigit() is true but int("²") fails.
+    valid = selected and selected.isascii() and selected.isdigit()
+    series_number = int(selected) if valid and int(selected) in numbers else None
     table = StandingsTable(rows(standings(tournament, series_number)))
     RequestConfig(request, paginate=False).configure(table)
     return {"tournament": tournament, "table": table, "numbers": numbers, "series_number": series_number}

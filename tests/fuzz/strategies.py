@@ -12,7 +12,7 @@ from scoring import rules
 
 # Function-scoped fixtures (client, world) are shared by the examples of one test on
 # purpose: the state they accumulate (games entered, players registered) is more input.
-FUZZ = settings(max_examples=80, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+FUZZ = settings(max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 
 NASTY = [
     "",

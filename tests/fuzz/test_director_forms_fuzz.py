@@ -1,0 +1,225 @@
+"""Random and malformed posts to the director's forms: tournament and fee schedule,
+registration, draw, seat changes, finishing a series, and the standings' query.
+
+Never a 500; a refused post changes nothing and shows every error on the page.
+"""
+
+from __future__ import annotations
+
+import html
+
+import pytest
+from django.apps import apps
+from django.contrib.messages import get_messages
+from django.test import Client
+from django.urls import reverse
+from hypothesis import example, given
+from hypothesis import strategies as st
+
+from tests import factories
+from tournaments.models import Registration, Series
+
+from .strategies import FUZZ, NASTY, form_data, junk, small_int, value
+
+pytestmark = pytest.mark.django_db
+
+
+def snapshot() -> dict:
+    return {
+        m._meta.label: list(m.objects.order_by("pk").values_list())
+        for m in apps.get_models()
+        if m._meta.app_label in {"tournaments", "scoring", "referees"}
+    }
+
+
+@pytest.fixture
+def world():
+    director = factories.user("director", superuser=True)
+    t = factories.tournament(directors=[director], series_count=3)
+    t.lost_game_fees.create(from_lost_game=1, amount="0.50")
+    t.lost_game_fees.create(from_lost_game=4, amount="1.00")
+    factories.registered(t, 7, clubs=2)
+    client = Client()
+    client.force_login(director)
+    return t, client
+
+
+def assert_shown(page: str, *forms) -> None:
+    """Every error of every form (and formset) is on the page."""
+    for form in forms:
+        if form is None:
+            continue
+        errors = form.non_form_errors() if hasattr(form, "non_form_errors") else []
+        for error in errors:
+            assert html.escape(str(error)) in page, error
+        for sub in getattr(form, "forms", [form]):
+            for name, messages in sub.errors.items():
+                for message in messages:
+                    assert html.escape(str(message)) in page, (name, message)
+
+
+decimal = st.one_of(st.decimals(-1000, 10**7, places=2).map(str), junk)
+TOURNAMENT_FIELDS = {
+    "name": st.one_of(st.text(max_size=200), junk),
+    "date": st.one_of(st.dates().map(str), junk),
+    "venue": st.one_of(st.text(max_size=200), junk),
+    "series_count": small_int(-1, 25),
+    "rounds_per_series": small_int(-1, 35),
+    "entry_fee": decimal,
+    "list_fee": decimal,
+    "prize_pool_percent": small_int(-5, 120),
+    "standings_public": st.sampled_from(["on", ""]),
+}
+tournament_data = form_data(TOURNAMENT_FIELDS)
+
+
+def fee_data(fee_ids: list[int]) -> st.SearchStrategy[dict]:
+    ids = st.one_of(st.sampled_from([str(i) for i in fee_ids]), junk)
+    per_form = {}
+    for i in range(4):
+        per_form |= {
+            f"fees-{i}-id": ids,
+            f"fees-{i}-from_lost_game": small_int(0, 6),
+            f"fees-{i}-amount": decimal,
+            f"fees-{i}-DELETE": st.sampled_from(["on", ""]),
+        }
+    management = {
+        "fees-TOTAL_FORMS": st.one_of(st.sampled_from(["0", "1", "2", "3", "4"]), junk),
+        "fees-INITIAL_FORMS": st.one_of(st.sampled_from(["0", "1", "2", "3", "4"]), junk),
+    }
+    return st.fixed_dictionaries(
+        {}, optional={k: value(v) for k, v in (management | per_form).items()}
+    ) | st.fixed_dictionaries(
+        {k: st.sampled_from(["2", "3"]) if k.endswith("TOTAL_FORMS") else st.just("2") for k in management},
+        optional={k: v for k, v in per_form.items() if k[6] in "012"},
+    )
+
+
+@FUZZ
+@given(data=tournament_data)
+def test_creating_a_tournament(world, data):
+    _t, client = world
+    before = snapshot()
+    response = client.post(reverse("tournaments:create"), data)
+    assert response.status_code in {200, 302}
+    if response.status_code == 200:
+        assert snapshot() == before
+        assert response.context["form"].errors
+        assert_shown(response.content.decode(), response.context["form"])
+
+
+@FUZZ
+@given(data=st.data())
+def test_editing_the_tournament_and_its_fees(world, data):
+    t, client = world
+    fees = data.draw(fee_data(list(t.lost_game_fees.values_list("pk", flat=True))))
+    posted = data.draw(tournament_data) | fees
+    before = snapshot()
+    response = client.post(reverse("tournaments:edit", args=[t.pk]), posted)
+    assert response.status_code in {200, 302}
+    if response.status_code == 200:
+        assert snapshot() == before
+        assert_shown(response.content.decode(), response.context["form"], response.context["fees"])
+
+
+REGISTRATION_FIELDS = {
+    "name": st.one_of(st.text(max_size=150), junk),
+    "club": st.one_of(st.sampled_from(["Club 0", "club 0", " Club  1 "]), st.text(max_size=150), junk),
+    "membership_number": st.one_of(st.sampled_from(["", "M1", " M1 ", "m1"]), st.text(max_size=40), junk),
+    "nationality": st.one_of(st.sampled_from(["DE", "de", "AUT"]), junk),
+    "team": st.one_of(st.sampled_from(["", "Team A", " Team A "]), st.text(max_size=150), junk),
+    "first_series": small_int(-1, 5),
+}
+
+
+@FUZZ
+@given(data=form_data(REGISTRATION_FIELDS))
+def test_registering_a_player(world, data):
+    t, client = world
+    before = snapshot()
+    response = client.post(reverse("tournaments:players", args=[t.pk]), data)
+    assert response.status_code in {302, 422}
+    if response.status_code == 422:
+        assert snapshot() == before
+        assert_shown(response.content.decode(), response.context["form"])
+    else:
+        assert Registration.objects.filter(tournament=t).count() == len(before["tournaments.Registration"]) + 1
+
+
+def _messages(response) -> list:
+    return list(get_messages(response.wsgi_request))
+
+
+def post(client, url, data):
+    """Post with no message left over from an earlier example (they queue in a cookie)."""
+    client.cookies.pop("messages", None)
+    return client.post(url, data)
+
+
+def _refused_or_changed(response, before) -> None:
+    """A redirect with an error message has changed nothing; one without has done its job."""
+    assert response.status_code == 302
+    levels = {m.level_tag for m in _messages(response)}
+    if "error" in levels:
+        assert snapshot() == before
+
+
+@FUZZ
+@given(method=value(st.one_of(st.sampled_from(["random", "seeded"]), junk)), finish_first=st.booleans())
+def test_drawing_a_series(world, method, finish_first):
+    t, client = world
+    if finish_first:
+        Series.objects.filter(tournament=t).update(status=Series.Status.FINISHED)
+    before = snapshot()
+    _refused_or_changed(post(client, reverse("tournaments:draw", args=[t.pk]), {"method": method}), before)
+
+
+@pytest.fixture
+def drawn(world):
+    t, client = world
+    from tournaments.series import draw_series
+
+    series = draw_series(t)
+    players = [str(p) for p in series.seats.values_list("player_id", flat=True)]
+    tables = [str(p) for p in series.tables.values_list("pk", flat=True)]
+    return t, client, players, tables
+
+
+@FUZZ
+@given(data=st.data())
+def test_swapping_and_moving_players(drawn, data):
+    t, client, players, tables = drawn
+    player = st.one_of(st.sampled_from(players), junk)
+    table = st.one_of(st.sampled_from(tables), junk)
+    swap = data.draw(form_data({"first": player, "second": player}))
+    move = data.draw(form_data({"player": player, "table": table}))
+    for name, posted in (("swap", swap), ("move", move)):
+        before = snapshot()
+        _refused_or_changed(post(client, reverse(f"tournaments:{name}", args=[t.pk, 1]), posted), before)
+
+
+@FUZZ
+@given(force=value(junk), number=st.integers(0, 3))
+def test_finishing_a_series(drawn, force, number):
+    t, client, _players, _tables = drawn
+    before = snapshot()
+    response = post(client, reverse("tournaments:finish", args=[t.pk, number]), {"force": force})
+    if number != 1:
+        assert response.status_code == 404
+        assert snapshot() == before
+    else:
+        _refused_or_changed(response, before)
+
+
+@FUZZ
+@given(
+    query=st.fixed_dictionaries(
+        {"series": st.one_of(st.sampled_from(NASTY), value(st.one_of(st.sampled_from(NASTY), small_int(-1, 4))))},
+        optional={"sort": value(st.one_of(st.sampled_from(["name", "-score", "rank"]), junk)), "page": value(junk)},
+    )
+)
+@example(query={"series": "²"})  # regression: "²".isdigit() but int("²") failed with a 500
+def test_the_standings_query(drawn, query):
+    t, client, _players, _tables = drawn
+    for url in (reverse("tournaments:standings", args=[t.pk]), reverse("public:live", args=[t.pk])):
+        assert client.get(url, query).status_code == 200
