@@ -116,6 +116,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
             "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON; PRAGMA cache_size=-20000;"
         ),
     }
+    # Tests use a file too, not Django's shared-cache in-memory database: that one
+    # answers a second writer "table is locked" at once instead of waiting, so two
+    # phones at once (tests/scoring/test_concurrency.py) would not behave as in the hall.
+    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / ".test-db.sqlite3")}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

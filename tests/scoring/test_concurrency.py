@@ -1,0 +1,94 @@
+"""Two phones at once, for real: two threads with their own database connections.
+
+A correction carries the version the phone saw (Game.version); entries serialise per
+table (scoring/entry.py). Whoever comes second is told, and nothing is overwritten
+silently. Runs on SQLite and PostgreSQL (DATABASE_URL).
+"""
+
+from __future__ import annotations
+
+import threading
+import uuid
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.urls import reverse
+
+from scoring.models import Game
+from tests import factories
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+GAME = {"declarer_seat": "2", "contract": "grand", "tops_kind": "with", "tops": "1"}
+
+
+def at_once(*posts):
+    """Run each (url, data) post in its own thread, released together; the responses in order."""
+    barrier = threading.Barrier(len(posts))
+    results: list = [None] * len(posts)
+
+    def run(index: int, url: str, data: dict) -> None:
+        try:
+            client = Client()
+            barrier.wait(timeout=30)
+            results[index] = client.post(url, data)
+        except Exception as error:  # surfaced below: a thread's exception must fail the test
+            results[index] = error
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(i, *post)) for i, post in enumerate(posts)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    for result in results:
+        assert not isinstance(result, BaseException), repr(result)
+    return results
+
+
+@pytest.mark.parametrize("attempt", range(3))
+def test_two_corrections_of_the_same_deal_one_wins_the_other_is_told(attempt):
+    table = factories.table_of(3)
+    factories.game(table, 1, declarer_seat=2, contract="grand", tops=1, declarer_points=75)
+    url = reverse("tables:correct", args=[table.token])
+    seen = {"number": "1", "version": "1"}
+    first, second = at_once(
+        (url, GAME | seen | {"declarer_points": "80"}),
+        (url, GAME | seen | {"declarer_points": "40"}),
+    )
+    statuses = sorted([first.status_code, second.status_code])
+    assert statuses == [302, 422]
+    loser = first if first.status_code == 422 else second
+    assert "this deal was changed on another device meanwhile" in loser.content.decode()
+    game = Game.objects.get(table=table)
+    assert game.version == 2
+    winner_points = 80 if first.status_code == 302 else 40
+    assert game.declarer_points == winner_points
+    assert game.won == (winner_points > 60)
+
+
+@pytest.mark.parametrize("attempt", range(3))
+def test_two_entries_of_the_same_deal_make_one_game(attempt):
+    table = factories.table_of(3)
+    url = reverse("tables:sheet", args=[table.token])
+    first, second = at_once(
+        (url, GAME | {"number": "1", "client_id": str(uuid.uuid4()), "declarer_points": "80"}),
+        (url, GAME | {"number": "1", "client_id": str(uuid.uuid4()), "declarer_points": "40"}),
+    )
+    assert sorted([first.status_code, second.status_code]) == [302, 422]
+    loser = first if first.status_code == 422 else second
+    page = loser.content.decode()
+    assert "deal 1 is already entered" in page or "deal 1 was just entered from another device" in page
+    game = Game.objects.get(table=table)
+    assert game.declarer_points == (80 if first.status_code == 302 else 40)
+
+
+def test_the_same_entry_sent_twice_at_once_is_saved_once():
+    table = factories.table_of(3)
+    url = reverse("tables:sheet", args=[table.token])
+    data = GAME | {"number": "1", "client_id": str(uuid.uuid4()), "declarer_points": "80"}
+    first, second = at_once((url, data), (url, data))
+    assert [first.status_code, second.status_code] == [302, 302]
+    assert Game.objects.filter(table=table).count() == 1
