@@ -61,6 +61,11 @@ class GameForm(forms.ModelForm):
         self.fields["declarer_points"].max_value = 120
         self.outcome: rules.Outcome | None = None
 
+    @property
+    def hidden_field_errors(self) -> list[str]:
+        """Errors of the hidden fields as "label: error": they have no input to stand by."""
+        return [f"{field.label}: {error}" for field in self.hidden_fields() for error in field.errors]
+
     def clean(self) -> dict:
         data = super().clean()
         if self.errors:
