@@ -57,6 +57,11 @@ def add_game(form: GameForm, *, entered_by: str) -> Saved:
             # Serialise entries per table (PostgreSQL row lock; SQLite's IMMEDIATE
             # transactions already serialise every writer).
             Table.objects.select_for_update().filter(pk=table.pk).first()
+            # Again under the lock: the same entry sent twice at once (a double tap)
+            # finds the first one saved here, and is not refused as a second game.
+            existing = Game.objects.filter(client_id=client_id).first()
+            if existing is not None:
+                return Saved(existing, created=False)
             _check_open(table)
             expected = next_deal(table)
             if game.number < expected:
