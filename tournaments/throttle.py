@@ -77,8 +77,10 @@ def record_failure(username: str, ip: str, now: float | None = None) -> None:
         cache.set(key, stamps, timeout=settings.LOGIN_FAILURE_WINDOW)
 
 
-def clear_failures(username: str, ip: str) -> None:
-    cache.delete(_keys(username, ip)[0][0])
+def clear_failures(username: str, ip: str, *, address_too: bool = False) -> None:
+    """Forget the username's failures (and the address's, when asked: `manage.py unlocklogin`)."""
+    keys = _keys(username, ip)
+    cache.delete_many([key for key, _limit in (keys if address_too else keys[:1])])
 
 
 class ThrottledLoginMixin:
@@ -93,7 +95,7 @@ class ThrottledLoginMixin:
             raise forms.ValidationError(
                 _(
                     "Too many failed logins for this username or from this device. "
-                    "Try again in %(minutes)s minutes, or ask the tournament office to reset your password."
+                    "Try again in %(minutes)s minutes, or ask the tournament office to unlock your login."
                 ),
                 code=THROTTLED,
                 params={"minutes": minutes},

@@ -119,3 +119,35 @@ def test_the_cache_table_is_created_by_migrate():
     from django.db import connection
 
     assert "skat_office_cache" in connection.introspection.table_names()
+
+
+def test_the_office_unlocks_a_username_at_once():
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    factories.user("anna")
+    for _ in range(5):
+        login(Client(), "anna", "wrong", ip="10.3.0.1")
+    assert login(Client(), "anna", "pw", ip="10.3.0.2").status_code == 429
+    out = StringIO()
+    call_command("unlocklogin", "anna", stdout=out)
+    assert "anna: unlocked (was locked for" in out.getvalue()
+    assert login(Client(), "anna", "pw", ip="10.3.0.2").status_code == 302
+
+
+@override_settings(LOGIN_FAILURE_LIMIT_PER_IP=2)
+def test_the_office_unlocks_an_address_too():
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    factories.user("anna")
+    for name in ("x", "y"):
+        login(Client(), name, "wrong", ip="10.4.0.1")
+    assert login(Client(), "anna", "pw", ip="10.4.0.1").status_code == 429
+    out = StringIO()
+    call_command("unlocklogin", "anna", "--address", "10.4.0.1", stdout=out)
+    assert login(Client(), "anna", "pw", ip="10.4.0.1").status_code == 302
+    call_command("unlocklogin", "nobody", stdout=out)
+    assert "nobody: unlocked (was not locked)" in out.getvalue()
