@@ -220,6 +220,10 @@ def series_finished(w) -> None:
     Series.objects.filter(pk=w.series.pk).update(status=Series.Status.FINISHED)
 
 
+def published(w) -> None:
+    type(w.t).objects.filter(pk=w.t.pk).update(standings_public=True)
+
+
 def finished_with_games(w) -> None:
     games_at_both_tables(w)
     series_finished(w)
@@ -294,6 +298,8 @@ MATRIX: list[Row] = [
     # Public pages (this tournament's standings are not published).
     Row("public:standings", tournament, get=UNPUBLISHED),
     Row("public:live", tournament, get=UNPUBLISHED),
+    Row("public:standings", tournament, get=EVERYONE, prepare=published),
+    Row("public:live", tournament, get=EVERYONE, prepare=published),
     # The scorekeepers' table links.
     Row("tables:sheet", table_link, get=TABLE_LINK, post=TABLE_LINK, data=game_data()),
     Row("tables:preview", table_link, post=TABLE_LINK, data=game_data(), writes=False),
