@@ -84,7 +84,32 @@ GAME_FIELDS = {
     "opponents_points": small_int(-5, 125),
     "declarer_tricks": small_int(-1, 11),
 }
-game_data = form_data(GAME_FIELDS)
+_plausible_suit_or_grand = st.fixed_dictionaries(
+    {
+        "contract": st.sampled_from(["diamonds", "hearts", "spades", "clubs", "grand"]),
+        "tops_kind": st.sampled_from(["with", "without"]),
+        "tops": st.integers(1, 4).map(str),
+        "declarer_points": st.integers(0, 120).map(str),
+    },
+    optional={"hand": st.just("on"), "schneider_announced": st.just("on"), "bid": st.sampled_from(BIDS[:6])},
+)
+_plausible_null = st.fixed_dictionaries(
+    {"contract": st.just("null"), "declarer_tricks": st.sampled_from(["0", "0", "1"])},
+    optional={"hand": st.just("on"), "ouvert": st.just("on")},
+)
+_plausible = st.tuples(
+    st.sampled_from(["1", "2", "3"]),
+    st.uuids().map(str),
+    st.sampled_from(["1", "2", "3"]),
+    st.one_of(_plausible_suit_or_grand, _plausible_null, st.just({"passed_out": "on"})),
+).map(lambda t: {"number": t[0], "client_id": t[1], "declarer_seat": t[2], **t[3]})
+# A game the engine may well accept, the same with one field replaced by junk, or any
+# subset of fields with any values.
+game_data = st.one_of(
+    _plausible,
+    st.tuples(_plausible, st.sampled_from(list(GAME_FIELDS)), junk).map(lambda t: {**t[0], t[1]: t[2]}),
+    form_data(GAME_FIELDS),
+)
 
 PARAGRAPH = re.compile(r"\b\d+\.\d+(\.\d+)*\b")
 

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import pytest
 from django.urls import reverse
-from hypothesis import given
+from hypothesis import event, given
 
+from scoring import entry
 from scoring.models import Game
 from tests import factories
 
@@ -32,20 +33,23 @@ def assert_stored_as_the_engine_values_it(table) -> None:
 
 @pytest.fixture
 def table():
-    # One round at three: 3 deals, so the fuzzer also meets a full sheet.
-    return factories.table_of(3, rounds_per_series=1)
+    # Two rounds at three: 6 deals, so the fuzzer also meets a full sheet.
+    return factories.table_of(3, rounds_per_series=2)
 
 
 @FUZZ
-@given(data=game_data, htmx=...)
-def test_entering_a_deal(client, table, data, htmx: bool):
+@given(data=game_data, htmx=..., next_number=...)
+def test_entering_a_deal(client, table, data, htmx: bool, next_number: bool):
+    if next_number and "number" in data:
+        data["number"] = str(entry.next_deal(table))  # the number the page would carry
     before = games(table)
     headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
     response = client.post(reverse("tables:sheet", args=[table.token]), data, **headers)
+    event(f"status {response.status_code}")
     assert response.status_code < 500
     if response.status_code in {200, 422}:
         form = response.context["form"]
-        if form is not None and form.errors:
+        if response.status_code == 422 or (form is not None and form.errors):
             assert games(table) == before
             assert_errors_name_their_field(form, response.content.decode())
     else:
@@ -67,12 +71,15 @@ def test_previewing_a_deal(client, table, data):
 
 
 @FUZZ
-@given(data=game_data)
-def test_correcting_the_last_deal(client, table, data):
+@given(data=game_data, next_number=...)
+def test_correcting_the_last_deal(client, table, data, next_number: bool):
     if not Game.objects.filter(table=table).exists():
         factories.game(table, 1, declarer_seat=2, contract="grand", tops=1, declarer_points=75)
+    if next_number and "number" in data:
+        data["number"] = "1"
     before = games(table)
     response = client.post(reverse("tables:correct", args=[table.token]), data)
+    event(f"status {response.status_code}")
     assert response.status_code < 500
     if response.status_code == 422:
         assert games(table) == before
