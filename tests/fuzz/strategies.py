@@ -128,3 +128,10 @@ def assert_errors_name_their_field(form, page: str, *, labelled: bool = False) -
             assert name in form.fields, name
             if labelled or form[name].is_hidden:
                 assert html.escape(f"{form[name].label}: {error}") in page, (name, error)
+
+
+def near(base: dict, fields: dict[str, st.SearchStrategy]) -> st.SearchStrategy[dict]:
+    """``base`` (valid data) with up to two of its fields replaced by the fuzzer's values."""
+    return st.lists(st.sampled_from(sorted(fields)), max_size=2, unique=True).flatmap(
+        lambda keys: st.fixed_dictionaries({k: fields[k] for k in keys}).map(lambda changed: base | changed)
+    )

@@ -13,13 +13,13 @@ from django.apps import apps
 from django.contrib.messages import get_messages
 from django.test import Client
 from django.urls import reverse
-from hypothesis import example, given
+from hypothesis import event, example, given
 from hypothesis import strategies as st
 
 from tests import factories
 from tournaments.models import Registration, Series
 
-from .strategies import FUZZ, NASTY, form_data, junk, small_int, value
+from .strategies import FUZZ, NASTY, form_data, junk, near, small_int, value
 
 pytestmark = pytest.mark.django_db
 
@@ -70,11 +70,20 @@ TOURNAMENT_FIELDS = {
     "prize_pool_percent": small_int(-5, 120),
     "standings_public": st.sampled_from(["on", ""]),
 }
-tournament_data = form_data(TOURNAMENT_FIELDS)
+VALID_TOURNAMENT = {
+    "name": "Club Open",
+    "date": "2026-11-23",
+    "series_count": "3",
+    "rounds_per_series": "12",
+    "entry_fee": "10.00",
+    "list_fee": "0",
+    "prize_pool_percent": "100",
+}
+tournament_data = st.one_of(near(VALID_TOURNAMENT, TOURNAMENT_FIELDS), form_data(TOURNAMENT_FIELDS))
 
 
 def fee_data(fee_ids: list[int]) -> st.SearchStrategy[dict]:
-    ids = st.one_of(st.sampled_from([str(i) for i in fee_ids]), junk)
+    ids = st.one_of(st.sampled_from([str(i) for i in fee_ids]), junk) if fee_ids else junk
     per_form = {}
     for i in range(4):
         per_form |= {
@@ -87,11 +96,19 @@ def fee_data(fee_ids: list[int]) -> st.SearchStrategy[dict]:
         "fees-TOTAL_FORMS": st.one_of(st.sampled_from(["0", "1", "2", "3", "4"]), junk),
         "fees-INITIAL_FORMS": st.one_of(st.sampled_from(["0", "1", "2", "3", "4"]), junk),
     }
-    return st.fixed_dictionaries(
-        {}, optional={k: value(v) for k, v in (management | per_form).items()}
-    ) | st.fixed_dictionaries(
-        {k: st.sampled_from(["2", "3"]) if k.endswith("TOTAL_FORMS") else st.just("2") for k in management},
-        optional={k: v for k, v in per_form.items() if k[6] in "012"},
+    steps = st.integers(1, 6).map(str)
+    amounts = st.sampled_from(["0.50", "1.00", "1.5", "0"])
+    plausible = st.fixed_dictionaries(
+        {"fees-TOTAL_FORMS": st.just("3"), "fees-INITIAL_FORMS": st.just(str(len(fee_ids)))}
+        | {f"fees-{i}-id": st.just(str(pk)) for i, pk in enumerate(fee_ids)}
+        | {f"fees-{i}-from_lost_game": steps for i in range(3)}
+        | {f"fees-{i}-amount": amounts for i in range(3)},
+        optional={f"fees-{i}-DELETE": st.just("on") for i in range(3)},
+    )
+    return st.one_of(
+        plausible,
+        st.tuples(plausible, st.sampled_from(sorted(management | per_form)), junk).map(lambda t: {**t[0], t[1]: t[2]}),
+        st.fixed_dictionaries({}, optional={k: value(v) for k, v in (management | per_form).items()}),
     )
 
 
@@ -101,6 +118,7 @@ def test_creating_a_tournament(world, data):
     _t, client = world
     before = snapshot()
     response = client.post(reverse("tournaments:create"), data)
+    event(f"status {response.status_code}")
     assert response.status_code in {200, 302}
     if response.status_code == 200:
         assert snapshot() == before
@@ -116,6 +134,7 @@ def test_editing_the_tournament_and_its_fees(world, data):
     posted = data.draw(tournament_data) | fees
     before = snapshot()
     response = client.post(reverse("tournaments:edit", args=[t.pk]), posted)
+    event(f"status {response.status_code}")
     assert response.status_code in {200, 302}
     if response.status_code == 200:
         assert snapshot() == before
@@ -133,11 +152,16 @@ REGISTRATION_FIELDS = {
 
 
 @FUZZ
-@given(data=form_data(REGISTRATION_FIELDS))
+@given(
+    data=st.one_of(
+        near({"name": "Anna Sommer", "first_series": "1"}, REGISTRATION_FIELDS), form_data(REGISTRATION_FIELDS)
+    )
+)
 def test_registering_a_player(world, data):
     t, client = world
     before = snapshot()
     response = client.post(reverse("tournaments:players", args=[t.pk]), data)
+    event(f"status {response.status_code}")
     assert response.status_code in {302, 422}
     if response.status_code == 422:
         assert snapshot() == before
