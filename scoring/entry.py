@@ -57,8 +57,8 @@ def add_game(form: GameForm, *, entered_by: str) -> Saved:
             # Serialise entries per table (PostgreSQL row lock; SQLite's IMMEDIATE
             # transactions already serialise every writer).
             Table.objects.select_for_update().filter(pk=table.pk).first()
-            # Again under the lock: the same entry sent twice at once (a double tap)
-            # finds the first one saved here, and is not refused as a second game.
+            # A double tap or a resend may have waited for the lock behind its twin: the
+            # twin's game is the answer, not "deal already entered".
             existing = Game.objects.filter(client_id=client_id).first()
             if existing is not None:
                 return Saved(existing, created=False)
