@@ -26,29 +26,31 @@ class TournamentForm(forms.ModelForm):
         widgets = {"date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")}
 
 
-class BaseLostGameFeeFormSet(forms.BaseInlineFormSet):
-    def save(self, commit: bool = True) -> list[LostGameFee]:
-        """Save the step table as a whole, so steps may exchange their numbers in one
-        save (from 1 -> 4 while from 4 -> 6): saved row by row, the first update would
-        hit the unique (tournament, from_lost_game) of a step not yet updated. The
-        formset has already checked the new table for duplicates. Call it inside a
-        transaction (the edit view does)."""
+class WholeScheduleFormSet(forms.BaseInlineFormSet):
+    """An inline formset for a step table with a unique key per tournament (lost-game
+    fees; also fits passed-out fees and table money): saved as a whole, so rows may
+    exchange their keys in one save (from 1 -> 4 while from 4 -> 6). Saved row by row,
+    the first update would hit the unique constraint of a row not yet updated (a 500).
+    The formset has already checked the new table for duplicates; call it inside a
+    transaction (the edit view does)."""
+
+    def save(self, commit: bool = True) -> list:
         instances = super().save(commit=False)
         if not commit:
             return instances
-        for fee in self.deleted_objects:
-            fee.delete()
-        LostGameFee.objects.filter(pk__in=[fee.pk for fee in instances if fee.pk]).delete()
-        for fee in instances:
-            fee.pk = None
-            fee.save()
+        for row in self.deleted_objects:
+            row.delete()
+        self.model.objects.filter(pk__in=[row.pk for row in instances if row.pk]).delete()
+        for row in instances:
+            row.pk = None
+            row.save()
         return instances
 
 
 LostGameFeeFormSet = forms.inlineformset_factory(
     Tournament,
     LostGameFee,
-    formset=BaseLostGameFeeFormSet,
+    formset=WholeScheduleFormSet,
     fields=["from_lost_game", "amount"],
     extra=2,
     can_delete=True,
