@@ -28,3 +28,22 @@ def closed_response(request: HttpRequest, table: Table) -> HttpResponse:
     if getattr(request, "htmx", False):
         response["HX-Redirect"] = table.entry_url()
     return response
+
+
+class CapabilityURLHeaders:
+    """Middleware: a table link is a secret in the URL (a capability URL), so its pages
+    are never stored by a shared cache or the browser's disk cache, never indexed, and
+    never name the link to another page as a Referer (W3C, "Good Practices for Capability
+    URLs")."""
+
+    def __init__(self, get_response) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        match = getattr(request, "resolver_match", None)
+        if match is not None and "token" in match.kwargs:
+            response["Cache-Control"] = "no-store, private"
+            response["X-Robots-Tag"] = "noindex, nofollow"
+            response["Referrer-Policy"] = "no-referrer"
+        return response

@@ -109,3 +109,16 @@ def test_a_table_of_another_series_cannot_be_reissued_through_this_one(client):
     assert client.post(reverse("tournaments:reissue_link", args=[t.pk, 1, 99])).status_code == 404
     assert client.post(reverse("tournaments:reissue_links", args=[t.pk, 2])).status_code == 404
     assert client.get(reverse("tournaments:reissue_links", args=[t.pk, 1])).status_code == 405
+
+
+@pytest.mark.parametrize(("name", "method"), [("sheet", "get"), ("qr", "get"), ("preview", "post"), ("sheet", "post")])
+def test_table_link_pages_are_not_cached_indexed_or_referred(client, name, method):
+    table = factories.table_of(3)
+    url = reverse(f"tables:{name}", args=[table.token])
+    response = client.get(url) if method == "get" else client.post(url, GAME | {"number": "1"})
+    assert response["Cache-Control"] == "no-store, private"
+    assert response["X-Robots-Tag"] == "noindex, nofollow"
+    assert response["Referrer-Policy"] == "no-referrer"
+    # A guessed token's 404 too; the director's pages keep the defaults.
+    assert "X-Robots-Tag" in client.get(reverse("tables:sheet", args=["nope"]))
+    assert "X-Robots-Tag" not in client.get(reverse("tournaments:home"))
