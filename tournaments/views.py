@@ -82,6 +82,9 @@ def table_progress(series: Series) -> list[Table]:
         # Behind: more than one round short of the median table.
         table.behind = not table.finished and (median - fraction) * table.deal_count > table.size
         table.percent = round(100 * fraction)
+        # 3.2.1: a round is one deal by each player; the tile shows the round being played.
+        table.rounds = table.deal_count // table.size
+        table.round = min(table.entered // table.size + 1, table.rounds)
     return tables
 
 
