@@ -74,7 +74,7 @@ def series_sheets_pdf(series, *, filled: bool, out: BinaryIO) -> None:
         .order_by("number")
     )
     games = _games_by_table(Game.objects.filter(table__series=series)) if filled else None
-    title = f"{series.tournament.name} – {series.number}"
+    title = f"{series.tournament.name}, {series}"
     write_sheets(sheet_inputs(tables, games), out, title)
 
 
@@ -86,5 +86,5 @@ def table_sheet_pdf(table, *, filled: bool) -> bytes:
     table = Table.objects.select_related("series__tournament").prefetch_related(_seats_prefetch()).get(pk=table.pk)
     games = _games_by_table(Game.objects.filter(table=table)) if filled else None
     out = io.BytesIO()
-    write_sheets(sheet_inputs([table], games), out, f"{table.series.tournament.name} – {table}")
+    write_sheets(sheet_inputs([table], games), out, f"{table.series.tournament.name} - {table}")
     return out.getvalue()
