@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import io
 from collections import namedtuple
+from collections.abc import Callable, Mapping
 from typing import BinaryIO
 
 from django.db.models import Prefetch
 
+from .cards import CardInput, CardSeat, write_cards
 from .scoresheet import sheet_inputs, write_sheets
 
 #: The stored fields a printed sheet shows (5.5.2); the rest of a Game is not loaded.
@@ -74,7 +76,7 @@ def series_sheets_pdf(series, *, filled: bool, out: BinaryIO) -> None:
         .order_by("number")
     )
     games = _games_by_table(Game.objects.filter(table__series=series)) if filled else None
-    title = f"{series.tournament.name}, {series}"
+    title = str(series)
     write_sheets(sheet_inputs(tables, games), out, title)
 
 
@@ -88,3 +90,37 @@ def table_sheet_pdf(table, *, filled: bool) -> bytes:
     out = io.BytesIO()
     write_sheets(sheet_inputs([table], games), out, f"{table.series.tournament.name} - {table}")
     return out.getvalue()
+
+
+def series_cards_pdf(
+    series,
+    *,
+    absolute_url: Callable[[str], str],
+    out: BinaryIO,
+    pins: Mapping[int, Mapping[int, str]] | None = None,
+) -> None:
+    """The table cards of a series: two per A4 page, each with its entry link as QR code.
+
+    ``absolute_url`` makes the link absolute (``request.build_absolute_uri``); ``pins``
+    maps a table number to its seats' PINs (seat number -> PIN), printed beside each seat.
+    Two queries, whatever the number of tables.
+    """
+    from tournaments.models import Table
+
+    tables = Table.objects.filter(series=series).prefetch_related(_seats_prefetch()).order_by("number")
+    name = series.tournament.name
+    cards = [
+        CardInput(
+            tournament=name,
+            series=series.number,
+            table=table.number,
+            size=table.size,
+            url=absolute_url(table.entry_url()),
+            seats=tuple(
+                CardSeat(s.number, s.player.name, s.player.club.name if s.player.club_id else "")
+                for s in table.seats.all()
+            ),
+        )
+        for table in tables
+    ]
+    write_cards(cards, out, str(series), pins)
