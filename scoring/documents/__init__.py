@@ -124,3 +124,35 @@ def series_cards_pdf(
         for table in tables
     ]
     write_cards(cards, out, str(series), pins)
+
+
+def _fee_tournament(tournament_id: int):
+    from tournaments.models import Tournament
+
+    return Tournament.objects.prefetch_related("lost_game_fees", "passed_out_fees", "table_money").get(
+        pk=tournament_id
+    )
+
+
+def series_settlement_pdf(series, *, out: BinaryIO) -> None:
+    """The settlement sheet (5.5.5 and the fee account) of every table of a series, one page each."""
+    from scoring.accounts import settlements
+
+    from .settlement import write_settlements
+
+    tournament = _fee_tournament(series.tournament_id)
+    items = settlements(tournament, [series])
+    write_settlements(items, out, tournament=tournament, title=str(series))
+
+
+def table_settlement_pdf(table) -> bytes:
+    """One table's settlement sheet as PDF bytes."""
+    from scoring.accounts import settlements
+
+    from .settlement import write_settlements
+
+    tournament = _fee_tournament(table.series.tournament_id)
+    items = settlements(tournament, [table.series], table_pk=table.pk)
+    out = io.BytesIO()
+    write_settlements(items, out, tournament=tournament, title=f"{table.series}, {table}")
+    return out.getvalue()
