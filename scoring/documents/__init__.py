@@ -156,3 +156,12 @@ def table_settlement_pdf(table) -> bytes:
     out = io.BytesIO()
     write_settlements(items, out, tournament=tournament, title=f"{table.series}, {table}")
     return out.getvalue()
+
+
+def standings_pdf(tournament, *, series_number: int | None = None, out: BinaryIO) -> None:
+    """The ranking list, overall or for one series, from :func:`scoring.standings.standings`."""
+    from scoring.standings import standings
+
+    from .ranking import write_ranking
+
+    write_ranking(standings(tournament, series_number), out, tournament=tournament, series_number=series_number)
