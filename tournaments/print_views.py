@@ -30,8 +30,12 @@ def _pdf(filename: str) -> HttpResponse:
     return response
 
 
+#: German letters spelled out, so "Großes Open" is saved as grosses-open, not groes-open.
+_SPELLED = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue", "ß": "ss"})
+
+
 def _name(tournament: Tournament, *parts: object) -> str:
-    stem = "-".join([slugify(tournament.name) or "tournament", *(str(p) for p in parts)])
+    stem = "-".join([slugify(tournament.name.translate(_SPELLED)) or "tournament", *(str(p) for p in parts)])
     return f"{stem}.pdf"
 
 
