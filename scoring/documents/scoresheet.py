@@ -30,7 +30,7 @@ from scoring.rating import LOSS_POINTS, WIN_POINTS, opponent_bonus
 from scoring.rules import BASE_VALUES, Contract
 from scoring.sheet import dealer_seat
 
-from .common import MARGIN, PAGE_HEIGHT, PAGE_WIDTH, Text, choose_fonts, fit, new_canvas, wrap
+from .common import MARGIN, PAGE_HEIGHT, PAGE_WIDTH, Text, choose_fonts, fit, new_canvas, width, wrap
 
 #: 5.5.2: 48 deals (12 rounds at a table of four) fit one page; longer sheets continue.
 ROWS_PER_PAGE = 48
@@ -205,7 +205,9 @@ class ScoresheetWriter:
                 c.saveState()
                 c.translate(X[col.key] + col.width / 2 + 2.3, labels_top - LABELS_HEIGHT + 3)
                 c.rotate(90)
-                c.setFont(self.font, SMALL)
+                # A long label (German "Gewonnen / verloren") is set smaller to stay in its box.
+                room = LABELS_HEIGHT - 6
+                c.setFont(self.font, min(SMALL, SMALL * room / max(width(label, self.font, SMALL), 1)))
                 c.drawString(0, 0, label)
                 c.restoreState()
             else:
