@@ -113,7 +113,9 @@ def draw_card(
         cut = card.url.find("/", card.url.find("//") + 2)
         lines = [card.url[:cut], card.url[cut:]] if cut > 0 else [card.url]
     for k, line in enumerate(lines):
-        text.centre(qr_x + QR_SIZE / 2, qr_y - 4 - 10 * k, fit(line, font, url_size, room), font, url_size)
+        # Someone may have to type it: a long line is set smaller before anything is cut.
+        size = max(5.5, min(url_size, url_size * room / width(line, font, url_size)))
+        text.centre(qr_x + QR_SIZE / 2, qr_y - 4 - 10 * k, fit(line, font, size, room), font, size)
     note = _("Seat 1 deals first, then the deal passes to the left (3.2.1).")
     if card.size == 4:
         note += " " + _("At a table of four the dealer sits out (3.2.7).")

@@ -32,6 +32,13 @@ from tournaments.models import Seat, Series, Table
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture(autouse=True)
+def english():
+    """The texts asserted are the English ones, whatever language an earlier test left active."""
+    with translation.override("en"):
+        yield
+
+
 def pages(data: bytes) -> list[str]:
     return [page.extract_text() for page in PdfReader(io.BytesIO(data)).pages]
 
@@ -322,3 +329,85 @@ def test_series_settlement_in_a_fixed_number_of_queries(django_assert_max_num_qu
     with django_assert_max_num_queries(8):
         series_settlement_pdf(series, out=out)
     assert len(pages(out.getvalue())) == 3
+
+
+def ticks(row: list[str]) -> int:
+    """The ticks in a row (neighbouring ticks read as one word, "xx")."""
+    return sum(len(word) for word in row if set(word) == {"x"}) + sum(
+        1 for w in row if w[0] == "x" and w[1:].isdigit()
+    )
+
+
+def test_announcements_and_ouvert_are_ticked_as_they_count():
+    table = named_table(3, ["Anna", "Bernd", "Clara"])
+    seat = table.seats.get(number=2)
+    seat.player.club = factories.player(club="Skatclub Grün-Weiß").club
+    seat.player.save()
+    # Grand ouvert (5.2.6: includes schwarz and schneider announced), all tricks: with 1, hand.
+    factories.game(
+        table,
+        1,
+        declarer_seat=2,
+        contract="grand",
+        tops=1,
+        hand=True,
+        ouvert=True,
+        declarer_points=120,
+        declarer_tricks=10,
+    )
+    factories.game(table, 2, declarer_seat=3, contract="null", hand=True, declarer_tricks=0)
+    factories.game(table, 3, declarer_seat=1, contract="clubs", tops=2, tops_kind="without", declarer_points=95)
+    page = pages(table_sheet_pdf(table, filled=True))[0]
+    grand, null, clubs = rows(page, ["Anna", "Bernd", "Clara"])
+    # Hand, schneider, announced, schwarz, announced, ouvert: six ticks; with 1, game + those six: 8 x 24 = 192.
+    assert grand[:4] == ["Anna", "Bernd", "24", "1"] and ticks(grand) == 6 and grand[-2:] == ["+192", "192"]
+    assert (
+        null[:3] == ["Bernd", "Clara", "Null"] and ticks(null) == 1 and null[-2:] == ["+35", "35"]
+    )  # null hand: 35 (5.1.2)
+    # Without 2, game, schneider: 4 x 12 = 48.
+    assert clubs == ["Clara", "Anna", "12", "2", "x", "48", "+48", "48"]
+    assert "Skatclub Grün-Weiß" in page
+
+
+def test_long_entry_links_print_on_two_lines_and_no_tables_a_note():
+    t, series = factories.drawn(players=3)
+    out = io.BytesIO()
+    host = "https://skat-turnier.landesverband-sachsen.example.org"
+    series_cards_pdf(series, absolute_url=lambda path: host + path, out=out)
+    page = pages(out.getvalue())[0]
+    table = series.tables.get()
+    assert host in page.splitlines() and table.entry_url() in page.splitlines()
+    assert "At a table of four" not in page  # a table of three: everyone plays
+    empty = Series.objects.create(tournament=t, number=2)
+    out = io.BytesIO()
+    series_cards_pdf(empty, absolute_url=lambda path: host + path, out=out)
+    assert "No tables." in pages(out.getvalue())[0]
+
+
+def test_without_dejavu_the_standard_fonts_are_used(monkeypatch):
+    from scoring.documents import common
+
+    monkeypatch.setattr(common, "FONT_DIRS", ())
+    common._dejavu_available.cache_clear()
+    try:
+        assert common.choose_fonts(["Łukasz"]) == common.STANDARD
+    finally:
+        common._dejavu_available.cache_clear()
+    assert common.choose_fonts(["Jürgen Groß"]) == common.STANDARD
+
+
+def test_wrapping_names_into_two_lines():
+    from scoring.documents.common import wrap
+
+    assert wrap("Hans-Joachim Oberländer", "Helvetica", 8, 60) == ["Hans-Joachim", "Oberländer"]
+    # A first word too long for a line is cut on the one line it gets.
+    (line,) = wrap("Oberländer-Schimmelpfennig Hans", "Helvetica", 8, 60)
+    assert line.endswith("…")
+    assert wrap("", "Helvetica", 8, 60) == []
+
+
+def test_a_table_being_reseated_has_no_settlement_yet():
+    table = named_table(4, ["Anna", "Bernd", "Clara", "Dieter"])
+    table.seats.get(number=4).delete()
+    assert settlements(table.series.tournament, [table.series]) == []
+    assert "No tables." in pages(table_settlement_pdf(table))[0]
