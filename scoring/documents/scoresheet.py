@@ -296,7 +296,7 @@ class ScoresheetWriter:
             for i in range(count):
                 number = first + i
                 y = body_top - (i + 1) * ROW + 3
-                t.left(X["dealer"] + 2, y, short[dealer_seat(number, size)], self.font, CELL)
+                t.left(X["dealer"] + 2, y, short.get(dealer_seat(number, size), ""), self.font, CELL)
                 row = by_number.get(number)
                 if row is None:
                     continue
