@@ -217,40 +217,30 @@ def test_table_cards_with_and_without_pins():
     assert "PIN 1234" in text and "PIN 0042" in text and text.count("PIN") == 2
 
 
-class RecordingPath:
-    def __init__(self) -> None:
-        self.rects: list[tuple[float, float, float, float]] = []
-
-    def rect(self, x, y, w, h) -> None:
-        self.rects.append((x, y, w, h))
-
-
 class RecordingCanvas:
     def __init__(self) -> None:
-        self.path = RecordingPath()
+        self.literal = ""
 
-    def beginPath(self) -> RecordingPath:
-        return self.path
-
-    def setFillGray(self, gray) -> None:
-        pass
-
-    def drawPath(self, path, stroke, fill) -> None:
-        assert fill == 1 and stroke == 0
+    def addLiteral(self, literal: str) -> None:
+        self.literal += literal
 
 
 def test_the_qr_code_draws_exactly_the_dark_modules():
     url = "http://hall.local/s/abc/"
     canvas = RecordingCanvas()
-    draw_qr(canvas, url, 0, 0, 100)
+    draw_qr(canvas, url, 10, 20, 100)
     matrix = segno.make(url, error="m").matrix
     modules = len(matrix) + 8
-    unit = 100 / modules
+    lines = canvas.literal.splitlines()
+    # One transformation: module units, scaled to 100 points, at (10, 20); then filled.
+    assert lines[0] == f"q 0 g {100 / modules:.5f} 0 0 {100 / modules:.5f} 10.000 20.000 cm"
+    assert lines[-1] == "f Q"
     dark = set()
-    for x, y, w, _h in canvas.path.rects:
-        row = round((100 - y) / unit) - 1 - 4
-        first = round(x / unit) - 4
-        dark.update((row, col) for col in range(first, first + round(w / unit)))
+    for line in lines[1:-1]:
+        x, y, w, h, op = line.split()
+        assert op == "re" and h == "1"
+        row = modules - 1 - int(y) - 4
+        dark.update((row, col) for col in range(int(x) - 4, int(x) - 4 + int(w)))
     expected = {(r, c) for r, line in enumerate(matrix) for c, v in enumerate(line) if v}
     assert dark == expected
 
