@@ -111,7 +111,13 @@ class Text:
             self.font = (font, size)
             # A standard font's operator depends on the text alone; an embedded font's
             # on its subsets so far, so those go through reportlab's textOut every time.
-            self.fast = not pdfmetrics.getFont(font)._dynamicFont
+            # reportlab's text object has kept _formatText and _code for many versions;
+            # should they go, every string takes the public textOut path.
+            self.fast = (
+                not pdfmetrics.getFont(font)._dynamicFont
+                and hasattr(self.obj, "_formatText")
+                and hasattr(self.obj, "_code")
+            )
 
     def left(self, x: float, y: float, text: str, font: str, size: float) -> None:
         if not text:

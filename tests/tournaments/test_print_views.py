@@ -245,3 +245,13 @@ def test_a_place_beyond_the_table_is_refused_and_nothing_saved(client, director)
     assert response.status_code == 200
     assert "A table of 3 has no place 4." in response.content.decode()
     assert not t.table_money.exists() and not t.passed_out_fees.exists()
+
+
+def test_the_admin_edits_the_money_tables(client):
+    t = factories.tournament()
+    t.table_money.create(table_size=4, place=1, amount="2.00")
+    t.passed_out_fees.create(table_size=3, from_passed_out=4, amount="0.50")
+    client.force_login(factories.user("admin", superuser=True))
+    page = client.get(reverse("admin:tournaments_tournament_change", args=[t.pk])).content.decode()
+    assert 'name="table_money-0-amount"' in page and 'value="2.00"' in page
+    assert 'name="passed_out_fees-0-from_passed_out"' in page
