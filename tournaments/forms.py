@@ -6,7 +6,7 @@ from django import forms
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
-from .models import Club, LostGameFee, Player, Registration, Series, Team, Tournament
+from .models import Club, LostGameFee, PassedOutFee, Player, Registration, Series, TableMoney, Team, Tournament
 
 
 class TournamentForm(forms.ModelForm):
@@ -31,6 +31,22 @@ LostGameFeeFormSet = forms.inlineformset_factory(
     LostGameFee,
     fields=["from_lost_game", "amount"],
     extra=2,
+    can_delete=True,
+)
+
+PassedOutFeeFormSet = forms.inlineformset_factory(
+    Tournament,
+    PassedOutFee,
+    fields=["table_size", "from_passed_out", "amount"],
+    extra=2,
+    can_delete=True,
+)
+
+TableMoneyFormSet = forms.inlineformset_factory(
+    Tournament,
+    TableMoney,
+    fields=["table_size", "place", "amount"],
+    extra=3,
     can_delete=True,
 )
 

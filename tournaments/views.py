@@ -21,7 +21,16 @@ from scoring.standings import standings
 from scoring.tables import StandingsTable, rows
 
 from . import series as series_service
-from .forms import DrawForm, LostGameFeeFormSet, MoveForm, RegistrationForm, SwapForm, TournamentForm
+from .forms import (
+    DrawForm,
+    LostGameFeeFormSet,
+    MoveForm,
+    PassedOutFeeFormSet,
+    RegistrationForm,
+    SwapForm,
+    TableMoneyFormSet,
+    TournamentForm,
+)
 from .models import Registration, Seat, Series, Table, Tournament
 from .permissions import director_required
 
@@ -49,11 +58,23 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
     return render(request, "tournaments/tournament_form.html", {"form": form})
 
 
+def _sent(request: HttpRequest, prefix: str):
+    """The POST data for the formset ``prefix``, or None (unbound) when the post lacks it."""
+    if request.method == "POST" and f"{prefix}-TOTAL_FORMS" in request.POST:
+        return request.POST
+    return None
+
+
 @director_required
 def tournament_edit(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     form = TournamentForm(request.POST or None, instance=tournament)
     fees = LostGameFeeFormSet(request.POST or None, instance=tournament, prefix="fees")
-    if request.method == "POST" and form.is_valid() and fees.is_valid():
+    # The money tables added later bind only when the page sent them, so a post of the
+    # older form (or a script) that lacks them changes the rest and leaves them as they are.
+    passed_out_fees = PassedOutFeeFormSet(_sent(request, "passed"), instance=tournament, prefix="passed")
+    table_money = TableMoneyFormSet(_sent(request, "money"), instance=tournament, prefix="money")
+    formsets_valid = fees.is_valid() and all(f.is_valid() for f in (passed_out_fees, table_money) if f.is_bound)
+    if request.method == "POST" and form.is_valid() and formsets_valid:
         drawn = tournament.series.count()
         if form.cleaned_data["series_count"] < drawn:
             form.add_error("series_count", _("%(n)s series are already drawn.") % {"n": drawn})
@@ -61,9 +82,19 @@ def tournament_edit(request: HttpRequest, tournament: Tournament) -> HttpRespons
             with transaction.atomic():
                 form.save()
                 fees.save()
+                for formset in (passed_out_fees, table_money):
+                    if formset.is_bound:
+                        formset.save()
             messages.success(request, _("Saved."))
             return redirect(tournament)
-    return render(request, "tournaments/tournament_form.html", {"form": form, "fees": fees, "tournament": tournament})
+    context = {
+        "form": form,
+        "fees": fees,
+        "passed_out_fees": passed_out_fees,
+        "table_money": table_money,
+        "tournament": tournament,
+    }
+    return render(request, "tournaments/tournament_form.html", context)
 
 
 def table_progress(series: Series) -> list[Table]:
