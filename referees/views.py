@@ -114,9 +114,11 @@ def table_dispute(request: HttpRequest, token: str) -> HttpResponse:
 @login_required
 def mine(request: HttpRequest) -> HttpResponse:
     """The tournaments the user referees or directs."""
-    refereed = RefereeAssignment.objects.tournaments_of(request.user)
-    directed = Tournament.objects.for_user(request.user)
-    return render(request, "referees/mine.html", {"tournaments": (refereed | directed).distinct()})
+    user = request.user
+    tournaments = Tournament.objects.all()
+    if not user.is_superuser:
+        tournaments = tournaments.filter(Q(referee_assignments__user=user) | Q(directors=user)).distinct()
+    return render(request, "referees/mine.html", {"tournaments": tournaments})
 
 
 def _tables_with_status(tournament: Tournament):
@@ -147,7 +149,7 @@ def board(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     )
     tables = list(_tables_with_status(tournament))
     for table in tables:
-        table.deal_count = table.deals
+        table.deal_count = tournament.deals_per_table(table.size)
         table.confirmed = getattr(table, "signoff", None) is not None
         table.awaiting = not table.confirmed and (
             table.entered >= table.deal_count or (table.series.status == "finished" and table.entered > 0)
