@@ -224,6 +224,29 @@ class Correction(models.Model):
     def changed(self) -> list[tuple[str, object, object]]:
         return changed_fields(self.before, self.after)
 
+    @property
+    def changed_display(self) -> list[tuple[str, str, str]]:
+        """The changes for people: the game's field labels and displayed values."""
+        return [
+            (str(_game_field(name).verbose_name), _shown(name, old), _shown(name, new))
+            for name, old, new in self.changed
+        ]
+
+
+def _game_field(name: str):
+    from scoring.models import Game
+
+    return Game._meta.get_field(name)
+
+
+def _shown(name: str, value: object) -> str:
+    if value is None or value == "":
+        return "\u2013"  # an en dash: nothing entered
+    if isinstance(value, bool):
+        return str(_("yes") if value else _("no"))
+    choices = dict(_game_field(name).flatchoices)
+    return str(choices.get(value, value))
+
 
 def changed_fields(before: dict, after: dict) -> list[tuple[str, object, object]]:
     """The fields a correction changed, in snapshot order: (name, before, after)."""

@@ -161,7 +161,7 @@ def confirm_seat(table: Table, seat_number: int, pin: str, *, now: datetime | No
         PinFailure.objects.create(table=table, seat_number=seat_number)
         locked_until = pin_locked_until(table, now)
         if locked_until is not None:
-            raise SignOffRefused(_("Wrong PIN. ") + _locked_text(locked_until))
+            raise SignOffRefused(_locked_text(locked_until, wrong=True))
         raise SignOffRefused(
             _("Wrong PIN for %(name)s: check the PIN on the table card and type it again.")
             % {"name": seats[seat_number]}
@@ -180,7 +180,8 @@ def mark_on_paper(table: Table, *, by: str) -> SignOff:
         raise SignOffRefused(_("5.5.3: this sheet is already confirmed; only a referee can change it now.")) from None
 
 
-def _locked_text(until: datetime) -> str:
-    return _("Too many wrong PINs: PIN entry at this table is locked until %(time)s.") % {
-        "time": time_format(timezone.localtime(until), "H:i")
-    }
+def _locked_text(until: datetime, *, wrong: bool = False) -> str:
+    time = time_format(timezone.localtime(until), "H:i")
+    if wrong:
+        return _("Wrong PIN. Too many wrong PINs: PIN entry at this table is locked until %(time)s.") % {"time": time}
+    return _("Too many wrong PINs: PIN entry at this table is locked until %(time)s.") % {"time": time}

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import django_tables2 as tables
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 
@@ -59,9 +59,7 @@ class StandingsTable(tables.Table):
         """Only confirmed sheets are final (5.5.3): say how many of the player's are not yet."""
         if not value:
             return gettext("final")
-        return ngettext("provisional: %(n)s sheet unconfirmed", "provisional: %(n)s sheets unconfirmed", value) % {
-            "n": value
-        }
+        return gettext("provisional (unconfirmed sheets: %(n)s)") % {"n": value}
 
 
 def _row_class(record: dict) -> str:

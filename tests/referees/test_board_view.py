@@ -36,7 +36,8 @@ def test_the_board_lists_open_disputes_oldest_first_tables_and_corrections(clien
     assert page.index("old claim") < page.index("young claim")
     assert "25 min" in page
     assert "closed claim" not in page and "withdrawn" in page  # closed ones are listed by status only
-    assert "recount" in page and "declarer_points: 70 → 95" in page and "+48 → +72" in page
+    assert "recount" in page and "card points: 70 → 95" in page and "+48 → +72" in page
+    assert "schneider: no → yes" in page
     assert "awaiting confirmation" in page
     assert young.pk != old.pk
 

@@ -77,7 +77,7 @@ def test_guessing_locks_pin_entry_for_the_table_for_some_minutes(client):
     for _ in range(PIN_ATTEMPTS - 1):
         assert "Wrong PIN for Seat1" in confirm(client, table, 1, wrong_pin(table, 1)).content.decode()
     page = confirm(client, table, 1, wrong_pin(table, 1)).content.decode()
-    assert "Too many wrong PINs: PIN entry at this table is locked until" in page
+    assert "Wrong PIN. Too many wrong PINs: PIN entry at this table is locked until" in page
     # Locked: even the right PIN is refused now, and the form is gone.
     page = confirm(client, table, 2, seat_pin(table, 2)).content.decode()
     assert "locked until" in page and 'name="pin"' not in page

@@ -57,7 +57,7 @@ def test_a_confirmed_sheet_is_corrected_with_an_audit_record(client, signed):
     response = client.post(url(signed, game), form_data(game, declarer_points=75), follow=True)
     page = response.content.decode()
     assert "Deal 2: corrected, score -60 -&gt; +30." in page
-    assert "declarer_points: 50 → 75" in page and "checked with both lists" in page
+    assert "card points: 50 → 75" in page and "checked with both lists" in page
     game.refresh_from_db()
     assert (game.declarer_points, game.score, game.version) == (75, 30, 2)
     correction = Correction.objects.get()

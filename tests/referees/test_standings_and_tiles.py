@@ -40,11 +40,11 @@ def test_players_of_unconfirmed_sheets_are_provisional(client):
     client.force_login(director_of(tournament))
     page = client.get(reverse("tournaments:standings", args=[tournament.pk])).content.decode()
     assert "1 of 2 sheets confirmed; results from unconfirmed sheets are provisional." in page
-    assert "provisional: 1 sheet unconfirmed" in page and "final" in page
+    assert "provisional (unconfirmed sheets: 1)" in page and "final" in page
     assert len(re.findall(r'<tr class="[^"]*provisional', page)) == 3
     confirm_all(client, second)
     page = client.get(reverse("tournaments:standings", args=[tournament.pk])).content.decode()
-    assert "All 2 sheets are confirmed: the standings are final." in page and "provisional" not in page
+    assert "All sheets are confirmed: the standings are final." in page and "provisional" not in page
 
 
 def test_the_standings_count_a_voided_game_as_nothing(client):

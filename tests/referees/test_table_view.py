@@ -28,7 +28,7 @@ def test_the_sheet_with_sign_off_disputes_and_correct_links(client):
     assert "Awaiting confirmation" in page and "Seat2 ✓" in page and "Seat1 ·" in page
     assert "claim about seating" in page
     assert reverse("referees:correct", args=[tournament.pk, game.pk]) in page
-    assert "(1 change)" in page and 'class=" void"' in page
+    assert "(changes: 1)" in page and 'class=" void"' in page
     assert reverse("tables:correct", args=[table.token]) not in page  # the referee corrects any deal, here
 
 
