@@ -15,6 +15,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
+from referees.context import table_link_context
+from referees.signoff import is_signed
 from tournaments.models import Table
 
 from . import entry, tablesheet
@@ -42,7 +44,7 @@ def _context(request: HttpRequest, table: Table, form: GameForm | None, players:
         dealer = players.get(dealer_seat(int(number), table.size)) if number else None
     except (TypeError, ValueError):
         dealer = None
-    return {
+    return table_link_context(table, players, entered=len(games)) | {
         "dealer": dealer,
         "table": table,
         "series": table.series,
@@ -94,7 +96,7 @@ def table_sheet(request: HttpRequest, token: str) -> HttpResponse:
         status = 422 if form.errors else 200
         template = "scoring/_sheet_and_form.html" if request.htmx else "scoring/table_sheet.html"
         return render(request, template, _context(request, table, form, players), status=status)
-    if number <= table.deals:
+    if number <= table.deals and not is_signed(table):  # 5.5.3: a confirmed sheet shows no form
         form = _new_form(table, players, number)
     return render(request, "scoring/table_sheet.html", _context(request, table, form, players))
 
@@ -122,6 +124,8 @@ def _who(request: HttpRequest) -> str:
 def preview(request: HttpRequest, token: str) -> HttpResponse:
     """The value and score of the deal being entered, as the fields are filled (htmx)."""
     table = _table(token)
+    if is_signed(table):
+        return HttpResponse(_("5.5.3: the players confirmed this sheet; only a referee can change it now."))
     players = _players(table)
     form = GameForm(request.POST, table=table, players=_active(players, table, _posted_number(request, 1)))
     form.is_valid()
@@ -135,6 +139,9 @@ def correct_last(request: HttpRequest, token: str) -> HttpResponse:
     players = _players(table)
     last = Game.objects.filter(table=table).order_by("-number").first()
     if last is None:
+        return redirect("tables:sheet", token=token)
+    if is_signed(table):
+        messages.error(request, _("5.5.3: the players confirmed this sheet; only a referee can change it now."))
         return redirect("tables:sheet", token=token)
     if request.method == "POST":
         form = GameForm(request.POST, instance=last, table=table, players=_active(players, table, last.number))

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from django.db import transaction
 
+from referees.signoff import mark_on_paper
 from scoring.models import Game
 from scoring.rules import GAME_VALUES, Contract, RuleError
 from scoring.sheet import active_seats
@@ -108,6 +109,9 @@ def create_demo(director=None, seed: int = 2026) -> Tournament:
     _play(first, rng, share=1.0)
     first.status = Series.Status.FINISHED
     first.save(update_fields=["status"])
+    # Series 1's sheets were signed on paper by their players: final (referees app, 5.5.3).
+    for table in first.tables.all():
+        mark_on_paper(table, by="demo")
     second = draw_series(tournament, Series.Method.SEEDED)
     _play(second, rng, share=0.5)
     return tournament

@@ -13,6 +13,7 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
+from referees.pins import seat_pin
 from scoring import documents
 from scoring.accounts import settlements, total_account
 from scoring.fees import Account, distribute
@@ -84,10 +85,15 @@ def table_sheet(request: HttpRequest, tournament: Tournament, number: int, table
 
 @director_required
 def series_cards(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
-    """The table cards of a series, with each table's entry link as QR code."""
+    """The table cards of a series, with each table's entry link as QR code and each
+    seat's PIN for confirming the sheet (5.5.3; referees.pins)."""
     series = _series(tournament, number)
+    pins = {
+        table.number: {seat: seat_pin(table, seat) for seat in range(1, table.size + 1)}
+        for table in series.tables.all()
+    }
     response = _pdf(_name(tournament, "series", number, "table-cards"))
-    documents.series_cards_pdf(series, absolute_url=request.build_absolute_uri, out=response)
+    documents.series_cards_pdf(series, absolute_url=request.build_absolute_uri, out=response, pins=pins)
     return response
 
 

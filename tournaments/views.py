@@ -17,7 +17,7 @@ from django_tables2 import RequestConfig
 
 from scoring.messages import rule_message
 from scoring.rules import RuleError
-from scoring.standings import standings
+from scoring.standings import sheet_counts, standings
 from scoring.tables import StandingsTable, rows
 
 from . import series as series_service
@@ -101,6 +101,7 @@ def table_progress(series: Series) -> list[Table]:
     """The series' tables with seats and games entered: three queries, any size."""
     tables = list(
         series.tables.annotate(entered=Count("games"))
+        .select_related("signoff")  # the sheet's sign-off (referees app)
         .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("number")))
         .order_by("number")
     )
@@ -116,6 +117,11 @@ def table_progress(series: Series) -> list[Table]:
         # 3.2.1: a round is one deal by each player; the tile shows the round being played.
         table.rounds = table.deal_count // table.size
         table.round = min(table.entered // table.size + 1, table.rounds)
+        # Only a confirmed sheet is final (5.5.3); a finished one awaits the players' confirmation.
+        table.confirmed = getattr(table, "signoff", None) is not None
+        table.awaiting = not table.confirmed and (
+            table.finished or (series.status == Series.Status.FINISHED and table.entered > 0)
+        )
     return tables
 
 
@@ -133,6 +139,8 @@ def tournament_detail(request: HttpRequest, tournament: Tournament) -> HttpRespo
         "tables": tables,
         "finished_tables": sum(t.finished for t in tables),
         "behind_tables": sum(t.behind for t in tables),
+        "confirmed_tables": sum(t.confirmed for t in tables),
+        "awaiting_tables": sum(t.awaiting for t in tables),
         "registered": registered,
         "draw_form": DrawForm(),
         "can_draw": len(all_series) < tournament.series_count
@@ -302,7 +310,15 @@ def _standings_context(request: HttpRequest, tournament: Tournament) -> dict:
     series_number = int(selected) if selected and selected.isdigit() and int(selected) in numbers else None
     table = StandingsTable(rows(standings(tournament, series_number)))
     RequestConfig(request, paginate=False).configure(table)
-    return {"tournament": tournament, "table": table, "numbers": numbers, "series_number": series_number}
+    confirmed, sheets = sheet_counts(tournament, series_number)
+    return {
+        "tournament": tournament,
+        "table": table,
+        "numbers": numbers,
+        "series_number": series_number,
+        "sheets_confirmed": confirmed,
+        "sheets": sheets,
+    }
 
 
 @director_required

@@ -38,6 +38,7 @@ SHEET_GAME_FIELDS = (
     "overbid",
     "schneider",
     "schwarz",
+    "voided",
 )
 
 

@@ -140,6 +140,7 @@ class ScoresheetWriter:
         self.text = Text(canvas)
         self.passed_out = _("passed out")
         self.carried = _("carried forward")
+        self.void = _("void")
         self.mark = "x"
 
     # -- static page parts ----------------------------------------------------------
@@ -349,6 +350,10 @@ class ScoresheetWriter:
         if game.overbid:
             tick("overbid")
         t.right(X["value"] + WIDTH["value"] - 3, y, str(game.value), font, CELL)
+        if game.voided:
+            # Voided by a referee's correction: the row stays, scoring nothing.
+            t.right(X["score"] + WIDTH["score"] - 3, y, self.void, font, SMALL)
+            return
         score = f"+{game.score}" if game.score > 0 else str(game.score)
         t.right(X["score"] + WIDTH["score"] - 3, y, score, self.bold if game.lost else font, CELL)
 

@@ -146,7 +146,7 @@ def test_series_documents_take_a_fixed_number_of_queries(client, director, djang
         with django_assert_max_num_queries(9) as captured:
             assert client.get(urls(t)["series_sheets_pdf"] + "?form=filled").status_code == 200
         counts.append(len(captured))
-        with django_assert_max_num_queries(7):
+        with django_assert_max_num_queries(8):  # + the tables' tokens for the seats' PINs
             assert client.get(urls(t)["series_cards_pdf"]).status_code == 200
         with django_assert_max_num_queries(13):
             assert client.get(urls(t)["series_settlement_pdf"]).status_code == 200
@@ -255,3 +255,14 @@ def test_the_admin_edits_the_money_tables(client):
     page = client.get(reverse("admin:tournaments_tournament_change", args=[t.pk])).content.decode()
     assert 'name="table_money-0-amount"' in page and 'value="2.00"' in page
     assert 'name="passed_out_fees-0-from_passed_out"' in page
+
+
+def test_the_table_cards_print_each_seats_confirmation_pin(client, running):
+    """The PIN a player types to confirm the sheet (5.5.3) is the one on his table card."""
+    from referees.pins import seat_pin
+
+    t, series = running
+    text = "\n".join(text_of(client.get(urls(t)["series_cards_pdf"])))
+    for table in series.tables.all():
+        for seat in range(1, table.size + 1):
+            assert f"PIN {seat_pin(table, seat)}" in text
