@@ -15,6 +15,8 @@ urlpatterns = [
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("s/", include("scoring.urls")),
+    path("s/", include("referees.table_urls")),
     path("p/", include("tournaments.public_urls")),
     path("", include("tournaments.urls")),
+    path("", include("referees.urls")),
 ]

@@ -13,7 +13,7 @@ import uuid
 from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
-from django.db.models import F, Max
+from django.db.models import F, Max, Q
 
 from tournaments.models import Series, Table
 
@@ -41,6 +41,13 @@ def _check_open(table: Table) -> None:
             gettext_noop("series {series} is finished; a referee corrects it now"),
             "5.5.3",
             series=series.number,
+        )
+    # The sheet sign-off (referees app): a confirmed sheet is locked against the table link.
+    if Table.objects.filter(pk=table.pk, signoff__isnull=False).exists():
+        raise RuleError(
+            "number",
+            gettext_noop("the players confirmed this sheet; only a referee can change it now"),
+            "5.5.3",
         )
 
 
@@ -104,6 +111,13 @@ def correct_last_game(form: GameForm, *, entered_by: str) -> Game:
         if game.number != next_deal(form.table) - 1:
             raise RuleError(
                 "number", gettext_noop("only the last deal can be corrected at the table; ask a referee"), "5.5.3"
+            )
+        if Game.objects.filter(pk=game.pk).filter(Q(voided=True) | Q(corrections__isnull=False)).exists():
+            raise RuleError(
+                "number",
+                gettext_noop("a referee decided deal {deal}; only a referee can change it"),
+                "5.5.3",
+                deal=game.number,
             )
         seen = form.cleaned_data.get("version")
         updated = Game.objects.filter(pk=game.pk, version=seen if seen is not None else game.version)

@@ -23,6 +23,12 @@ class GameQuerySet(models.QuerySet):
         return self.filter(passed_out=False)
 
 
+IRREGULARITY_CHOICES = [
+    (rules.Irregularity.DECLARER.value, _("the declarer (the opponents win)")),
+    (rules.Irregularity.OPPONENTS.value, _("the opponents (the declarer wins)")),
+]
+
+
 class Game(models.Model):
     class TopsKind(models.TextChoices):
         WITH = "with", _("with")
@@ -53,6 +59,19 @@ class Game(models.Model):
     bid = models.PositiveSmallIntegerField(_("bid"), null=True, blank=True)
     declarer_points = models.PositiveSmallIntegerField(_("declarer's card points"), null=True, blank=True)
     declarer_tricks = models.PositiveSmallIntegerField(_("declarer's tricks"), null=True, blank=True)
+    # Set only by a referee's correction (referees app): 4.1.3-4.1.6.
+    irregularity = models.CharField(
+        _("ended by an irregularity of"),
+        max_length=10,
+        choices=IRREGULARITY_CHOICES,
+        blank=True,
+        help_text=_(
+            "4.1.4: the game ended before its outcome was established; the offended party wins a simple game."
+        ),
+    )
+    # A voided game keeps its row and its entries but scores nothing (a referee's decision,
+    # e.g. 3.2.11: a game dealt out of turn is invalid); only a correction sets it.
+    voided = models.BooleanField(_("void"), default=False)
 
     # Stored from rules.evaluate(); never edited by hand.
     value = models.PositiveSmallIntegerField(_("game value"), default=0)
@@ -108,6 +127,9 @@ class Game(models.Model):
             ),
             models.CheckConstraint(condition=~Q(won=True, lost=True), name="game_not_won_and_lost"),
             models.CheckConstraint(condition=Q(number__gte=1), name="game_number_positive"),
+            models.CheckConstraint(
+                condition=Q(voided=False) | Q(score=0, won=False, lost=False), name="game_voided_scores_nothing"
+            ),
         ]
         # Covers the standings' one GROUP BY (table, declarer seat): the database
         # answers it from the index without reading the games themselves.
@@ -130,13 +152,16 @@ class Game(models.Model):
             declarer_points=self.declarer_points,
             declarer_tricks=self.declarer_tricks,
             bid=self.bid,
+            irregularity=self.irregularity or None,  # type: ignore[arg-type]  # checked by the engine (4.1.4)
         )
 
     def apply_rules(self, table_size: int) -> rules.Outcome | None:
         """Check the deal's seats and value the game with the engine; store the result.
 
         Raises :class:`scoring.rules.RuleError` (field and paragraph) and changes
-        nothing on this instance when the game is not allowed.
+        nothing on this instance when the game is not allowed. A voided game is still
+        checked and valued (its value stays on record) but scores nothing: score 0, neither
+        won nor lost, so every aggregate over stored scores leaves it out.
         """
         dealer = dealer_seat(self.number, table_size)
         if self.passed_out:
@@ -149,6 +174,7 @@ class Game(models.Model):
             self.value = self.score = 0
             self.won = self.lost = self.overbid = self.schneider = self.schwarz = False
             self.multiplier = None
+            self.irregularity = ""
             return None
         if self.declarer_seat is None:
             raise rules.RuleError(
@@ -184,4 +210,7 @@ class Game(models.Model):
         self.multiplier = outcome.multiplier
         self.schneider = outcome.schneider
         self.schwarz = outcome.schwarz
+        if self.voided:
+            self.score = 0
+            self.won = self.lost = False
         return outcome

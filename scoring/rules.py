@@ -71,6 +71,21 @@ class Contract(StrEnum):
         return self not in (Contract.GRAND, Contract.NULL)
 
 
+class Irregularity(StrEnum):
+    """Who committed the irregularity that ended a game before its outcome was established.
+
+    4.1.3-4.1.6 (and every rule that refers to them: a revoke 4.2.3, a card pulled out of
+    turn 4.2.7, the skat examined during play 4.2.8, a comment that influences play 4.2.9,
+    tricks not stacked 4.4.4): the game ends in favour of the offended party, who wins a
+    simple game (4.1.4). A game whose outcome was already established when the offence
+    was committed is not one of these: it is recorded as played, with the card points taken
+    by then (4.1.3).
+    """
+
+    DECLARER = "declarer"
+    OPPONENTS = "opponents"
+
+
 #: 5.1.1: base values of suit and grand games.
 BASE_VALUES: dict[Contract, int] = {
     Contract.DIAMONDS: 9,
@@ -126,7 +141,9 @@ class Game:
     ``declarer_points`` are the declarer's card points including the skat (2.2.1);
     ``declarer_tricks`` the tricks he took (needed for null and for schwarz: 5.2.8,
     a party claiming schwarz must show it); ``bid`` is the final bid of the auction,
-    ``None`` when forehand played without a bid (3.3.6).
+    ``None`` when forehand played without a bid (3.3.6). ``irregularity`` names the party
+    whose irregularity ended the game (4.1.4); card points and tricks then need not be
+    given and do not decide it.
     """
 
     contract: Contract
@@ -138,6 +155,7 @@ class Game:
     declarer_points: int | None = None
     declarer_tricks: int | None = None
     bid: int | None = None
+    irregularity: Irregularity | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,6 +199,8 @@ def evaluate(game: Game) -> Outcome:
     contract = _check_game(game)
     if contract.is_null:
         return _evaluate_null(game)
+    if game.irregularity is not None:
+        return _evaluate_irregularity(game, contract, Irregularity(game.irregularity))
     return _evaluate_trump_game(game, contract)
 
 
@@ -203,7 +223,10 @@ def _evaluate_null(game: Game) -> Outcome:
             value=value,
             bid=game.bid,
         )
-    won = game.declarer_tricks == 0  # 5.2.7
+    # 5.2.7: the declarer wins by losing every trick; after an irregularity (4.1.4) the
+    # offended party wins, at the invariable value (5.1.2).
+    irregular = game.irregularity is not None
+    won = game.irregularity == Irregularity.OPPONENTS if irregular else game.declarer_tricks == 0
     return Outcome(won=won, value=value, score=score(won, value), overbid=False, multiplier=None)
 
 
@@ -246,23 +269,88 @@ def _evaluate_trump_game(game: Game, contract: Contract) -> Outcome:
     value = base * multiplier
     overbid = game.bid is not None and value < game.bid
     if overbid:
-        # 5.4.1: raise by as many multipliers as the bid needs, before doubling
-        # (5.3.4: the doubling itself may not be used to reach the bid).
-        multiplier = math.ceil(game.bid / base)
-        if multiplier > MAX_MULTIPLIER[contract]:
-            raise RuleError(
-                "bid",
-                gettext_noop(
-                    "{contract} can never be worth the bid {bid}: its highest value is {highest}; "
-                    "the declarer must announce a game that can reach the bid"
-                ),
-                "3.4.2",
-                contract=CONTRACT_NAMES[contract],
-                bid=game.bid,
-                highest=base * MAX_MULTIPLIER[contract],
-            )
+        multiplier = _raise_to_bid(contract, game.bid)
         value = base * multiplier
         won = False
+    return Outcome(
+        won=won,
+        value=value,
+        score=score(won, value),
+        overbid=overbid,
+        multiplier=multiplier,
+        schneider=schneider,
+        schwarz=schwarz,
+    )
+
+
+def _raise_to_bid(contract: Contract, bid: int) -> int:
+    """5.4.1: the multipliers of a lost game raised by as many as the bid needs, before
+    doubling (5.3.4: the doubling itself may not be used to reach the bid)."""
+    base = BASE_VALUES[contract]
+    multiplier = math.ceil(bid / base)
+    if multiplier > MAX_MULTIPLIER[contract]:
+        raise RuleError(
+            "bid",
+            gettext_noop(
+                "{contract} can never be worth the bid {bid}: its highest value is {highest}; "
+                "the declarer must announce a game that can reach the bid"
+            ),
+            "3.4.2",
+            contract=CONTRACT_NAMES[contract],
+            bid=bid,
+            highest=base * MAX_MULTIPLIER[contract],
+        )
+    return multiplier
+
+
+def _evaluate_irregularity(game: Game, contract: Contract, offender: Irregularity) -> Outcome:
+    """A suit or grand game ended by an irregularity before its outcome was established.
+
+    4.1.4: the offending party loses "only a simple game (not schneider or schwarz)": no
+    level reached in play counts for either party, so card points and tricks do not enter.
+    What the declarer announced still counts (3.4.1: hand and the predictions are part of
+    the contract; 5.2.5: a predicted level counts whether reached or not).
+
+    The bid (5.4): when the opponents offend and the declarer needs schneider or schwarz to
+    justify his bid, he is credited with the level required (4.1.5): schneider first, then
+    schwarz. If even that does not reach the bid (a devaluing top in the skat, 5.4.1), or
+    when the declarer offends below the bid, the game is lost and raised to the bid like
+    any overbid game (5.4.1, 5.4.2). A referee who finds the required level demonstrably
+    impossible (4.1.5, 5.4.3) records the game as played instead, with its card points.
+    """
+    assert game.tops is not None  # _check_game
+    schwarz_announced = game.schwarz_announced or game.ouvert  # 5.2.6
+    schneider_announced = game.schneider_announced or schwarz_announced  # 2.1.3
+    schneider, schwarz = schneider_announced, schwarz_announced  # 4.1.4, 5.2.5
+    multiplier = (
+        game.tops
+        + 1  # game
+        + schneider
+        + schwarz
+        + game.hand
+        + schneider_announced
+        + schwarz_announced
+        + game.ouvert
+    )
+    base = BASE_VALUES[contract]
+    won = offender == Irregularity.OPPONENTS
+    overbid = False
+    if game.bid is not None and base * multiplier < game.bid:
+        credited = multiplier
+        if won:
+            # 4.1.5: the level the bid needs, as far as schneider and schwarz go.
+            credited += (not schneider) + (not schwarz)
+        if base * credited >= game.bid:
+            credited = multiplier + (not schneider)
+            schneider = True
+            if base * credited < game.bid:
+                credited += 1
+                schwarz = True
+            multiplier = credited
+        else:
+            multiplier = _raise_to_bid(contract, game.bid)
+            won, overbid = False, True
+    value = base * multiplier
     return Outcome(
         won=won,
         value=value,
@@ -317,6 +405,14 @@ def _check_game(game: Game) -> Contract:
         if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
             raise RuleError(name, gettext_noop("must be a whole number"), _PARAGRAPH_OF[name])
 
+    irregularity = game.irregularity
+    if irregularity is not None and not (isinstance(irregularity, str) and irregularity in _IRREGULARITY_VALUES):
+        raise RuleError(
+            "irregularity",
+            gettext_noop("{given} is not a party; an irregularity is committed by the declarer or the opponents"),
+            "4.1.4",
+            given=repr(game.irregularity),
+        )
     if game.bid is not None and game.bid not in GAME_VALUES:
         raise RuleError(
             "bid",
@@ -354,7 +450,7 @@ def _check_game(game: Game) -> Contract:
         for name in ("schneider_announced", "schwarz_announced"):
             if getattr(game, name):
                 raise RuleError(name, gettext_noop("a null game cannot announce schneider or schwarz"), "2.1.3")
-        if tricks is None:
+        if tricks is None and game.irregularity is None:
             raise RuleError(
                 "declarer_tricks",
                 gettext_noop("required for a null game: the declarer wins by losing every trick"),
@@ -395,6 +491,8 @@ def _check_game(game: Game) -> Contract:
                     "5.2.6" if name == "ouvert" else "3.4.4",
                     announcement=FLAG_NAMES[name],
                 )
+    if game.irregularity is not None:
+        return contract  # 4.1.4: card points and tricks do not decide the game
     if points is None:
         raise RuleError(
             "declarer_points",
@@ -419,7 +517,9 @@ _PARAGRAPH_OF = {"tops": "2.4.3", "declarer_points": "1.2.2", "declarer_tricks":
 
 _BOOL_KEYS = ("hand", "schneider_announced", "schwarz_announced", "ouvert")
 _INT_KEYS = ("tops", "declarer_points", "declarer_tricks", "bid")
-GAME_KEYS: tuple[str, ...] = ("contract", *_INT_KEYS, *_BOOL_KEYS)
+#: ``irregularity`` is optional and new: input without it is valued exactly as before.
+GAME_KEYS: tuple[str, ...] = ("contract", *_INT_KEYS, *_BOOL_KEYS, "irregularity")
+_IRREGULARITY_VALUES = frozenset(party.value for party in Irregularity)
 
 
 def field_name(key: object) -> str:
@@ -460,6 +560,15 @@ def game_from_mapping(data: Mapping[str, object], *, extra_keys: frozenset[str] 
         if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
             raise RuleError(key, gettext_noop("must be a whole number"), _PARAGRAPH_OF[key])
         fields[key] = value
+    irregularity = data.get("irregularity")
+    if irregularity is not None:
+        if not isinstance(irregularity, str) or irregularity not in _IRREGULARITY_VALUES:
+            raise RuleError(
+                "irregularity",
+                gettext_noop('must be "declarer" or "opponents": the party that committed it'),
+                "4.1.4",
+            )
+        fields["irregularity"] = Irregularity(irregularity)
     try:
         parsed = Contract(contract.strip().lower())
     except ValueError:

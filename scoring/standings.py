@@ -40,6 +40,8 @@ class PlayerStanding:
     rating: Rating
     tables: int
     lines: list[SeatLine]
+    #: Tables of this player whose sheet is not confirmed yet: his result is provisional.
+    unconfirmed: int = 0
 
     @property
     def total(self) -> int:
@@ -71,12 +73,15 @@ def seat_aggregates(games) -> dict[tuple[int, int | None], tuple[int, int, int, 
     return {(table, seat): (deals, points or 0, won, lost) for table, seat, deals, points, won, lost in rows}
 
 
-def compute(seats: Iterable[tuple], games, *, with_lines: bool = False) -> list[PlayerStanding]:
+def compute(
+    seats: Iterable[tuple], games, *, with_lines: bool = False, confirmed_tables: set[int] | None = None
+) -> list[PlayerStanding]:
     """Standings of the players in ``seats`` over ``games`` (both already filtered).
 
     ``seats`` are tuples in the order of :data:`SEAT_FIELDS`. One pass over the seats,
     adding plain integers per player; ``with_lines`` keeps each table's line too (for a
-    player's own page), which the ranking list does not need.
+    player's own page), which the ranking list does not need. With ``confirmed_tables`` (the
+    ids of the tables whose sheet is confirmed), each player counts his tables not confirmed yet.
     """
     per_seat = seat_aggregates(games)
     table_lost: dict[int, int] = defaultdict(int)
@@ -92,12 +97,14 @@ def compute(seats: Iterable[tuple], games, *, with_lines: bool = False) -> list[
         bonus = (table_lost[table] - lost) * bonus_for[size]
         entry = totals.get(player_id)
         if entry is None:
-            entry = totals[player_id] = [name, club or "", 0, 0, 0, 0, 0, []]
+            entry = totals[player_id] = [name, club or "", 0, 0, 0, 0, 0, [], 0]
         entry[2] += points
         entry[3] += won
         entry[4] += lost
         entry[5] += bonus
         entry[6] += 1
+        if confirmed_tables is not None and table not in confirmed_tables:
+            entry[8] += 1
         if with_lines:
             entry[7].append(
                 SeatLine(
@@ -116,8 +123,9 @@ def compute(seats: Iterable[tuple], games, *, with_lines: bool = False) -> list[
             rating=Rating(points=points, won=won, lost=lost, bonus=bonus),
             tables=tables,
             lines=lines,
+            unconfirmed=unconfirmed,
         )
-        for player_id, (name, club, points, won, lost, bonus, tables, lines) in totals.items()
+        for player_id, (name, club, points, won, lost, bonus, tables, lines, unconfirmed) in totals.items()
     ]
 
 
@@ -148,5 +156,18 @@ def standings(tournament, series_number: int | None = None) -> list[Ranked[Playe
         tables = tables.filter(series__number=series_number)
     # A subquery on the tables, so the GROUP BY runs on the covering index alone.
     games = Game.objects.filter(table__in=tables.values("pk"))
-    rows = compute(seats.values_list(*SEAT_FIELDS), games)
+    # Only confirmed sheets are final (referees app, 5.5.3); the others are marked provisional.
+    confirmed = set(tables.filter(signoff__isnull=False).values_list("pk", flat=True))
+    rows = compute(seats.values_list(*SEAT_FIELDS), games, confirmed_tables=confirmed)
     return rank(rows, lambda row: row.rating, lot_seed=tournament.lot_seed, lot_key=lambda row: row.player_id)
+
+
+def sheet_counts(tournament, series_number: int | None = None) -> tuple[int, int]:
+    """(confirmed, all) sheets of the tournament or one series: how final the standings are."""
+    from tournaments.models import Table
+
+    tables = Table.objects.filter(series__tournament=tournament)
+    if series_number is not None:
+        tables = tables.filter(series__number=series_number)
+    counts = tables.aggregate(all=Count("pk"), confirmed=Count("signoff"))
+    return counts["confirmed"], counts["all"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import django_tables2 as tables
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 
@@ -20,6 +21,7 @@ def rows(ranked) -> list[dict]:
             "rating": r.rating.rating,
             "tables": r.item.tables,
             "decided_by": r.decided_by,
+            "unconfirmed": getattr(r.item, "unconfirmed", 0),
         }
         for r in ranked
     ]
@@ -29,6 +31,10 @@ class Num(tables.Column):
     def __init__(self, *args, **kwargs) -> None:
         kwargs.setdefault("attrs", {"td": {"class": "num"}, "th": {"class": "num"}})
         super().__init__(*args, **kwargs)
+
+
+class SheetsColumn(tables.Column):
+    """How final a player's result is (5.5.3: only confirmed sheets are)."""
 
 
 class StandingsTable(tables.Table):
@@ -41,9 +47,25 @@ class StandingsTable(tables.Table):
     bonus = Num(verbose_name=_("Bonus"))
     rating = Num(verbose_name=_("Rating"))
     tables = Num(verbose_name=_("Tables"))
+    unconfirmed = SheetsColumn(verbose_name=_("Sheets"), attrs={"td": {"class": "sheets"}})
 
     class Meta:
         template_name = "django_tables2/table.html"
         attrs = {"class": "standings"}
         order_by = ("place",)
-        row_attrs = {"class": lambda record: "tie-lot" if record["decided_by"] == "lot" else ""}
+        row_attrs = {"class": lambda record: _row_class(record)}
+
+    def render_unconfirmed(self, value: int) -> str:
+        """Only confirmed sheets are final (5.5.3): say how many of the player's are not yet."""
+        if not value:
+            return gettext("final")
+        return gettext("provisional (unconfirmed sheets: %(n)s)") % {"n": value}
+
+
+def _row_class(record: dict) -> str:
+    classes = []
+    if record["decided_by"] == "lot":
+        classes.append("tie-lot")
+    if record["unconfirmed"]:
+        classes.append("provisional")
+    return " ".join(classes)

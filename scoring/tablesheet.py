@@ -1,7 +1,8 @@
 """The running scoresheet of one table, as on the paper list (5.5.2).
 
 Adds up the stored scores (never re-values a game) into each player's running total,
-and marks round boundaries: a round is one deal by each player (3.2.1).
+leaves voided games out of the rating (they stay on the sheet, scoring nothing), and
+marks round boundaries: a round is one deal by each player (3.2.1).
 """
 
 from __future__ import annotations
@@ -53,7 +54,9 @@ def build(size: int, deals: int, games: Sequence[Game]) -> Sheet:
     rows = []
     for game in games:
         if game.declarer_seat is not None:
-            totals[game.declarer_seat - 1] += game.score
+            totals[game.declarer_seat - 1] += game.score  # 0 for a voided game
         rows.append(Row(game=game, totals=tuple(totals), round_end=game.number % size == 0))
-    ratings = rate_table(size, [(g.declarer_seat - 1, g.won, g.score) for g in games if g.declarer_seat is not None])
+    # A voided game stays on the sheet (its row, struck through) but is neither won nor lost.
+    declared = [(g.declarer_seat - 1, g.won, g.score) for g in games if g.declarer_seat is not None and not g.voided]
+    ratings = rate_table(size, declared)
     return Sheet(size=size, deals=deals, rows=tuple(rows), ratings=tuple(ratings))

@@ -15,6 +15,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
+from referees.context import table_link_context
+from referees.signoff import is_signed
 from tournaments.models import Table
 
 from . import entry, links, tablesheet
@@ -42,7 +44,7 @@ def _context(request: HttpRequest, table: Table, form: GameForm | None, players:
         dealer = players.get(dealer_seat(int(number), table.size)) if number else None
     except (TypeError, ValueError):
         dealer = None
-    return {
+    return table_link_context(table, players, entered=len(games)) | {
         "dealer": dealer,
         "table": table,
         "series": table.series,
@@ -97,7 +99,8 @@ def table_sheet(request: HttpRequest, token: str) -> HttpResponse:
         status = 422 if form.errors else 200
         template = "scoring/_sheet_and_form.html" if request.htmx else "scoring/table_sheet.html"
         return render(request, template, _context(request, table, form, players), status=status)
-    if number <= table.deals and not links.is_closed(table):
+    # 5.5.3: a finished series or a confirmed sheet shows no form.
+    if number <= table.deals and not links.is_closed(table) and not is_signed(table):
         form = _new_form(table, players, number)
     return render(request, "scoring/table_sheet.html", _context(request, table, form, players))
 
@@ -127,6 +130,8 @@ def preview(request: HttpRequest, token: str) -> HttpResponse:
     table = _table(token)
     if links.is_closed(table):
         return links.closed_response(request, table)
+    if is_signed(table):
+        return HttpResponse(_("5.5.3: the players confirmed this sheet; only a referee can change it now."))
     players = _players(table)
     form = GameForm(request.POST, table=table, players=_active(players, table, _posted_number(request, 1)))
     form.is_valid()
@@ -142,6 +147,9 @@ def correct_last(request: HttpRequest, token: str) -> HttpResponse:
     players = _players(table)
     last = Game.objects.filter(table=table).order_by("-number").first()
     if last is None:
+        return redirect("tables:sheet", token=token)
+    if is_signed(table):
+        messages.error(request, _("5.5.3: the players confirmed this sheet; only a referee can change it now."))
         return redirect("tables:sheet", token=token)
     if request.method == "POST":
         form = GameForm(request.POST, instance=last, table=table, players=_active(players, table, last.number))

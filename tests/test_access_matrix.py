@@ -38,6 +38,8 @@ from django.contrib.auth.models import Permission
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
+from referees.models import Dispute, RefereeAssignment
+from referees.pins import seat_pin
 from scoring.models import Game
 from tests import factories
 from tournaments.models import Registration, Seat, Series, Table
@@ -73,8 +75,14 @@ def world() -> SimpleNamespace:
     other_director = factories.user("other_director")
     other_director.user_permissions.add(add)
     superuser = factories.user("root", superuser=True)
-    t = factories.tournament(directors=[director], series_count=2, standings_public=False)
+    # One round per series: table 1 (four players) plays 4 deals, table 2 plays 3.
+    t = factories.tournament(directors=[director], series_count=2, standings_public=False, rounds_per_series=1)
     other = factories.tournament(directors=[other_director], name="Other Open")
+    referee = factories.user("referee")
+    RefereeAssignment.objects.create(tournament=t, user=referee)
+    referee_other = factories.user("referee_other")
+    RefereeAssignment.objects.create(tournament=other, user=referee_other)
+    factories.user("spare")
     registrations = [
         Registration.objects.create(tournament=t, player=factories.player(name))
         for name in TABLE_1_NAMES + TABLE_2_NAMES
@@ -92,7 +100,13 @@ def world() -> SimpleNamespace:
         table1=table1,
         table2=table2,
         registrations=registrations,
-        users={"director": director, "other_director": other_director, "superuser": superuser},
+        users={
+            "director": director,
+            "other_director": other_director,
+            "superuser": superuser,
+            "referee": referee,
+            "referee_other": referee_other,
+        },
     )
 
 
@@ -129,6 +143,11 @@ ROLES: dict[str, Role] = {
     "other_director": Role(logged_in("other_director")),
     "director": Role(logged_in("director"), token=lambda w: w.table1.token),
     "superuser": Role(logged_in("superuser"), token=lambda w: w.table1.token),
+    # From the referees' app: a player confirming table 1's sheet with his PIN, a referee
+    # of this tournament and one of another tournament.
+    "player_pin": Role(anonymous, token=lambda w: w.table1.token, like="scorekeeper_1"),
+    "referee": Role(logged_in("referee"), like="other_director"),
+    "referee_other": Role(logged_in("referee_other"), like="other_director"),
 }
 
 
@@ -164,6 +183,9 @@ TABLE_LINK = {
     "superuser": OK,
 }
 POST_ONLY = dict.fromkeys(EVERYONE, NOT_ALLOWED)
+# The referees' pages: the tournament's referees, its directors and superusers.
+REFEREE = STAFF | {"referee": OK}
+LOGGED_IN = STAFF | {"other_director": OK, "referee": OK}
 # Entry through a link of a finished series: the sheet is closed (scoring/links.py).
 TABLE_LINK_CLOSED = TABLE_LINK | dict.fromkeys(["scorekeeper_1", "scorekeeper_2", "director", "superuser"], GONE)
 
@@ -220,6 +242,23 @@ def series_finished(w) -> None:
     Series.objects.filter(pk=w.series.pk).update(status=Series.Status.FINISHED)
 
 
+def table_1_complete(w) -> None:
+    """Every deal of table 1 entered (4 at four; the dealer sits out, 3.2.7): ready to sign."""
+    for number in range(1, 5):
+        factories.game(w.table1, number, declarer_seat=number % 4 + 1, contract="grand", tops=1, declarer_points=75)
+    Series.objects.filter(pk=w.series.pk).update(status=Series.Status.RUNNING)
+
+
+def a_dispute(w) -> None:
+    games_at_both_tables(w)
+    w.dispute = Dispute.objects.create(table=w.table1, description="Revoke in deal 1?", raised_by="Amalia")
+
+
+def referee_game_data(w) -> dict:
+    data = game_data(version="1", declarer_points="80")(w)
+    return data | {"irregularity": "", "reason": "Recounted the tricks"}
+
+
 def published(w) -> None:
     type(w.t).objects.filter(pk=w.t.pk).update(standings_public=True)
 
@@ -258,8 +297,9 @@ MATRIX: list[Row] = [
     Row("tournaments:home", get=EVERYONE),
     Row(
         "tournaments:create",
-        get=STAFF | {"other_director": OK},
-        post=STAFF | {"other_director": OK},
+        # Directors hold the add_tournament permission; a referee does not.
+        get=STAFF | {"other_director": OK, "referee": FORBIDDEN, "referee_other": FORBIDDEN},
+        post=STAFF | {"other_director": OK, "referee": FORBIDDEN, "referee_other": FORBIDDEN},
         data=tournament_data,
     ),
     Row("tournaments:detail", tournament, get=STAFF),
@@ -331,6 +371,92 @@ MATRIX: list[Row] = [
         prepare=finished_with_games,
     ),
     Row("tables:qr", table_link, get=TABLE_LINK, prepare=finished_with_games),
+    # Printed documents (tournaments/print_views.py).
+    Row("tournaments:series_sheets_pdf", series, get=STAFF),
+    Row("tournaments:series_cards_pdf", series, get=STAFF),
+    Row("tournaments:series_settlement_pdf", series, get=STAFF),
+    Row("tournaments:table_sheet_pdf", lambda w, token: series(w, token) | {"table": 1}, get=STAFF),
+    Row("tournaments:table_settlement_pdf", lambda w, token: series(w, token) | {"table": 1}, get=STAFF),
+    Row("tournaments:standings_pdf", tournament, get=STAFF),
+    Row("tournaments:fee_account", tournament, get=STAFF),
+    # The table link's sign-off and disputes (referees/table_urls.py).
+    Row(
+        "signoff:confirm",
+        table_link,
+        post=TABLE_LINK,
+        data=lambda w: {"seat": "2", "pin": seat_pin(w.table1, 2)},
+        prepare=table_1_complete,
+    ),
+    Row("signoff:paper", table_link, post=TABLE_LINK, prepare=table_1_complete),
+    Row(
+        "signoff:dispute",
+        table_link,
+        get=TABLE_LINK,
+        post=TABLE_LINK,
+        data=lambda w: {"deal": "", "description": "A card was exposed", "name": "Amalia"},
+    ),
+    # The referees' pages (referees/urls.py).
+    Row("referees:mine", get=LOGGED_IN),
+    Row("referees:board", tournament, get=REFEREE),
+    Row("referees:corrections_csv", tournament, get=REFEREE),
+    Row("referees:assign", tournament, get=STAFF, post=STAFF, data=lambda w: {"username": "spare"}),
+    Row(
+        "referees:unassign",
+        lambda w, token: (
+            tournament(w, token)
+            | {"assignment_id": RefereeAssignment.objects.get(tournament=w.t, user=w.users["referee"]).pk}
+        ),
+        post=STAFF,
+    ),
+    Row(
+        "referees:dispute_new",
+        tournament,
+        get=REFEREE,
+        post=REFEREE,
+        data=lambda w: {"table": w.table1.pk, "deal": "", "description": "A claim at table 1"},
+    ),
+    Row(
+        "referees:dispute",
+        lambda w, token: tournament(w, token) | {"dispute_id": w.dispute.pk},
+        get=REFEREE,
+        prepare=a_dispute,
+    ),
+    Row(
+        "referees:decide",
+        lambda w, token: tournament(w, token) | {"dispute_id": w.dispute.pk},
+        post=REFEREE,
+        data=lambda w: {"paragraph": "3.2.7", "effect": "stands", "decision": "As played."},
+        prepare=a_dispute,
+    ),
+    Row(
+        "referees:withdraw",
+        lambda w, token: tournament(w, token) | {"dispute_id": w.dispute.pk},
+        post=REFEREE,
+        data=lambda w: {"note": "Settled at the table"},
+        prepare=a_dispute,
+    ),
+    Row("referees:table", lambda w, token: tournament(w, token) | {"table_id": w.table1.pk}, get=REFEREE),
+    Row(
+        "referees:table_paper",
+        lambda w, token: tournament(w, token) | {"table_id": w.table1.pk},
+        post=REFEREE,
+        prepare=table_1_complete,
+    ),
+    Row(
+        "referees:correct",
+        lambda w, token: tournament(w, token) | {"game_id": w.table1.games.get(number=1).pk},
+        get=REFEREE,
+        post=REFEREE,
+        data=referee_game_data,
+        prepare=games_at_both_tables,
+    ),
+    Row(
+        "referees:void",
+        lambda w, token: tournament(w, token) | {"game_id": w.table1.games.get(number=1).pk},
+        post=REFEREE,
+        data=lambda w: {"version": "1", "reason": "Misdeal found afterwards"},
+        prepare=games_at_both_tables,
+    ),
 ]
 
 

@@ -1,6 +1,18 @@
 from django.contrib import admin
 
-from .models import Club, LostGameFee, Player, Registration, Seat, Series, Table, Team, Tournament
+from .models import (
+    Club,
+    LostGameFee,
+    PassedOutFee,
+    Player,
+    Registration,
+    Seat,
+    Series,
+    Table,
+    TableMoney,
+    Team,
+    Tournament,
+)
 
 
 @admin.register(Club)
@@ -21,6 +33,16 @@ class LostGameFeeInline(admin.TabularInline):
     extra = 0
 
 
+class PassedOutFeeInline(admin.TabularInline):
+    model = PassedOutFee
+    extra = 0
+
+
+class TableMoneyInline(admin.TabularInline):
+    model = TableMoney
+    extra = 0
+
+
 class RegistrationInline(admin.TabularInline):
     model = Registration
     extra = 0
@@ -32,7 +54,7 @@ class TournamentAdmin(admin.ModelAdmin):
     list_display = ["name", "date", "venue", "series_count", "rounds_per_series", "standings_public"]
     search_fields = ["name", "venue"]
     filter_horizontal = ["directors"]
-    inlines = [LostGameFeeInline, RegistrationInline]
+    inlines = [LostGameFeeInline, PassedOutFeeInline, TableMoneyInline, RegistrationInline]
 
 
 @admin.register(Team)

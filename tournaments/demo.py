@@ -14,6 +14,7 @@ from pathlib import Path
 
 from django.db import transaction
 
+from referees.signoff import mark_on_paper
 from scoring.models import Game
 from scoring.rules import GAME_VALUES, Contract, RuleError
 from scoring.sheet import active_seats
@@ -90,6 +91,12 @@ def create_demo(director=None, seed: int = 2026) -> Tournament:
         tournament.directors.add(director)
     tournament.lost_game_fees.create(from_lost_game=1, amount="0.50")
     tournament.lost_game_fees.create(from_lost_game=4, amount="1.00")
+    # The DOMAIN's examples of the other money rules, so the settlement sheets show them.
+    tournament.passed_out_fees.create(table_size=3, from_passed_out=4, amount="0.50")
+    tournament.passed_out_fees.create(table_size=4, from_passed_out=5, amount="0.50")
+    for size, amounts in ((4, ("2.00", "1.20", "0.80", "0")), (3, ("2.00", "1.00", "0"))):
+        for place, amount in enumerate(amounts, start=1):
+            tournament.table_money.create(table_size=size, place=place, amount=amount)
     for row in demo_players():
         club = Club.objects.get_or_create(name=row["club"])[0]
         player, _created = Player.objects.get_or_create(
@@ -102,6 +109,9 @@ def create_demo(director=None, seed: int = 2026) -> Tournament:
     _play(first, rng, share=1.0)
     first.status = Series.Status.FINISHED
     first.save(update_fields=["status"])
+    # Series 1's sheets were signed on paper by their players: final (referees app, 5.5.3).
+    for table in first.tables.all():
+        mark_on_paper(table, by="demo")
     second = draw_series(tournament, Series.Method.SEEDED)
     _play(second, rng, share=0.5)
     return tournament

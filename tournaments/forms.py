@@ -6,7 +6,7 @@ from django import forms
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
-from .models import Club, LostGameFee, Player, Registration, Series, Team, Tournament
+from .models import Club, LostGameFee, PassedOutFee, Player, Registration, Series, TableMoney, Team, Tournament
 
 
 class TournamentForm(forms.ModelForm):
@@ -53,6 +53,24 @@ LostGameFeeFormSet = forms.inlineformset_factory(
     formset=WholeScheduleFormSet,
     fields=["from_lost_game", "amount"],
     extra=2,
+    can_delete=True,
+)
+
+PassedOutFeeFormSet = forms.inlineformset_factory(
+    Tournament,
+    PassedOutFee,
+    formset=WholeScheduleFormSet,
+    fields=["table_size", "from_passed_out", "amount"],
+    extra=2,
+    can_delete=True,
+)
+
+TableMoneyFormSet = forms.inlineformset_factory(
+    Tournament,
+    TableMoney,
+    formset=WholeScheduleFormSet,
+    fields=["table_size", "place", "amount"],
+    extra=3,
     can_delete=True,
 )
 

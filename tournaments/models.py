@@ -13,6 +13,7 @@ import secrets
 from decimal import Decimal
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
@@ -137,6 +138,25 @@ class Tournament(models.Model):
     def is_director(self, user) -> bool:
         return user.is_authenticated and (user.is_superuser or self.directors.filter(pk=user.pk).exists())
 
+    def fee_rules(self):
+        """The money rules as :class:`scoring.fees.FeeRules` (three queries, or none when prefetched)."""
+        from scoring.fees import FeeRules
+
+        passed: dict[int, list] = {}
+        for step in self.passed_out_fees.all():
+            passed.setdefault(step.table_size, []).append((step.from_passed_out, step.amount))
+        money: dict[int, dict] = {}
+        for row in self.table_money.all():
+            money.setdefault(row.table_size, {})[row.place] = row.amount
+        return FeeRules(
+            entry_fee=self.entry_fee,
+            list_fee=self.list_fee,
+            prize_pool_percent=self.prize_pool_percent,
+            lost_game_steps=tuple((step.from_lost_game, step.amount) for step in self.lost_game_fees.all()),
+            passed_out_steps={size: tuple(steps) for size, steps in passed.items()},
+            table_money=money,
+        )
+
     def lost_game_fee(self, nth_lost: int) -> Decimal:
         """The fee for a player's nth lost game on one sheet, from the step table."""
         fee = Decimal("0")
@@ -166,6 +186,73 @@ class LostGameFee(models.Model):
 
     def __str__(self) -> str:
         return f"from {self.from_lost_game}: {self.amount}"
+
+
+class PassedOutFee(models.Model):
+    """One step of the passed-out fee at a table of one size: from the nth passed-out
+    deal on, each player at the table pays ``amount`` (DOMAIN: e.g. 0.50 from the 4th at
+    a table of three, from the 5th at four)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="passed_out_fees")
+    table_size = models.PositiveSmallIntegerField(_("table size"), choices=[(s, str(s)) for s in TABLE_SIZES])
+    from_passed_out = models.PositiveSmallIntegerField(
+        _("from the nth passed-out deal"), validators=[MinValueValidator(1)]
+    )
+    amount = models.DecimalField(
+        _("amount per player"), max_digits=6, decimal_places=2, validators=[MinValueValidator(0)]
+    )
+
+    class Meta:
+        ordering = ["table_size", "from_passed_out"]
+        verbose_name = _("passed-out fee")
+        verbose_name_plural = _("passed-out fees")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "table_size", "from_passed_out"], name="passed_out_fee_step_unique"
+            ),
+            models.CheckConstraint(condition=Q(table_size__in=TABLE_SIZES), name="passed_out_fee_size_3_or_4"),
+            models.CheckConstraint(condition=Q(from_passed_out__gte=1), name="passed_out_fee_from_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table_size}: from {self.from_passed_out}: {self.amount}"
+
+
+class TableMoney(models.Model):
+    """Table money (Tischgeld) paid out by place at a table of one size (DOMAIN: e.g.
+    2.00 / 1.20 / 0.80 / 0 at four, 2.00 / 1.00 / 0 at three)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="table_money")
+    table_size = models.PositiveSmallIntegerField(_("table size"), choices=[(s, str(s)) for s in TABLE_SIZES])
+    place = models.PositiveSmallIntegerField(
+        _("place at the table"), validators=[MinValueValidator(1), MaxValueValidator(4)]
+    )
+    amount = models.DecimalField(_("amount"), max_digits=6, decimal_places=2, validators=[MinValueValidator(0)])
+
+    class Meta:
+        ordering = ["table_size", "place"]
+        verbose_name = _("table money")
+        verbose_name_plural = _("table money")
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "table_size", "place"], name="table_money_place_unique"),
+            models.CheckConstraint(condition=Q(table_size__in=TABLE_SIZES), name="table_money_size_3_or_4"),
+            models.CheckConstraint(
+                condition=Q(place__gte=1, place__lte=models.F("table_size")), name="table_money_place_at_table"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table_size}: {self.place}. {self.amount}"
+
+    def clean(self) -> None:
+        super().clean()
+        if self.place and self.table_size and self.place > self.table_size:
+            raise ValidationError(
+                {
+                    "place": _("A table of %(size)s has no place %(place)s.")
+                    % {"size": self.table_size, "place": self.place}
+                }
+            )
 
 
 class Team(models.Model):

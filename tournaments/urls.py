@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import link_views, views
+from . import link_views, print_views, views
 
 app_name = "tournaments"
 
@@ -28,4 +28,27 @@ urlpatterns = [
     path(
         "t/<int:tournament_id>/series/<int:number>/new-links/", link_views.reissue_series_links, name="reissue_links"
     ),
+]
+
+# Printed documents (tournaments/print_views.py): scoresheets, table cards, settlements, ranking list.
+urlpatterns += [
+    path("t/<int:tournament_id>/series/<int:number>/sheets.pdf", print_views.series_sheets, name="series_sheets_pdf"),
+    path("t/<int:tournament_id>/series/<int:number>/cards.pdf", print_views.series_cards, name="series_cards_pdf"),
+    path(
+        "t/<int:tournament_id>/series/<int:number>/settlement.pdf",
+        print_views.series_settlement,
+        name="series_settlement_pdf",
+    ),
+    path(
+        "t/<int:tournament_id>/series/<int:number>/table/<int:table>/sheet.pdf",
+        print_views.table_sheet,
+        name="table_sheet_pdf",
+    ),
+    path(
+        "t/<int:tournament_id>/series/<int:number>/table/<int:table>/settlement.pdf",
+        print_views.table_settlement,
+        name="table_settlement_pdf",
+    ),
+    path("t/<int:tournament_id>/standings.pdf", print_views.standings_pdf, name="standings_pdf"),
+    path("t/<int:tournament_id>/fees/", print_views.fee_account, name="fee_account"),
 ]

@@ -17,11 +17,20 @@ from django_tables2 import RequestConfig
 
 from scoring.messages import rule_message
 from scoring.rules import RuleError
-from scoring.standings import standings
+from scoring.standings import sheet_counts, standings
 from scoring.tables import StandingsTable, rows
 
 from . import series as series_service
-from .forms import DrawForm, LostGameFeeFormSet, MoveForm, RegistrationForm, SwapForm, TournamentForm
+from .forms import (
+    DrawForm,
+    LostGameFeeFormSet,
+    MoveForm,
+    PassedOutFeeFormSet,
+    RegistrationForm,
+    SwapForm,
+    TableMoneyFormSet,
+    TournamentForm,
+)
 from .models import Registration, Seat, Series, Table, Tournament
 from .permissions import director_required
 
@@ -51,13 +60,26 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
     return render(request, "tournaments/tournament_form.html", {"form": form})
 
 
+def _sent(request: HttpRequest, prefix: str):
+    """The POST data for the formset ``prefix``, or None (unbound) when the post lacks it."""
+    if request.method == "POST" and f"{prefix}-TOTAL_FORMS" in request.POST:
+        return request.POST
+    return None
+
+
 @director_required
 def tournament_edit(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    # `request.POST or None` would leave an empty post unbound: shown again without a word.
     posted = request.POST if request.method == "POST" else None
     form = TournamentForm(posted, instance=tournament)
     fees = LostGameFeeFormSet(posted, instance=tournament, prefix="fees")
-    # Both validated (no short circuit), so every error shows at once.
-    if request.method == "POST" and all([form.is_valid(), fees.is_valid()]):
+    # The money tables added later bind only when the page sent them, so a post of the
+    # older form (or a script) that lacks them changes the rest and leaves them as they are.
+    passed_out_fees = PassedOutFeeFormSet(_sent(request, "passed"), instance=tournament, prefix="passed")
+    table_money = TableMoneyFormSet(_sent(request, "money"), instance=tournament, prefix="money")
+    # Everything validated (no short circuit), so every error shows at once.
+    formsets_valid = all([fees.is_valid(), *(f.is_valid() for f in (passed_out_fees, table_money) if f.is_bound)])
+    if request.method == "POST" and all([form.is_valid(), formsets_valid]):
         drawn = tournament.series.count()
         if form.cleaned_data["series_count"] < drawn:
             form.add_error("series_count", _("%(n)s series are already drawn.") % {"n": drawn})
@@ -65,15 +87,26 @@ def tournament_edit(request: HttpRequest, tournament: Tournament) -> HttpRespons
             with transaction.atomic():
                 form.save()
                 fees.save()
+                for formset in (passed_out_fees, table_money):
+                    if formset.is_bound:
+                        formset.save()
             messages.success(request, _("Saved."))
             return redirect(tournament)
-    return render(request, "tournaments/tournament_form.html", {"form": form, "fees": fees, "tournament": tournament})
+    context = {
+        "form": form,
+        "fees": fees,
+        "passed_out_fees": passed_out_fees,
+        "table_money": table_money,
+        "tournament": tournament,
+    }
+    return render(request, "tournaments/tournament_form.html", context)
 
 
 def table_progress(series: Series) -> list[Table]:
     """The series' tables with seats and games entered: three queries, any size."""
     tables = list(
         series.tables.annotate(entered=Count("games"))
+        .select_related("signoff")  # the sheet's sign-off (referees app)
         .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("number")))
         .order_by("number")
     )
@@ -86,6 +119,14 @@ def table_progress(series: Series) -> list[Table]:
         # Behind: more than one round short of the median table.
         table.behind = not table.finished and (median - fraction) * table.deal_count > table.size
         table.percent = round(100 * fraction)
+        # 3.2.1: a round is one deal by each player; the tile shows the round being played.
+        table.rounds = table.deal_count // table.size
+        table.round = min(table.entered // table.size + 1, table.rounds)
+        # Only a confirmed sheet is final (5.5.3); a finished one awaits the players' confirmation.
+        table.confirmed = getattr(table, "signoff", None) is not None
+        table.awaiting = not table.confirmed and (
+            table.finished or (series.status == Series.Status.FINISHED and table.entered > 0)
+        )
     return tables
 
 
@@ -103,6 +144,8 @@ def tournament_detail(request: HttpRequest, tournament: Tournament) -> HttpRespo
         "tables": tables,
         "finished_tables": sum(t.finished for t in tables),
         "behind_tables": sum(t.behind for t in tables),
+        "confirmed_tables": sum(t.confirmed for t in tables),
+        "awaiting_tables": sum(t.awaiting for t in tables),
         "registered": registered,
         "draw_form": DrawForm(),
         "can_draw": len(all_series) < tournament.series_count
@@ -274,7 +317,15 @@ def _standings_context(request: HttpRequest, tournament: Tournament) -> dict:
     series_number = int(selected) if valid and int(selected) in numbers else None
     table = StandingsTable(rows(standings(tournament, series_number)))
     RequestConfig(request, paginate=False).configure(table)
-    return {"tournament": tournament, "table": table, "numbers": numbers, "series_number": series_number}
+    confirmed, sheets = sheet_counts(tournament, series_number)
+    return {
+        "tournament": tournament,
+        "table": table,
+        "numbers": numbers,
+        "series_number": series_number,
+        "sheets_confirmed": confirmed,
+        "sheets": sheets,
+    }
 
 
 @director_required

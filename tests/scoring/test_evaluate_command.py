@@ -203,3 +203,21 @@ def test_sheet_that_is_not_json_exits_2(tmp_path):
     with pytest.raises(CommandError) as raised:
         call_command("evaluate", "--sheet", str(path))
     assert raised.value.returncode == 2
+
+
+def test_an_irregularity_may_be_given_and_the_answer_keeps_its_five_keys(tmp_path, capsys):
+    path = jsonl(
+        tmp_path,
+        '{"contract": "clubs", "tops": 2, "irregularity": "opponents"}',
+        '{"contract": "grand", "tops": 1, "declarer_points": 95, "irregularity": "declarer"}',
+        '{"contract": "grand", "tops": 1, "declarer_points": 95, "irregularity": null}',
+        '{"contract": "grand", "tops": 1, "irregularity": "referee"}',
+    )
+    code, lines = run(capsys, path)
+    assert code == 1
+    answers = [json.loads(line) for line in lines]
+    assert answers[0] == {"won": True, "value": 36, "score": 36, "overbid": False, "multiplier": 3}
+    assert answers[1] == {"won": False, "value": 48, "score": -96, "overbid": False, "multiplier": 2}
+    # Without it (or null) the game is valued as played: schneider counts.
+    assert answers[2] == {"won": True, "value": 72, "score": 72, "overbid": False, "multiplier": 3}
+    assert answers[3]["error"].startswith("irregularity: ") and answers[3]["error"].endswith("(4.1.4)")

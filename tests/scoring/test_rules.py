@@ -1000,3 +1000,176 @@ def test_outcome_as_dict_has_exactly_the_five_keys():
         "overbid": False,
         "multiplier": None,
     }
+
+
+# === 6. Games ended by an irregularity (4.1.3-4.1.6) =====================================
+
+
+def reference_irregularity(game: Game) -> Expected | Rejected:
+    """A literal reading of 4.1.4, 4.1.5, 5.2.5 and 5.4 for a game ended by an irregularity."""
+    contract, hand, ouvert, bid = game.contract.value, game.hand, game.ouvert, game.bid
+    declarer_offended = game.irregularity == "opponents"  # the offended party wins (4.1.4)
+    if contract == "null":
+        value = NULL[(hand, ouvert)]  # 5.1.2
+        if bid is not None and value < bid:
+            return Rejected("bid", "3.4.4")
+        return Expected(
+            declarer_offended, value, value if declarer_offended else -2 * value, False, None, False, False
+        )
+    schwarz_predicted = game.schwarz_announced or ouvert  # 5.2.6
+    schneider_predicted = game.schneider_announced or schwarz_predicted
+    # 4.1.4: "a simple game (not schneider or schwarz)"; 5.2.5: a predicted level counts
+    # whether reached or not. The hand-game lines of 5.2.1, one by one:
+    multipliers = game.tops + 1
+    multipliers += schneider_predicted  # schneider (predicted)
+    multipliers += schwarz_predicted  # schwarz (predicted)
+    multipliers += hand + schneider_predicted + schwarz_predicted + ouvert
+    schneider, schwarz = schneider_predicted, schwarz_predicted
+    base, won, overbid = BASE[contract], declarer_offended, False
+    if bid is not None and base * multipliers < bid:
+        # 4.1.5: an opponents' irregularity credits the declarer with the level his bid needs.
+        if won and not schneider and base * (multipliers + 1) >= bid:
+            multipliers, schneider = multipliers + 1, True
+        elif won and not schwarz and base * (multipliers + (not schneider) + 1) >= bid:
+            multipliers, schneider, schwarz = multipliers + (not schneider) + 1, True, True
+        else:
+            # 5.4.1: lost, raised by as many multipliers as the bid needs.
+            while base * multipliers < bid:
+                multipliers += 1
+            if multipliers > HIGHEST_MULTIPLIER[contract]:
+                return Rejected("bid", "3.4.2")
+            won, overbid = False, True
+    value = base * multipliers
+    return Expected(won, value, value if won else -2 * value, overbid, multipliers, schneider, schwarz)
+
+
+def irregular_games():
+    for contract in Contract:
+        for offender in ("declarer", "opponents"):
+            if contract is Contract.NULL:
+                for hand, ouvert in product([False, True], repeat=2):
+                    for bid in [None, 18, 23, 35, 46, 59, 60]:
+                        yield Game(contract, hand=hand, ouvert=ouvert, bid=bid, irregularity=offender)
+                continue
+            for tops in range(1, TOPS[contract.value] + 1):
+                for hand, sa, swa, ouvert in ANNOUNCEMENTS:
+                    unbid = Game(
+                        contract,
+                        tops=tops,
+                        hand=hand,
+                        schneider_announced=sa,
+                        schwarz_announced=swa,
+                        ouvert=ouvert,
+                        irregularity=offender,
+                    )
+                    simple = evaluate(unbid).value
+                    for bid in sorted({v for v in PRINTED_VALUES if simple - 30 <= v <= simple + 60} | {18, 264}):
+                        yield Game(**{**_fields(unbid), "bid": bid})
+                    yield unbid
+
+
+def test_irregularities_exhaustively_agree_with_the_literal_reading():
+    games = list(irregular_games())
+    assert len(games) > 5000
+    mismatches = [
+        (g, observed(g), reference_irregularity(g)) for g in games if observed(g) != reference_irregularity(g)
+    ]
+    assert mismatches == []
+
+
+def test_a_revoke_by_the_opponents_wins_a_simple_game_whatever_the_card_points():
+    # 4.2.3 -> 4.1.4: clubs with 2, the declarer had only 40 points when the opponent revoked.
+    game = Game(Contract.CLUBS, tops=2, declarer_points=40, irregularity="opponents")
+    assert evaluate(game) == Outcome(True, 36, 36, False, 3, False, False)
+    # Without points at all, too: they do not decide it.
+    assert evaluate(Game(Contract.CLUBS, tops=2, irregularity="opponents")).value == 36
+
+
+def test_the_declarer_s_irregularity_loses_a_simple_game_even_with_schneider_reached():
+    # 4.1.4: "loses only a simple game (not schneider or schwarz)": 95 points do not count.
+    game = Game(Contract.GRAND, tops=1, declarer_points=95, irregularity="declarer")
+    assert evaluate(game) == Outcome(False, 48, -96, False, 2, False, False)
+
+
+def test_predicted_levels_count_after_an_irregularity():
+    # 5.2.5: spades hand, schneider predicted, with 1: 1 + game + schneider + hand + predicted = 5.
+    game = Game(Contract.SPADES, tops=1, hand=True, schneider_announced=True, irregularity="opponents")
+    assert evaluate(game) == Outcome(True, 55, 55, False, 5, True, False)
+    # Ouvert includes schwarz predicted (5.2.6): with 1, game, schneider, schwarz, hand, 2 predicted, ouvert = 8.
+    game = Game(Contract.GRAND, tops=1, hand=True, ouvert=True, irregularity="declarer")
+    assert evaluate(game) == Outcome(False, 192, -384, False, 8, True, True)
+
+
+def test_an_opponents_irregularity_credits_the_level_the_bid_needs():
+    # 4.1.5: clubs with 1 (24) bid to 36 needs schneider (12 x 3 = 36) ...
+    assert evaluate(Game(Contract.CLUBS, tops=1, bid=36, irregularity="opponents")) == Outcome(
+        True, 36, 36, False, 3, True, False
+    )
+    # ... bid to 48 needs schwarz too (12 x 4).
+    assert evaluate(Game(Contract.CLUBS, tops=1, bid=48, irregularity="opponents")) == Outcome(
+        True, 48, 48, False, 4, True, True
+    )
+    # ... bid to 60 no level reaches: lost and overbid (5.4.1), 12 x 5 doubled.
+    assert evaluate(Game(Contract.CLUBS, tops=1, bid=60, irregularity="opponents")) == Outcome(
+        False, 60, -120, True, 5, False, False
+    )
+
+
+def test_the_declarer_s_irregularity_below_the_bid_is_raised_to_the_bid():
+    # 5.4.1 example reading: hearts with 1 (20) bid 50 -> 50 lost, -100.
+    assert evaluate(Game(Contract.HEARTS, tops=1, bid=50, irregularity="declarer")) == Outcome(
+        False, 50, -100, True, 5, False, False
+    )
+
+
+def test_null_games_after_an_irregularity_keep_their_value():
+    assert evaluate(Game(Contract.NULL, ouvert=True, irregularity="opponents")).score == 46
+    assert evaluate(Game(Contract.NULL, hand=True, irregularity="declarer")).score == -70
+    with pytest.raises(RuleError) as caught:
+        evaluate(Game(Contract.NULL, bid=24, irregularity="opponents"))
+    assert (caught.value.field, caught.value.paragraph) == ("bid", "3.4.4")
+
+
+@pytest.mark.parametrize("given", ["referee", "", 1, True, ["declarer"], "Declarer"])
+def test_an_irregularity_must_name_a_party(given):
+    with pytest.raises(RuleError) as caught:
+        evaluate(Game(Contract.GRAND, tops=1, declarer_points=70, irregularity=given))
+    assert (caught.value.field, caught.value.paragraph) == ("irregularity", "4.1.4")
+
+
+@pytest.mark.parametrize("given", ["referee", 1, True, ["declarer"]])
+def test_game_from_mapping_reads_the_irregularity(given):
+    assert game_from_mapping({"contract": "grand", "tops": 1, "irregularity": "declarer"}).irregularity == "declarer"
+    assert game_from_mapping({"contract": "grand", "tops": 1, "irregularity": None}).irregularity is None
+    with pytest.raises(RuleError) as caught:
+        game_from_mapping({"contract": "grand", "tops": 1, "irregularity": given})
+    assert (caught.value.field, caught.value.paragraph) == ("irregularity", "4.1.4")
+
+
+def test_card_points_given_after_an_irregularity_are_still_checked():
+    with pytest.raises(RuleError) as caught:
+        evaluate(Game(Contract.GRAND, tops=1, declarer_points=130, irregularity="declarer"))
+    assert caught.value.field == "declarer_points"
+
+
+@settings(max_examples=300)
+@given(legal_games(), st.sampled_from(["declarer", "opponents"]))
+def test_property_an_irregularity_decides_for_the_offended_party(game, offender):
+    irregular = Game(**{**_fields(game), "irregularity": offender})
+    outcome = evaluate(irregular)
+    # Card points and tricks do not decide it (4.1.4), and it agrees with the literal reading.
+    assert observed(irregular) == observed(
+        Game(**{**_fields(irregular), "declarer_points": None, "declarer_tricks": None})
+    )
+    assert observed(irregular) == reference_irregularity(irregular)
+    assert outcome.score == score(outcome.won, outcome.value)
+    if game.bid is not None:
+        assert outcome.value >= game.bid  # 5.4.1 / 4.1.5: the bid is always justified
+    if offender == "declarer" or outcome.overbid:
+        assert not outcome.won
+    else:
+        assert outcome.won
+    if game.contract is not Contract.NULL:
+        assert outcome.value == BASE_VALUES[game.contract] * outcome.multiplier
+        predicted = game.schneider_announced or game.schwarz_announced or game.ouvert
+        assert outcome.schneider >= predicted  # 5.2.5

@@ -27,6 +27,9 @@ def test_the_demo_is_a_tournament_in_progress(capsys):
     assert (first.status, second.status, second.method) == ("finished", "running", "seeded")
     assert Game.objects.filter(table__series=first).count() == 6 * 48
     assert Game.objects.filter(table__series=second).count() == 6 * 24
+    # Series 1 is signed off (on paper), series 2 still provisional.
+    assert first.tables.filter(signoff__on_paper=True).count() == 6
+    assert not second.tables.filter(signoff__isnull=False).exists()
     assert {row.item.player_id: row.rating for row in standings(t)} == engine_ratings(t)
 
 

@@ -223,3 +223,13 @@ def test_list_pages_use_a_fixed_number_of_queries(
     with django_assert_max_num_queries(limit):
         response = client.get(url)
     assert response.status_code == 200
+
+
+def test_the_dashboard_tiles_show_the_round_being_played(client, director):
+    """3.2.1: a round is one deal by each player; 5 deals at a table of four are round 2 of 2."""
+    t, series = factories.drawn(players=4, rounds_per_series=2, directors=[director])
+    table = series.tables.get()
+    for number in range(1, 6):
+        factories.game(table, number, passed_out=True)
+    page = client.get(reverse("tournaments:progress", args=[t.pk])).content.decode()
+    assert "5/8" in page and "round 2/2" in page

@@ -1,0 +1,178 @@
+"""Forms of the referees' pages and of the table link's sign-off and dispute."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib.auth import get_user_model
+from django.utils.translation import gettext_lazy as _
+
+from scoring.forms import GameForm
+from scoring.models import IRREGULARITY_CHOICES, Game
+from tournaments.models import Table
+
+from . import paragraphs
+from .models import Dispute, RefereeAssignment
+
+
+class AssignForm(forms.Form):
+    username = forms.CharField(label=_("User name"), max_length=150)
+
+    def __init__(self, *args, tournament, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.tournament = tournament
+
+    def clean_username(self):
+        name = self.cleaned_data["username"].strip()
+        user = get_user_model().objects.filter(username=name, is_active=True).first()
+        if user is None:
+            raise forms.ValidationError(
+                _("There is no active user %(name)s; create the account first.") % {"name": name}
+            )
+        if RefereeAssignment.objects.filter(tournament=self.tournament, user=user).exists():
+            raise forms.ValidationError(_("%(name)s already referees this tournament.") % {"name": name})
+        return user
+
+
+class PinForm(forms.Form):
+    """One player confirms the sheet: his name and the PIN from the table card."""
+
+    seat = forms.TypedChoiceField(label=_("Player"), coerce=int, widget=forms.RadioSelect)
+    pin = forms.RegexField(
+        label=_("PIN"),
+        regex=r"^\s*\d{4}\s*$",
+        error_messages={"invalid": _("The PIN has 4 digits; it is printed on the table card.")},
+        widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off", "maxlength": 4, "size": 5}),
+    )
+
+    def __init__(self, *args, players: dict[int, str], **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["seat"].choices = sorted(players.items())
+
+
+def _game_of(table: Table, number: int | None) -> Game | None:
+    if number is None:
+        return None
+    game = Game.objects.filter(table=table, number=number).first()
+    if game is None:
+        raise forms.ValidationError(
+            _("Deal %(deal)s is not entered at table %(table)s.") % {"deal": number, "table": table.number}
+        )
+    return game
+
+
+class TableDisputeForm(forms.Form):
+    """A claim raised from the table link (4.5.10: addressed at once). The table is the link's own."""
+
+    deal = forms.IntegerField(
+        label=_("Deal"), min_value=1, required=False, help_text=_("Leave empty for the whole sheet.")
+    )
+    description = forms.CharField(label=_("What happened?"), max_length=2000, widget=forms.Textarea(attrs={"rows": 4}))
+    name = forms.CharField(label=_("Your name"), max_length=100)
+
+    def __init__(self, *args, table: Table, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.table = table
+
+    def clean(self):
+        data = super().clean()
+        if "deal" in data and not self.errors:
+            try:
+                data["game"] = _game_of(self.table, data["deal"])
+            except forms.ValidationError as error:
+                self.add_error("deal", error)
+        return data
+
+
+class DisputeForm(forms.Form):
+    """A dispute raised by a director or referee about any table of the tournament."""
+
+    table = forms.ModelChoiceField(label=_("Table"), queryset=Table.objects.none())
+    deal = forms.IntegerField(
+        label=_("Deal"), min_value=1, required=False, help_text=_("Leave empty for the whole sheet.")
+    )
+    description = forms.CharField(label=_("What happened?"), max_length=2000, widget=forms.Textarea(attrs={"rows": 4}))
+
+    def __init__(self, *args, tournament, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["table"].queryset = Table.objects.filter(series__tournament=tournament).select_related("series")
+        self.fields["table"].label_from_instance = lambda t: (
+            _("Series %(series)s, table %(table)s")
+            % {
+                "series": t.series.number,
+                "table": t.number,
+            }
+        )
+
+    def clean(self):
+        data = super().clean()
+        if data.get("table") is not None and "deal" in data:
+            try:
+                data["game"] = _game_of(data["table"], data["deal"])
+            except forms.ValidationError as error:
+                self.add_error("deal", error)
+        return data
+
+
+class DecideForm(forms.Form):
+    """4.5.10: the referee's decision, citing the paragraph it rests on, and its effect."""
+
+    paragraph = forms.ChoiceField(label=_("Paragraph"), choices=())
+    effect = forms.ChoiceField(label=_("Effect"), choices=Dispute.Effect.choices, widget=forms.RadioSelect)
+    decision = forms.CharField(label=_("Decision"), max_length=4000, widget=forms.Textarea(attrs={"rows": 4}))
+
+    def __init__(self, *args, dispute: Dispute, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.dispute = dispute
+        self.fields["paragraph"].choices = [("", _("choose the paragraph")), *paragraphs.choices()]
+
+    def clean(self):
+        data = super().clean()
+        effect = data.get("effect")
+        if effect in (Dispute.Effect.CORRECTED, Dispute.Effect.VOIDED):
+            kind = "void" if effect == Dispute.Effect.VOIDED else "edit"
+            if not self.dispute.corrections.filter(kind=kind).exists():
+                self.add_error(
+                    "effect",
+                    _("Record the correction first (with this dispute chosen), then decide."),
+                )
+        return data
+
+
+class WithdrawForm(forms.Form):
+    note = forms.CharField(label=_("Note"), max_length=4000, required=False)
+
+
+class CorrectionForm(GameForm):
+    """The game form of the table link plus what only a referee records: the irregularity
+    that ended the game (4.1.3-4.1.6), the reason, and the dispute it settles."""
+
+    irregularity = forms.ChoiceField(
+        label=_("Ended by an irregularity of"),
+        choices=[("", _("nobody: the game was played out")), *IRREGULARITY_CHOICES],
+        required=False,
+        widget=forms.RadioSelect,
+        help_text=_(
+            "4.1.4: the offended party wins a simple game; card points and tricks do not count. "
+            "If the outcome was already established (4.1.3), leave this empty and enter the card points taken then."
+        ),
+    )
+    reason = forms.CharField(label=_("Why"), max_length=2000, widget=forms.Textarea(attrs={"rows": 3}))
+    dispute = forms.ModelChoiceField(label=_("Settles dispute"), queryset=Dispute.objects.none(), required=False)
+
+    class Meta(GameForm.Meta):
+        fields = [*Game.ENTERED_FIELDS, "irregularity"]
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["version"].required = True
+        self.fields["dispute"].queryset = Dispute.objects.filter(table=self.table).order_by("-raised_at")
+
+
+class VoidForm(forms.Form):
+    version = forms.IntegerField(widget=forms.HiddenInput)
+    reason = forms.CharField(label=_("Why"), max_length=2000, widget=forms.Textarea(attrs={"rows": 2}))
+    dispute = forms.ModelChoiceField(label=_("Settles dispute"), queryset=Dispute.objects.none(), required=False)
+
+    def __init__(self, *args, table: Table, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["dispute"].queryset = Dispute.objects.filter(table=table).order_by("-raised_at")

@@ -1,0 +1,187 @@
+"""Confirming a table's sheet: every player with a PIN, or the scorekeeper's "signed on paper".
+
+When the table's last deal is entered the sheet awaits confirmation (also when the
+director finished the series early). Each player confirms the sheet *as it stands*: the
+confirmation stores the sheet's fingerprint (every game's number, version and void mark),
+so a correction of the last deal after someone confirmed needs that player again. When
+every seat has confirmed the current sheet, or the sheet is marked signed on paper, a
+:class:`SignOff` locks it: the table link can no longer change it (5.5.3), only a
+referee's correction can.
+
+Wrong PINs are throttled per table: :data:`PIN_ATTEMPTS` wrong PINs within
+:data:`PIN_LOCK` lock PIN entry at that table until the oldest of them is that old.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.formats import time_format
+from django.utils.translation import gettext as _
+
+from scoring.models import Game
+from tournaments.models import Series, Table
+
+from .models import PinFailure, SeatConfirmation, SignOff
+from .pins import pin_matches
+
+PIN_ATTEMPTS = 5
+PIN_LOCK = timedelta(minutes=10)
+
+
+class SignOffRefused(Exception):
+    """A confirmation that cannot be taken; the message says why, in the reader's language."""
+
+    def __init__(self, message: str) -> None:
+        self.message = message
+        super().__init__(message)
+
+
+@dataclass(slots=True)
+class SignOffState:
+    """Where a table's sheet stands: what the table page and the tiles show."""
+
+    entered: int
+    deals: int
+    series_finished: bool
+    signoff: SignOff | None
+    confirmed_seats: frozenset[int] = field(default_factory=frozenset)
+    locked_until: datetime | None = None
+
+    @property
+    def complete(self) -> bool:
+        return self.entered >= self.deals
+
+    @property
+    def confirmable(self) -> bool:
+        """The last deal is entered, or the series was finished with games on the sheet."""
+        return self.complete or (self.series_finished and self.entered > 0)
+
+    @property
+    def confirmed(self) -> bool:
+        return self.signoff is not None
+
+    @property
+    def awaiting(self) -> bool:
+        return self.confirmable and not self.confirmed
+
+
+def fingerprint(table: Table) -> str:
+    """The sheet as it stands now: any entry, correction or void changes it."""
+    rows = Game.objects.filter(table=table).order_by("number").values_list("pk", "number", "version", "voided")
+    text = ";".join(f"{pk}:{number}:{version}:{int(voided)}" for pk, number, version, voided in rows)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def is_signed(table: Table) -> bool:
+    """Whether the sheet is confirmed and so locked against the table link (5.5.3)."""
+    return SignOff.objects.filter(table=table).exists()
+
+
+def state(table: Table, *, entered: int | None = None, now: datetime | None = None) -> SignOffState:
+    """The table's sign-off state (a few small queries; the table page shows one table)."""
+    if entered is None:
+        entered = Game.objects.filter(table=table).count()
+    signoff = SignOff.objects.filter(table=table).first()
+    result = SignOffState(
+        entered=entered,
+        deals=table.deals,
+        series_finished=table.series.status == Series.Status.FINISHED,
+        signoff=signoff,
+    )
+    if signoff is None and result.confirmable:
+        current = fingerprint(table)
+        result.confirmed_seats = frozenset(
+            SeatConfirmation.objects.filter(table=table, fingerprint=current).values_list("seat_number", flat=True)
+        )
+        result.locked_until = pin_locked_until(table, now or timezone.now())
+    return result
+
+
+def pin_locked_until(table: Table, now: datetime) -> datetime | None:
+    """When PIN entry at this table opens again, or None when it is open."""
+    recent = list(
+        PinFailure.objects.filter(table=table, at__gt=now - PIN_LOCK)
+        .order_by("-at")
+        .values_list("at", flat=True)[:PIN_ATTEMPTS]
+    )
+    if len(recent) < PIN_ATTEMPTS:
+        return None
+    return recent[-1] + PIN_LOCK
+
+
+def _lock_table(table: Table) -> None:
+    # Serialise sign-offs per table (PostgreSQL row lock; SQLite's IMMEDIATE transactions).
+    Table.objects.select_for_update().filter(pk=table.pk).first()
+
+
+def _check_confirmable(table: Table, current: SignOffState) -> None:
+    if current.confirmed:
+        raise SignOffRefused(_("5.5.3: this sheet is already confirmed; only a referee can change it now."))
+    if not current.confirmable:
+        raise SignOffRefused(
+            _("The sheet can be confirmed once its last deal is entered (%(entered)s of %(deals)s).")
+            % {"entered": current.entered, "deals": current.deals}
+        )
+
+
+def confirm_seat(table: Table, seat_number: int, pin: str, *, now: datetime | None = None) -> SignOffState:
+    """Confirm the current sheet for one seat with its PIN; sign off when every seat has.
+
+    Raises :class:`SignOffRefused` for a wrong PIN (recorded: it counts towards the lock),
+    while PIN entry is locked, or when the sheet cannot be confirmed now.
+    """
+    now = now or timezone.now()
+    seats = dict(table.seats.values_list("number", "player__name"))
+    wrong = False
+    with transaction.atomic():
+        _lock_table(table)
+        current = state(table, now=now)
+        _check_confirmable(table, current)
+        if current.locked_until is not None:
+            raise SignOffRefused(_locked_text(current.locked_until))
+        if seat_number not in seats:
+            raise SignOffRefused(_("Seat %(seat)s is not at this table; choose your name.") % {"seat": seat_number})
+        if not pin_matches(table, seat_number, pin):
+            wrong = True
+        else:
+            sheet = fingerprint(table)
+            SeatConfirmation.objects.get_or_create(table=table, seat_number=seat_number, fingerprint=sheet)
+            confirmed = set(
+                SeatConfirmation.objects.filter(table=table, fingerprint=sheet).values_list("seat_number", flat=True)
+            )
+            if confirmed >= set(seats):
+                SignOff.objects.create(table=table, fingerprint=sheet, confirmed_by=_("every player's PIN"))
+    if wrong:
+        # Outside the transaction above: the failure must be kept although the request fails.
+        PinFailure.objects.create(table=table, seat_number=seat_number)
+        locked_until = pin_locked_until(table, now)
+        if locked_until is not None:
+            raise SignOffRefused(_locked_text(locked_until, wrong=True))
+        raise SignOffRefused(
+            _("Wrong PIN for %(name)s: check the PIN on the table card and type it again.")
+            % {"name": seats[seat_number]}
+        )
+    return state(table, now=now)
+
+
+def mark_on_paper(table: Table, *, by: str) -> SignOff:
+    """The players signed the printed sheet: confirm it as it stands (the scorekeeper or a referee)."""
+    try:
+        with transaction.atomic():
+            _lock_table(table)
+            _check_confirmable(table, state(table))
+            return SignOff.objects.create(table=table, fingerprint=fingerprint(table), on_paper=True, confirmed_by=by)
+    except IntegrityError:  # a second device marked it at the same moment
+        raise SignOffRefused(_("5.5.3: this sheet is already confirmed; only a referee can change it now.")) from None
+
+
+def _locked_text(until: datetime, *, wrong: bool = False) -> str:
+    time = time_format(timezone.localtime(until), "H:i")
+    if wrong:
+        return _("Wrong PIN. Too many wrong PINs: PIN entry at this table is locked until %(time)s.") % {"time": time}
+    return _("Too many wrong PINs: PIN entry at this table is locked until %(time)s.") % {"time": time}

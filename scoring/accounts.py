@@ -1,0 +1,138 @@
+"""Each table's settlement (5.5.5) and fee account, loaded in a fixed number of queries.
+
+The ratings come from :func:`scoring.tablesheet.build` over the stored games (nothing is
+valued again), the settlement from :mod:`scoring.settlement` and the money from
+:mod:`scoring.fees` with the tournament's own rule tables.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from django.db.models import Prefetch
+
+from . import fees, tablesheet
+from .rating import Rating
+from .settlement import pairwise, settle
+
+
+@dataclass(frozen=True, slots=True)
+class SeatPlayer:
+    number: int
+    player_id: int
+    name: str
+    club: str
+
+
+@dataclass(frozen=True, slots=True)
+class TableSettlement:
+    """One table: its players' ratings, the 5.5.5 settlement and the fee account."""
+
+    series: int
+    table: int
+    size: int
+    deals: int
+    entered: int
+    passed_out: int
+    seats: tuple[SeatPlayer, ...]
+    ratings: tuple[Rating, ...]
+    settlement: tuple[int, ...]
+    transactions: tuple[tuple[int, ...], ...]
+    places: tuple[int, ...]
+    accounts: tuple[fees.PlayerAccount, ...]
+
+    @property
+    def account(self) -> fees.Account:
+        return fees.Account.of(self.accounts)
+
+
+def _tables(tournament, series_ids: Iterable[int], table_pk: int | None = None):
+    from tournaments.models import Seat, Table
+
+    tables = Table.objects.filter(series_id__in=list(series_ids)).select_related("series")
+    if table_pk is not None:
+        tables = tables.filter(pk=table_pk)
+    seats = Seat.objects.select_related("player__club").order_by("number")
+    return list(tables.prefetch_related(Prefetch("seats", queryset=seats)).order_by("series__number", "number"))
+
+
+def settlements(tournament, series_list, table_pk: int | None = None) -> list[TableSettlement]:
+    """The settlements of every table of ``series_list`` (or only table ``table_pk``).
+
+    Seven queries whatever the number of tables: tables, seats, games, registrations and
+    the tournament's three fee tables.
+    """
+    from tournaments.models import Registration
+
+    from .documents import SHEET_GAME_FIELDS, PrintedGame
+    from .models import Game
+
+    series_list = list(series_list)
+    tables = _tables(tournament, [s.pk for s in series_list], table_pk)
+    table_ids = [t.pk for t in tables]
+    games: dict[int, list] = {}
+    rows = Game.objects.filter(table_id__in=table_ids).order_by("table_id", "number").values_list(*SHEET_GAME_FIELDS)
+    for row in rows:
+        game = PrintedGame._make(row)
+        games.setdefault(game.table_id, []).append(game)
+    player_ids = {s.player_id for t in tables for s in t.seats.all()}
+    registrations = {
+        r.player_id: r
+        for r in Registration.objects.filter(tournament=tournament, player_id__in=player_ids).only(
+            "player_id", "first_series", "paid"
+        )
+    }
+    rules = tournament.fee_rules()
+    result = []
+    for table in tables:
+        seats = tuple(
+            SeatPlayer(s.number, s.player_id, s.player.name, s.player.club.name if s.player.club_id else "")
+            for s in table.seats.all()
+        )
+        if len(seats) != table.size:
+            continue  # a table whose seats are being changed has no settlement yet
+        table_games = games.get(table.pk, [])
+        sheet = tablesheet.build(table.size, tournament.deals_per_table(table.size), table_games)
+        ratings = sheet.ratings
+        totals = [r.points for r in ratings]
+        places = fees.places(ratings, [s.player_id for s in seats], tournament.lot_seed)
+        passed_out = sum(1 for g in table_games if g.passed_out)
+        due = []
+        for seat in seats:
+            registration = registrations.get(seat.player_id)
+            due.append(
+                registration is not None and not registration.paid and registration.first_series == table.series.number
+            )
+        accounts = fees.table_account(
+            rules,
+            size=table.size,
+            lost=[r.lost for r in ratings],
+            places=places,
+            passed_out=passed_out,
+            entry_due=due,
+        )
+        result.append(
+            TableSettlement(
+                series=table.series.number,
+                table=table.number,
+                size=table.size,
+                deals=sheet.deals,
+                entered=sheet.entered,
+                passed_out=passed_out,
+                seats=seats,
+                ratings=ratings,
+                settlement=tuple(settle(totals)),
+                transactions=tuple(tuple(row) for row in pairwise(totals)),
+                places=tuple(places),
+                accounts=accounts,
+            )
+        )
+    return result
+
+
+def total_account(items: Iterable[TableSettlement]) -> fees.Account:
+    account = fees.Account()
+    for item in items:
+        account = account + item.account
+    return account

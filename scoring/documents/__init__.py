@@ -1,0 +1,168 @@
+"""Printed documents of a tournament, drawn directly on a reportlab canvas.
+
+Skat is still signed on paper: the scoresheets (5.5.2), table cards with the entry
+link's QR code, the ranking list and the settlement sheet with the fee account (5.5.5).
+Each function loads what it prints in a fixed number of queries, whatever the number of
+tables or players.
+"""
+
+from __future__ import annotations
+
+import io
+from collections import namedtuple
+from collections.abc import Callable, Mapping
+from typing import BinaryIO
+
+from django.db.models import Prefetch
+
+from .cards import CardInput, CardSeat, write_cards
+from .scoresheet import sheet_inputs, write_sheets
+
+#: The stored fields a printed sheet shows (5.5.2); the rest of a Game is not loaded.
+SHEET_GAME_FIELDS = (
+    "table_id",
+    "number",
+    "passed_out",
+    "declarer_seat",
+    "contract",
+    "tops",
+    "tops_kind",
+    "hand",
+    "schneider_announced",
+    "schwarz_announced",
+    "ouvert",
+    "value",
+    "score",
+    "won",
+    "lost",
+    "overbid",
+    "schneider",
+    "schwarz",
+    "voided",
+)
+
+
+def _seats_prefetch() -> Prefetch:
+    from tournaments.models import Seat
+
+    return Prefetch("seats", queryset=Seat.objects.select_related("player__club").order_by("number"))
+
+
+PrintedGame = namedtuple("PrintedGame", SHEET_GAME_FIELDS)
+PrintedGame.__doc__ = "A stored game's printed fields; read like a Game by tablesheet.build and the sheet."
+
+
+def _games_by_table(games) -> dict[int, list]:
+    """The games per table in deal order: plain rows, no model instances (36,000 per series)."""
+    grouped: dict[int, list] = {}
+    for row in games.order_by("table_id", "number").values_list(*SHEET_GAME_FIELDS):
+        game = PrintedGame._make(row)
+        grouped.setdefault(game.table_id, []).append(game)
+    return grouped
+
+
+def series_sheets_pdf(series, *, filled: bool, out: BinaryIO) -> None:
+    """All scoresheets of a series in one PDF: blank before it, filled after it.
+
+    Three queries (tables with series and tournament, seats with players and clubs,
+    games), whatever the number of tables.
+    """
+    from scoring.models import Game
+    from tournaments.models import Table
+
+    tables = list(
+        Table.objects.filter(series=series)
+        .select_related("series__tournament")
+        .prefetch_related(_seats_prefetch())
+        .order_by("number")
+    )
+    games = _games_by_table(Game.objects.filter(table__series=series)) if filled else None
+    title = str(series)
+    write_sheets(sheet_inputs(tables, games), out, title)
+
+
+def table_sheet_pdf(table, *, filled: bool) -> bytes:
+    """One table's scoresheet as PDF bytes."""
+    from scoring.models import Game
+    from tournaments.models import Table
+
+    table = Table.objects.select_related("series__tournament").prefetch_related(_seats_prefetch()).get(pk=table.pk)
+    games = _games_by_table(Game.objects.filter(table=table)) if filled else None
+    out = io.BytesIO()
+    write_sheets(sheet_inputs([table], games), out, f"{table.series.tournament.name} - {table}")
+    return out.getvalue()
+
+
+def series_cards_pdf(
+    series,
+    *,
+    absolute_url: Callable[[str], str],
+    out: BinaryIO,
+    pins: Mapping[int, Mapping[int, str]] | None = None,
+) -> None:
+    """The table cards of a series: two per A4 page, each with its entry link as QR code.
+
+    ``absolute_url`` makes the link absolute (``request.build_absolute_uri``); ``pins``
+    maps a table number to its seats' PINs (seat number -> PIN), printed beside each seat.
+    Two queries, whatever the number of tables.
+    """
+    from tournaments.models import Table
+
+    tables = Table.objects.filter(series=series).prefetch_related(_seats_prefetch()).order_by("number")
+    name = series.tournament.name
+    cards = [
+        CardInput(
+            tournament=name,
+            series=series.number,
+            table=table.number,
+            size=table.size,
+            url=absolute_url(table.entry_url()),
+            seats=tuple(
+                CardSeat(s.number, s.player.name, s.player.club.name if s.player.club_id else "")
+                for s in table.seats.all()
+            ),
+        )
+        for table in tables
+    ]
+    write_cards(cards, out, str(series), pins)
+
+
+def _fee_tournament(tournament_id: int):
+    from tournaments.models import Tournament
+
+    return Tournament.objects.prefetch_related("lost_game_fees", "passed_out_fees", "table_money").get(
+        pk=tournament_id
+    )
+
+
+def series_settlement_pdf(series, *, out: BinaryIO) -> None:
+    """The settlement sheet (5.5.5 and the fee account) of every table of a series, one page each."""
+    from scoring.accounts import settlements
+
+    from .settlement import write_settlements
+
+    tournament = _fee_tournament(series.tournament_id)
+    items = settlements(tournament, [series])
+    write_settlements(items, out, tournament=tournament, title=str(series))
+
+
+def table_settlement_pdf(table) -> bytes:
+    """One table's settlement sheet as PDF bytes."""
+    from scoring.accounts import settlements
+
+    from .settlement import write_settlements
+
+    tournament = _fee_tournament(table.series.tournament_id)
+    items = settlements(tournament, [table.series], table_pk=table.pk)
+    out = io.BytesIO()
+    write_settlements(items, out, tournament=tournament, title=f"{table.series}, {table}")
+    return out.getvalue()
+
+
+def standings_pdf(tournament, *, series_number: int | None = None, out: BinaryIO) -> None:
+    """The ranking list, overall or for one series, from :func:`scoring.standings.standings`."""
+    from scoring.standings import standings
+
+    from .ranking import write_ranking
+
+    write_ranking(standings(tournament, series_number), out, tournament=tournament, series_number=series_number)

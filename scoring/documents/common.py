@@ -1,0 +1,156 @@
+"""Drawing helpers shared by the printed documents: fonts, cached widths, fast text.
+
+Every document draws directly on a reportlab canvas (no Platypus): a series of 750
+scoresheets is about 600,000 strings, so text goes into one text object per page, widths
+are measured once per string and the static parts of a page are PDF forms drawn once
+and placed many times.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable
+from pathlib import Path
+
+from reportlab.lib.pagesizes import A4
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.pdfgen.canvas import Canvas
+
+PAGE_WIDTH, PAGE_HEIGHT = A4
+MARGIN = 24.0
+
+#: The PDF standard fonts cover Western European text (cp1252: ä ö ü ß é ...); they need
+#: no embedding and are the fastest. A name outside cp1252 (Łukasz, Dvořák) switches the
+#: whole document to DejaVu Sans when the system has it.
+STANDARD = ("Helvetica", "Helvetica-Bold")
+DEJAVU = ("DejaVuSans", "DejaVuSans-Bold")
+DEJAVU_FILES = {
+    "DejaVuSans": "DejaVuSans.ttf",
+    "DejaVuSans-Bold": "DejaVuSans-Bold.ttf",
+}
+FONT_DIRS = (Path("/usr/share/fonts/truetype/dejavu"), Path("/usr/share/fonts/dejavu"))
+
+
+@functools.cache
+def _dejavu_available() -> bool:
+    for directory in FONT_DIRS:
+        if all((directory / file).is_file() for file in DEJAVU_FILES.values()):
+            for name, file in DEJAVU_FILES.items():
+                pdfmetrics.registerFont(TTFont(name, str(directory / file)))
+            return True
+    return False
+
+
+def _western(text: str) -> bool:
+    try:
+        text.encode("cp1252")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def choose_fonts(texts: Iterable[str]) -> tuple[str, str]:
+    """(regular, bold): the standard fonts unless a text needs more than cp1252."""
+    if all(_western(text) for text in texts if text):
+        return STANDARD
+    return DEJAVU if _dejavu_available() else STANDARD
+
+
+@functools.lru_cache(maxsize=65536)
+def width(text: str, font: str, size: float) -> float:
+    """The printed width of ``text``; cached, the same strings recur on every sheet."""
+    return pdfmetrics.stringWidth(text, font, size)
+
+
+@functools.lru_cache(maxsize=16384)
+def fit(text: str, font: str, size: float, room: float) -> str:
+    """``text`` cut with an ellipsis so it fits ``room`` points."""
+    if width(text, font, size) <= room:
+        return text
+    while text and width(text + "…", font, size) > room:
+        text = text[:-1]
+    return text.rstrip() + "…" if text else ""
+
+
+def wrap(text: str, font: str, size: float, room: float, lines: int = 2) -> list[str]:
+    """``text`` in at most ``lines`` lines of ``room`` points, word by word; the last one cut."""
+    words = text.split()
+    out: list[str] = []
+    while words and len(out) < lines - 1:
+        line = words.pop(0)
+        while words and width(f"{line} {words[0]}", font, size) <= room:
+            line = f"{line} {words.pop(0)}"
+        if width(line, font, size) > room:
+            break_at = line
+            words.insert(0, break_at)
+            break
+        out.append(line)
+    if words:
+        out.append(fit(" ".join(words), font, size, room))
+    return out
+
+
+class Text:
+    """One text object per page: strings at positions, left, right or centre aligned.
+
+    Graphics drawn on the canvas before :meth:`flush` lie under the text.
+    """
+
+    def __init__(self, canvas: Canvas) -> None:
+        self.canvas = canvas
+        self.obj = canvas.beginText()
+        self.font: tuple[str, float] | None = None
+        self.fast = False
+        #: (font, size, text) -> the PDF operator showing it; standard fonts only.
+        self.shown: dict[tuple[str, float, str], str] = {}
+
+    def set_font(self, font: str, size: float) -> None:
+        if self.font != (font, size):
+            self.obj.setFont(font, size)
+            self.font = (font, size)
+            # A standard font's operator depends on the text alone; an embedded font's
+            # on its subsets so far, so those go through reportlab's textOut every time.
+            # reportlab's text object has kept _formatText and _code for many versions;
+            # should they go, every string takes the public textOut path.
+            self.fast = (
+                not pdfmetrics.getFont(font)._dynamicFont
+                and hasattr(self.obj, "_formatText")
+                and hasattr(self.obj, "_code")
+            )
+
+    def left(self, x: float, y: float, text: str, font: str, size: float) -> None:
+        if not text:
+            return
+        self.set_font(font, size)
+        if self.fast:
+            key = (font, size, text)
+            shown = self.shown.get(key)
+            if shown is None:
+                shown = self.shown[key] = self.obj._formatText(text)
+            # What setTextOrigin + textOut write, without measuring the text again.
+            self.obj._code.append(f"1 0 0 1 {x:.2f} {y:.2f} Tm {shown}")
+        else:
+            self.obj.setTextOrigin(x, y)
+            self.obj.textOut(text)
+
+    def right(self, x: float, y: float, text: str, font: str, size: float) -> None:
+        if text:
+            self.left(x - width(text, font, size), y, text, font, size)
+
+    def centre(self, x: float, y: float, text: str, font: str, size: float) -> None:
+        if text:
+            self.left(x - width(text, font, size) / 2, y, text, font, size)
+
+    def flush(self) -> None:
+        """Put the page's text on the canvas and start a new text object."""
+        self.canvas.drawText(self.obj)
+        self.obj = self.canvas.beginText()
+        self.font = None
+
+
+def new_canvas(out, title: str, *, pagesize=A4) -> Canvas:
+    canvas = Canvas(out, pagesize=pagesize, pageCompression=1, invariant=0)
+    canvas.setTitle(title)
+    canvas.setCreator("Skat tournament office")
+    return canvas

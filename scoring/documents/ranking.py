@@ -1,0 +1,107 @@
+"""The ranking list (overall or one series): many pages, the header row on each.
+
+Columns as the standings page: place, name, club, game points, games won and lost,
+the bonus for games lost by others, the rating (extended Seeger-Fabian) and the tables
+played. The order is :func:`scoring.rating.rank`'s, printed at the foot of every page.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from django.utils.translation import gettext as _
+
+from .common import MARGIN, PAGE_HEIGHT, PAGE_WIDTH, Text, choose_fonts, fit, new_canvas, wrap
+
+ROW = 13.0
+SIZE = 8.5
+TOP = PAGE_HEIGHT - MARGIN - 52
+BOTTOM = MARGIN + 26
+ROWS_PER_PAGE = int((TOP - ROW - BOTTOM) // ROW)
+RIGHT = PAGE_WIDTH - MARGIN
+
+#: (key, width, right-aligned); name and club share what is left.
+NUMBERS = (("points", 48), ("won", 30), ("lost", 30), ("bonus", 40), ("rating", 46), ("tables", 36))
+PLACE_WIDTH = 34.0
+NAME_WIDTH = 160.0
+
+
+def _labels() -> dict[str, str]:
+    return {
+        "place": _("Place"),
+        "name": _("Name"),
+        "club": _("Club"),
+        "points": _("Game points"),
+        "won": _("Won"),
+        "lost": _("Lost"),
+        "bonus": _("Bonus"),
+        "rating": _("Rating"),
+        "tables": _("Tables"),
+    }
+
+
+def write_ranking(ranked: Sequence, out, *, tournament, series_number: int | None) -> None:
+    """``ranked`` is :func:`scoring.standings.standings`'s answer, best first."""
+    from .scoresheet import _date
+
+    title = _("Ranking list")
+    scope = _("series %(number)s only") % {"number": series_number} if series_number else _("overall")
+    canvas = new_canvas(out, f"{tournament.name}: {title} ({scope})")
+    texts = [tournament.name, tournament.venue] + [e.item.name for e in ranked] + [e.item.club for e in ranked]
+    font, bold = choose_fonts(texts)
+    labels = _labels()
+    text = Text(canvas)
+    x_place = MARGIN
+    x_name = x_place + PLACE_WIDTH + 6
+    numbers_width = sum(w for _key, w in NUMBERS)
+    x_club = x_name + NAME_WIDTH
+    club_width = RIGHT - numbers_width - x_club
+    pages = max(1, -(-len(ranked) // ROWS_PER_PAGE))
+    heading = f"{title}: {scope}"
+    line = " · ".join(p for p in (tournament.name, _date(tournament.date), tournament.venue) if p)
+    rule = _(
+        "Rating = game points + 50 per game won - 50 per game lost + 40 (table of three) or 30 (table of four) "
+        "for every game lost by another player at the table. Ties: more games won, then fewer games lost, then by lot."
+    )
+    for page in range(pages):
+        top = PAGE_HEIGHT - MARGIN
+        text.left(MARGIN, top - 16, heading, bold, 15)
+        text.left(MARGIN, top - 30, fit(line, font, 9, RIGHT - MARGIN - 90), font, 9)
+        text.right(RIGHT, top - 30, _("page %(page)s of %(pages)s") % {"page": page + 1, "pages": pages}, font, 8)
+        y = TOP - ROW + 4
+        text.right(x_place + PLACE_WIDTH, y, labels["place"], bold, SIZE)
+        text.left(x_name, y, labels["name"], bold, SIZE)
+        text.left(x_club, y, labels["club"], bold, SIZE)
+        x = RIGHT - numbers_width
+        for key, w in NUMBERS:
+            x += w
+            text.right(x - 2, y, labels[key], bold, SIZE)
+        entries = ranked[page * ROWS_PER_PAGE : (page + 1) * ROWS_PER_PAGE]
+        # Every other row lightly shaded, so a line is easy to follow across the page.
+        canvas.setFillGray(0.92)
+        shade = canvas.beginPath()
+        for i in range(1, len(entries), 2):
+            shade.rect(MARGIN, TOP - ROW - (i + 1) * ROW, RIGHT - MARGIN, ROW)
+        canvas.drawPath(shade, stroke=0, fill=1)
+        canvas.setFillGray(0)
+        canvas.setLineWidth(0.8)
+        canvas.line(MARGIN, TOP - ROW, RIGHT, TOP - ROW)
+        for i, entry in enumerate(entries):
+            y = TOP - ROW - (i + 1) * ROW + 4
+            item = entry.item
+            r = entry.rating
+            text.right(x_place + PLACE_WIDTH, y, f"{entry.place}.", font, SIZE)
+            text.left(x_name, y, fit(item.name, font, SIZE, NAME_WIDTH - 6), font, SIZE)
+            text.left(x_club, y, fit(item.club, font, SIZE, club_width - 6), font, SIZE)
+            values = (r.points, r.won, r.lost, r.bonus, r.rating, item.tables)
+            x = RIGHT - numbers_width
+            for (key, w), value in zip(NUMBERS, values, strict=True):
+                x += w
+                text.right(x - 2, y, str(value), bold if key == "rating" else font, SIZE)
+        for k, rule_line in enumerate(wrap(rule, font, 6.5, RIGHT - MARGIN)):
+            text.left(MARGIN, MARGIN + 10 - 8 * k, rule_line, font, 6.5)
+        if not entries:
+            text.left(MARGIN, TOP - 2 * ROW + 4, _("No results yet."), font, SIZE)
+        text.flush()
+        canvas.showPage()
+    canvas.save()

@@ -1,0 +1,60 @@
+"""The end of a table's evening in a real browser: the last deal entered on the phone, every
+player confirms with the PIN from the table card (one typo refused), the sheet is locked,
+and a referee's correction on the desktop changes the standings."""
+
+from __future__ import annotations
+
+import pytest
+
+from referees.models import RefereeAssignment
+from referees.pins import seat_pin
+from scoring.models import Game
+from tests import factories
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
+
+
+def test_the_players_confirm_and_a_referee_corrects(live_server, desktop, phone, django_user_model):
+    table = factories.table_of(3, rounds_per_series=1)
+    factories.game(table, 1, declarer_seat=1, contract="grand", tops=1, declarer_points=70)
+    factories.game(table, 2, passed_out=True)
+    base = live_server.url
+    phone.goto(f"{base}/s/{table.token}/")
+    phone.locator("#id_declarer_seat label", has_text="Seat3").click()
+    phone.locator("#id_contract label", has_text="Hearts").click()
+    phone.fill("#id_tops", "1")
+    phone.fill("#id_declarer_points", "50")
+    phone.click("button.enter")
+    phone.wait_for_selector("text=Awaiting confirmation")
+    assert phone.locator(".confirmations li.open").count() == 3
+
+    def confirm(seat: int, pin: str) -> None:
+        phone.locator(".pin-form label", has_text=f"Seat{seat}").click()
+        phone.fill("input[name=pin]", pin)
+        phone.click("text=Confirm the sheet")
+
+    wrong = f"{(int(seat_pin(table, 1)) + 1) % 10000:04d}"
+    confirm(1, wrong)
+    assert phone.locator(".messages .error", has_text="Wrong PIN for Seat1").is_visible()
+    for seat in (1, 2, 3):
+        confirm(seat, seat_pin(table, seat))
+    phone.wait_for_selector("text=Every player has confirmed: the sheet is final.")
+    assert phone.locator("#game-form").count() == 0
+    assert phone.locator("text=the sheet is locked").is_visible()
+
+    referee = django_user_model.objects.create_user("ref", password="pw")
+    RefereeAssignment.objects.create(tournament=table.series.tournament, user=referee)
+    desktop.goto(f"{base}/accounts/login/")
+    desktop.fill("#id_username", "ref")
+    desktop.fill("#id_password", "pw")
+    desktop.click("form button[type=submit]")
+    game = Game.objects.get(table=table, number=3)
+    desktop.goto(f"{base}/t/{table.series.tournament_id}/referees/games/{game.pk}/correct/")
+    desktop.fill("#id_declarer_points", "65")
+    desktop.fill("#id_reason", "Both lists show 65 card points.")
+    desktop.click("text=Save correction")
+    desktop.wait_for_selector("text=Deal 3: corrected, score -40 -> +20.")
+    desktop.goto(f"{base}/t/{table.series.tournament_id}/referees/")
+    assert desktop.locator(".corrections", has_text="Both lists show 65 card points.").is_visible()
+    game.refresh_from_db()
+    assert (game.score, game.version) == (20, 2)

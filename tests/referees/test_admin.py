@@ -1,0 +1,58 @@
+"""The admin: referees can be assigned there; disputes, corrections and sign-offs are read-only."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from referees import corrections
+from referees.models import Dispute, RefereeAssignment, SignOff
+from referees.signoff import SignOffRefused, confirm_seat, mark_on_paper
+from tests import factories
+
+from .helpers import full_table
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def admin_client(client):
+    client.force_login(factories.user(superuser=True))
+    return client
+
+
+def test_the_audit_records_are_listed_but_not_editable(admin_client):
+    table = full_table(3)
+    user = factories.user("ref")
+    dispute = Dispute.objects.create(table=table, description="x", raised_by="A")
+    correction = corrections.void_game(table.games.get(number=1).pk, expected_version=1, user=user, reason="x")
+    signoff = mark_on_paper(table, by="ref")
+    for model, obj in (("dispute", dispute), ("correction", correction), ("signoff", signoff)):
+        assert admin_client.get(reverse(f"admin:referees_{model}_changelist")).status_code == 200
+        assert admin_client.get(reverse(f"admin:referees_{model}_add")).status_code == 403
+        page = admin_client.get(reverse(f"admin:referees_{model}_change", args=[obj.pk])).content.decode()
+        assert 'name="_save"' not in page
+        assert (
+            admin_client.post(reverse(f"admin:referees_{model}_delete", args=[obj.pk]), {"post": "yes"}).status_code
+            == 403
+        )
+    assert str(correction) == f"{correction.game} v1->v2" and "Dispute" in str(dispute) and str(signoff)
+    assert Dispute.objects.count() == 1 and SignOff.objects.count() == 1
+
+
+def test_a_referee_is_assigned_in_the_admin_too(admin_client):
+    tournament = factories.tournament()
+    anna = factories.user("anna")
+    response = admin_client.post(
+        reverse("admin:referees_refereeassignment_add"), {"tournament": tournament.pk, "user": anna.pk}
+    )
+    assert response.status_code == 302
+    assignment = RefereeAssignment.objects.get()
+    assert assignment.assigned_by.is_superuser and str(assignment) == f"anna ({tournament})"
+
+
+def test_the_service_refuses_a_seat_the_table_does_not_have():
+    table = full_table(3)
+    with pytest.raises(SignOffRefused) as caught:
+        confirm_seat(table, 4, "0000")
+    assert "Seat 4 is not at this table" in caught.value.message

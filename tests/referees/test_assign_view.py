@@ -1,0 +1,62 @@
+"""referees:assign and referees:unassign — the director names the tournament's referees."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from referees.models import RefereeAssignment
+from tests import factories
+
+from .helpers import director_of, referee_of
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def tournament(client):
+    t = factories.tournament()
+    client.force_login(director_of(t, "boss"))
+    return t
+
+
+def test_the_director_assigns_a_referee_by_user_name(client, tournament):
+    factories.user("anna")
+    response = client.post(reverse("referees:assign", args=[tournament.pk]), {"username": "anna"}, follow=True)
+    assert "anna referees this tournament now." in response.content.decode()
+    assignment = RefereeAssignment.objects.get()
+    assert (assignment.user.username, assignment.assigned_by.username) == ("anna", "boss")
+
+
+@pytest.mark.parametrize(
+    ("name", "message"), [("nobody", "There is no active user nobody"), ("anna", "anna already referees")]
+)
+def test_unknown_or_twice_is_refused(client, tournament, name, message):
+    referee_of(tournament, "anna")
+    response = client.post(reverse("referees:assign", args=[tournament.pk]), {"username": name})
+    assert response.status_code == 422 and message in response.content.decode()
+    assert RefereeAssignment.objects.count() == 1
+
+
+def test_removing_a_referee(client, tournament):
+    referee_of(tournament, "anna")
+    assignment = RefereeAssignment.objects.get()
+    response = client.post(reverse("referees:unassign", args=[tournament.pk, assignment.pk]), follow=True)
+    assert "anna no longer referees this tournament." in response.content.decode()
+    assert not RefereeAssignment.objects.exists()
+
+
+def test_a_referee_may_not_assign(client, tournament):
+    client.force_login(referee_of(tournament, "anna"))
+    factories.user("bernd")
+    assert client.post(reverse("referees:assign", args=[tournament.pk]), {"username": "bernd"}).status_code == 403
+    assignment = RefereeAssignment.objects.get()
+    assert client.post(reverse("referees:unassign", args=[tournament.pk, assignment.pk])).status_code == 403
+    assert RefereeAssignment.objects.count() == 1
+
+
+def test_an_assignment_of_another_tournament_is_404(client, tournament):
+    other = factories.tournament()
+    referee_of(other, "anna")
+    assignment = RefereeAssignment.objects.get()
+    assert client.post(reverse("referees:unassign", args=[tournament.pk, assignment.pk])).status_code == 404

@@ -1,0 +1,161 @@
+"""referees:correct and referees:void — a referee corrects, voids or restores one game."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from referees.models import Correction, Dispute
+from scoring.models import Game
+
+from .helpers import confirm_all, director_of, full_table, referee_of
+
+pytestmark = pytest.mark.django_db
+
+
+def form_data(game: Game, **changes) -> dict:
+    data = {
+        "number": game.number,
+        "version": game.version,
+        "tops_kind": game.tops_kind or "with",
+        "reason": "checked with both lists",
+    }
+    for name in ("declarer_seat", "contract", "tops", "bid", "declarer_points", "declarer_tricks"):
+        value = getattr(game, name)
+        if value not in (None, ""):
+            data[name] = value
+    for name in ("passed_out", "hand", "schneider_announced", "schwarz_announced", "ouvert"):
+        if getattr(game, name):
+            data[name] = "on"
+    data.update(changes)
+    return {k: v for k, v in data.items() if v is not None}
+
+
+@pytest.fixture
+def signed(client):
+    table = full_table(3)
+    confirm_all(client, table)
+    referee = referee_of(table.series.tournament, "ref")
+    client.force_login(referee)
+    return table
+
+
+def url(table, game, name="referees:correct"):
+    return reverse(name, args=[table.series.tournament_id, game.pk])
+
+
+def test_the_page_shows_the_game_its_form_and_history(client, signed):
+    game = signed.games.get(number=2)
+    page = client.get(url(signed, game)).content.decode()
+    assert "Deal 2, table 1, series 1" in page and "version 1" in page
+    assert "Ended by an irregularity of" in page and "Settles dispute" in page
+    assert "Void the game" in page and "No correction yet." in page
+
+
+def test_a_confirmed_sheet_is_corrected_with_an_audit_record(client, signed):
+    game = signed.games.get(number=2)
+    response = client.post(url(signed, game), form_data(game, declarer_points=75), follow=True)
+    page = response.content.decode()
+    assert "Deal 2: corrected, score -60 -&gt; +30." in page
+    assert "card points: 50 → 75" in page and "checked with both lists" in page
+    game.refresh_from_db()
+    assert (game.declarer_points, game.score, game.version) == (75, 30, 2)
+    correction = Correction.objects.get()
+    assert correction.made_by.username == "ref"
+
+
+def test_the_irregularity_is_a_form_field(client, signed):
+    game = signed.games.get(number=1)
+    client.post(url(signed, game), form_data(game, irregularity="declarer", declarer_points=None))
+    game.refresh_from_db()
+    assert (game.irregularity, game.score, game.declarer_points) == ("declarer", -96, None)
+
+
+def test_a_refused_correction_shows_the_rule_and_changes_nothing(client, signed):
+    game = signed.games.get(number=1)
+    response = client.post(url(signed, game), form_data(game, tops=5))
+    assert response.status_code == 422
+    assert "2.4.3: a grand has at most 4 tops, not 5" in response.content.decode()
+    game.refresh_from_db()
+    assert game.tops == 1 and not Correction.objects.exists()
+
+
+def test_a_reason_is_required(client, signed):
+    game = signed.games.get(number=1)
+    response = client.post(url(signed, game), form_data(game, declarer_points=95, reason=""))
+    assert response.status_code == 422
+    game.refresh_from_db()
+    assert game.declarer_points == 70
+
+
+def test_two_referees_correcting_the_same_game_the_later_is_told(client, signed):
+    game = signed.games.get(number=1)
+    seen = form_data(game)  # both opened the page at version 1
+    client.post(url(signed, game), {**seen, "declarer_points": 95})
+    response = client.post(url(signed, game), {**seen, "declarer_points": 65})
+    assert response.status_code == 422
+    assert "deal 1 was changed by someone else meanwhile (version 1 is now 2)" in response.content.decode()
+    game.refresh_from_db()
+    assert game.declarer_points == 95 and game.version == 2 and Correction.objects.count() == 1
+
+
+def test_void_and_restore_with_a_dispute(client, signed):
+    game = signed.games.get(number=1)
+    dispute = Dispute.objects.create(table=signed, game=game, description="dealt out of turn", raised_by="x")
+    response = client.post(
+        url(signed, game, "referees:void"),
+        {"version": 1, "reason": "3.2.11: dealt out of turn", "dispute": dispute.pk},
+        follow=True,
+    )
+    assert "Deal 1: voided, score +48 -&gt; +0." in response.content.decode()
+    game.refresh_from_db()
+    assert game.voided and game.score == 0
+    assert dispute.corrections.get().kind == "void"
+    # The table link shows the game struck through, its totals without it.
+    sheet = client.get(reverse("tables:sheet", args=[signed.token])).content.decode()
+    assert 'class=" void"' in sheet
+    client.post(url(signed, game, "referees:void"), {"version": 2, "reason": "replayed, same result"})
+    game.refresh_from_db()
+    assert not game.voided and game.score == 48 and game.version == 3
+
+
+def test_voiding_with_a_stale_version_is_refused(client, signed):
+    game = signed.games.get(number=1)
+    response = client.post(url(signed, game, "referees:void"), {"version": 7, "reason": "x"})
+    assert response.status_code == 422
+    assert "changed by someone else meanwhile" in response.content.decode()
+    response = client.post(url(signed, game, "referees:void"), {"version": 1})
+    assert response.status_code == 422
+    game.refresh_from_db()
+    assert not game.voided
+
+
+def test_the_table_link_cannot_correct_a_game_a_referee_decided(client):
+    table = full_table(3)  # not confirmed: the table could still correct its last deal
+    user = director_of(table.series.tournament)
+    client.force_login(user)
+    game = table.games.get(number=3)
+    client.post(url(table, game, "referees:void"), {"version": 1, "reason": "x"})
+    client.logout()
+    response = client.post(
+        reverse("tables:correct", args=[table.token]),
+        form_data(
+            Game.objects.get(pk=game.pk),
+            passed_out=None,
+            declarer_seat=1,
+            contract="grand",
+            tops=1,
+            declarer_points=70,
+        ),
+    )
+    assert "5.5.3: a referee decided deal 3" in response.content.decode()
+
+
+def test_a_game_of_another_tournament_is_404(client, signed):
+    other = full_table(3)
+    game = other.games.get(number=1)
+    assert client.get(reverse("referees:correct", args=[signed.series.tournament_id, game.pk])).status_code == 404
+    response = client.post(
+        reverse("referees:void", args=[signed.series.tournament_id, game.pk]), {"version": 1, "reason": "x"}
+    )
+    assert response.status_code == 404

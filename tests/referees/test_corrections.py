@@ -1,0 +1,143 @@
+"""referees.corrections: every change of a stored game is one transaction with its record."""
+
+from __future__ import annotations
+
+import pytest
+
+from referees import corrections
+from referees.models import Correction, Dispute
+from scoring.models import Game
+from scoring.rules import Contract, RuleError, evaluate
+from scoring.rules import Game as RulesGame
+from scoring.standings import standings
+from tests import factories
+
+from .helpers import full_table
+
+pytestmark = pytest.mark.django_db
+
+
+def points_of(tournament) -> dict[str, int]:
+    return {r.item.name: r.item.rating.points for r in standings(tournament)}
+
+
+def ratings_of(tournament) -> dict[str, int]:
+    return {r.item.name: r.item.rating.rating for r in standings(tournament)}
+
+
+def test_a_correction_keeps_before_and_after_and_the_standings_follow_the_engine():
+    table = full_table(3)
+    tournament = table.series.tournament
+    referee = factories.user("ref")
+    game = table.games.get(number=2)  # Seat2: hearts with 2, 50 points: lost, -60
+    before_points = points_of(tournament)
+    correction = corrections.correct_game(
+        game.pk,
+        expected_version=game.version,
+        changes={"declarer_points": 75},
+        user=referee,
+        reason="The opponents' tricks were counted twice.",
+    )
+    expected = evaluate(RulesGame(Contract.HEARTS, tops=2, declarer_points=75))
+    game.refresh_from_db()
+    assert (game.score, game.won, game.version) == (expected.score, True, 2)
+    assert correction.before["declarer_points"] == 50 and correction.after["declarer_points"] == 75
+    assert correction.before["score"] == -60 and correction.after["score"] == expected.score == 30
+    assert (correction.score_before, correction.score_after, correction.score_change) == (-60, 30, 90)
+    assert (correction.version_before, correction.version_after) == (1, 2)
+    assert correction.made_by == referee and correction.kind == "edit"
+    assert correction.changed == [
+        ("declarer_points", 50, 75),
+        ("score", -60, 30),
+        ("won", False, True),
+        ("lost", True, False),
+    ]
+    after_points = points_of(tournament)
+    assert after_points["Seat2"] - before_points["Seat2"] == expected.score - (-60)
+    assert after_points["Seat1"] == before_points["Seat1"]
+    # The extended rating moves by the score change, +100 (-50 lost -> +50 won), and the
+    # opponents lose their 40 each for the game no longer lost (the engine's and rating's rules).
+    assert ratings_of(tournament) == {"Seat1": 48 + 50, "Seat2": 30 + 50, "Seat3": 0}
+
+
+def test_an_irregularity_is_valued_by_the_engine():
+    table = full_table(3)
+    game = table.games.get(number=1)  # Seat1: grand with 1, 70 points: won 48
+    corrections.correct_game(
+        game.pk,
+        expected_version=1,
+        changes={"irregularity": "declarer"},
+        user=factories.user(),
+        reason="4.2.3: the declarer revoked in trick 3.",
+    )
+    game.refresh_from_db()
+    assert (game.irregularity, game.won, game.score) == ("declarer", False, -96)
+
+
+def test_voiding_keeps_the_game_and_scores_nothing_and_restoring_undoes_it():
+    table = full_table(3)
+    tournament = table.series.tournament
+    game = table.games.get(number=1)
+    user = factories.user()
+    void = corrections.void_game(game.pk, expected_version=1, user=user, reason="3.2.11: dealt out of turn.")
+    game.refresh_from_db()
+    assert game.voided and (game.score, game.won, game.lost) == (0, False, False)
+    assert game.value == 48  # its value stays on record
+    assert void.kind == "void" and void.score_before == 48 and void.score_after == 0
+    assert Game.objects.filter(table=table).count() == 3  # nothing deleted
+    assert points_of(tournament)["Seat1"] == 0
+    restore = corrections.restore_game(game.pk, expected_version=2, user=user, reason="Replayed: same result.")
+    game.refresh_from_db()
+    assert not game.voided and game.score == 48 and restore.kind == "restore"
+    assert points_of(tournament)["Seat1"] == 48
+    assert list(game.corrections.values_list("kind", flat=True)) == ["restore", "void"]
+
+
+def test_a_stale_version_is_refused_not_overwritten():
+    table = full_table(3)
+    game = table.games.get(number=1)
+    first, second = factories.user("first"), factories.user("second")
+    corrections.correct_game(game.pk, expected_version=1, changes={"declarer_points": 90}, user=first, reason="a")
+    with pytest.raises(RuleError) as caught:
+        corrections.correct_game(game.pk, expected_version=1, changes={"declarer_points": 65}, user=second, reason="b")
+    assert caught.value.field == "version" and "version 1 is now 2" in caught.value.message
+    game.refresh_from_db()
+    assert game.declarer_points == 90 and Correction.objects.count() == 1
+
+
+def test_a_correction_the_engine_refuses_changes_nothing():
+    table = full_table(3)
+    game = table.games.get(number=1)
+    with pytest.raises(RuleError) as caught:
+        corrections.correct_game(game.pk, expected_version=1, changes={"tops": 5}, user=factories.user(), reason="x")
+    assert caught.value.paragraph == "2.4.3"
+    game.refresh_from_db()
+    assert game.tops == 1 and game.version == 1 and not Correction.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("changes", "reason", "field"),
+    [
+        ({"declarer_points": 70}, "no change", "game"),
+        ({"declarer_points": 80}, "  ", "reason"),
+        ({"score": 100}, "hand-made score", "score"),
+    ],
+)
+def test_refusals(changes, reason, field):
+    table = full_table(3)
+    game = table.games.get(number=1)
+    with pytest.raises(RuleError) as caught:
+        corrections.correct_game(game.pk, expected_version=1, changes=changes, user=factories.user(), reason=reason)
+    assert caught.value.field == field
+    assert not Correction.objects.exists()
+
+
+def test_a_dispute_of_another_table_cannot_be_settled_here():
+    table, other = full_table(3), full_table(3)
+    dispute = Dispute.objects.create(table=other, description="x", raised_by="x")
+    game = table.games.get(number=1)
+    with pytest.raises(RuleError) as caught:
+        corrections.void_game(game.pk, expected_version=1, user=factories.user(), reason="x", dispute=dispute)
+    assert caught.value.field == "dispute"
+    game.refresh_from_db()
+    assert not game.voided

@@ -1,0 +1,71 @@
+"""signoff:dispute — a table calls a referee about its own sheet, and only its own (4.5.10)."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from referees.models import Dispute
+
+from .helpers import full_table, open_table
+
+pytestmark = pytest.mark.django_db
+
+
+def url(table):
+    return reverse("signoff:dispute", args=[table.token])
+
+
+def test_the_form_and_the_table_s_disputes(client):
+    table = full_table(3)
+    page = client.get(url(table)).content.decode()
+    assert "call a referee" in page and "4.5.10" in page
+    assert (
+        reverse("signoff:dispute", args=[table.token])
+        in client.get(reverse("tables:sheet", args=[table.token])).content.decode()
+    )
+
+
+def test_a_dispute_about_a_deal_is_recorded_as_open(client):
+    table = full_table(3)
+    response = client.post(url(table), {"deal": 2, "description": "Seat 3 revoked in trick 4.", "name": "Anna"})
+    assert response.status_code == 302
+    dispute = Dispute.objects.get()
+    assert (dispute.table, dispute.game.number, dispute.status) == (table, 2, "open")
+    assert dispute.raised_by == "Anna (table link)" and dispute.raised_by_user is None
+    page = client.get(url(table)).content.decode()
+    assert "deal 2" in page and "open" in page
+
+
+def test_a_dispute_about_the_whole_sheet(client):
+    table = open_table(3)
+    client.post(url(table), {"description": "Wrong seat order.", "name": "Bernd"})
+    assert Dispute.objects.get().game is None
+
+
+def test_a_deal_that_is_not_entered_is_refused(client):
+    table = open_table(3)
+    response = client.post(url(table), {"deal": 2, "description": "x", "name": "A"})
+    assert response.status_code == 422
+    assert "Deal 2 is not entered at table 1." in response.content.decode()
+    assert not Dispute.objects.exists()
+
+
+def test_a_link_cannot_raise_a_dispute_for_another_table(client):
+    mine, other = full_table(3), full_table(3)
+    other_game = other.games.get(number=1)
+    # Whatever the post names, the dispute is about the link's own table and its own deal.
+    client.post(url(mine), {"table": other.pk, "game": other_game.pk, "deal": 1, "description": "x", "name": "A"})
+    dispute = Dispute.objects.get()
+    assert dispute.table == mine and dispute.game.table == mine
+    assert not Dispute.objects.filter(table=other).exists()
+
+
+def test_description_and_name_are_required(client):
+    response = client.post(url(full_table(3)), {"deal": 1})
+    assert response.status_code == 422
+    assert response.content.decode().count("This field is required") == 2
+
+
+def test_an_unknown_token_is_404(client):
+    assert client.get(reverse("signoff:dispute", args=["nope"])).status_code == 404

@@ -1,0 +1,59 @@
+"""referees:table and referees:table_paper — one table's sheet for the referee."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from referees import corrections
+from referees.models import Dispute, SignOff
+from referees.pins import seat_pin
+
+from .helpers import full_table, open_table, referee_of
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_sheet_with_sign_off_disputes_and_correct_links(client):
+    table = full_table(3)
+    tournament = table.series.tournament
+    referee = referee_of(tournament)
+    game = table.games.get(number=1)
+    corrections.void_game(game.pk, expected_version=1, user=referee, reason="x")
+    # Confirmed after the void: a confirmation holds for the sheet as it stood.
+    client.post(reverse("signoff:confirm", args=[table.token]), {"seat": 2, "pin": seat_pin(table, 2)})
+    Dispute.objects.create(table=table, description="claim about seating", raised_by="A")
+    client.force_login(referee)
+    page = client.get(reverse("referees:table", args=[tournament.pk, table.pk])).content.decode()
+    assert "Awaiting confirmation" in page and "Seat2 ✓" in page and "Seat1 ·" in page
+    assert "claim about seating" in page
+    assert reverse("referees:correct", args=[tournament.pk, game.pk]) in page
+    assert "(changes: 1)" in page and 'class=" void"' in page
+    assert reverse("tables:correct", args=[table.token]) not in page  # the referee corrects any deal, here
+
+
+def test_the_referee_marks_the_sheet_signed_on_paper(client):
+    table = full_table(3)
+    tournament = table.series.tournament
+    client.force_login(referee_of(tournament, "ref"))
+    response = client.post(reverse("referees:table_paper", args=[tournament.pk, table.pk]), follow=True)
+    assert "signed on paper (marked by ref)" in response.content.decode()
+    assert SignOff.objects.get(table=table).on_paper
+
+
+def test_paper_before_the_last_deal_is_refused(client):
+    table = open_table(3)
+    tournament = table.series.tournament
+    client.force_login(referee_of(tournament))
+    response = client.post(reverse("referees:table_paper", args=[tournament.pk, table.pk]), follow=True)
+    assert "once its last deal is entered (0 of 3)" in response.content.decode()
+    assert not SignOff.objects.exists()
+
+
+def test_a_table_of_another_tournament_is_404(client):
+    table, other = full_table(3), full_table(3)
+    tournament = table.series.tournament
+    client.force_login(referee_of(tournament))
+    assert client.get(reverse("referees:table", args=[tournament.pk, other.pk])).status_code == 404
+    assert client.post(reverse("referees:table_paper", args=[tournament.pk, other.pk])).status_code == 404
+    assert not SignOff.objects.exists()

@@ -1,0 +1,268 @@
+"""The director's printed documents: who gets them, what they are called, bad parameters, queries."""
+
+from __future__ import annotations
+
+import io
+import random
+from decimal import Decimal
+
+import pytest
+from django.urls import reverse
+from pypdf import PdfReader
+
+from scoring.models import Game
+from tests import factories
+from tournaments.demo import random_game
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def director(client):
+    user = factories.user("director")
+    client.force_login(user)
+    return user
+
+
+@pytest.fixture
+def running(director):
+    """A tournament with 11 players drawn (two tables of four, one of three) and a few deals."""
+    t, series = factories.drawn(players=11, name="Großes Open", directors=[director])
+    rng = random.Random(1)
+    games = []
+    for table in series.tables.all():
+        for number in range(1, 6):
+            game = random_game(rng, number, table.size)
+            game.table = table
+            games.append(game)
+    Game.objects.bulk_create(games)
+    return t, series
+
+
+def text_of(response) -> list[str]:
+    return [page.extract_text() for page in PdfReader(io.BytesIO(response.content)).pages]
+
+
+def urls(t, n=1, table=1):
+    return {
+        "series_sheets_pdf": reverse("tournaments:series_sheets_pdf", args=[t.pk, n]),
+        "series_cards_pdf": reverse("tournaments:series_cards_pdf", args=[t.pk, n]),
+        "series_settlement_pdf": reverse("tournaments:series_settlement_pdf", args=[t.pk, n]),
+        "table_sheet_pdf": reverse("tournaments:table_sheet_pdf", args=[t.pk, n, table]),
+        "table_settlement_pdf": reverse("tournaments:table_settlement_pdf", args=[t.pk, n, table]),
+        "standings_pdf": reverse("tournaments:standings_pdf", args=[t.pk]),
+    }
+
+
+FILENAMES = {
+    "series_sheets_pdf": "grosses-open-series-1-sheets-blank.pdf",
+    "series_cards_pdf": "grosses-open-series-1-table-cards.pdf",
+    "series_settlement_pdf": "grosses-open-series-1-settlement.pdf",
+    "table_sheet_pdf": "grosses-open-series-1-table-1-sheet-blank.pdf",
+    "table_settlement_pdf": "grosses-open-series-1-table-1-settlement.pdf",
+    "standings_pdf": "grosses-open-standings.pdf",
+}
+
+
+@pytest.mark.parametrize("name", FILENAMES)
+def test_the_director_gets_each_document_with_a_sensible_name(client, running, name):
+    t, _series = running
+    response = client.get(urls(t)[name])
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/pdf"
+    assert response["Content-Disposition"] == f'inline; filename="{FILENAMES[name]}"'
+    assert response.content.startswith(b"%PDF")
+    assert text_of(response)
+
+
+@pytest.mark.parametrize("name", FILENAMES)
+def test_others_are_refused(client, running, name):
+    t, _series = running
+    url = urls(t)[name]
+    client.logout()
+    response = client.get(url)
+    assert response.status_code == 302 and "/login" in response["Location"]
+    client.force_login(factories.user("stranger"))
+    assert client.get(url).status_code == 403
+
+
+def test_filled_sheets_of_a_series(client, running):
+    t, series = running
+    response = client.get(urls(t)["series_sheets_pdf"] + "?form=filled")
+    assert response["Content-Disposition"] == 'inline; filename="grosses-open-series-1-sheets-filled.pdf"'
+    pages = text_of(response)
+    assert len(pages) == 3
+    first = series.tables.get(number=1).games.order_by("number").first()
+    if not first.passed_out:
+        assert (f"+{first.score}" if first.score > 0 else str(first.score)) in pages[0]
+
+
+def test_one_filled_table_sheet(client, running):
+    t, _series = running
+    response = client.get(urls(t, table=3)["table_sheet_pdf"] + "?form=filled")
+    (page,) = text_of(response)
+    assert "Table 3" in page and "3 players" in page
+
+
+@pytest.mark.parametrize("form", ["", "Filled", "empty", "blank;"])
+def test_a_bad_form_is_a_clear_400(client, running, form):
+    t, _series = running
+    for name in ("series_sheets_pdf", "table_sheet_pdf"):
+        response = client.get(urls(t)[name], {"form": form})
+        assert response.status_code == 400
+        assert "form: choose blank or filled." in response.content.decode()
+
+
+@pytest.mark.parametrize("value", ["abc", "0", "2", "-1", "1.0"])
+def test_a_bad_series_for_the_ranking_list_is_a_clear_400(client, running, value):
+    t, _series = running
+    response = client.get(urls(t)["standings_pdf"], {"series": value})
+    assert response.status_code == 400
+    assert f"series: {value} is not a drawn series of this tournament (drawn: 1)." in response.content.decode()
+
+
+def test_the_ranking_list_of_one_series(client, running):
+    t, _series = running
+    response = client.get(urls(t)["standings_pdf"], {"series": "1"})
+    assert response.status_code == 200
+    assert response["Content-Disposition"] == 'inline; filename="grosses-open-standings-series-1.pdf"'
+    assert "series 1 only" in text_of(response)[0]
+
+
+def test_unknown_series_and_tables_are_404(client, running):
+    t, _series = running
+    assert client.get(urls(t, n=2)["series_sheets_pdf"]).status_code == 404
+    assert client.get(urls(t, table=9)["table_sheet_pdf"]).status_code == 404
+    assert client.get(urls(t, table=9)["table_settlement_pdf"]).status_code == 404
+
+
+def test_series_documents_take_a_fixed_number_of_queries(client, director, django_assert_max_num_queries):
+    """Eleven players or forty-three: the same queries (session, user, tournament, director, series + the PDF's)."""
+    counts = []
+    for players in (11, 43):
+        t, series = factories.drawn(players=players, directors=[director])
+        for table in series.tables.all():
+            factories.game(table, 1, declarer_seat=2, contract="grand", tops=1, declarer_points=70)
+        with django_assert_max_num_queries(9) as captured:
+            assert client.get(urls(t)["series_sheets_pdf"] + "?form=filled").status_code == 200
+        counts.append(len(captured))
+        with django_assert_max_num_queries(8):  # + the tables' tokens for the seats' PINs
+            assert client.get(urls(t)["series_cards_pdf"]).status_code == 200
+        with django_assert_max_num_queries(13):
+            assert client.get(urls(t)["series_settlement_pdf"]).status_code == 200
+    assert counts[0] == counts[1]
+
+
+def test_the_series_page_links_the_documents(client, running):
+    t, _series = running
+    page = client.get(reverse("tournaments:series", args=[t.pk, 1])).content.decode()
+    links = urls(t)
+    assert links["series_sheets_pdf"] + "?form=blank" in page
+    assert links["series_sheets_pdf"] + "?form=filled" in page
+    assert links["series_cards_pdf"] in page
+    assert links["series_settlement_pdf"] in page
+    assert links["table_sheet_pdf"] + "?form=filled" in page
+    assert links["table_settlement_pdf"] in page
+    standings = client.get(reverse("tournaments:standings", args=[t.pk]), {"series": 1}).content.decode()
+    assert links["standings_pdf"] + "?series=1" in standings
+
+
+def test_the_public_standings_do_not_link_the_director_documents(client, running):
+    t, _series = running
+    t.standings_public = True
+    t.save()
+    client.logout()
+    page = client.get(reverse("public:standings", args=[t.pk])).content.decode()
+    assert "standings.pdf" not in page
+
+
+def test_the_fee_account_sums_what_the_tables_collect(client, running):
+    t, _series = running
+    t.entry_fee = Decimal("10.00")
+    t.list_fee = Decimal("2.00")
+    t.prize_pool_percent = 50
+    t.save()
+    t.registrations.filter(player__seats__table__number=1).update(paid=True)  # four paid at registration
+    for place, amount in enumerate(["2.00", "1.00", "1.00", "0"], start=1):
+        t.table_money.create(table_size=4, place=place, amount=amount)
+    response = client.get(reverse("tournaments:fee_account", args=[t.pk]))
+    assert response.status_code == 200
+    total = response.context["total"]
+    assert total.list_fees == Decimal("22.00")  # 11 players x 2.00
+    assert total.entry_fees == Decimal("110.00")  # 4 at registration, 7 at their tables
+    assert total.table_money == Decimal("8.00")  # two tables of four
+    distribution = response.context["distribution"]
+    assert distribution.kept == total.collected - Decimal("8.00")
+    assert distribution.prize_pool + distribution.organiser == distribution.kept
+    assert f"{distribution.prize_pool:.2f}" in response.content.decode()
+
+
+def rules_post(t, **extra):
+    data = {
+        "name": t.name,
+        "date": "2026-11-23",
+        "venue": "",
+        "series_count": 2,
+        "rounds_per_series": 12,
+        "entry_fee": "10",
+        "list_fee": "2",
+        "prize_pool_percent": 90,
+        "fees-TOTAL_FORMS": 0,
+        "fees-INITIAL_FORMS": 0,
+        "passed-TOTAL_FORMS": 1,
+        "passed-INITIAL_FORMS": 0,
+        "passed-0-table_size": 3,
+        "passed-0-from_passed_out": 4,
+        "passed-0-amount": "0.50",
+        "money-TOTAL_FORMS": 2,
+        "money-INITIAL_FORMS": 0,
+        "money-0-table_size": 4,
+        "money-0-place": 1,
+        "money-0-amount": "2.00",
+        "money-1-table_size": 3,
+        "money-1-place": 2,
+        "money-1-amount": "1.00",
+    }
+    data.update(extra)
+    return data
+
+
+def test_the_rules_page_saves_passed_out_fees_and_table_money(client, director):
+    t = factories.tournament(directors=[director])
+    url = reverse("tournaments:edit", args=[t.pk])
+    page = client.get(url).content.decode()
+    assert "passed-TOTAL_FORMS" in page and "money-TOTAL_FORMS" in page
+    assert client.post(url, rules_post(t)).status_code == 302
+    rules = t.fee_rules()
+    assert rules.passed_out_steps == {3: ((4, Decimal("0.50")),)}
+    assert rules.table_money == {4: {1: Decimal("2.00")}, 3: {2: Decimal("1.00")}}
+
+
+def test_a_place_beyond_the_table_is_refused_and_nothing_saved(client, director):
+    t = factories.tournament(directors=[director])
+    url = reverse("tournaments:edit", args=[t.pk])
+    response = client.post(url, rules_post(t, **{"money-1-place": 4}))
+    assert response.status_code == 200
+    assert "A table of 3 has no place 4." in response.content.decode()
+    assert not t.table_money.exists() and not t.passed_out_fees.exists()
+
+
+def test_the_admin_edits_the_money_tables(client):
+    t = factories.tournament()
+    t.table_money.create(table_size=4, place=1, amount="2.00")
+    t.passed_out_fees.create(table_size=3, from_passed_out=4, amount="0.50")
+    client.force_login(factories.user("admin", superuser=True))
+    page = client.get(reverse("admin:tournaments_tournament_change", args=[t.pk])).content.decode()
+    assert 'name="table_money-0-amount"' in page and 'value="2.00"' in page
+    assert 'name="passed_out_fees-0-from_passed_out"' in page
+
+
+def test_the_table_cards_print_each_seats_confirmation_pin(client, running):
+    """The PIN a player types to confirm the sheet (5.5.3) is the one on his table card."""
+    from referees.pins import seat_pin
+
+    t, series = running
+    text = "\n".join(text_of(client.get(urls(t)["series_cards_pdf"])))
+    for table in series.tables.all():
+        for seat in range(1, table.size + 1):
+            assert f"PIN {seat_pin(table, seat)}" in text

@@ -1,0 +1,167 @@
+"""The director's printed documents: scoresheets, table cards, settlements, ranking list.
+
+Thin: each view checks its parameters, answers a bad one with a clear 400 page naming
+the parameter, and lets :mod:`scoring.documents` draw the PDF.
+"""
+
+from __future__ import annotations
+
+import io
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+
+from referees.pins import seat_pin
+from scoring import documents
+from scoring.accounts import settlements, total_account
+from scoring.fees import Account, distribute
+
+from .models import Series, Table, Tournament
+from .permissions import director_required
+
+FORMS = ("blank", "filled")
+
+
+def _pdf(filename: str) -> HttpResponse:
+    response = HttpResponse(content_type="application/pdf")
+    # inline: the browser shows it and prints it; the name is used when it is saved.
+    response["Content-Disposition"] = f'inline; filename="{filename}"'
+    return response
+
+
+#: German letters spelled out, so "Großes Open" is saved as grosses-open, not groes-open.
+_SPELLED = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue", "ß": "ss"})
+
+
+def _name(tournament: Tournament, *parts: object) -> str:
+    stem = "-".join([slugify(tournament.name.translate(_SPELLED)) or "tournament", *(str(p) for p in parts)])
+    return f"{stem}.pdf"
+
+
+def _bad(request: HttpRequest, tournament: Tournament, message: str) -> HttpResponse:
+    return render(request, "tournaments/bad_request.html", {"tournament": tournament, "message": message}, status=400)
+
+
+def _series(tournament: Tournament, number: int) -> Series:
+    return get_object_or_404(Series.objects.select_related("tournament"), tournament=tournament, number=number)
+
+
+def _form(request: HttpRequest) -> str | None:
+    """``?form=blank`` (the default) or ``?form=filled``; None for anything else."""
+    value = request.GET.get("form", "blank")
+    return value if value in FORMS else None
+
+
+def _form_message() -> str:
+    return _("form: choose blank or filled.")
+
+
+@director_required
+def series_sheets(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
+    """All scoresheets of a series: blank to print before it, filled after it (5.5.2)."""
+    series = _series(tournament, number)
+    form = _form(request)
+    if form is None:
+        return _bad(request, tournament, _form_message())
+    response = _pdf(_name(tournament, "series", number, "sheets", form))
+    documents.series_sheets_pdf(series, filled=form == "filled", out=response)
+    return response
+
+
+@director_required
+def table_sheet(request: HttpRequest, tournament: Tournament, number: int, table: int) -> HttpResponse:
+    """One table's scoresheet."""
+    series = _series(tournament, number)
+    table_obj = get_object_or_404(Table.objects.select_related("series__tournament"), series=series, number=table)
+    form = _form(request)
+    if form is None:
+        return _bad(request, tournament, _form_message())
+    response = _pdf(_name(tournament, "series", number, "table", table, "sheet", form))
+    response.write(documents.table_sheet_pdf(table_obj, filled=form == "filled"))
+    return response
+
+
+@director_required
+def series_cards(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
+    """The table cards of a series, with each table's entry link as QR code and each
+    seat's PIN for confirming the sheet (5.5.3; referees.pins)."""
+    series = _series(tournament, number)
+    pins = {
+        table.number: {seat: seat_pin(table, seat) for seat in range(1, table.size + 1)}
+        for table in series.tables.all()
+    }
+    response = _pdf(_name(tournament, "series", number, "table-cards"))
+    documents.series_cards_pdf(series, absolute_url=request.build_absolute_uri, out=response, pins=pins)
+    return response
+
+
+@director_required
+def series_settlement(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
+    """The settlement sheet (5.5.5 and fee account) of every table of a series."""
+    series = _series(tournament, number)
+    response = _pdf(_name(tournament, "series", number, "settlement"))
+    documents.series_settlement_pdf(series, out=response)
+    return response
+
+
+@director_required
+def table_settlement(request: HttpRequest, tournament: Tournament, number: int, table: int) -> HttpResponse:
+    series = _series(tournament, number)
+    table_obj = get_object_or_404(Table.objects.select_related("series"), series=series, number=table)
+    response = _pdf(_name(tournament, "series", number, "table", table, "settlement"))
+    response.write(documents.table_settlement_pdf(table_obj))
+    return response
+
+
+@director_required
+def standings_pdf(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """The ranking list: overall, or ``?series=<n>`` for one series."""
+    numbers = list(tournament.series.order_by("number").values_list("number", flat=True))
+    selected = request.GET.get("series", "")
+    series_number = None
+    if selected:
+        if not selected.isdigit() or int(selected) not in numbers:
+            drawn = ", ".join(map(str, numbers)) or _("none yet")
+            return _bad(
+                request,
+                tournament,
+                _("series: %(value)s is not a drawn series of this tournament (drawn: %(drawn)s).")
+                % {"value": selected, "drawn": drawn},
+            )
+        series_number = int(selected)
+    parts = ("standings", "series", series_number) if series_number else ("standings",)
+    out = io.BytesIO()
+    documents.standings_pdf(tournament, series_number=series_number, out=out)
+    response = _pdf(_name(tournament, *parts))
+    response.write(out.getvalue())
+    return response
+
+
+@director_required
+def fee_account(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """What the organiser collects per series and overall, and the prize pool."""
+    tournament = Tournament.objects.prefetch_related("lost_game_fees", "passed_out_fees", "table_money").get(
+        pk=tournament.pk
+    )
+    all_series = list(tournament.series.order_by("number"))
+    items = settlements(tournament, all_series)
+    by_series = []
+    for series in all_series:
+        account = total_account(i for i in items if i.series == series.number)
+        tables = sum(1 for i in items if i.series == series.number)
+        by_series.append({"series": series, "tables": tables, "account": account})
+    paid = tournament.registrations.filter(paid=True).count()
+    # Entry fees paid at registration; the unpaid ones are collected at the tables.
+    at_registration = Account(entry_fees=tournament.entry_fee * paid)
+    total = total_account(items) + at_registration
+    context = {
+        "tournament": tournament,
+        "rows": by_series,
+        "paid": paid,
+        "at_registration": at_registration,
+        "total": total,
+        "distribution": distribute(total.kept, tournament.prize_pool_percent),
+    }
+    return render(request, "tournaments/fee_account.html", context)
