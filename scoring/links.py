@@ -32,9 +32,9 @@ def closed_response(request: HttpRequest, table: Table) -> HttpResponse:
 
 class CapabilityURLHeaders:
     """Middleware: a table link is a secret in the URL (a capability URL), so its pages
-    are never stored by a shared cache or the browser's disk cache, never indexed, and
-    never name the link to another page as a Referer (W3C, "Good Practices for Capability
-    URLs")."""
+    are never stored by a shared cache or the browser's disk cache and never indexed
+    (W3C, "Good Practices for Capability URLs"); Referrer-Policy same-origin (settings)
+    keeps the link from other sites."""
 
     def __init__(self, get_response) -> None:
         self.get_response = get_response
@@ -45,5 +45,7 @@ class CapabilityURLHeaders:
         if match is not None and "token" in match.kwargs:
             response["Cache-Control"] = "no-store, private"
             response["X-Robots-Tag"] = "noindex, nofollow"
-            response["Referrer-Policy"] = "no-referrer"
+            # Not "no-referrer": browsers then send "Origin: null" with the page's own
+            # forms and Django's CSRF check refuses them. The site-wide "same-origin"
+            # (settings) already keeps the token from other sites.
         return response

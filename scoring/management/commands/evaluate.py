@@ -54,7 +54,9 @@ class Command(BaseCommand):
     def _lines(self, path: str) -> int:
         text = self._read(path)
         games: list[tuple[int, Any]] = []
-        for number, line in enumerate(text.splitlines(), start=1):
+        # JSON Lines ends lines with \n (or \r\n) only: splitlines() would also cut at
+        # U+0085, U+2028 and other characters a JSON string may hold as they are.
+        for number, line in enumerate(text.split("\n"), start=1):
             if not line.strip():
                 continue
             try:
