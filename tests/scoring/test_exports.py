@@ -92,10 +92,8 @@ def test_the_ranking_sheet_is_the_standings():
     expected = []
     for entry in standings(t):
         r, p = entry.rating, players[entry.item.player_id]
-        expected.append(
-            (entry.place, p.name, p.club.name, p.membership_number, "DE", r.points, r.won, r.lost, r.bonus)
-            + (r.rating, 2)
-        )
+        counts = (r.points, r.won, r.lost, r.bonus, r.rating)
+        expected.append((entry.place, p.name, p.club.name, p.membership_number, "DE", *counts, 2))
     assert rows == expected
 
 

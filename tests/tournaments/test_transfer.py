@@ -1,0 +1,144 @@
+"""The round trip: export a tournament, import it into an empty database, same standings."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+from openpyxl import load_workbook
+
+from scoring.exports import GAMES_COLUMNS, league_xlsx
+from scoring.models import Game
+from scoring.standings import standings
+from tests.scoring.test_exports import finished_tournament
+from tournaments.models import Club, Player, Registration, Seat, Series, Table, Tournament
+from tournaments.transfer import TransferError, import_tournament
+
+pytestmark = pytest.mark.django_db
+
+
+def snapshot(t):
+    """Everything the standings say, keyed by what survives a move: the membership number."""
+    numbers = dict(Player.objects.values_list("pk", "membership_number"))
+    return [
+        (e.place, numbers[e.item.player_id], e.item.name, e.item.club, e.rating, e.item.tables, e.decided_by)
+        for e in standings(t)
+    ]
+
+
+def empty_the_database():
+    Tournament.objects.all().delete()
+    Player.objects.all().delete()
+    Club.objects.all().delete()
+    assert not Game.objects.exists() and not Seat.objects.exists()
+
+
+def export(t, path):
+    with open(path, "wb") as out:
+        league_xlsx(t, out)
+
+
+def test_export_then_import_into_an_empty_database_gives_identical_standings(tmp_path):
+    t = finished_tournament(players=13, series=3, seed=11)
+    t.lost_game_fees.create(from_lost_game=1, amount="0.50")
+    before = snapshot(t)
+    per_series = [snapshot_series(t, n) for n in (1, 2, 3)]
+    settings = (t.name, t.date, t.venue, t.series_count, t.rounds_per_series, t.lot_seed)
+    games_before = Game.objects.count()
+    path = tmp_path / "league.xlsx"
+    export(t, path)
+    empty_the_database()
+
+    result = import_tournament(path)
+    assert result.differences == []
+    new = result.tournament
+    assert (new.name, new.date, new.venue, new.series_count, new.rounds_per_series, new.lot_seed) == settings
+    assert [str(f.amount) for f in new.lost_game_fees.all()] == ["0.50"]
+    assert Game.objects.count() == result.games == games_before
+    assert snapshot(new) == before
+    assert [snapshot_series(new, n) for n in (1, 2, 3)] == per_series
+    assert set(Series.objects.values_list("status", flat=True)) == {"finished"}
+    assert Registration.objects.filter(tournament=new).count() == 13
+
+
+def snapshot_series(t, number):
+    numbers = dict(Player.objects.values_list("pk", "membership_number"))
+    return [(e.place, numbers[e.item.player_id], e.rating) for e in standings(t, number)]
+
+
+def test_the_commands_round_trip(tmp_path):
+    t = finished_tournament(players=7, series=1)
+    before = snapshot(t)
+    path = tmp_path / "t.xlsx"
+    out = io.StringIO()
+    call_command("export_tournament", t.pk, str(path), stdout=out)
+    empty_the_database()
+    call_command("import_tournament", str(path), stdout=out)
+    assert "0 values differing" in out.getvalue()
+    assert snapshot(Tournament.objects.get()) == before
+    with pytest.raises(CommandError, match="no tournament"):
+        call_command("export_tournament", 999, str(path))
+    with pytest.raises(CommandError, match="Unknown user"):
+        call_command("import_tournament", str(path), "--director", "nobody")
+
+
+def tamper(path, column: str, row: int, value) -> None:
+    workbook = load_workbook(path)
+    sheet = workbook["Games"]
+    sheet.cell(row=row, column=GAMES_COLUMNS.index(column) + 1, value=value)
+    workbook.save(path)
+
+
+def played_row(path) -> int:
+    workbook = load_workbook(path, read_only=True)
+    for number, row in enumerate(workbook["Games"].iter_rows(min_row=2, values_only=True), start=2):
+        if row[GAMES_COLUMNS.index("Contract")] in ("clubs", "spades", "hearts", "diamonds"):
+            return number
+    raise AssertionError("no suit game")
+
+
+def test_the_files_values_are_never_trusted_only_compared(tmp_path):
+    t = finished_tournament(players=7, series=1)
+    before = snapshot(t)
+    path = tmp_path / "t.xlsx"
+    export(t, path)
+    row = played_row(path)
+    tamper(path, "Game value", row, 999)
+    empty_the_database()
+    result = import_tournament(path)
+    assert len(result.differences) == 1
+    assert result.differences[0].startswith(f"Games, row {row}, Game value: the file says 999, the rules give ")
+    assert snapshot(result.tournament) == before
+
+
+def test_a_game_the_engine_refuses_stops_the_import(tmp_path):
+    t = finished_tournament(players=7, series=1)
+    path = tmp_path / "t.xlsx"
+    export(t, path)
+    row = played_row(path)
+    tamper(path, "Tops", row, 12)
+    empty_the_database()
+    with pytest.raises(TransferError, match=rf"Games, row {row}: tops: .* \(2.4.3\)"):
+        import_tournament(path)
+    assert not Tournament.objects.exists() and not Player.objects.exists() and not Table.objects.exists()
+
+
+def test_existing_players_are_matched_by_membership_number(tmp_path):
+    t = finished_tournament(players=7, series=1)
+    path = tmp_path / "t.xlsx"
+    export(t, path)
+    players = Player.objects.count()
+    result = import_tournament(path)
+    assert Player.objects.count() == players, "the same players, matched by membership number"
+    assert [e.rating for e in standings(result.tournament)] == [e.rating for e in standings(t)]
+
+
+def test_not_a_workbook(tmp_path):
+    path = tmp_path / "t.xlsx"
+    path.write_bytes(b"not a zip")
+    with pytest.raises(TransferError, match="not a readable XLSX"):
+        import_tournament(path)
+    with pytest.raises(CommandError, match="Nothing imported"):
+        call_command("import_tournament", str(path))
