@@ -124,9 +124,15 @@ def raw_rows(upload: BinaryIO, name: str, *, sheet: str | None = None, max_rows:
         return _xlsx_rows(data, sheet, max_rows)
     if data.startswith(b"\xd0\xcf\x11\xe0"):
         raise SpreadsheetError(_("Old Excel files (.xls) cannot be read; save the file as .xlsx or CSV."))
-    if name.lower().endswith((".xlsx", ".xlsm", ".ods", ".pdf")):
+    if name.lower().endswith((".xlsx", ".xlsm")):
         raise SpreadsheetError(_("The file is not a readable XLSX workbook."))
+    if name.lower().endswith(BINARY_SUFFIXES):
+        raise SpreadsheetError(_("The file is not a CSV text file or an XLSX workbook."))
     return _csv_rows(data)
+
+
+#: Files that are surely no CSV, whatever bytes they start with.
+BINARY_SUFFIXES = (".pdf", ".ods", ".odt", ".doc", ".docx", ".png", ".jpg", ".jpeg", ".gif", ".zip")
 
 
 def read_table(

@@ -21,3 +21,24 @@ urlpatterns = [
     path("t/<int:tournament_id>/series/<int:number>/finish/", views.series_finish, name="finish"),
     path("t/<int:tournament_id>/standings/", views.standings_view, name="standings"),
 ]
+
+# Results as data: export, imports, statistics (tournaments.data_views).
+from . import data_views  # noqa: E402
+
+urlpatterns += [
+    path("t/<int:tournament_id>/export/", data_views.export, name="export"),
+    path("t/<int:tournament_id>/export/league.xlsx", data_views.export_xlsx, name="export_xlsx"),
+    path("t/<int:tournament_id>/export/<str:sheet>.csv", data_views.export_csv, name="export_csv"),
+    path("t/<int:tournament_id>/players/import/", data_views.players_import, name="players_import"),
+    path(
+        "t/<int:tournament_id>/series/<int:number>/tables/<int:table>/import/",
+        data_views.sheet_import,
+        name="sheet_import",
+    ),
+    path("t/<int:tournament_id>/statistics/", data_views.statistics, name="statistics"),
+    path(
+        "t/<int:tournament_id>/statistics/<int:player_id>/",
+        data_views.player_statistics_view,
+        name="player_statistics",
+    ),
+]

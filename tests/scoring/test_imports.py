@@ -167,7 +167,7 @@ def test_a_finished_series_is_refused(table):
         (b"   \n", "s.csv", "empty"),
         (b"\xd0\xcf\x11\xe0 old excel", "s.xls", ".xls"),
         (b"PK\x03\x04 broken zip", "s.xlsx", "not a readable XLSX"),
-        (b"%PDF-1.4 ...", "s.pdf", "not a readable XLSX"),
+        (b"%PDF-1.4 ...", "s.pdf", "not a CSV text file"),
         (b"\x00\x01\x02binary", "s.csv", "not a CSV"),
         (b"deal;contract\n1;clubs\n", "s.csv", "Missing columns: declarer"),
         (b"deal;declarer;contract;colour\n1;Seat1;clubs;red\n", "s.csv", "Unknown columns: colour"),
