@@ -362,6 +362,10 @@ SHEETS: dict[str, tuple[tuple[str, ...], Callable[..., Iterator[tuple]]]] = {
 }
 
 
+#: Column widths (characters) for names; other columns fit their header.
+_WIDE = {"Name": 26, "Club": 26, "Dealer": 22, "Declarer": 22, "Value": 30, "Field": 20}
+
+
 def league_xlsx(tournament, out: BinaryIO) -> None:
     """Write the whole workbook to ``out`` (a file opened for binary writing).
 
@@ -371,12 +375,16 @@ def league_xlsx(tournament, out: BinaryIO) -> None:
     from openpyxl import Workbook
     from openpyxl.cell import WriteOnlyCell
     from openpyxl.styles import Font
+    from openpyxl.utils import get_column_letter
 
     workbook = Workbook(write_only=True)
     bold = Font(bold=True)
     for title, (columns, rows) in SHEETS.items():
         sheet = workbook.create_sheet(title)
         sheet.freeze_panes = "A2"
+        for index, name in enumerate(columns, start=1):
+            width = _WIDE.get(name, max(8, len(name) + 2))
+            sheet.column_dimensions[get_column_letter(index)].width = width
         header = []
         for name in columns:
             head = WriteOnlyCell(sheet, value=name)

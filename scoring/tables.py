@@ -20,6 +20,7 @@ def rows(ranked) -> list[dict]:
             "rating": r.rating.rating,
             "tables": r.item.tables,
             "decided_by": r.decided_by,
+            "player_id": r.item.player_id,
         }
         for r in ranked
     ]
@@ -33,7 +34,8 @@ class Num(tables.Column):
 
 class StandingsTable(tables.Table):
     place = Num(verbose_name=_("Place"))
-    name = tables.Column(verbose_name=_("Player"))
+    # Linked to the player's statistics where the view puts a "url" into the row.
+    name = tables.Column(verbose_name=_("Player"), linkify=lambda record: record.get("url"))
     club = tables.Column(verbose_name=_("Club"))
     points = Num(verbose_name=_("Game points"))
     won = Num(verbose_name=_("Won"))

@@ -53,3 +53,16 @@ def test_a_fixed_number_of_queries(client, django_assert_max_num_queries):
         player = t.registrations.first().player_id
         with django_assert_max_num_queries(5):
             assert client.get(reverse("public:player_statistics", args=[t.pk, player])).status_code == 200
+
+
+def test_the_standings_link_each_name_here(client):
+    t = finished_tournament(players=7, series=1)
+    player = t.registrations.first().player_id
+    client.force_login(factories.user(superuser=True))
+    page = client.get(reverse("tournaments:standings", args=[t.pk])).content.decode()
+    assert f'href="{reverse("tournaments:player_statistics", args=[t.pk, player])}"' in page
+    t.standings_public = True
+    t.save()
+    client.logout()
+    page = client.get(reverse("public:standings", args=[t.pk])).content.decode()
+    assert f'href="{reverse("public:player_statistics", args=[t.pk, player])}"' in page
