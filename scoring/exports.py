@@ -142,6 +142,21 @@ def _x(flag: object) -> str | None:
     return "x" if flag else None
 
 
+#: First characters that make Excel and LibreOffice read a cell as a formula.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def text(value: str | None) -> str | None:
+    """A name or other typed-in text, never a formula (CSV/formula injection, OWASP).
+
+    Text that a spreadsheet would run as a formula gets a leading apostrophe, which the
+    tournament import removes again; empty text becomes an empty cell.
+    """
+    if not value:
+        return None
+    return "'" + value if value.startswith(FORMULA_STARTS) else value
+
+
 def _players(tournament) -> dict[int, tuple[str, str]]:
     """player id -> (membership number, nationality) for everyone seated or registered."""
     from tournaments.models import Player
@@ -162,10 +177,10 @@ def ranking_rows(tournament) -> Iterator[tuple]:
         r = entry.rating
         yield (
             entry.place,
-            entry.item.name,
-            entry.item.club or None,
-            number or None,
-            nationality or None,
+            text(entry.item.name),
+            text(entry.item.club),
+            text(number),
+            text(nationality),
             r.points,
             r.won,
             r.lost,
@@ -193,9 +208,9 @@ def results_rows(tournament) -> Iterator[tuple]:
         _deals, points, won, lost = per_seat.get((table, seat), (0, 0, 0, 0))
         bonus = (table_lost.get(table, 0) - lost) * opponent_bonus(size)
         rating = Rating(points=points, won=won, lost=lost, bonus=bonus).rating
-        number = players.get(player_id, ("", ""))[0] or None
+        number = text(players.get(player_id, ("", ""))[0])
         place = places.get(player_id, 0)
-        lines.append((place, name, number, series, table_number, seat, points, won, lost, bonus, rating))
+        lines.append((place, text(name), number, series, table_number, seat, points, won, lost, bonus, rating))
     lines.sort(key=lambda line: (line[0], line[3]))
     yield from lines
 
@@ -204,7 +219,7 @@ def _seat_names(tournament) -> dict[tuple[int, int], tuple[str, str]]:
     from tournaments.models import Seat
 
     return {
-        (table, seat): (name, number)
+        (table, seat): (text(name), text(number))
         for table, seat, name, number in Seat.objects.filter(series__tournament=tournament).values_list(
             "table_id", "number", "player__name", "player__membership_number"
         )
@@ -225,7 +240,9 @@ def game_rows(tournament) -> Iterator[tuple]:
     )
     sql, params = query.query.sql_with_params()
     nobody = (None, None)
-    with connections[query.db].cursor() as cursor:
+    # A server-side cursor on PostgreSQL (what QuerySet.iterator() uses), so the rows
+    # arrive in chunks there too; on SQLite a plain cursor already fetches lazily.
+    with connections[query.db].chunked_cursor() as cursor:
         cursor.execute(sql, params)
         while True:
             chunk = cursor.fetchmany(CHUNK)
@@ -266,7 +283,7 @@ def game_rows(tournament) -> Iterator[tuple]:
                     names.get((table, dealer), nobody)[0],
                     declarer,
                     declarer_name,
-                    declarer_number or None,
+                    declarer_number,
                     contract or None,
                     tops_kind or None,
                     tops,
@@ -291,9 +308,9 @@ def tournament_rows(tournament) -> Iterator[tuple]:
     """The Tournament sheet: the settings needed to rebuild it, as field/value pairs."""
     fees = " ".join(f"{fee.from_lost_game}:{fee.amount}" for fee in tournament.lost_game_fees.all())
     yield ("Format", FORMAT_VERSION)
-    yield ("Name", tournament.name)
+    yield ("Name", text(tournament.name))
     yield ("Date", tournament.date.isoformat())
-    yield ("Venue", tournament.venue)
+    yield ("Venue", text(tournament.venue))
     yield ("Number of series", tournament.series_count)
     yield ("Rounds per series", tournament.rounds_per_series)
     yield ("Lot seed", tournament.lot_seed)
@@ -324,7 +341,7 @@ def player_rows(tournament) -> Iterator[tuple]:
         )
     )
     for pk, name, club, number, nationality, team, first, withdrawn, paid in registrations:
-        yield (pk, name, club, number or None, nationality or None, team, first, withdrawn, _x(paid))
+        yield (pk, text(name), text(club), text(number), text(nationality), text(team), first, withdrawn, _x(paid))
 
 
 def table_rows(tournament) -> Iterator[tuple]:
@@ -348,7 +365,7 @@ def table_rows(tournament) -> Iterator[tuple]:
         )
     )
     for row in seats:
-        yield (*row[:9], row[9] or None)
+        yield (*row[:8], text(row[8]), text(row[9]))
 
 
 #: The sheets in workbook order: name, columns, rows. The CSV export offers the same by name.

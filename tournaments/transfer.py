@@ -19,7 +19,7 @@ from pathlib import Path
 from django.core.management.color import no_style
 from django.db import IntegrityError, connection, transaction
 
-from scoring.exports import FORMAT_VERSION, GAMES_COLUMNS, PLAYERS_COLUMNS, TABLES_COLUMNS
+from scoring.exports import FORMAT_VERSION, FORMULA_STARTS, GAMES_COLUMNS, PLAYERS_COLUMNS, TABLES_COLUMNS
 from scoring.models import Game
 from scoring.rules import RuleError
 
@@ -70,7 +70,11 @@ def _int(value, where: str, *, optional: bool = False) -> int | None:
 
 
 def _text(value) -> str:
-    return "" if value is None else str(value).strip()
+    """A text cell; the apostrophe the export puts before formula-like text is removed."""
+    text = "" if value is None else str(value).strip()
+    if text.startswith("'") and text[1:].startswith(FORMULA_STARTS):
+        return text[1:]
+    return text
 
 
 def _flag(value) -> bool:
