@@ -31,11 +31,15 @@ def running_score_svg(
     """The running-score chart as an inline ``<svg>`` element (safe to put into a page)."""
     left, right, top, bottom = 56, 12, 16, 40
     plot_w, plot_h = width - left - right, height - top - bottom
+    # Translated outside the f-strings, where makemessages can find them.
     title = escape(label or _("Running score"))
+    no_deals = escape(_("No deals yet."))
+    x_label = escape(_("deal of the series"))
+    y_label = escape(_("game points"))
     if not points:
         return mark_safe(
             f'<svg xmlns="http://www.w3.org/2000/svg" class="chart" viewBox="0 0 {width} 60" role="img" '
-            f'aria-label="{title}"><text x="8" y="34" fill="#5b6570">{escape(_("No deals yet."))}</text></svg>'
+            f'aria-label="{title}"><text x="8" y="34" fill="#5b6570">{no_deals}</text></svg>'
         )
     totals = [0] + [total for _series, _deal, total in points]
     low, high = min(totals), max(totals)
@@ -64,10 +68,11 @@ def running_score_svg(
     # Series boundaries and deal ticks: every round of 12 deals is marked, each series named.
     starts = [i for i, point in enumerate(points) if i == 0 or point[0] != points[i - 1][0]]
     for i in starts:
+        series_label = escape(_("Series %(n)s") % {"n": points[i][0]})
         parts.append(
             f'<line x1="{x(i):.1f}" x2="{x(i):.1f}" y1="{top}" y2="{top + plot_h}" stroke="#5b6570" '
             f'stroke-dasharray="4 3"/><text x="{x(i) + 4:.1f}" y="{top + 11}" fill="#5b6570">'
-            f"{escape(_('Series %(n)s') % {'n': points[i][0]})}</text>"
+            f"{series_label}</text>"
         )
     for i, (_series, deal, _total) in enumerate(points, start=1):
         if deal % 12 == 0:
@@ -79,9 +84,9 @@ def running_score_svg(
         f'<line x1="{left}" x2="{left}" y1="{top}" y2="{top + plot_h}" stroke="#1b1f24"/>'
         f'<line x1="{left}" x2="{width - right}" y1="{top + plot_h}" y2="{top + plot_h}" stroke="#1b1f24"/>'
         f'<text x="{left + plot_w / 2:.1f}" y="{height - 6}" text-anchor="middle" fill="#1b1f24">'
-        f"{escape(_('deal of the series'))}</text>"
+        f"{x_label}</text>"
         f'<text transform="translate(12 {top + plot_h / 2:.1f}) rotate(-90)" text-anchor="middle" fill="#1b1f24">'
-        f"{escape(_('game points'))}</text>"
+        f"{y_label}</text>"
     )
     line = " ".join(f"{x(i):.1f},{y(total):.1f}" for i, total in enumerate(totals))
     parts.append(f'<polyline points="{line}" fill="none" stroke="#0b5d3b" stroke-width="2"/>')
