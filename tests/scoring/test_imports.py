@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 
 import pytest
+from django.utils import translation
 from openpyxl import Workbook
 
 from scoring.imports import import_sheet
@@ -14,6 +15,14 @@ from tests import factories
 from tournaments.models import Series
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def english():
+    """Messages in English whatever language an earlier test left active."""
+    with translation.override("en"):
+        yield
+
 
 HEADER = "deal;dealer;declarer;contract;with/without;tops;hand;declarer card points;declarer tricks;bid;passed out\n"
 
@@ -213,3 +222,24 @@ def test_flags_and_headers():
     ]
     assert header_key(" Mitglieds-Nr. ") == "mitgliedsnr"
     assert header_key("Nationalität") == "nationalitat"
+
+
+def test_the_import_sheet_command(tmp_path, table):
+    from django.core.management import call_command
+    from django.core.management.base import CommandError
+
+    t = table.series.tournament
+    bad = tmp_path / "bad.csv"
+    bad.write_text(HEADER + "1;;Seat1;grand;with;5;;70;;;\n", encoding="utf-8")
+    with pytest.raises(CommandError, match="1 problems"):
+        call_command("import_sheet", t.pk, 1, 1, str(bad), stderr=io.StringIO())
+    with pytest.raises(CommandError, match="no table 9"):
+        call_command("import_sheet", t.pk, 1, 9, str(bad))
+    with pytest.raises(CommandError, match="Nothing imported"):
+        call_command("import_sheet", t.pk, 1, 1, str(tmp_path / "missing.csv"))
+    good = tmp_path / "good.csv"
+    good.write_text(HEADER + "1;;Seat1;clubs;with;1;;70;;;\n", encoding="utf-8")
+    out = io.StringIO()
+    call_command("import_sheet", t.pk, 1, 1, str(good), stdout=out)
+    assert "Imported 1 deals" in out.getvalue()
+    assert table.games.get().entered_by == "import good.csv"

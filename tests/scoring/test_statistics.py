@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from django.utils import translation
 
 from scoring.charts import nice_step, running_score_svg
 from scoring.statistics import player_statistics, running_scores, tournament_statistics
@@ -11,6 +12,13 @@ from tests.scoring.test_exports import finished_tournament
 from tournaments.models import Seat, Series, Table
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def english():
+    """Messages in English whatever language an earlier test left active."""
+    with translation.override("en"):
+        yield
 
 
 @pytest.fixture

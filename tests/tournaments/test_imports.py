@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 
 import pytest
+from django.utils import translation
 from openpyxl import Workbook
 
 from scoring.spreadsheets import SpreadsheetError
@@ -15,6 +16,13 @@ from tournaments.models import Club, Player, Registration, Team
 from tournaments.series import draw_series
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def english():
+    """Messages in English whatever language an earlier test left active."""
+    with translation.override("en"):
+        yield
 
 
 def csv_file(text: str) -> io.BytesIO:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 
 import pytest
 from django.core.management import call_command
@@ -161,3 +162,66 @@ def test_formula_like_names_are_text_in_the_file_and_survive_the_round_trip(tmp_
     assert result.differences == []
     assert Player.objects.filter(name="=HYPERLINK(1)").exists()
     assert snapshot(result.tournament) == before
+
+
+def edit(path, sheet: str, row: int, column: int, value) -> None:
+    workbook = load_workbook(path)
+    workbook[sheet].cell(row=row, column=column, value=value)
+    workbook.save(path)
+
+
+@pytest.mark.parametrize(
+    ("sheet", "row", "column", "value", "message"),
+    [
+        ("Tournament", 4, 2, "someday", "Tournament, Date: 'someday' is not a date"),
+        ("Tournament", 2, 2, 7, "this office reads format 1"),
+        ("Tournament", 6, 2, "many", "Number of series: 'many' is not a whole number"),
+        ("Players", 2, 2, "  ", "Players, row 2, Name: empty"),
+        ("Players", 3, 1, "=A2", "Players, row 3, Player ID"),
+        ("Tables", 2, 6, 5, "Tables, row 2, Size: a table has 3 or 4 players, not 5 (3.2.7)"),
+        ("Tables", 2, 7, 9, "Tables, row 2, Seat: 9 is not a seat"),
+        ("Tables", 2, 8, 99999, "Tables, row 2, Player ID: 99999 is not on the Players sheet"),
+        ("Tables", 2, 2, "paused", "unknown series status"),
+        ("Games", 2, 2, 42, "Games, row 2: series 1, table 42 is not on the Tables sheet"),
+        ("Games", 2, 3, 5, "Games, row 2, Deal: expected deal 1 of this table, not 5 (3.2.1)"),
+        ("Games", 2, 10, "sometimes", "With/without"),
+        ("Games", 2, 6, "two", "Declarer seat: 'two' is not a whole number"),
+    ],
+)
+def test_a_broken_workbook_names_sheet_row_and_column_and_writes_nothing(tmp_path, sheet, row, column, value, message):
+    t = finished_tournament(players=7, series=1)
+    path = tmp_path / "t.xlsx"
+    export(t, path)
+    if sheet == "Games" and column == 10:
+        row = played_row(path)
+    edit(path, sheet, row, column, value)
+    empty_the_database()
+    with pytest.raises(TransferError, match=re.escape(message)):
+        import_tournament(path)
+    assert not Tournament.objects.exists() and not Player.objects.exists()
+
+
+def test_a_missing_sheet_or_column(tmp_path):
+    t = finished_tournament(players=7, series=1)
+    path = tmp_path / "t.xlsx"
+    export(t, path)
+    workbook = load_workbook(path)
+    workbook["Tables"].cell(row=1, column=7, value="Chair")
+    del workbook["Games"]
+    workbook.save(path)
+    with pytest.raises(TransferError, match="sheet Tables: missing columns Seat"):
+        import_tournament(path)
+    workbook = load_workbook(path)
+    del workbook["Tournament"]
+    workbook.save(path)
+    with pytest.raises(TransferError, match="sheet 'Tournament' is missing"):
+        import_tournament(path)
+
+
+def test_a_player_whose_number_now_belongs_to_another_name(tmp_path):
+    t = finished_tournament(players=7, series=1)
+    path = tmp_path / "t.xlsx"
+    export(t, path)
+    Player.objects.filter(membership_number__isnull=False).exclude(membership_number="").update(name="Somebody")
+    with pytest.raises(TransferError, match="belongs to Somebody"):
+        import_tournament(path)
