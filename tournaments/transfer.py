@@ -41,7 +41,11 @@ class TournamentImport:
 def _rows(workbook, name: str, columns: tuple[str, ...]):
     if name not in workbook.sheetnames:
         raise TransferError(f"sheet {name!r} is missing; export the tournament with this office")
-    rows = workbook[name].iter_rows(values_only=True)
+    sheet = workbook[name]
+    # A streamed workbook states no dimensions; without this openpyxl would read each
+    # sheet twice, once only to measure it. Rows then end at their last value.
+    sheet.reset_dimensions()
+    rows = sheet.iter_rows(values_only=True)
     header = next(rows, ())
     positions = {title: i for i, title in enumerate(header) if title is not None}
     missing = [c for c in columns if c not in positions]
