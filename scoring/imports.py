@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 
 from .messages import rule_message
 from .models import Game
-from .rules import Contract, RuleError
+from .rules import NULL_VALUES, Contract, RuleError
 from .sheet import dealer_seat
 from .spreadsheets import Row, SpreadsheetError, flag, read_table, whole_number
 
@@ -42,8 +42,26 @@ SHEET_COLUMNS = {
     "bid": ("Bid", "Reizwert", "Gereizt", "Gereizt bis"),
     "passed_out": ("Passed out", "Eingepasst", "Passe"),
     "value": ("Game value", "Spielwert", "Wert"),
+    # The printed list's own columns (scoring/documents/scoresheet.py): the base value
+    # instead of the contract, the tops in a "with" or a "without" column, and what
+    # the scorekeeper derived (schneider, schwarz, overbid, won/lost), checked here.
+    "base": ("Base value", "Grundwert"),
+    "tops_with": ("Tops with", "Spitzen mit", "mit"),
+    "tops_without": ("Tops without", "Spitzen ohne", "ohne"),
+    "schneider": ("Schneider",),
+    "schwarz": ("Schwarz",),
+    "overbid": ("Overbid", "Überreizt"),
+    "score": ("Score", "Won / lost", "Gewonnen / verloren", "Ergebnis"),
 }
-REQUIRED = ("deal", "declarer", "contract")
+REQUIRED = ("deal", "declarer")
+#: 5.1.1, 5.1.2: the contract a base value stands for.
+_BASE_CONTRACTS = {
+    9: Contract.DIAMONDS,
+    10: Contract.HEARTS,
+    11: Contract.SPADES,
+    12: Contract.CLUBS,
+    24: Contract.GRAND,
+}
 
 CONTRACT_NAMES = {
     Contract.DIAMONDS: ("diamonds", "karo", "schellen", "♦"),
@@ -174,7 +192,26 @@ def parse_row(row: Row, players: dict[int, str], expected: int, size: int, deals
                 )
             )
     contract = _CONTRACTS.get(contract_text)
-    if contract is None:
+    try:
+        base = whole_number(row.get("base"))
+    except ValueError:
+        base = -1
+    base_contract = _BASE_CONTRACTS.get(base) or (Contract.NULL if base in NULL_VALUES.values() else None)
+    if base is not None and base_contract is None:
+        problems.append(
+            _problem("base", _("%(given)s is not a base value (5.1.1, 5.1.2)") % {"given": row.get("base")})
+        )
+    elif not contract_text and base_contract is not None:
+        contract = base_contract
+    elif base_contract is not None and contract is not None and base_contract is not contract:
+        problems.append(
+            _problem(
+                "base",
+                _("base value %(base)s does not fit the contract %(contract)s (5.1.1)")
+                % {"base": base, "contract": row.get("contract")},
+            )
+        )
+    if contract is None and not (base is not None and base_contract is None):
         problems.append(
             _problem(
                 "contract",
@@ -185,8 +222,19 @@ def parse_row(row: Row, players: dict[int, str], expected: int, size: int, deals
                 % {"given": row.get("contract") if row.get("contract") is not None else _("nothing")},
             )
         )
-    else:
+    elif contract is not None:
         game.contract = contract.value
+    for key, kind in (("tops_with", Game.TopsKind.WITH), ("tops_without", Game.TopsKind.WITHOUT)):
+        if row.get(key) is None:
+            continue
+        if row.get("tops") is not None or game.tops is not None:
+            problems.append(_problem(key, _("the tops are written twice; fill in one column only (2.4.1)")))
+            continue
+        try:
+            game.tops = whole_number(row.get(key))
+            game.tops_kind = kind
+        except ValueError:
+            problems.append(_problem(key, _("%(value)s is not a whole number") % {"value": row.get(key)}))
     kind = row.get("tops_kind")
     if kind is not None:
         tops_kind = _TOPS_KINDS.get(str(kind).strip().casefold())
@@ -205,6 +253,8 @@ def parse_row(row: Row, players: dict[int, str], expected: int, size: int, deals
         else:
             setattr(game, key, value)
     for key in _NUMBERS:
+        if key == "tops" and row.get(key) is None:
+            continue  # perhaps given in a with or without column
         try:
             setattr(game, key, whole_number(row.get(key)))
         except ValueError:
@@ -215,19 +265,63 @@ def parse_row(row: Row, players: dict[int, str], expected: int, size: int, deals
         game.apply_rules(size)
     except RuleError as error:
         return game, [_problem(_COLUMN_OF.get(error.field, error.field), rule_message(error))]
-    try:
-        written = whole_number(row.get("value"))
-    except ValueError:
-        written = -1
-    if row.get("value") is not None and written != game.value:
+    if base_contract is Contract.NULL and base != game.value:
         problems.append(
             _problem(
-                "value",
-                _("the sheet says %(written)s, the rules give %(value)s (5.1-5.4); correct the sheet or the row")
-                % {"written": row.get("value"), "value": game.value},
+                "base",
+                _("a null game with these ticks is worth %(value)s, not %(base)s (5.1.2)")
+                % {"value": game.value, "base": base},
             )
         )
+    problems.extend(_written_results(row, game))
     return game, problems
+
+
+def _written_results(row: Row, game: Game) -> list[str]:
+    """What the scorekeeper worked out on paper, against the engine: each difference is a problem."""
+    problems = []
+    checks = [("value", game.value), ("schneider", game.schneider), ("schwarz", game.schwarz)]
+    checks.append(("overbid", game.overbid))
+    for key, engine in checks:
+        written = row.get(key)
+        if key not in row.values or (written is None and key == "value"):
+            continue  # not on this sheet, or no value written
+        if isinstance(engine, bool):
+            ok = flag(written) is engine
+            shown = "x" if engine else _("empty")
+        else:
+            try:
+                ok = whole_number(written) == engine
+            except ValueError:
+                ok = False
+            shown = engine
+        if not ok:
+            problems.append(_mismatch(key, written, shown))
+    written = row.get("score")
+    if written is not None:
+        word = str(written).strip().casefold()
+        if word in _WON_WORDS or word in _LOST_WORDS:
+            ok = (word in _WON_WORDS) is game.won
+        else:
+            try:
+                ok = whole_number(written) == game.score
+            except ValueError:
+                ok = False
+        if not ok:
+            problems.append(_mismatch("score", written, game.score))
+    return problems
+
+
+_WON_WORDS = frozenset({"won", "gewonnen", "+", "g"})
+_LOST_WORDS = frozenset({"lost", "verloren", "v"})
+
+
+def _mismatch(key: str, written, engine) -> str:
+    return _problem(
+        key,
+        _("the sheet says %(written)s, the rules give %(value)s (5.1-5.4); correct the sheet or the row")
+        % {"written": written if written is not None else _("empty"), "value": engine},
+    )
 
 
 def import_sheet(table, upload: BinaryIO, name: str, *, entered_by: str = "") -> SheetImport:

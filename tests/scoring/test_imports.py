@@ -243,3 +243,52 @@ def test_the_import_sheet_command(tmp_path, table):
     call_command("import_sheet", t.pk, 1, 1, str(good), stdout=out)
     assert "Imported 1 deals" in out.getvalue()
     assert table.games.get().entered_by == "import good.csv"
+
+
+PRINTED = (
+    "No.;Dealer;Declarer;Base value;Tops with;Tops without;Hand;Schneider;Schwarz;Ouvert;Overbid;"
+    "Game value;Won / lost;Augen;Stiche;Reizwert\n"
+)
+
+
+def test_the_printed_sheets_columns_base_value_and_tops_with_or_without(table):
+    text = (
+        PRINTED
+        + "1;Seat1;Seat1;12;2;;;;;;;36;36;75;;\n"  # clubs with 2: 3 x 12
+        + "2;Seat2;Seat2;24;;1;x;x;;;;96;-192;30;;\n"  # grand hand without 1, schneidered: lost
+        + "3;Seat3;Seat3;46;;;;;;x;;46;+;;0;\n"  # null ouvert, won
+    )
+    result = import_sheet(table, upload(text), "printed.csv")
+    assert result.errors == []
+    games = list(table.games.order_by("number"))
+    assert [(g.contract, g.tops_kind, g.tops, g.value, g.score) for g in games] == [
+        ("clubs", "with", 2, 36, 36),
+        ("grand", "without", 1, 96, -192),
+        ("null", "", None, 46, 46),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("row", "column", "message"),
+    [
+        ("1;;Seat1;13;1;;;;;;;;;70;;", "base value", "13 is not a base value"),
+        ("1;;Seat1;46;;;;;;;;;;;0;", "base value", "worth 23, not 46 (5.1.2)"),  # null ouvert without the tick
+        ("1;;Seat1;12;1;1;;;;;;;;70;;", "tops without", "written twice"),
+        ("1;;Seat1;12;1;;;x;;;;;;70;;", "schneider", "the sheet says x, the rules give empty"),
+        ("1;;Seat1;12;1;;;;;;;;-48;70;;", "score", "the sheet says -48, the rules give 24"),
+        ("1;;Seat1;12;1;;;;;;;;verloren;70;;", "score", "the sheet says verloren"),
+        ("1;;Seat1;12;1;;;;;;x;;;70;;", "overbid", "the sheet says x"),
+        ("1;;Seat1;;1;;;;;;;;;70;;", "contract", "nothing is not a contract"),
+    ],
+)
+def test_the_printed_sheets_results_are_checked_against_the_engine(table, row, column, message):
+    result = import_sheet(table, upload(PRINTED + row + "\n"), "printed.csv")
+    assert not table.games.exists()
+    (number, problem), *_ = result.errors
+    assert number == 2 and problem.startswith(f"{column}: ") and message in problem
+
+
+def test_a_base_value_that_contradicts_the_contract(table):
+    text = "deal;declarer;contract;base value;tops;declarer card points\n1;Seat1;Herz;12;1;70\n"
+    result = import_sheet(table, upload(text), "s.csv")
+    assert result.errors == [(2, "base value: base value 12 does not fit the contract Herz (5.1.1)")]
