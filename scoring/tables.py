@@ -22,6 +22,7 @@ def rows(ranked) -> list[dict]:
             "tables": r.item.tables,
             "decided_by": r.decided_by,
             "unconfirmed": getattr(r.item, "unconfirmed", 0),
+            "player_id": r.item.player_id,
         }
         for r in ranked
     ]
@@ -39,7 +40,8 @@ class SheetsColumn(tables.Column):
 
 class StandingsTable(tables.Table):
     place = Num(verbose_name=_("Place"))
-    name = tables.Column(verbose_name=_("Player"))
+    # Linked to the player's statistics where the view puts a "url" into the row.
+    name = tables.Column(verbose_name=_("Player"), linkify=lambda record: record.get("url"))
     club = tables.Column(verbose_name=_("Club"))
     points = Num(verbose_name=_("Game points"))
     won = Num(verbose_name=_("Won"))

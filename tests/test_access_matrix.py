@@ -35,6 +35,7 @@ import pytest
 from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
@@ -199,6 +200,18 @@ def tournament(w, token):
 
 def series(w, token):
     return {"tournament_id": w.t.pk, "number": 1}
+
+
+def player(w, token):
+    return {"tournament_id": w.t.pk, "player_id": w.registrations[0].player_id}
+
+
+def upload(name: str, content: bytes) -> SimpleUploadedFile:
+    return SimpleUploadedFile(name, content)
+
+
+# Deal 1 of table 1 on paper: seat 1 deals and sits out, Adrian (seat 2) plays.
+SHEET_OF_TABLE_1 = b"Nr;Alleinspieler;Spiel;Spitzen;Augen;Reizwert\n1;Adrian Oneworth;Kreuz;1;70;24\n"
 
 
 def table_link(w, token):
@@ -395,6 +408,28 @@ MATRIX: list[Row] = [
         post=TABLE_LINK,
         data=lambda w: {"deal": "", "description": "A card was exposed", "name": "Amalia"},
     ),
+    # Results as data (tournaments/data_views.py).
+    Row("tournaments:export", tournament, get=STAFF),
+    Row("tournaments:export_xlsx", tournament, get=STAFF),
+    Row("tournaments:export_csv", lambda w, token: tournament(w, token) | {"sheet": "results"}, get=STAFF),
+    Row(
+        "tournaments:players_import",
+        tournament,
+        post=STAFF,
+        data=lambda w: {"file": upload("players.csv", b"name,club,membership_number\nNina Neu,Club X,M-77\n")},
+    ),
+    Row(
+        "tournaments:sheet_import",
+        lambda w, token: series(w, token) | {"table": 1},
+        post=STAFF,
+        data=lambda w: {"file": upload("sheet.csv", SHEET_OF_TABLE_1)},
+    ),
+    Row("tournaments:statistics", tournament, get=STAFF),
+    Row("tournaments:player_statistics", player, get=STAFF),
+    Row("public:statistics", tournament, get=UNPUBLISHED),
+    Row("public:player_statistics", player, get=UNPUBLISHED),
+    Row("public:statistics", tournament, get=EVERYONE, prepare=published),
+    Row("public:player_statistics", player, get=EVERYONE, prepare=published),
     # The referees' pages (referees/urls.py).
     Row("referees:mine", get=LOGGED_IN),
     Row("referees:board", tournament, get=REFEREE),

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import link_views, print_views, views
+from . import data_views, link_views, print_views, views
 
 app_name = "tournaments"
 
@@ -51,4 +51,23 @@ urlpatterns += [
     ),
     path("t/<int:tournament_id>/standings.pdf", print_views.standings_pdf, name="standings_pdf"),
     path("t/<int:tournament_id>/fees/", print_views.fee_account, name="fee_account"),
+]
+
+# Results as data: export, imports, statistics (tournaments/data_views.py).
+urlpatterns += [
+    path("t/<int:tournament_id>/export/", data_views.export, name="export"),
+    path("t/<int:tournament_id>/export/league.xlsx", data_views.export_xlsx, name="export_xlsx"),
+    path("t/<int:tournament_id>/export/<str:sheet>.csv", data_views.export_csv, name="export_csv"),
+    path("t/<int:tournament_id>/players/import/", data_views.players_import, name="players_import"),
+    path(
+        "t/<int:tournament_id>/series/<int:number>/tables/<int:table>/import/",
+        data_views.sheet_import,
+        name="sheet_import",
+    ),
+    path("t/<int:tournament_id>/statistics/", data_views.statistics, name="statistics"),
+    path(
+        "t/<int:tournament_id>/statistics/<int:player_id>/",
+        data_views.player_statistics_view,
+        name="player_statistics",
+    ),
 ]

@@ -11,6 +11,7 @@ from django.db import transaction
 from django.db.models import Count, Prefetch
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django_tables2 import RequestConfig
@@ -309,13 +310,17 @@ def series_finish(request: HttpRequest, tournament: Tournament, number: int) -> 
     return redirect(tournament)
 
 
-def _standings_context(request: HttpRequest, tournament: Tournament) -> dict:
+def _standings_context(request: HttpRequest, tournament: Tournament, player_link: str | None = None) -> dict:
     numbers = list(tournament.series.order_by("number").values_list("number", flat=True))
     selected = request.GET.get("series")
     # isascii(): "²".isdigit() is true but int("²") fails.
     valid = selected and selected.isascii() and selected.isdigit()
     series_number = int(selected) if valid and int(selected) in numbers else None
-    table = StandingsTable(rows(standings(tournament, series_number)))
+    data = rows(standings(tournament, series_number))
+    if player_link:  # each name links to the player's statistics page
+        for row in data:
+            row["url"] = reverse(player_link, args=[tournament.pk, row["player_id"]])
+    table = StandingsTable(data)
     RequestConfig(request, paginate=False).configure(table)
     confirmed, sheets = sheet_counts(tournament, series_number)
     return {
@@ -330,7 +335,8 @@ def _standings_context(request: HttpRequest, tournament: Tournament) -> dict:
 
 @director_required
 def standings_view(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    return render(request, "tournaments/standings.html", _standings_context(request, tournament))
+    context = _standings_context(request, tournament, "tournaments:player_statistics")
+    return render(request, "tournaments/standings.html", context)
 
 
 def public_standings(request: HttpRequest, tournament_id: int) -> HttpResponse:
@@ -338,7 +344,8 @@ def public_standings(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament, pk=tournament_id)
     if not (tournament.standings_public or tournament.is_director(request.user)):
         raise Http404
-    return render(request, "tournaments/standings.html", _standings_context(request, tournament) | {"public": True})
+    context = _standings_context(request, tournament, "public:player_statistics")
+    return render(request, "tournaments/standings.html", context | {"public": True})
 
 
 def live(request: HttpRequest, tournament_id: int) -> HttpResponse:

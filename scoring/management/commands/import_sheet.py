@@ -1,0 +1,37 @@
+"""``manage.py import_sheet TOURNAMENT SERIES TABLE FILE``: a paper scoresheet into an empty table."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+
+from scoring.imports import import_sheet
+from scoring.spreadsheets import SpreadsheetError
+from tournaments.models import Table
+
+
+class Command(BaseCommand):
+    help = "Import one table's finished paper scoresheet (CSV or XLSX), every row valued by the engine."
+
+    def add_arguments(self, parser) -> None:
+        parser.add_argument("tournament_id", type=int)
+        parser.add_argument("series", type=int)
+        parser.add_argument("table", type=int)
+        parser.add_argument("file")
+
+    def handle(self, *args, tournament_id: int, series: int, table: int, file: str, **options) -> None:
+        target = Table.objects.filter(series__tournament_id=tournament_id, series__number=series, number=table).first()
+        if target is None:
+            raise CommandError(f"Tournament {tournament_id} has no table {table} in series {series}.")
+        path = Path(file)
+        try:
+            with path.open("rb") as upload:
+                result = import_sheet(target, upload, path.name, entered_by=f"import {path.name}")
+        except (OSError, SpreadsheetError) as error:
+            raise CommandError(f"Nothing imported: {error}") from None
+        if result.errors:
+            for row, problem in result.errors:
+                self.stderr.write(f"row {row}, {problem}")
+            raise CommandError(f"Nothing imported: {len(result.errors)} problems.")
+        self.stdout.write(f"Imported {result.games} deals into table {table} of series {series}.")

@@ -1,0 +1,220 @@
+"""Reading uploaded spreadsheets (CSV or XLSX) into validated rows, with clear refusals.
+
+Directors upload what Excel or LibreOffice saved: XLSX, or CSV in UTF-8 (with or
+without BOM) or Windows-1252 (German Excel's "CSV (Trennzeichen-getrennt)"), separated
+by ``;``, ``,`` or tabs. Column headers are matched loosely (case, spaces, punctuation
+and umlauts ignored) against English and German names, so "Mitglieds-Nr." and
+"membership number" both work. Every problem with the file itself raises
+:class:`SpreadsheetError` with a message for the director; nothing here writes to the
+database.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+import unicodedata
+import zipfile
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import date, datetime
+from typing import BinaryIO
+
+from django.utils.translation import gettext as _
+
+#: Uploads above this size are refused before they are read (a scoresheet is a few KB,
+#: a player list of 3,000 about 150 KB).
+MAX_UPLOAD_BYTES = 5 * 1024 * 1024
+
+Cell = str | int | None
+
+
+class SpreadsheetError(ValueError):
+    """The file cannot be read as the expected table; the message is for the director."""
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """One data row: ``number`` is the row number a spreadsheet program shows (header = 1)."""
+
+    number: int
+    values: dict[str, Cell]
+
+    def get(self, key: str) -> Cell:
+        return self.values.get(key)
+
+
+def header_key(text: object) -> str:
+    """ "Mitglieds-Nr." -> "mitgliedsnr": lower case, letters and digits only, umlauts folded."""
+    folded = unicodedata.normalize("NFKD", str(text or "")).encode("ascii", "ignore").decode()
+    return re.sub(r"[^a-z0-9]", "", folded.casefold())
+
+
+def cell(value: object) -> Cell:
+    """A cell as text or whole number: blanks become None, 61.0 becomes 61."""
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        return "x" if value else None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float):
+        return int(value) if value.is_integer() else str(value)
+    if isinstance(value, datetime | date):
+        return value.isoformat()
+    text = str(value).strip()
+    return text or None
+
+
+def _csv_rows(data: bytes) -> list[list[str]]:
+    if b"\x00" in data[:4096]:
+        raise SpreadsheetError(_("The file is not a CSV text file or an XLSX workbook."))
+    for encoding in ("utf-8-sig", "cp1252"):
+        try:
+            text = data.decode(encoding)
+            break
+        except UnicodeDecodeError:
+            continue
+    else:
+        raise SpreadsheetError(_("The CSV file is neither UTF-8 nor Windows-1252 text; save it as CSV (UTF-8)."))
+    first_line = text.split("\n", 1)[0]
+    delimiter = max(";,\t", key=first_line.count)
+    try:
+        return list(csv.reader(io.StringIO(text, newline=""), delimiter=delimiter))
+    except csv.Error as error:
+        raise SpreadsheetError(_("The CSV file cannot be read: %(error)s") % {"error": error}) from None
+
+
+def _xlsx_rows(data: bytes, sheet: str | None, max_rows: int) -> list[list[object]]:
+    from openpyxl import load_workbook
+
+    try:
+        workbook = load_workbook(io.BytesIO(data), read_only=True, data_only=True)
+    except (zipfile.BadZipFile, KeyError, OSError, ValueError, TypeError):
+        raise SpreadsheetError(_("The file is not a readable XLSX workbook.")) from None
+    try:
+        worksheet = workbook[sheet] if sheet in workbook.sheetnames else workbook.worksheets[0]
+        rows = []
+        for values in worksheet.iter_rows(values_only=True):
+            rows.append(list(values))
+            if len(rows) > max_rows + 1:
+                break
+        return rows
+    finally:
+        workbook.close()
+
+
+def raw_rows(upload: BinaryIO, name: str, *, sheet: str | None = None, max_rows: int = 10_000) -> list[list[object]]:
+    """The file's rows as lists of cells, header first; the kind is told by content, not name."""
+    size = getattr(upload, "size", None)
+    if size is not None and size > MAX_UPLOAD_BYTES:
+        raise SpreadsheetError(
+            _("The file is too large (%(size)s MB); the limit is %(limit)s MB.")
+            % {"size": round(size / 2**20, 1), "limit": MAX_UPLOAD_BYTES // 2**20}
+        )
+    data = upload.read(MAX_UPLOAD_BYTES + 1)
+    if len(data) > MAX_UPLOAD_BYTES:
+        raise SpreadsheetError(
+            _("The file is too large; the limit is %(limit)s MB.") % {"limit": MAX_UPLOAD_BYTES // 2**20}
+        )
+    if not data.strip():
+        raise SpreadsheetError(_("The file is empty."))
+    if data.startswith(b"PK\x03\x04"):
+        return _xlsx_rows(data, sheet, max_rows)
+    if data.startswith(b"\xd0\xcf\x11\xe0"):
+        raise SpreadsheetError(_("Old Excel files (.xls) cannot be read; save the file as .xlsx or CSV."))
+    if name.lower().endswith((".xlsx", ".xlsm")):
+        raise SpreadsheetError(_("The file is not a readable XLSX workbook."))
+    if name.lower().endswith(BINARY_SUFFIXES):
+        raise SpreadsheetError(_("The file is not a CSV text file or an XLSX workbook."))
+    return _csv_rows(data)
+
+
+#: Files that are surely no CSV, whatever bytes they start with.
+BINARY_SUFFIXES = (".pdf", ".ods", ".odt", ".doc", ".docx", ".png", ".jpg", ".jpeg", ".gif", ".zip")
+
+
+def read_table(
+    upload: BinaryIO,
+    name: str,
+    columns: Mapping[str, Iterable[str]],
+    required: Iterable[str],
+    *,
+    sheet: str | None = None,
+    max_rows: int = 10_000,
+    allow_unknown: bool = False,
+) -> list[Row]:
+    """Rows of the upload keyed by column key; raise :class:`SpreadsheetError` for the file.
+
+    ``columns`` maps each key to the header names it accepts (English and German).
+    Blank rows are skipped; more than ``max_rows`` data rows are refused.
+    """
+    rows = raw_rows(upload, name, sheet=sheet, max_rows=max_rows)
+    while rows and all(cell(v) is None for v in rows[0]):
+        rows.pop(0)
+    if not rows:
+        raise SpreadsheetError(_("The file is empty."))
+    aliases = {header_key(alias): key for key, names in columns.items() for alias in (key, *names)}
+    positions: dict[str, int] = {}
+    unknown = []
+    for index, title in enumerate(rows[0]):
+        if cell(title) is None:
+            continue
+        key = aliases.get(header_key(title))
+        if key is None:
+            unknown.append(str(title))
+        elif key in positions:
+            raise SpreadsheetError(_("The column %(column)s appears twice.") % {"column": title})
+        else:
+            positions[key] = index
+    missing = [key for key in required if key not in positions]
+    if missing:
+        raise SpreadsheetError(
+            _("Missing columns: %(missing)s. The first row must name the columns, e.g. %(example)s.")
+            % {"missing": ", ".join(missing), "example": ", ".join(columns)}
+        )
+    if unknown and not allow_unknown:
+        raise SpreadsheetError(
+            _("Unknown columns: %(unknown)s. Known columns: %(known)s.")
+            % {"unknown": ", ".join(unknown), "known": ", ".join(columns)}
+        )
+    result = []
+    for number, values in enumerate(rows[1:], start=2):
+        row = {key: cell(values[index]) if index < len(values) else None for key, index in positions.items()}
+        if all(value is None for value in row.values()):
+            continue
+        result.append(Row(number=number, values=row))
+    if len(result) > max_rows:
+        raise SpreadsheetError(_("The file has more than %(max)s rows.") % {"max": max_rows})
+    if not result:
+        raise SpreadsheetError(_("The file has a header but no rows."))
+    return result
+
+
+TRUE_WORDS = frozenset({"x", "1", "ja", "j", "yes", "y", "true", "wahr", "✓", "✔"})
+FALSE_WORDS = frozenset({"0", "nein", "n", "no", "false", "falsch", "-"})
+
+
+def flag(value: Cell) -> bool | None:
+    """A tick on the sheet: empty, x, ja, yes, 1 ... -> bool; None when unreadable."""
+    if value is None:
+        return False
+    text = str(value).strip().casefold()
+    if text in TRUE_WORDS:
+        return True
+    if text in FALSE_WORDS or not text:
+        return False
+    return None
+
+
+def whole_number(value: Cell) -> int | None:
+    """A whole number from a cell, or None when blank; raises ValueError when not a number."""
+    if value is None:
+        return None
+    if isinstance(value, int):
+        return value
+    text = str(value).strip()
+    if re.fullmatch(r"[+-]?\d+", text):
+        return int(text)
+    raise ValueError(text)

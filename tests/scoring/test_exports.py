@@ -1,0 +1,177 @@
+"""The league export: the workbook's documented columns hold the standings and every game."""
+
+from __future__ import annotations
+
+import csv
+import io
+import random
+
+import pytest
+from openpyxl import load_workbook
+
+from scoring.exports import (
+    GAMES_COLUMNS,
+    PLAYERS_COLUMNS,
+    RANKING_COLUMNS,
+    RESULTS_COLUMNS,
+    SHEETS,
+    TABLES_COLUMNS,
+    csv_lines,
+    league_csv,
+    league_xlsx,
+)
+from scoring.models import Game
+from scoring.standings import standings
+from tests import factories
+from tests.scoring.test_standings import play
+from tournaments.models import Player, Series
+from tournaments.series import draw_series
+
+pytestmark = pytest.mark.django_db
+
+
+def finished_tournament(players: int = 10, series: int = 2, seed: int = 3):
+    t = factories.tournament(rounds_per_series=2, series_count=series, venue="Altenburg")
+    for i, registration in enumerate(factories.registered(t, players, clubs=3)):
+        Player.objects.filter(pk=registration.player_id).update(
+            name=f"Spieler {i} Müller", membership_number=f"M{t.pk}-{i:03d}", nationality="DE"
+        )
+    rng = random.Random(seed)
+    for number in range(1, series + 1):
+        s = draw_series(t, Series.Method.SEEDED if number > 1 else Series.Method.RANDOM)
+        play(s, rng)
+        s.status = Series.Status.FINISHED
+        s.save(update_fields=["status"])
+    return t
+
+
+def workbook_of(t):
+    out = io.BytesIO()
+    league_xlsx(t, out)
+    out.seek(0)
+    return load_workbook(out, read_only=True)
+
+
+def sheet_rows(workbook, name):
+    rows = list(workbook[name].iter_rows(values_only=True))
+    # Empty trailing cells are not stored; pad every row to the header's width.
+    return rows[0], [tuple(row) + (None,) * (len(rows[0]) - len(row)) for row in rows[1:]]
+
+
+def test_the_workbook_has_the_documented_sheets_and_columns():
+    t = finished_tournament()
+    workbook = workbook_of(t)
+    assert workbook.sheetnames == ["Ranking", "Results", "Games", "Tournament", "Players", "Tables"]
+    for name, columns in [
+        ("Ranking", RANKING_COLUMNS),
+        ("Results", RESULTS_COLUMNS),
+        ("Games", GAMES_COLUMNS),
+        ("Players", PLAYERS_COLUMNS),
+        ("Tables", TABLES_COLUMNS),
+    ]:
+        assert sheet_rows(workbook, name)[0] == columns
+    assert RANKING_COLUMNS == (
+        "Place",
+        "Name",
+        "Club",
+        "Membership number",
+        "Nationality",
+        "Game points",
+        "Won",
+        "Lost",
+        "Bonus",
+        "Rating",
+        "Tables",
+    )
+
+
+def test_the_ranking_sheet_is_the_standings():
+    t = finished_tournament()
+    _header, rows = sheet_rows(workbook_of(t), "Ranking")
+    players = {p.pk: p for p in Player.objects.all()}
+    expected = []
+    for entry in standings(t):
+        r, p = entry.rating, players[entry.item.player_id]
+        counts = (r.points, r.won, r.lost, r.bonus, r.rating)
+        expected.append((entry.place, p.name, p.club.name, p.membership_number, "DE", *counts, 2))
+    assert rows == expected
+
+
+def test_the_results_sheet_adds_up_to_the_ranking():
+    t = finished_tournament()
+    workbook = workbook_of(t)
+    _h, ranking = sheet_rows(workbook, "Ranking")
+    _h, results = sheet_rows(workbook, "Results")
+    assert len(results) == 2 * len(ranking), "one row per player and series"
+    for place, name, _club, number, _nat, points, won, lost, bonus, rating, _tables in ranking:
+        mine = [r for r in results if r[2] == number]
+        assert [r[3] for r in mine] == [1, 2]
+        assert {r[0] for r in mine} == {place} and {r[1] for r in mine} == {name}
+        assert sum(r[6] for r in mine) == points
+        assert sum(r[7] for r in mine) == won and sum(r[8] for r in mine) == lost
+        assert sum(r[9] for r in mine) == bonus and sum(r[10] for r in mine) == rating
+
+
+def test_the_games_sheet_holds_every_game_as_stored():
+    t = finished_tournament()
+    header, rows = sheet_rows(workbook_of(t), "Games")
+    col = {name: i for i, name in enumerate(header)}
+    games = list(
+        Game.objects.filter(table__series__tournament=t)
+        .select_related("table__series")
+        .order_by("table__series__number", "table__number", "number")
+    )
+    assert len(rows) == len(games) > 0
+    for row, game in zip(rows, games, strict=True):
+        assert row[col["Series"]] == game.table.series.number
+        assert row[col["Table"]] == game.table.number
+        assert row[col["Deal"]] == game.number
+        assert row[col["Score"]] == game.score
+        assert row[col["Game value"]] == game.value
+        assert row[col["Passed out"]] == ("x" if game.passed_out else None)
+        assert row[col["Contract"]] == (game.contract or None)
+        assert row[col["Won/lost"]] == ("won" if game.won else "lost" if game.lost else None)
+        assert row[col["Hand"]] == ("x" if game.hand else None)
+        assert row[col["Bid"]] == game.bid
+        if game.declarer_seat:
+            seat = game.table.seats.get(number=game.declarer_seat)
+            assert row[col["Declarer"]] == seat.player.name
+            assert row[col["Membership number"]] == seat.player.membership_number
+        dealer = game.table.seats.get(number=game.dealer_seat)
+        assert row[col["Dealer"]] == dealer.player.name
+
+
+def test_csv_is_utf8_with_bom_and_semicolons_and_parses_back():
+    t = finished_tournament()
+    text = "".join(csv_lines(t, "Ranking"))
+    assert text.startswith("\ufeffPlace;Name;Club;")
+    rows = list(csv.reader(io.StringIO(text.lstrip("\ufeff")), delimiter=";"))
+    assert tuple(rows[0]) == RANKING_COLUMNS
+    ranked = standings(t)
+    assert [(int(r[0]), int(r[9])) for r in rows[1:]] == [(e.place, e.rating.rating) for e in ranked]
+    assert "Müller" in text
+
+
+@pytest.mark.parametrize("sheet", list(SHEETS))
+def test_every_sheet_writes_as_csv_with_its_columns(sheet):
+    t = finished_tournament(players=7, series=1)
+    out = io.StringIO()
+    league_csv(t, sheet, out)
+    rows = list(csv.reader(io.StringIO(out.getvalue().lstrip("\ufeff")), delimiter=";"))
+    assert tuple(rows[0]) == SHEETS[sheet][0]
+    assert len(rows) > 1
+
+
+def test_an_empty_tournament_exports_headers_only():
+    t = factories.tournament()
+    workbook = workbook_of(t)
+    assert sheet_rows(workbook, "Games")[1] == []
+    assert sheet_rows(workbook, "Ranking")[1] == []
+
+
+def test_the_export_is_a_fixed_number_of_queries(django_assert_max_num_queries):
+    small = finished_tournament(players=7, series=1)
+    t = finished_tournament(players=11, series=2)
+    for tournament in (small, t):
+        with django_assert_max_num_queries(15):  # two standings, each + the confirmed sheets
+            league_xlsx(tournament, io.BytesIO())

@@ -1,0 +1,126 @@
+"""Registering players from a list: every row checked, row numbers in the messages, all or nothing."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from django.utils import translation
+from openpyxl import Workbook
+
+from scoring.spreadsheets import SpreadsheetError
+from tests import factories
+from tournaments.demo import PLAYERS_CSV
+from tournaments.imports import import_players
+from tournaments.models import Club, Player, Registration, Team
+from tournaments.series import draw_series
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def english():
+    """Messages in English whatever language an earlier test left active."""
+    with translation.override("en"):
+        yield
+
+
+def csv_file(text: str) -> io.BytesIO:
+    return io.BytesIO(text.encode("utf-8-sig"))
+
+
+def test_the_demo_players_file_imports():
+    t = factories.tournament()
+    with PLAYERS_CSV.open("rb") as handle:
+        result = import_players(t, handle, "demo_players.csv")
+    assert result.errors == [] and result.created == 24
+    assert Registration.objects.filter(tournament=t).count() == 24
+    anna = Player.objects.get(membership_number="DEMO-001")
+    assert (anna.name, anna.club.name, anna.nationality) == ("Anna Müller", "Herz Dame Altenburg", "DE")
+
+
+def test_a_german_xlsx_list_registers_known_players_by_number():
+    t = factories.tournament()
+    known = factories.player("Jürgen Groß", club="SC Köln", membership_number="4711")
+    workbook = Workbook()
+    for row in [
+        ["Name", "Verein", "Mitgliedsnummer", "Nation", "Mannschaft"],
+        ["jürgen groß", "SC Köln", 4711, "de", "Köln 1"],
+        ["Eva  Weiß", "Neuer Verein", None, None, "Köln 1"],
+        [None, None, None, None, None],
+    ]:
+        workbook.active.append(row)
+    out = io.BytesIO()
+    workbook.save(out)
+    out.seek(0)
+    result = import_players(t, out, "liste.xlsx")
+    assert result.errors == [] and (result.created, result.existing) == (1, 1)
+    registrations = {r.player.name: r for r in Registration.objects.filter(tournament=t).select_related("player")}
+    assert registrations["Jürgen Groß"].player == known
+    assert registrations["Eva Weiß"].player.club.name == "Neuer Verein"
+    assert Team.objects.get(tournament=t).members.count() == 2
+
+
+def test_bad_rows_are_reported_with_row_numbers_and_nothing_is_written():
+    t = factories.tournament()
+    factories.player("Karl Berger", membership_number="100")
+    registered = factories.player("Lisa Lang", membership_number="200")
+    Registration.objects.create(tournament=t, player=registered)
+    text = (
+        "name;club;membership number;nationality\n"
+        "Good Player;Club A;300;DE\n"  # row 2: fine
+        ";Club A;301;DE\n"  # row 3: empty name
+        "Dup One;Club A;302;DE\n"  # row 4
+        "Dup Two;Club A;302;DE\n"  # row 5: number twice in the file
+        "Someone Else;;100;\n"  # row 6: number of another name
+        "Lisa Lang;;200;\n"  # row 7: already registered
+        f"{'N' * 121};;;\n"  # row 8: too long
+        "Max Mix;;;GERMANY\n"  # row 9: nationality too long
+        "Same Name;Club B;;\n"  # row 10
+        "Same Name;Club B;;\n"  # row 11: same player twice without a number
+    )
+    players_before = Player.objects.count()
+    result = import_players(t, csv_file(text), "players.csv")
+    rows = [row for row, _message in result.errors]
+    assert rows == [3, 5, 6, 7, 8, 9, 11]
+    messages = dict(result.errors)
+    assert "empty" in messages[3]
+    assert "row 4" in messages[5]
+    assert "belongs to Karl Berger" in messages[6]
+    assert "already registered" in messages[7]
+    assert "longer than 120" in messages[8]
+    assert "nationality" in messages[9]
+    assert "row 10" in messages[11]
+    assert Player.objects.count() == players_before
+    assert Registration.objects.filter(tournament=t).count() == 1
+    assert not Club.objects.filter(name="Club A").exists()
+
+
+def test_an_unnumbered_player_already_registered_is_refused():
+    t = factories.tournament()
+    import_players(t, csv_file("name;club\nOtto Ohne;Club C\n"), "a.csv")
+    result = import_players(t, csv_file("Name;Verein\nOtto Ohne;Club C\n"), "a.csv")
+    assert result.errors == [(2, "Otto Ohne is already registered")]
+
+
+def test_late_lists_play_from_the_next_series():
+    t = factories.tournament(series_count=2)
+    factories.registered(t, 6)
+    draw_series(t)
+    result = import_players(t, csv_file("name\nLate Comer\n"), "late.csv")
+    assert result.errors == []
+    assert Registration.objects.get(player__name="Late Comer").first_series == 2
+
+
+def test_no_import_once_every_series_is_drawn():
+    t = factories.tournament(series_count=1)
+    factories.registered(t, 6)
+    draw_series(t)
+    with pytest.raises(SpreadsheetError, match="All 1 series are drawn"):
+        import_players(t, csv_file("name\nToo Late\n"), "late.csv")
+
+
+def test_missing_name_column():
+    t = factories.tournament()
+    with pytest.raises(SpreadsheetError, match="Missing columns: name"):
+        import_players(t, csv_file("club;nation\nA;DE\n"), "x.csv")

@@ -1,0 +1,256 @@
+"""The round trip: export a tournament, import it into an empty database, same standings."""
+
+from __future__ import annotations
+
+import io
+import re
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+from openpyxl import load_workbook
+
+from scoring.exports import GAMES_COLUMNS, league_xlsx
+from scoring.models import Game
+from scoring.standings import standings
+from tests.scoring.test_exports import finished_tournament
+from tournaments.models import Club, Player, Registration, Seat, Series, Table, Tournament
+from tournaments.transfer import TransferError, import_tournament
+
+pytestmark = pytest.mark.django_db
+
+
+def snapshot(t):
+    """Everything the standings say, keyed by what survives a move: the membership number."""
+    numbers = dict(Player.objects.values_list("pk", "membership_number"))
+    return [
+        (e.place, numbers[e.item.player_id], e.item.name, e.item.club, e.rating, e.item.tables, e.decided_by)
+        for e in standings(t)
+    ]
+
+
+def empty_the_database():
+    Tournament.objects.all().delete()
+    Player.objects.all().delete()
+    Club.objects.all().delete()
+    assert not Game.objects.exists() and not Seat.objects.exists()
+
+
+def export(t, path):
+    with open(path, "wb") as out:
+        league_xlsx(t, out)
+
+
+def test_export_then_import_into_an_empty_database_gives_identical_standings(tmp_path):
+    t = finished_tournament(players=13, series=3, seed=11)
+    t.lost_game_fees.create(from_lost_game=1, amount="0.50")
+    before = snapshot(t)
+    per_series = [snapshot_series(t, n) for n in (1, 2, 3)]
+    settings = (t.name, t.date, t.venue, t.series_count, t.rounds_per_series, t.lot_seed)
+    games_before = Game.objects.count()
+    path = tmp_path / "league.xlsx"
+    export(t, path)
+    empty_the_database()
+
+    result = import_tournament(path)
+    assert result.differences == []
+    new = result.tournament
+    assert (new.name, new.date, new.venue, new.series_count, new.rounds_per_series, new.lot_seed) == settings
+    assert [str(f.amount) for f in new.lost_game_fees.all()] == ["0.50"]
+    assert Game.objects.count() == result.games == games_before
+    assert snapshot(new) == before
+    assert [snapshot_series(new, n) for n in (1, 2, 3)] == per_series
+    assert set(Series.objects.values_list("status", flat=True)) == {"finished"}
+    assert Registration.objects.filter(tournament=new).count() == 13
+    # The kept ids moved PostgreSQL's sequence on: a new player gets a fresh id.
+    assert Player.objects.create(name="Newcomer").pk > max(
+        Player.objects.exclude(name="Newcomer").values_list("pk", flat=True)
+    )
+
+
+def snapshot_series(t, number):
+    numbers = dict(Player.objects.values_list("pk", "membership_number"))
+    return [(e.place, numbers[e.item.player_id], e.rating) for e in standings(t, number)]
+
+
+def test_the_commands_round_trip(tmp_path):
+    t = finished_tournament(players=7, series=1)
+    before = snapshot(t)
+    path = tmp_path / "t.xlsx"
+    out = io.StringIO()
+    call_command("export_tournament", t.pk, str(path), stdout=out)
+    empty_the_database()
+    call_command("import_tournament", str(path), stdout=out)
+    assert "0 values differing" in out.getvalue()
+    assert snapshot(Tournament.objects.get()) == before
+    with pytest.raises(CommandError, match="no tournament"):
+        call_command("export_tournament", 999, str(path))
+    with pytest.raises(CommandError, match="Unknown user"):
+        call_command("import_tournament", str(path), "--director", "nobody")
+
+
+def tamper(path, column: str, row: int, value) -> None:
+    workbook = load_workbook(path)
+    sheet = workbook["Games"]
+    sheet.cell(row=row, column=GAMES_COLUMNS.index(column) + 1, value=value)
+    workbook.save(path)
+
+
+def played_row(path) -> int:
+    workbook = load_workbook(path, read_only=True)
+    for number, row in enumerate(workbook["Games"].iter_rows(min_row=2, values_only=True), start=2):
+        if row[GAMES_COLUMNS.index("Contract")] in ("clubs", "spades", "hearts", "diamonds"):
+            return number
+    raise AssertionError("no suit game")
+
+
+def test_the_files_values_are_never_trusted_only_compared(tmp_path):
+    t = finished_tournament(players=7, series=1)
+    before = snapshot(t)
+    path = tmp_path / "t.xlsx"
+    export(t, path)
+    row = played_row(path)
+    tamper(path, "Game value", row, 999)
+    empty_the_database()
+    result = import_tournament(path)
+    assert len(result.differences) == 1
+    assert result.differences[0].startswith(f"Games, row {row}, Game value: the file says 999, the rules give ")
+    assert snapshot(result.tournament) == before
+
+
+def test_a_game_the_engine_refuses_stops_the_import(tmp_path):
+    t = finished_tournament(players=7, series=1)
+    path = tmp_path / "t.xlsx"
+    export(t, path)
+    row = played_row(path)
+    tamper(path, "Tops", row, 12)
+    empty_the_database()
+    with pytest.raises(TransferError, match=rf"Games, row {row}: tops: .* \(2.4.3\)"):
+        import_tournament(path)
+    assert not Tournament.objects.exists() and not Player.objects.exists() and not Table.objects.exists()
+
+
+def test_existing_players_are_matched_by_membership_number(tmp_path):
+    t = finished_tournament(players=7, series=1)
+    path = tmp_path / "t.xlsx"
+    export(t, path)
+    players = Player.objects.count()
+    result = import_tournament(path)
+    assert Player.objects.count() == players, "the same players, matched by membership number"
+    assert [e.rating for e in standings(result.tournament)] == [e.rating for e in standings(t)]
+
+
+def test_not_a_workbook(tmp_path):
+    path = tmp_path / "t.xlsx"
+    path.write_bytes(b"not a zip")
+    with pytest.raises(TransferError, match="not a readable XLSX"):
+        import_tournament(path)
+    with pytest.raises(CommandError, match="Nothing imported"):
+        call_command("import_tournament", str(path))
+
+
+def test_formula_like_names_are_text_in_the_file_and_survive_the_round_trip(tmp_path):
+    t = finished_tournament(players=7, series=1)
+    evil = t.registrations.first().player
+    evil.name = "=HYPERLINK(1)"
+    evil.save()
+    path = tmp_path / "t.xlsx"
+    export(t, path)
+    workbook = load_workbook(path)
+    names = [row[1] for row in workbook["Ranking"].iter_rows(min_row=2, values_only=True)]
+    assert "'=HYPERLINK(1)" in names
+    assert all(cell.data_type != "f" for row in workbook["Ranking"].iter_rows() for cell in row)
+    before = snapshot(t)
+    empty_the_database()
+    result = import_tournament(path)
+    assert result.differences == []
+    assert Player.objects.filter(name="=HYPERLINK(1)").exists()
+    assert snapshot(result.tournament) == before
+
+
+def edit(path, sheet: str, row: int, column: int, value) -> None:
+    workbook = load_workbook(path)
+    workbook[sheet].cell(row=row, column=column, value=value)
+    workbook.save(path)
+
+
+@pytest.mark.parametrize(
+    ("sheet", "row", "column", "value", "message"),
+    [
+        ("Tournament", 4, 2, "someday", "Tournament, Date: 'someday' is not a date"),
+        ("Tournament", 2, 2, 7, "this office reads format 1"),
+        ("Tournament", 6, 2, "many", "Number of series: 'many' is not a whole number"),
+        ("Players", 2, 2, "  ", "Players, row 2, Name: empty"),
+        ("Players", 3, 1, "=A2", "Players, row 3, Player ID"),
+        ("Tables", 2, 6, 5, "Tables, row 2, Size: a table has 3 or 4 players, not 5 (3.2.7)"),
+        ("Tables", 2, 7, 9, "Tables, row 2, Seat: 9 is not a seat"),
+        ("Tables", 2, 8, 99999, "Tables, row 2, Player ID: 99999 is not on the Players sheet"),
+        ("Tables", 2, 2, "paused", "unknown series status"),
+        ("Games", 2, 2, 42, "Games, row 2: series 1, table 42 is not on the Tables sheet"),
+        ("Games", 2, 3, 5, "Games, row 2, Deal: expected deal 1 of this table, not 5 (3.2.1)"),
+        ("Games", 2, 10, "sometimes", "With/without"),
+        ("Games", 2, 6, "two", "Declarer seat: 'two' is not a whole number"),
+    ],
+)
+def test_a_broken_workbook_names_sheet_row_and_column_and_writes_nothing(tmp_path, sheet, row, column, value, message):
+    t = finished_tournament(players=7, series=1)
+    path = tmp_path / "t.xlsx"
+    export(t, path)
+    if sheet == "Games" and column == 10:
+        row = played_row(path)
+    edit(path, sheet, row, column, value)
+    empty_the_database()
+    with pytest.raises(TransferError, match=re.escape(message)):
+        import_tournament(path)
+    assert not Tournament.objects.exists() and not Player.objects.exists()
+
+
+def test_a_missing_sheet_or_column(tmp_path):
+    t = finished_tournament(players=7, series=1)
+    path = tmp_path / "t.xlsx"
+    export(t, path)
+    workbook = load_workbook(path)
+    workbook["Tables"].cell(row=1, column=7, value="Chair")
+    del workbook["Games"]
+    workbook.save(path)
+    with pytest.raises(TransferError, match="sheet Tables: missing columns Seat"):
+        import_tournament(path)
+    workbook = load_workbook(path)
+    del workbook["Tournament"]
+    workbook.save(path)
+    with pytest.raises(TransferError, match="sheet 'Tournament' is missing"):
+        import_tournament(path)
+
+
+def test_a_player_whose_number_now_belongs_to_another_name(tmp_path):
+    t = finished_tournament(players=7, series=1)
+    path = tmp_path / "t.xlsx"
+    export(t, path)
+    Player.objects.filter(membership_number__isnull=False).exclude(membership_number="").update(name="Somebody")
+    with pytest.raises(TransferError, match="belongs to Somebody"):
+        import_tournament(path)
+
+
+def test_voided_games_and_irregularities_survive_the_round_trip(tmp_path):
+    """A referee's void and a game ended by an irregularity (4.1.4) are part of the record."""
+    t = finished_tournament(players=7, series=1, seed=5)
+    played = Game.objects.filter(table__series__tournament=t, passed_out=False).order_by("table", "number")
+    void, irregular = played[0], played[1]
+    void.voided = True
+    void.apply_rules(void.table.size)
+    void.save()
+    irregular.irregularity = "opponents"
+    irregular.apply_rules(irregular.table.size)
+    irregular.save()
+    before = snapshot(t)
+    keys = [(void.table.number, void.number), (irregular.table.number, irregular.number)]
+    path = tmp_path / "league.xlsx"
+    export(t, path)
+    empty_the_database()
+
+    result = import_tournament(path)
+    assert result.differences == []
+    assert snapshot(result.tournament) == before
+    again = [Game.objects.get(table__series__tournament=result.tournament, table__number=n, number=d) for n, d in keys]
+    assert again[0].voided and again[0].score == 0 and not (again[0].won or again[0].lost)
+    assert again[1].irregularity == "opponents" and again[1].won

@@ -1,0 +1,196 @@
+"""Results as data: the league export, player and scoresheet imports, statistics pages.
+
+Thin views over scoring.exports, tournaments.imports, scoring.imports and
+scoring.statistics. A bad upload never costs a 500: the file's problem or every bad
+row (with its row number) is shown and nothing is written.
+"""
+
+from __future__ import annotations
+
+import tempfile
+
+from django.contrib import messages
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from scoring.charts import running_score_svg
+from scoring.exports import SHEETS, csv_lines, league_xlsx
+from scoring.imports import import_sheet
+from scoring.spreadsheets import SpreadsheetError
+from scoring.standings import standings
+from scoring.statistics import player_statistics, running_scores, tournament_statistics
+
+from .imports import import_players
+from .models import Table, Tournament
+from .permissions import director_required
+
+#: Row problems shown at once; the rest are counted.
+SHOWN_ERRORS = 30
+
+
+def _filename(tournament: Tournament, suffix: str) -> str:
+    return f"{slugify(tournament.name) or 'tournament'}-{tournament.date:%Y-%m-%d}{suffix}"
+
+
+@director_required
+def export(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    return render(request, "tournaments/export.html", {"tournament": tournament, "sheets": list(SHEETS)})
+
+
+@director_required
+def export_xlsx(request: HttpRequest, tournament: Tournament) -> FileResponse:
+    """The workbook is written to a temporary file, then streamed from it: never twice in memory."""
+    spool = tempfile.TemporaryFile(suffix=".xlsx")  # noqa: SIM115 - FileResponse closes it, which deletes it
+    try:
+        league_xlsx(tournament, spool)
+    except BaseException:
+        spool.close()
+        raise
+    spool.seek(0)
+    return FileResponse(
+        spool,
+        as_attachment=True,
+        filename=_filename(tournament, ".xlsx"),
+        content_type="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    )
+
+
+@director_required
+def export_csv(request: HttpRequest, tournament: Tournament, sheet: str) -> StreamingHttpResponse:
+    names = {name.lower(): name for name in SHEETS}
+    if sheet.lower() not in names:
+        raise Http404
+    name = names[sheet.lower()]
+    response = StreamingHttpResponse(csv_lines(tournament, name), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{_filename(tournament, f"-{name.lower()}.csv")}"'
+    return response
+
+
+def _report(request: HttpRequest, errors: list[tuple[int, str]]) -> None:
+    messages.error(
+        request, _("Nothing was imported: %(n)s problems. Correct the file and upload it again.") % {"n": len(errors)}
+    )
+    for row, problem in errors[:SHOWN_ERRORS]:
+        messages.error(request, _("Row %(row)s: %(problem)s") % {"row": row, "problem": problem})
+    if len(errors) > SHOWN_ERRORS:
+        messages.error(request, _("... and %(n)s more.") % {"n": len(errors) - SHOWN_ERRORS})
+
+
+def _upload(request: HttpRequest):
+    upload = request.FILES.get("file")
+    if upload is None:
+        messages.error(request, _("Choose a CSV or XLSX file to upload."))
+    return upload
+
+
+@require_POST
+@director_required
+def players_import(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    upload = _upload(request)
+    if upload is not None:
+        try:
+            result = import_players(tournament, upload, upload.name)
+        except SpreadsheetError as error:
+            messages.error(request, _("Nothing was imported: %(error)s") % {"error": error})
+        else:
+            if result.errors:
+                _report(request, result.errors)
+            else:
+                messages.success(
+                    request,
+                    _("%(n)s players registered (%(new)s new, %(known)s already known by membership number).")
+                    % {"n": result.registered, "new": result.created, "known": result.existing},
+                )
+    return redirect("tournaments:players", tournament.pk)
+
+
+@require_POST
+@director_required
+def sheet_import(request: HttpRequest, tournament: Tournament, number: int, table: int) -> HttpResponse:
+    target = get_object_or_404(Table, series__tournament=tournament, series__number=number, number=table)
+    upload = _upload(request)
+    if upload is not None:
+        try:
+            result = import_sheet(target, upload, upload.name, entered_by=f"{request.user.get_username()}: import")
+        except SpreadsheetError as error:
+            messages.error(request, _("Nothing was imported: %(error)s") % {"error": error})
+        else:
+            if result.errors:
+                _report(request, result.errors)
+            else:
+                messages.success(
+                    request,
+                    _("Table %(table)s: %(n)s deals imported, every one valued by the rules.")
+                    % {"table": table, "n": result.games},
+                )
+    return redirect("tournaments:series", tournament.pk, number)
+
+
+def _visible(request: HttpRequest, tournament_id: int) -> Tournament:
+    tournament = get_object_or_404(Tournament, pk=tournament_id)
+    if not (tournament.standings_public or tournament.is_director(request.user)):
+        raise Http404
+    return tournament
+
+
+def _statistics(request: HttpRequest, tournament: Tournament, public: bool) -> HttpResponse:
+    ranked = standings(tournament)
+    stats = player_statistics(tournament)
+    rows = [(entry.place, stats.get(entry.item.player_id)) for entry in ranked]
+    return render(
+        request,
+        "tournaments/statistics.html",
+        {
+            "tournament": tournament,
+            "total": tournament_statistics(tournament),
+            "rows": [(place, s) for place, s in rows if s is not None],
+            "public": public,
+        },
+    )
+
+
+@director_required
+def statistics(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    return _statistics(request, tournament, public=False)
+
+
+def public_statistics(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The statistics for everybody once the director publishes the standings."""
+    return _statistics(request, _visible(request, tournament_id), public=True)
+
+
+def _player(request: HttpRequest, tournament: Tournament, player_id: int, public: bool) -> HttpResponse:
+    stats = player_statistics(tournament, [player_id]).get(player_id)
+    if stats is None:
+        raise Http404
+    points = running_scores(tournament, [player_id]).get(player_id, [])
+    ends: dict[int, int] = {}
+    for series, _deal, total in points:
+        ends[series] = total
+    series_totals, before = [], 0
+    for series, total in sorted(ends.items()):
+        series_totals.append((series, total - before, total))
+        before = total
+    return render(
+        request,
+        "tournaments/player_statistics.html",
+        {
+            "tournament": tournament,
+            "stats": stats,
+            "chart": running_score_svg(points, label=_("Running score of %(name)s") % {"name": stats.name}),
+            "series_totals": series_totals,
+            "public": public,
+        },
+    )
+
+
+@director_required
+def player_statistics_view(request: HttpRequest, tournament: Tournament, player_id: int) -> HttpResponse:
+    return _player(request, tournament, player_id, public=False)
+
+
+def public_player_statistics(request: HttpRequest, tournament_id: int, player_id: int) -> HttpResponse:
+    return _player(request, _visible(request, tournament_id), player_id, public=True)

@@ -1,0 +1,186 @@
+"""Registering players from a list (CSV or XLSX): every row checked first, then all or nothing.
+
+Columns (English or German headers): name (required), club, membership number,
+nationality, team. A row whose membership number is already in the database registers
+that player (the number identifies him; the name must agree); a row without one
+creates a new player. Late lists register players from the next series that is not
+drawn yet (3.1.2).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import BinaryIO
+
+from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
+
+from scoring.spreadsheets import Row, SpreadsheetError, read_table
+
+from .models import Club, Player, Registration, Team, Tournament
+
+PLAYER_COLUMNS = {
+    "name": ("Name", "Spieler", "Spielername", "Player"),
+    "club": ("Club", "Verein", "Klub"),
+    "membership_number": (
+        "Membership number",
+        "Membership no",
+        "Member number",
+        "Mitgliedsnummer",
+        "Mitglieds-Nr",
+        "Mitgliedsnr",
+        "Passnummer",
+        "DSKV-Nr",
+    ),
+    "nationality": ("Nationality", "Nation", "Nationalität", "Land", "Country"),
+    "team": ("Team", "Mannschaft"),
+}
+#: The longest values the database takes (tournaments.models).
+MAX_LENGTH = {"name": 120, "club": 120, "membership_number": 32, "nationality": 3, "team": 120}
+MAX_PLAYERS = 5000
+
+
+@dataclass
+class PlayerImport:
+    """The outcome: ``errors`` (row number, message) or the players registered."""
+
+    errors: list[tuple[int, str]] = field(default_factory=list)
+    created: int = 0
+    existing: int = 0
+
+    @property
+    def registered(self) -> int:
+        return self.created + self.existing
+
+
+def _text(row: Row, key: str) -> str:
+    value = row.get(key)
+    return " ".join(str(value).split()) if value is not None else ""
+
+
+def import_players(tournament: Tournament, upload: BinaryIO, name: str) -> PlayerImport:
+    """Check every row of the upload, then register all of them in one transaction.
+
+    Raises :class:`scoring.spreadsheets.SpreadsheetError` for an unreadable file; bad
+    rows come back in ``errors`` and nothing is written.
+    """
+    rows = read_table(upload, name, PLAYER_COLUMNS, required=["name"], max_rows=MAX_PLAYERS)
+    result = PlayerImport()
+    drawn = tournament.series.count()
+    first_series = drawn + 1
+    if first_series > tournament.series_count:
+        raise SpreadsheetError(
+            _("All %(count)s series are drawn; nobody can enter any more (3.1.2).") % {"count": drawn}
+        )
+
+    entries = []
+    seen_numbers: dict[str, int] = {}
+    seen_names: dict[tuple[str, str], int] = {}
+    for row in rows:
+        values = {key: _text(row, key) for key in PLAYER_COLUMNS}
+        values["nationality"] = values["nationality"].upper()
+        problems = []
+        if not values["name"]:
+            problems.append(_("name: empty; every player needs a name"))
+        for key, limit in MAX_LENGTH.items():
+            if len(values[key]) > limit:
+                problems.append(
+                    _("%(column)s: longer than %(limit)s characters")
+                    % {"column": key.replace("_", " "), "limit": limit}
+                )
+        number = values["membership_number"]
+        if number:
+            if number in seen_numbers:
+                problems.append(
+                    _("membership number %(number)s: already in row %(row)s of this file")
+                    % {"number": number, "row": seen_numbers[number]}
+                )
+            else:
+                seen_numbers[number] = row.number
+        elif values["name"]:
+            key = (values["name"].casefold(), values["club"].casefold())
+            if key in seen_names:
+                problems.append(
+                    _("%(name)s: already in row %(row)s of this file (give a membership number to tell them apart)")
+                    % {"name": values["name"], "row": seen_names[key]}
+                )
+            else:
+                seen_names[key] = row.number
+        for problem in problems:
+            result.errors.append((row.number, problem))
+        entries.append((row.number, values))
+
+    # Two queries for the whole list: players known by number, and who is registered.
+    numbers = [values["membership_number"] for _n, values in entries if values["membership_number"]]
+    known = {p.membership_number: p for p in Player.objects.filter(membership_number__in=numbers)}
+    registered = set(Registration.objects.filter(tournament=tournament).values_list("player_id", flat=True))
+    registered_unnumbered = {
+        (name.casefold(), (club or "").casefold())
+        for name, club in Registration.objects.filter(tournament=tournament, player__membership_number="").values_list(
+            "player__name", "player__club__name"
+        )
+    }
+    for number, values in entries:
+        player = known.get(values["membership_number"])
+        if player is not None:
+            if values["name"] and player.name.casefold() != values["name"].casefold():
+                result.errors.append(
+                    (
+                        number,
+                        _("membership number %(number)s belongs to %(name)s, not %(given)s")
+                        % {"number": player.membership_number, "name": player.name, "given": values["name"]},
+                    )
+                )
+            elif player.pk in registered:
+                result.errors.append((number, _("%(name)s is already registered") % {"name": player.name}))
+        elif not values["membership_number"] and (values["name"].casefold(), values["club"].casefold()) in (
+            registered_unnumbered
+        ):
+            result.errors.append((number, _("%(name)s is already registered") % {"name": values["name"]}))
+    if result.errors:
+        result.errors.sort(key=lambda error: error[0])
+        return result
+
+    try:
+        with transaction.atomic():
+            _write(tournament, entries, known, first_series, result)
+    except IntegrityError:
+        # Someone registered one of these players or took a number meanwhile.
+        raise SpreadsheetError(
+            _("The players changed while the list was imported; nothing was saved. Try again.")
+        ) from None
+    return result
+
+
+def _write(tournament: Tournament, entries, known: dict[str, Player], first_series: int, result: PlayerImport) -> None:
+    clubs = {club.name: club for club in Club.objects.filter(name__in={v["club"] for _n, v in entries})}
+    teams = {team.name: team for team in tournament.teams.all()}
+    players = []
+    for _number, values in entries:
+        club = None
+        if values["club"]:
+            club = clubs.get(values["club"])
+            if club is None:
+                club = clubs[values["club"]] = Club.objects.create(name=values["club"])
+        player = known.get(values["membership_number"])
+        if player is None:
+            player = Player(
+                name=values["name"],
+                club=club,
+                membership_number=values["membership_number"],
+                nationality=values["nationality"],
+            )
+        players.append(player)
+    new = [player for player in players if player.pk is None]
+    Player.objects.bulk_create(new, batch_size=1000)
+    result.created = len(new)
+    result.existing = len(players) - len(new)
+    registrations = []
+    for (_number, values), player in zip(entries, players, strict=True):
+        team = None
+        if values["team"]:
+            team = teams.get(values["team"])
+            if team is None:
+                team = teams[values["team"]] = Team.objects.create(tournament=tournament, name=values["team"])
+        registrations.append(Registration(tournament=tournament, player=player, team=team, first_series=first_series))
+    Registration.objects.bulk_create(registrations, batch_size=1000)
