@@ -144,3 +144,13 @@ def test_a_fixed_number_of_queries(django_assert_max_num_queries):
                 pdf(t, **options)
             counts.append(len(captured))
     assert counts[:4] == counts[4:]
+
+
+def test_names_beyond_western_european_in_the_embedded_font():
+    t, series = factories.drawn(players=7)
+    seat = Seat.objects.filter(series=series).select_related("player").first()
+    seat.player.name = "Łukasz Dvořák"
+    seat.player.save()
+    play(seat.table, deals=3)
+    text = pages(pdf(t))
+    assert "Łukasz Dvořák" in text[1] and "game points" in text[1]
