@@ -154,3 +154,32 @@ def test_names_beyond_western_european_in_the_embedded_font():
     play(seat.table, deals=3)
     text = pages(pdf(t))
     assert "Łukasz Dvořák" in text[1] and "game points" in text[1]
+
+
+def test_deal_ticks_and_narrow_series_in_a_drawn_chart():
+    """Twelve series of 36 deals: every 12th deal ticked, labels thinned, series named by number only."""
+    from scoring.documents.appendix import ChartEntry
+    from scoring.documents.ranking import write_ranking
+
+    points = [(s, d, s * d) for s in range(1, 13) for d in range(1, 37)]
+    out = io.BytesIO()
+    write_ranking(
+        [], out, tournament=factories.tournament(), series_number=None, charts=[ChartEntry(1, "Anna", 432, points)]
+    )
+    page = pages(out.getvalue())[1]
+    assert "1. Anna 432 game points" in page
+    assert "Series" not in page.replace("a series begins", "")
+    layout = chart_layout(
+        points,
+        Box(sheet.MARGIN + sheet.PLOT_LEFT, 0, sheet.MARGIN + sheet.CELL_WIDTH - sheet.PLOT_RIGHT, 1),
+        ticks=4,
+        label_gap=14,
+    )
+    assert len(layout.x_ticks) == 36 and 0 < sum(labelled for *_r, labelled in layout.x_ticks) < 36
+
+
+def test_the_svg_labels_the_deal_ticks():
+    from scoring.charts import running_score_svg
+
+    svg = running_score_svg([(1, d, 0) for d in range(1, 49)])
+    assert all(f">{deal}</text>" in svg for deal in (12, 24, 36, 48))
