@@ -126,7 +126,7 @@ def standings_pdf(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     With the running-score charts of the first 100 places appended (``?appendix=1``, the
     default), of every player (``?appendix=all``) or none (``?appendix=0``).
     """
-    choice = request.GET.get("appendix", "1")
+    choice = request.GET.get("appendix") or "1"  # empty, like ?series=, means the default
     if choice not in APPENDIX:
         return _bad(
             request,
