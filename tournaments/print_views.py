@@ -115,9 +115,25 @@ def table_settlement(request: HttpRequest, tournament: Tournament, number: int, 
     return response
 
 
+#: ``?appendix=`` of the ranking list: the places whose running-score chart is appended.
+APPENDIX = {"0": 0, "1": documents.APPENDIX_PLACES, "all": None}
+
+
 @director_required
 def standings_pdf(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    """The ranking list: overall, or ``?series=<n>`` for one series."""
+    """The ranking list: overall, or ``?series=<n>`` for one series.
+
+    With the running-score charts of the first 100 places appended (``?appendix=1``, the
+    default), of every player (``?appendix=all``) or none (``?appendix=0``).
+    """
+    choice = request.GET.get("appendix") or "1"  # empty, like ?series=, means the default
+    if choice not in APPENDIX:
+        return _bad(
+            request,
+            tournament,
+            _("appendix: %(value)s is not a choice: 0 (no charts), 1 (the first %(places)s places) or all.")
+            % {"value": choice, "places": documents.APPENDIX_PLACES},
+        )
     numbers = list(tournament.series.order_by("number").values_list("number", flat=True))
     selected = request.GET.get("series", "")
     series_number = None
@@ -133,7 +149,7 @@ def standings_pdf(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         series_number = int(selected)
     parts = ("standings", "series", series_number) if series_number else ("standings",)
     out = io.BytesIO()
-    documents.standings_pdf(tournament, series_number=series_number, out=out)
+    documents.standings_pdf(tournament, series_number=series_number, appendix=APPENDIX[choice], out=out)
     response = _pdf(_name(tournament, *parts))
     response.write(out.getvalue())
     return response

@@ -159,10 +159,46 @@ def table_settlement_pdf(table) -> bytes:
     return out.getvalue()
 
 
-def standings_pdf(tournament, *, series_number: int | None = None, out: BinaryIO) -> None:
-    """The ranking list, overall or for one series, from :func:`scoring.standings.standings`."""
-    from scoring.standings import standings
+#: The appendix's default: charts for the first 100 places. A 3,000-player open would
+#: otherwise add 300 pages nobody prints; ``appendix=None`` charts everybody.
+APPENDIX_PLACES = 100
 
+
+def within_series(points, series_number: int) -> list[tuple[int, int, int]]:
+    """The running totals of one series, counted from 0 at its first deal (its game points)."""
+    before = 0
+    for series, _deal, total in points:
+        if series >= series_number:
+            break
+        before = total
+    return [(series, deal, total - before) for series, deal, total in points if series == series_number]
+
+
+def standings_pdf(
+    tournament, *, series_number: int | None = None, appendix: int | None = APPENDIX_PLACES, out: BinaryIO
+) -> None:
+    """The ranking list, overall or for one series, from :func:`scoring.standings.standings`.
+
+    The appendix charts the running score of every player placed up to ``appendix``
+    (0: no appendix; None: every player), from :func:`scoring.statistics.running_scores`:
+    two more queries, whatever the number of players.
+    """
+    from scoring.standings import standings
+    from scoring.statistics import running_scores
+
+    from .appendix import ChartEntry
     from .ranking import write_ranking
 
-    write_ranking(standings(tournament, series_number), out, tournament=tournament, series_number=series_number)
+    ranked = standings(tournament, series_number)
+    chosen = [entry for entry in ranked if appendix is None or entry.place <= appendix]
+    charts = []
+    if chosen:
+        # Only the charted players' seats and tables are read, unless that is everybody.
+        ids = None if len(chosen) == len(ranked) else [entry.item.player_id for entry in chosen]
+        running = running_scores(tournament, ids)
+        for entry in chosen:
+            points = running.get(entry.item.player_id, [])
+            if series_number:
+                points = within_series(points, series_number)
+            charts.append(ChartEntry(entry.place, entry.item.name, entry.rating.points, points))
+    write_ranking(ranked, out, tournament=tournament, series_number=series_number, charts=charts)

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from django.utils.translation import gettext as _
 
+from .appendix import ChartEntry, draw_appendix, pages_needed
 from .common import MARGIN, PAGE_HEIGHT, PAGE_WIDTH, Text, choose_fonts, fit, new_canvas, wrap
 
 ROW = 13.0
@@ -40,8 +41,11 @@ def _labels() -> dict[str, str]:
     }
 
 
-def write_ranking(ranked: Sequence, out, *, tournament, series_number: int | None) -> None:
-    """``ranked`` is :func:`scoring.standings.standings`'s answer, best first."""
+def write_ranking(
+    ranked: Sequence, out, *, tournament, series_number: int | None, charts: Sequence[ChartEntry] = ()
+) -> None:
+    """``ranked`` is :func:`scoring.standings.standings`'s answer, best first; ``charts``
+    the running-score charts of the appendix (:mod:`.appendix`), in ranking order."""
     from .scoresheet import _date
 
     title = _("Ranking list")
@@ -56,18 +60,26 @@ def write_ranking(ranked: Sequence, out, *, tournament, series_number: int | Non
     numbers_width = sum(w for _key, w in NUMBERS)
     x_club = x_name + NAME_WIDTH
     club_width = RIGHT - numbers_width - x_club
-    pages = max(1, -(-len(ranked) // ROWS_PER_PAGE))
-    heading = f"{title}: {scope}"
+    ranking_pages = max(1, -(-len(ranked) // ROWS_PER_PAGE))
+    pages = ranking_pages + pages_needed(len(charts))
     line = " · ".join(p for p in (tournament.name, _date(tournament.date), tournament.venue) if p)
+    page = 0
+
+    def header(heading: str) -> None:
+        """The heading, the tournament and the page number of every page, ranking and appendix."""
+        nonlocal page
+        page += 1
+        top = PAGE_HEIGHT - MARGIN
+        text.left(MARGIN, top - 16, f"{heading}: {scope}", bold, 15)
+        text.left(MARGIN, top - 30, fit(line, font, 9, RIGHT - MARGIN - 90), font, 9)
+        text.right(RIGHT, top - 30, _("page %(page)s of %(pages)s") % {"page": page, "pages": pages}, font, 8)
+
     rule = _(
         "Rating = game points + 50 per game won - 50 per game lost + 40 (table of three) or 30 (table of four) "
         "for every game lost by another player at the table. Ties: more games won, then fewer games lost, then by lot."
     )
-    for page in range(pages):
-        top = PAGE_HEIGHT - MARGIN
-        text.left(MARGIN, top - 16, heading, bold, 15)
-        text.left(MARGIN, top - 30, fit(line, font, 9, RIGHT - MARGIN - 90), font, 9)
-        text.right(RIGHT, top - 30, _("page %(page)s of %(pages)s") % {"page": page + 1, "pages": pages}, font, 8)
+    for index in range(ranking_pages):
+        header(title)
         y = TOP - ROW + 4
         text.right(x_place + PLACE_WIDTH, y, labels["place"], bold, SIZE)
         text.left(x_name, y, labels["name"], bold, SIZE)
@@ -76,7 +88,7 @@ def write_ranking(ranked: Sequence, out, *, tournament, series_number: int | Non
         for key, w in NUMBERS:
             x += w
             text.right(x - 2, y, labels[key], bold, SIZE)
-        entries = ranked[page * ROWS_PER_PAGE : (page + 1) * ROWS_PER_PAGE]
+        entries = ranked[index * ROWS_PER_PAGE : (index + 1) * ROWS_PER_PAGE]
         # Every other row lightly shaded, so a line is easy to follow across the page.
         canvas.setFillGray(0.92)
         shade = canvas.beginPath()
@@ -104,4 +116,15 @@ def write_ranking(ranked: Sequence, out, *, tournament, series_number: int | Non
             text.left(MARGIN, TOP - 2 * ROW + 4, _("No results yet."), font, SIZE)
         text.flush()
         canvas.showPage()
+    if charts:
+        if series_number:
+            note = _("The running total of game points deal by deal in series %(number)s; ticks every 12 deals.") % {
+                "number": series_number
+            }
+        else:
+            note = _(
+                "The running total of game points deal by deal over all series; a dashed line where a series begins; "
+                "ticks every 12 deals."
+            )
+        draw_appendix(canvas, text, charts, fonts=(font, bold), header=header, note=note)
     canvas.save()

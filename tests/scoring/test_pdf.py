@@ -255,7 +255,7 @@ def test_ranking_list_pages_repeat_the_header():
         play(table, deals=4, seed=number)
     ranked = standings(t)
     out = io.BytesIO()
-    standings_pdf(t, out=out)
+    standings_pdf(t, appendix=0, out=out)  # the charts: test_ranking_appendix.py
     text = pages(out.getvalue())
     assert len(text) == 3
     for i, page in enumerate(text, start=1):

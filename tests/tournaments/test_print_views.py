@@ -266,3 +266,50 @@ def test_the_table_cards_print_each_seats_confirmation_pin(client, running):
     for table in series.tables.all():
         for seat in range(1, table.size + 1):
             assert f"PIN {seat_pin(table, seat)}" in text
+
+
+def charted(pages: list[str]) -> int:
+    """The number of running-score charts in the ranking list's appendix."""
+    return sum(
+        page.count(" game points\n") + page.endswith(" game points") for page in pages if "Running scores" in page
+    )
+
+
+def test_the_ranking_list_appends_the_running_scores_of_the_first_places(client, running, monkeypatch):
+    from tournaments import print_views
+
+    t, _series = running
+    url = urls(t)["standings_pdf"]
+    monkeypatch.setitem(print_views.APPENDIX, "1", 5)  # the first 100 places, here the first 5
+    default = text_of(client.get(url))
+    assert len(default) == 2 and default[1].startswith("Running scores: overall") and charted(default) == 5
+    assert text_of(client.get(url, {"appendix": "1"})) == default == text_of(client.get(url, {"appendix": ""}))
+    everybody = text_of(client.get(url, {"appendix": "all"}))
+    assert len(everybody) == 3 and charted(everybody) == 11
+    assert len(text_of(client.get(url, {"appendix": "0"}))) == 1
+    one_series = text_of(client.get(url, {"appendix": "all", "series": "1"}))
+    assert one_series[1].startswith("Running scores: series 1 only") and charted(one_series) == 11
+
+
+@pytest.mark.parametrize("value", ["2", "ALL", "yes", "-1", "none", "1 "])
+def test_a_bad_appendix_is_a_clear_400(client, running, value):
+    t, _series = running
+    response = client.get(urls(t)["standings_pdf"], {"appendix": value})
+    assert response.status_code == 400
+    assert (
+        f"appendix: {value} is not a choice: 0 (no charts), 1 (the first 100 places) or all."
+        in response.content.decode()
+    )
+
+
+def test_the_ranking_list_with_charts_takes_a_fixed_number_of_queries(client, director, django_assert_max_num_queries):
+    counts = []
+    for players in (11, 43):
+        t, series = factories.drawn(players=players, directors=[director])
+        for table in series.tables.all():
+            factories.game(table, 1, declarer_seat=2, contract="grand", tops=1, declarer_points=70)
+        with django_assert_max_num_queries(10) as captured:
+            response = client.get(urls(t)["standings_pdf"], {"appendix": "all"})
+        assert response.status_code == 200 and charted(text_of(response)) == players
+        counts.append(len(captured))
+    assert counts[0] == counts[1]
