@@ -151,10 +151,6 @@ def _lot(seed: int | str, key: object) -> str:
     return hashlib.sha256(f"{seed}:{key}".encode()).hexdigest()
 
 
-def _first(row: tuple) -> object:
-    return row[0]
-
-
 def rank(
     items: Iterable[T],
     rating_of: Callable[[T], Rating],
@@ -169,20 +165,22 @@ def rank(
     """
     # Sort on the counts alone; the lot (a SHA-256 per item) is drawn only inside a run
     # of equal counts, which is rare: ranking 3,000 players stays a few milliseconds.
-    keyed = [(tie_break_key(rating), rating, item) for item in items for rating in (rating_of(item),)]
-    keyed.sort(key=_first)
+    items = list(items)
+    ratings = [rating_of(item) for item in items]
+    keys = [tie_break_key(rating) for rating in ratings]
+    order = sorted(range(len(items)), key=keys.__getitem__)
     start = 0
-    while start < len(keyed):
+    while start < len(order):
         end = start + 1
-        key = keyed[start][0]
-        while end < len(keyed) and keyed[end][0] == key:
+        while end < len(order) and keys[order[end]] == keys[order[start]]:
             end += 1
         if end - start > 1:
-            keyed[start:end] = sorted(keyed[start:end], key=lambda row: _lot(lot_seed, lot_key(row[2])))
+            order[start:end] = sorted(order[start:end], key=lambda i: _lot(lot_seed, lot_key(items[i])))
         start = end
     ranked: list[Ranked[T]] = []
     previous: tuple[int, int, int] | None = None
-    for place, (key, rating, item) in enumerate(keyed, start=1):
+    for place, index in enumerate(order, start=1):
+        key = keys[index]
         if previous is None:
             decided_by = None
         elif key[0] != previous[0]:
@@ -193,6 +191,6 @@ def rank(
             decided_by = _CRITERIA[2]
         else:
             decided_by = "lot"
-        ranked.append(Ranked(place=place, item=item, rating=rating, decided_by=decided_by))
+        ranked.append(Ranked(place=place, item=items[index], rating=ratings[index], decided_by=decided_by))
         previous = key
     return ranked
