@@ -57,6 +57,11 @@ def add_game(form: GameForm, *, entered_by: str) -> Saved:
             # Serialise entries per table (PostgreSQL row lock; SQLite's IMMEDIATE
             # transactions already serialise every writer).
             Table.objects.select_for_update().filter(pk=table.pk).first()
+            # A double tap or a resend may have waited for the lock behind its twin: the
+            # twin's game is the answer, not "deal already entered".
+            existing = Game.objects.filter(client_id=client_id).first()
+            if existing is not None:
+                return Saved(existing, created=False)
             _check_open(table)
             expected = next_deal(table)
             if game.number < expected:
