@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 from django.db import connection, connections
 from django.test import Client
@@ -119,14 +120,23 @@ def median_time(run: Callable[[], object], repeat: int, *, warm: bool = True) ->
 # --- the throwaway database ------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class Scratch:
+    """The throwaway database: a description for the report and a DATABASE_URL for a server process."""
+
+    description: str
+    url: str
+    vendor: str
+
+
 @contextmanager
-def scratch_database(url: str | None = None, log: Log = print) -> Iterator[str]:
+def scratch_database(url: str | None = None, log: Log = print, prefix: str = "bench") -> Iterator[Scratch]:
     """Point the ``default`` connection at a throwaway database for the block, then restore it.
 
     ``url`` None or ``"sqlite"``: a temporary SQLite file with the office's own SQLite
     options (WAL, IMMEDIATE transactions). A ``postgres://user@host:port/`` URL: a
-    database ``bench_<pid>`` created on that server and dropped afterwards. Yields a
-    description of the database. Migrations run first.
+    database ``<prefix>_<pid>`` created on that server and dropped afterwards. Yields a
+    :class:`Scratch`. Migrations run first.
     """
     import dj_database_url
     from django.core.management import call_command
@@ -147,7 +157,7 @@ def scratch_database(url: str | None = None, log: Log = print) -> Iterator[str]:
                 "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;",
             }
         config["CONN_MAX_AGE"] = 0
-        description = f"SQLite {path}"
+        scratch = Scratch(f"SQLite {path}", f"sqlite:///{path}", "sqlite")
 
         def cleanup() -> None:
             for child in directory.iterdir():
@@ -158,11 +168,16 @@ def scratch_database(url: str | None = None, log: Log = print) -> Iterator[str]:
         config = dj_database_url.parse(url)
         if "postgresql" not in config["ENGINE"]:
             raise ValueError(f"--database: give sqlite or a postgres:// URL, not {url!r}")
-        name = f"bench_{os.getpid()}"
+        name = f"{prefix}_{os.getpid()}"
         admin = dict(config, NAME=config.get("NAME") or "postgres")
         _postgres_admin(admin, f'DROP DATABASE IF EXISTS "{name}"', f'CREATE DATABASE "{name}"')
         config["NAME"] = name
-        description = f"PostgreSQL {config.get('HOST') or 'localhost'}:{config.get('PORT') or 5432}/{name}"
+        parts = urlsplit(url)
+        scratch = Scratch(
+            f"PostgreSQL {config.get('HOST') or 'localhost'}:{config.get('PORT') or 5432}/{name}",
+            urlunsplit((parts.scheme, parts.netloc, f"/{name}", parts.query, "")),
+            "postgresql",
+        )
 
         def cleanup() -> None:
             _postgres_admin(admin, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
@@ -171,9 +186,9 @@ def scratch_database(url: str | None = None, log: Log = print) -> Iterator[str]:
     connections.settings["default"] = config
     connections["default"] = connections.create_connection("default")
     try:
-        log(f"scratch database: {description}")
+        log(f"scratch database: {scratch.description}")
         call_command("migrate", verbosity=0, interactive=False)
-        yield description
+        yield scratch
     finally:
         connections["default"].close()
         connections.settings["default"] = original_settings

@@ -7,6 +7,7 @@ BENCHMARKS, and :mod:`scoring.bench`.
 
 from __future__ import annotations
 
+import os
 import platform
 import time
 
@@ -45,7 +46,7 @@ class Command(BaseCommand):
             for f in bench.FIGURES
             if not options["only"] or any(o.lower() in f.name.lower() for o in options["only"])
         ]
-        with bench.scratch_database(options["database"], log=log) as description:
+        with bench.scratch_database(options["database"], log=log) as scratch:
             started = time.perf_counter()
             log(f"building {options['players']} players, {options['series']} series ...")
             tournament = bench.build(options["players"], options["series"], seed=options["seed"], log=log)
@@ -56,7 +57,8 @@ class Command(BaseCommand):
                 log(f"measuring: {figure.name} ...")
                 rows.append((figure.name, figure.measure(ctx)))
         log("")
-        log(f"{description.split()[0]}, {platform.node()}, {platform.python_version()}, repeat {options['repeat']}")
+        where = f"{scratch.description.split()[0]}, {platform.node()}, Python {platform.python_version()}"
+        log(f"{where}, {os.cpu_count()} cores, repeat {options['repeat']}")
         log(bench.report(rows))
         failed = [name for name, result in rows if not result.ok]
         if failed:
