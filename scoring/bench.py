@@ -505,7 +505,7 @@ def measure_league_xlsx_memory(ctx: Context) -> Result:
 #: The figures, in the order printed. A new one is a name and a function of the Context.
 FIGURES: list[FigureDef] = [
     FigureDef("overall standings", measure_standings),
-    FigureDef("enter one game (table link)", measure_entry),
+    FigureDef("enter one game through the table link", measure_entry),
     FigureDef("draw a series at random", measure_draw(seeded=False)),
     FigureDef("draw a series seeded", measure_draw(seeded=True)),
     FigureDef("one filled scoresheet PDF", measure_sheet_pdf),

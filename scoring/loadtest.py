@@ -292,6 +292,8 @@ class Server:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
+        self.logfile.close()
+        Path(self.logfile.name).unlink(missing_ok=True)
 
 
 # --- the run and the audit ---------------------------------------------------------------------------

@@ -7,6 +7,7 @@ import re
 
 import pytest
 from django.contrib.auth.models import Permission
+from playwright.sync_api import expect
 
 from scoring.models import Game
 from tournaments.models import Table, Tournament
@@ -85,7 +86,7 @@ def test_a_director_runs_an_evening_and_a_phone_enters_a_table(live_server, desk
 
     desktop.click("text=Standings")
     rows = desktop.locator("table.standings tbody tr")
-    assert rows.count() == 7
+    expect(rows).to_have_count(7)  # waits for the page, unlike rows.count()
     first = rows.first.inner_text()
     # names[0]: 72 + 50 for the won grand + 40 for the hearts lost by names[2] = 162.
     assert names[0] in first and "162" in first
