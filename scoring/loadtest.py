@@ -404,14 +404,16 @@ def run(
 
     lines = [
         f"{scratch.description.split()[0]}, {server_text}, {clients} scorekeepers, {len(tables)} tables, "
-        f"{expected} deals, think time {plan.think:g} s",
+        f"{expected} deals, think time {plan.think:g} s, start spread over {plan.ramp:g} s",
         f"requests      {requests} in {elapsed:.1f} s = {requests / elapsed:.1f}/s "
         f"(GET {len(stats.latencies['GET'])}, POST {len(stats.latencies['POST'])}, "
         f"plus {stats.abandoned} abandoned after a client timeout); the load generator used "
         f"{client_cpu:.0f} s CPU of the {os.cpu_count()} cores' {elapsed * (os.cpu_count() or 1):.0f} s",
         f"latency       p50 {ms(percentile(every, 0.5))}, p90 {ms(percentile(every, 0.9))}, "
         f"p99 {ms(p99)}, max {ms(max(every, default=0))}",
-        f"  POST        p50 {ms(percentile(stats.latencies['POST'], 0.5))}, "
+        f"  GET sheet   p50 {ms(percentile(stats.latencies['GET'], 0.5))}, "
+        f"p99 {ms(percentile(stats.latencies['GET'], 0.99))}",
+        f"  POST deal   p50 {ms(percentile(stats.latencies['POST'], 0.5))}, "
         f"p99 {ms(percentile(stats.latencies['POST'], 0.99))}",
         "statuses      "
         + ", ".join(f"{status}: {count}" for status, count in sorted(stats.statuses.items(), key=str)),

@@ -31,6 +31,7 @@ def test_six_scorekeepers_enter_their_tables_and_nothing_is_lost():
         assert re.fullmatch(r"load test failed: p99 \d+ ms >= 200 ms", str(error)), str(error)
     text = out.getvalue()
     assert "SQLite, 1 gunicorn worker(s) x 4 thread(s), 6 scorekeepers, 6 tables, 21 deals" in text
+    assert "start spread over 0.2 s" in text
     assert "21 dealt, 21 confirmed, 21 stored: lost 0, duplicated 0, not as entered 0, never confirmed 0" in text
     assert "equal to the engine's sheets (21 players)" in text
     assert "errors        0; 5xx: 0" in text

@@ -33,6 +33,11 @@ class Command(BaseCommand):
             default=10.0,
             help="mean seconds between a table's deals, from half to 1.5 times it (default 10; real play: ~90)",
         )
+        parser.add_argument(
+            "--ramp",
+            type=float,
+            help="the phones open their links spread over this many seconds (default: the think time)",
+        )
         parser.add_argument("--double", type=float, default=0.05, help="share of deals double-submitted (0.05)")
         parser.add_argument("--retry", type=float, default=0.05, help="share resent after a client timeout (0.05)")
         parser.add_argument("--limit", type=float, default=600, help="stop the run after this many seconds (600)")
@@ -44,7 +49,12 @@ class Command(BaseCommand):
         postgres = options["database"] not in ("", "sqlite")
         workers = options["workers"] or (4 if postgres else 1)
         threads = options["threads"] or (1 if postgres else 4)
-        plan = loadtest.Plan(think=options["think"], double=options["double"], retry=options["retry"])
+        plan = loadtest.Plan(
+            think=options["think"],
+            ramp=options["think"] if options["ramp"] is None else options["ramp"],
+            double=options["double"],
+            retry=options["retry"],
+        )
         log = self.stdout.write
         with bench.scratch_database(options["database"], log=log, prefix="bench_load") as scratch:
             outcome = loadtest.run(
