@@ -438,24 +438,37 @@ def measure_draw(seeded: bool) -> Callable[[Context], Result]:
     return measure
 
 
+#: Where the scoresheet PDFs may live: the first module that exists is used.
+PDF_MODULES = ("scoring.pdf", "scoring.documents")
+
+
+def _pdf_module():
+    """The module with ``table_sheet_pdf`` and ``series_sheets_pdf``, or None when none is installed."""
+    import importlib
+
+    for name in PDF_MODULES:
+        try:
+            return importlib.import_module(name)
+        except ModuleNotFoundError as error:
+            if error.name != name:
+                raise
+    return None
+
+
 def measure_sheet_pdf(ctx: Context) -> Result:
-    try:
-        from scoring.pdf import table_sheet_pdf
-    except ModuleNotFoundError as error:
-        if error.name != "scoring.pdf":
-            raise
+    pdf = _pdf_module()
+    if pdf is None:
         return not_available("scoring.pdf", target=0.100)
+    table_sheet_pdf = pdf.table_sheet_pdf
     table = ctx.tournament.series.order_by("number").first().tables.order_by("number").first()
     return Result(median_time(lambda: table_sheet_pdf(table, filled=True), ctx.repeat), target=0.100)
 
 
 def measure_series_pdf(ctx: Context) -> Result:
-    try:
-        from scoring.pdf import series_sheets_pdf
-    except ModuleNotFoundError as error:
-        if error.name != "scoring.pdf":
-            raise
+    pdf = _pdf_module()
+    if pdf is None:
         return not_available("scoring.pdf", target=12.0)
+    series_sheets_pdf = pdf.series_sheets_pdf
     series = ctx.tournament.series.order_by("number").first()
 
     def run() -> None:

@@ -95,3 +95,19 @@ def test_the_xlsx_floor_writes_every_row_and_peak_memory_is_measured():
     assert len(rows) == 50 and len(rows[0]) == bench.XLSX_COLUMNS
     seconds, peak, baseline = bench.peak_memory(lambda: bytearray(64 * bench.MB))
     assert seconds >= 0 and peak >= 64 * bench.MB and peak > baseline
+
+
+def test_the_pdf_figures_time_whichever_module_has_the_sheets(monkeypatch):
+    import types
+
+    calls = []
+    fake = types.ModuleType("scoring.documents")
+    fake.table_sheet_pdf = lambda table, *, filled: calls.append(("table", table.pk, filled)) or b"%PDF"
+    fake.series_sheets_pdf = lambda series, *, filled, out: calls.append(("series", series.number, filled))
+    monkeypatch.setitem(__import__("sys").modules, "scoring.documents", fake)
+    with bench.scratch_database(log=lambda _line: None):
+        ctx = bench.Context(tournament=bench.build(12, 1, log=lambda _line: None), repeat=1)
+        one, series = bench.measure_sheet_pdf(ctx), bench.measure_series_pdf(ctx)
+    assert one.available and series.available and one.ok and series.ok
+    assert ("series", 1, True) in calls and any(call[0] == "table" and call[2] for call in calls)
+    assert "3 sheets" in series.note
