@@ -40,6 +40,8 @@ class PlayerStanding:
     rating: Rating
     tables: int
     lines: list[SeatLine]
+    #: Tables of this player whose sheet is not confirmed yet: his result is provisional.
+    unconfirmed: int = 0
 
     @property
     def total(self) -> int:
@@ -94,13 +96,16 @@ def compute(
     names: dict[int, tuple[str, str | None]],
     *,
     with_lines: bool = False,
+    confirmed_tables: set[int] | None = None,
 ) -> list[PlayerStanding]:
     """Standings of the players in ``seats`` over ``games`` (both already filtered).
 
     ``seats`` are tuples in the order of :data:`SEAT_FIELDS` (:data:`LINE_FIELDS` with
     ``with_lines``); ``names`` maps each player to his name and club. One pass over the
     seats adding plain integers per player; ``with_lines`` keeps each table's line too
-    (for a player's own page), which the ranking list does not need. The loops are
+    (for a player's own page), which the ranking list does not need. With
+    ``confirmed_tables`` (the ids of the tables whose sheet is confirmed), each player
+    counts his tables not confirmed yet. The loops are
     written for speed (integer keys, no objects per seat): they run over every seat of
     a 3,000-player tournament on each standings page.
     """
@@ -126,15 +131,17 @@ def compute(
         else:
             points, won, lost = row[2] or 0, row[3], row[4]
         bonus = (table_lost[table] - lost) * bonus_for[size]
+        unconfirmed = 0 if confirmed_tables is None or table in confirmed_tables else 1
         entry = totals.get(player_id)
         if entry is None:
-            totals[player_id] = [points, won, lost, bonus, 1]
+            totals[player_id] = [points, won, lost, bonus, 1, unconfirmed]
         else:
             entry[0] += points
             entry[1] += won
             entry[2] += lost
             entry[3] += bonus
             entry[4] += 1
+            entry[5] += unconfirmed
         if with_lines:
             lines[player_id].append(
                 SeatLine(
@@ -153,8 +160,9 @@ def compute(
             rating=Rating(points, won, lost, bonus),
             tables=tables,
             lines=lines.get(player_id) or [],
+            unconfirmed=unconfirmed,
         )
-        for player_id, (points, won, lost, bonus, tables) in totals.items()
+        for player_id, (points, won, lost, bonus, tables, unconfirmed) in totals.items()
     ]
 
 

@@ -125,8 +125,13 @@ def test_a_players_lines_are_his_tables_as_the_engine_rates_them():
     seats = Seat.objects.filter(series__tournament=t).order_by("series__number")
     names = {p.pk: (p.name, None) for p in Player.objects.all()}
     games = Game.objects.filter(table__series__tournament=t)
-    rows = compute(_rows(seats.values_list(*LINE_FIELDS)), games, names, with_lines=True)
+    confirmed = {seats.filter(series__number=1).first().table_id}
+    rows = compute(_rows(seats.values_list(*LINE_FIELDS)), games, names, with_lines=True, confirmed_tables=confirmed)
     assert len(rows) == 7
+    # Only one table of series 1 is confirmed: its players have one provisional table, the others two.
+    assert sorted(row.unconfirmed for row in rows) == [1] * len(seats.filter(table_id__in=confirmed)) + [2] * (
+        7 - len(seats.filter(table_id__in=confirmed))
+    )
     for row in rows:
         assert [line.series_number for line in row.lines] == [1, 2]
         total = Rating()
