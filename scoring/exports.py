@@ -200,16 +200,21 @@ def results_rows(tournament) -> Iterator[tuple]:
 
     places = {entry.item.player_id: entry.place for entry in standings(tournament)}
     players = _players(tournament)
-    per_seat = seat_aggregates(Game.objects.filter(table__series__tournament=tournament))
+    per_seat = {
+        (table, seat): (points or 0, won, lost)
+        for table, seat, points, won, lost in seat_aggregates(
+            Game.objects.filter(table__series__tournament=tournament)
+        )
+    }
     table_lost: dict[int, int] = {}
-    for (table, _seat), (_deals, _points, _won, lost) in per_seat.items():
+    for (table, _seat), (_points, _won, lost) in per_seat.items():
         table_lost[table] = table_lost.get(table, 0) + lost
     lines = []
     seats = Seat.objects.filter(series__tournament=tournament).values_list(
         "table_id", "number", "player_id", "player__name", "series__number", "table__number", "table__size"
     )
     for table, seat, player_id, name, series, table_number, size in seats:
-        _deals, points, won, lost = per_seat.get((table, seat), (0, 0, 0, 0))
+        points, won, lost = per_seat.get((table, seat), (0, 0, 0))
         bonus = (table_lost.get(table, 0) - lost) * opponent_bonus(size)
         rating = Rating(points=points, won=won, lost=lost, bonus=bonus).rating
         number = text(players.get(player_id, ("", ""))[0])

@@ -6,9 +6,40 @@ import os
 import shutil
 
 import pytest
+from django.core.servers.basehttp import WSGIServer
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 ARGS = ["--no-sandbox", "--disable-background-networking", "--disable-component-update", "--disable-gpu"]
+
+
+class SerialWSGIServer(WSGIServer):
+    """The live server, one request at a time.
+
+    The in-memory test database has one connection, which pytest-django hands to the
+    live server; Django's threaded live server then runs two requests (say the phone's
+    live value and its submit) on that one connection at once, and SQLite answers
+    "database table is locked": a 500 no real server gives (each of its requests has
+    its own connection to the file database). Serving the browser's requests in turn
+    keeps the test about the app.
+    """
+
+    def __init__(self, *args, connections_override=None, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.connections_override = connections_override
+
+
+@pytest.fixture(scope="session")
+def live_server(request):
+    """pytest-django's live server with :class:`SerialWSGIServer` (same address options)."""
+    from pytest_django.live_server_helper import LiveServer
+
+    addr = request.config.getvalue("liveserver") or os.getenv("DJANGO_LIVE_TEST_SERVER_ADDRESS") or "localhost"
+    server = LiveServer(addr, start=False)
+    server.thread.server_class = SerialWSGIServer
+    server.start()
+    assert isinstance(server.thread.httpd, SerialWSGIServer)
+    yield server
+    server.stop()
 
 
 @pytest.fixture(scope="session")

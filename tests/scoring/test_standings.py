@@ -7,6 +7,8 @@ from collections import defaultdict
 
 import pytest
 
+from scoring import bench
+from scoring.models import Game
 from scoring.rating import Rating
 from scoring.sheet import evaluate_sheet
 from scoring.standings import standings
@@ -105,3 +107,39 @@ def test_standings_are_a_fixed_number_of_queries(django_assert_max_num_queries):
     with django_assert_max_num_queries(3):
         rows = standings(t)
     assert len(rows) == 40
+
+
+def test_a_players_lines_are_his_tables_as_the_engine_rates_them():
+    from scoring.sheet import evaluate_sheet
+    from scoring.standings import LINE_FIELDS, _rows, compute
+    from tournaments.models import Player, Seat
+
+    t = factories.tournament(series_count=2, rounds_per_series=2)
+    factories.registered(t, 7)  # a table of four and one of three
+    rng = random.Random(5)
+    first = draw_series(t)
+    play(first, rng)
+    first.status = Series.Status.FINISHED
+    first.save()
+    play(draw_series(t), rng, share=0.5)
+    seats = Seat.objects.filter(series__tournament=t).order_by("series__number")
+    names = {p.pk: (p.name, None) for p in Player.objects.all()}
+    games = Game.objects.filter(table__series__tournament=t)
+    confirmed = {seats.filter(series__number=1).first().table_id}
+    rows = compute(_rows(seats.values_list(*LINE_FIELDS)), games, names, with_lines=True, confirmed_tables=confirmed)
+    assert len(rows) == 7
+    # Only one table of series 1 is confirmed: its players have one provisional table, the others two.
+    assert sorted(row.unconfirmed for row in rows) == [1] * len(seats.filter(table_id__in=confirmed)) + [2] * (
+        7 - len(seats.filter(table_id__in=confirmed))
+    )
+    for row in rows:
+        assert [line.series_number for line in row.lines] == [1, 2]
+        total = Rating()
+        for line, seat in zip(row.lines, seats.filter(player_id=row.player_id), strict=True):
+            table = seat.table
+            assert (line.table_number, line.table_size) == (table.number, table.size)
+            assert line.games == table.games.count()  # passed-out deals count as dealt
+            sheet = bench.sheet_of(table, table.games.order_by("number"))
+            assert line.rating == evaluate_sheet(sheet).ratings[seat.number - 1]
+            total = total + line.rating
+        assert row.rating == total

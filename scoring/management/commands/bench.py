@@ -1,0 +1,65 @@
+"""``manage.py bench``: build a synthetic tournament in a throwaway database and time it.
+
+Prints one table of figures (each the median of repeated runs) with its floor and
+target and a pass/fail mark; exits non-zero when a target is missed. See README,
+BENCHMARKS, and :mod:`scoring.bench`.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import time
+
+from django.core.management.base import BaseCommand, CommandError
+
+from scoring import bench
+
+
+class Command(BaseCommand):
+    help = (
+        "Build a synthetic tournament (default 3,000 players, 3 series, every deal entered) in a throwaway "
+        "database and print the timed figures against their targets. Never touches your own database."
+    )
+
+    def add_arguments(self, parser) -> None:
+        parser.add_argument("--players", type=int, default=3000, help="registered players (default 3000)")
+        parser.add_argument("--series", type=int, default=3, help="series, every deal entered (default 3)")
+        parser.add_argument("--repeat", type=int, default=5, help="runs per figure; the median counts (default 5)")
+        parser.add_argument("--seed", type=int, default=1, help="seed of the synthetic games (default 1)")
+        parser.add_argument(
+            "--database",
+            default="sqlite",
+            help="sqlite (a temporary file, the default) or a PostgreSQL server URL such as "
+            "postgres://postgres@127.0.0.1:5432/ - a scratch database is created there and dropped",
+        )
+        parser.add_argument(
+            "--only", action="append", default=[], help="run only figures whose name contains this (repeatable)"
+        )
+
+    def handle(self, *args, **options) -> None:
+        if options["players"] < 6 or options["series"] < 1 or options["repeat"] < 1:
+            raise CommandError("--players must be at least 6, --series and --repeat at least 1")
+        log = self.stdout.write
+        figures = [
+            f
+            for f in bench.FIGURES
+            if not options["only"] or any(o.lower() in f.name.lower() for o in options["only"])
+        ]
+        with bench.scratch_database(options["database"], log=log) as scratch:
+            started = time.perf_counter()
+            log(f"building {options['players']} players, {options['series']} series ...")
+            tournament = bench.build(options["players"], options["series"], seed=options["seed"], log=log)
+            log(f"built in {time.perf_counter() - started:.1f} s")
+            ctx = bench.Context(tournament=tournament, repeat=options["repeat"], log=log)
+            rows = []
+            for figure in figures:
+                log(f"measuring: {figure.name} ...")
+                rows.append((figure.name, figure.measure(ctx)))
+        log("")
+        where = f"{scratch.description.split()[0]}, {platform.node()}, Python {platform.python_version()}"
+        log(f"{where}, {os.cpu_count()} cores, repeat {options['repeat']}")
+        log(bench.report(rows))
+        failed = [name for name, result in rows if not result.ok]
+        if failed:
+            raise CommandError(f"{len(failed)} target(s) missed: " + ", ".join(failed))
