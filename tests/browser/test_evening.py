@@ -1,45 +1,39 @@
 """A whole evening in a real browser: the director's pages on a desktop, one table's
-games on a phone through its link, and the standings changing."""
+games on a phone through its link, the players confirming the sheet with their PINs,
+the director downloading the filled scoresheet (PDF) and the league workbook (XLSX),
+and the standings changing from provisional to final."""
 
 from __future__ import annotations
 
+import io
+import os
 import re
+import tempfile
+from pathlib import Path
 
+import openpyxl
+import pypdf
 import pytest
 from django.contrib.auth.models import Permission
+from django.urls import reverse
 from playwright.sync_api import expect
 
+from referees.pins import seat_pin
 from scoring.models import Game
+from scoring.rating import rate_table
 from tournaments.models import Table, Tournament
+
+from .pages import confirm, enter, log_in
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 
-
-def log_in(page, base: str, username: str) -> None:
-    page.goto(f"{base}/accounts/login/")
-    page.fill("#id_username", username)
-    page.fill("#id_password", "pw")
-    page.click("form button[type=submit]")
+#: Where the phone's screenshot goes, to look at (not in git).
+SCREENSHOTS = Path(os.environ.get("BROWSER_SCREENSHOTS", tempfile.gettempdir()))
+PLAYERS = ["Anna", "Bernd", "Clara", "Dieter", "Elke", "Frank", "Gisela"]
 
 
-def enter(phone, declarer: str, contract: str, **fields) -> None:
-    phone.locator("#id_declarer_seat label", has_text=declarer).click()
-    phone.locator("#id_contract label", has_text=contract).click()
-    for name, value in fields.items():
-        if value is True:
-            phone.locator(".flags label", has_text=name.replace("_", " ").capitalize()).click()
-        elif name == "bid":
-            phone.select_option("#id_bid", str(value))
-        else:
-            phone.fill(f"#id_{name}", str(value))
-    phone.click("button.enter")
-
-
-def test_a_director_runs_an_evening_and_a_phone_enters_a_table(live_server, desktop, phone, django_user_model):
-    director = django_user_model.objects.create_user("leiter", password="pw")
-    director.user_permissions.add(Permission.objects.get(codename="add_tournament"))
-    base = live_server.url
-
+def start_evening(desktop, base: str) -> Tournament:
+    """The director creates a one-series, one-round tournament, registers 7 players and draws."""
     log_in(desktop, base, "leiter")
     desktop.click("text=New tournament")
     desktop.fill("#id_name", "Kneipenabend")
@@ -48,7 +42,7 @@ def test_a_director_runs_an_evening_and_a_phone_enters_a_table(live_server, desk
     desktop.fill("#id_rounds_per_series", "1")
     desktop.click("form button[type=submit]")
     desktop.wait_for_url(re.compile(r"/players/$"))
-    for i, name in enumerate(["Anna", "Bernd", "Clara", "Dieter", "Elke", "Frank", "Gisela"]):
+    for i, name in enumerate(PLAYERS):
         desktop.fill("#id_name", name)
         desktop.fill("#id_club", f"Club {i % 3}")
         desktop.click("form.form-grid button[type=submit]")
@@ -56,14 +50,24 @@ def test_a_director_runs_an_evening_and_a_phone_enters_a_table(live_server, desk
     desktop.click("text=Dashboard")
     desktop.click("form.inline-form button[type=submit]")  # draw series 1
     desktop.wait_for_selector("text=Series 1 is drawn")
+    return Tournament.objects.get(name="Kneipenabend")
 
-    tournament = Tournament.objects.get(name="Kneipenabend")
-    table = Table.objects.get(series__tournament=tournament, size=3)
-    names = [s.player.name for s in table.seats.order_by("number")]
 
-    # The scorekeeper scans the table card: the link opens this table only.
-    phone.goto(base + table.entry_url())
-    phone.wait_for_selector("text=Deal 1")
+def assert_fits_the_phone(phone, screenshot: Path, controls: tuple[str, ...]) -> None:
+    """At 390 px the page never scrolls sideways: every control is in reach of a thumb.
+
+    (The sheet's table may scroll inside its own box; the page around it must not.)
+    """
+    phone.screenshot(path=str(screenshot), full_page=True)
+    width = phone.evaluate("[document.scrollingElement.scrollWidth, window.innerWidth]")
+    assert width[0] <= width[1], f"the page scrolls sideways: {width[0]} px wide at {width[1]} px"
+    for control in controls:
+        box = phone.locator(control).first.bounding_box()
+        assert box and box["x"] >= 0 and box["x"] + box["width"] <= width[1], f"{control} is cut off: {box}"
+
+
+def enter_the_table(phone, table: Table, names: list[str]) -> None:
+    """The scorekeeper's three deals: a refused grand, then +72, a pass, and an overbid hearts."""
     assert phone.evaluate("typeof htmx") == "object", "htmx.min.js must load (static files)"
     # A slow phone: htmx settles swapped content late. The form's own swap must not wait
     # for it, or the live value of a field changed at once after a refusal never came.
@@ -84,9 +88,98 @@ def test_a_director_runs_an_evening_and_a_phone_enters_a_table(live_server, desk
     phone.wait_for_selector("text=All deals are entered")
     assert list(Game.objects.filter(table=table).order_by("number").values_list("score", flat=True)) == [72, 0, -100]
 
-    desktop.click("text=Standings")
+
+def standings_rows(desktop) -> dict[str, list[str]]:
+    """The standings page as {player: the row's cells}, in the order shown."""
+    desktop.click("nav >> text=Standings")
     rows = desktop.locator("table.standings tbody tr")
-    expect(rows).to_have_count(7)  # waits for the page, unlike rows.count()
-    first = rows.first.inner_text()
+    expect(rows).to_have_count(len(PLAYERS))  # waits for the page, unlike rows.count()
+    cells = [row.split("\t") for row in rows.all_inner_texts()]
+    header = desktop.locator("table.standings thead th").all_inner_texts()
+    assert [header[i].strip() for i in (1, -3, -1)] == ["Player", "Rating", "Sheets"], header
+    return {row[1].strip(): row for row in cells}
+
+
+def download(desktop, link) -> bytes:
+    """Save what a link gives: Alt+click saves it in Chromium, even a PDF shown inline."""
+    with desktop.expect_download() as info:
+        link.click(modifiers=["Alt"])
+    return Path(info.value.path()).read_bytes()
+
+
+def test_a_director_runs_an_evening_from_the_draw_to_the_final_standings(
+    live_server, desktop, phone, django_user_model
+):
+    director = django_user_model.objects.create_user("leiter", password="pw")
+    director.user_permissions.add(Permission.objects.get(codename="add_tournament"))
+    base = live_server.url
+    tournament = start_evening(desktop, base)
+    table = Table.objects.get(series__tournament=tournament, size=3)
+    names = [s.player.name for s in table.seats.order_by("number")]
+
+    # The scorekeeper scans the table card: the link opens this table only.
+    phone.goto(base + table.entry_url())
+    phone.wait_for_selector("text=Deal 1")
+    phone.locator("#id_contract label", has_text="Grand").click()  # the flags and tops show up
+    entry_controls = (
+        "#id_declarer_seat",
+        "#id_contract",
+        "#id_tops",
+        "#id_declarer_points",
+        "#id_bid",
+        "button.enter",
+    )
+    assert_fits_the_phone(phone, SCREENSHOTS / "phone-entry.png", entry_controls)
+    enter_the_table(phone, table, names)
+
+    # Entered but not confirmed: the table's players lead provisionally.
+    before = standings_rows(desktop)
+    assert before[names[0]][-1].startswith("provisional"), before[names[0]]
     # names[0]: 72 + 50 for the won grand + 40 for the hearts lost by names[2] = 162.
-    assert names[0] in first and "162" in first
+    assert before[names[0]][-3] == "162"
+    assert desktop.locator("text=0 of 2 sheets confirmed").is_visible()
+
+    # Every player confirms the sheet on the phone with the PIN of the table card.
+    phone.wait_for_selector("text=Awaiting confirmation")
+    assert_fits_the_phone(
+        phone, SCREENSHOTS / "phone-confirm.png", (".pin-form label", "input[name=pin]", ".pin-form button")
+    )
+    # The players check the sheet before they confirm it: a table of three shows every column.
+    sheet = phone.evaluate("(b => [b.scrollWidth, b.clientWidth])(document.querySelector('.sheet-scroll'))")
+    assert sheet[0] <= sheet[1], f"the sheet needs swiping sideways: {sheet[0]} px in {sheet[1]} px"
+    for seat, name in enumerate(names, start=1):
+        confirm(phone, name, seat_pin(table, seat))
+    phone.wait_for_selector("text=Every player has confirmed: the sheet is final.")
+    expect(phone.locator("#signoff.confirmed")).to_contain_text("the sheet is locked")
+    assert phone.locator("#game-form").count() == 0
+
+    # The filled scoresheet from the series page.
+    desktop.goto(base + reverse("tournaments:series", args=[tournament.pk, 1]))
+    card = desktop.locator("section.table-card", has_text=names[0])
+    pdf = download(desktop, card.get_by_role("link", name="filled sheet"))
+    assert pdf.startswith(b"%PDF-")
+    # The expected totals from the engine's stored scores (for the record: 162, 40, -150).
+    games = Game.objects.filter(table=table, passed_out=False).order_by("number")
+    ratings = rate_table(3, [(g.declarer_seat - 1, g.won, g.score) for g in games])
+    text = "\n".join(page.extract_text() for page in pypdf.PdfReader(io.BytesIO(pdf)).pages)
+    for name, rating in zip(names, ratings, strict=True):
+        assert name in text
+        assert re.search(rf"(?<![\d-]){rating.rating}(?!\d)", text), (name, rating, text)
+    assert "+72" in text and "-100" in text  # the scores of deals 1 and 3
+
+    # The standings change: the table's players are final; the other table still provisional.
+    after = standings_rows(desktop)
+    for name, rating in zip(names, ratings, strict=True):
+        assert after[name][-1] == "final", after[name]
+        assert after[name][-3] == str(rating.rating), (name, after[name], rating)
+    assert sum(1 for row in after.values() if row[-1].startswith("provisional")) == 4  # the table of four
+    assert desktop.locator("text=1 of 2 sheets confirmed").is_visible()
+    leader = next(iter(after))
+    assert leader == names[0]
+
+    # The league workbook from the Export page: its ranking has the same leader.
+    desktop.click("nav >> text=Export")
+    xlsx = download(desktop, desktop.get_by_role("link", name="Download XLSX"))
+    ranking = openpyxl.load_workbook(io.BytesIO(xlsx), read_only=True)["Ranking"]
+    header, first = list(ranking.iter_rows(min_row=1, max_row=2, values_only=True))
+    assert (first[header.index("Place")], first[header.index("Name")]) == (1, leader)

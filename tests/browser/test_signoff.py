@@ -11,6 +11,8 @@ from referees.pins import seat_pin
 from scoring.models import Game
 from tests import factories
 
+from .pages import confirm, log_in
+
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 
 
@@ -28,26 +30,18 @@ def test_the_players_confirm_and_a_referee_corrects(live_server, desktop, phone,
     phone.wait_for_selector("text=Awaiting confirmation")
     assert phone.locator(".confirmations li.open").count() == 3
 
-    def confirm(seat: int, pin: str) -> None:
-        phone.locator(".pin-form label", has_text=f"Seat{seat}").click()
-        phone.fill("input[name=pin]", pin)
-        phone.click("text=Confirm the sheet")
-
     wrong = f"{(int(seat_pin(table, 1)) + 1) % 10000:04d}"
-    confirm(1, wrong)
+    confirm(phone, "Seat1", wrong)
     assert phone.locator(".messages .error", has_text="Wrong PIN for Seat1").is_visible()
     for seat in (1, 2, 3):
-        confirm(seat, seat_pin(table, seat))
+        confirm(phone, f"Seat{seat}", seat_pin(table, seat))
     phone.wait_for_selector("text=Every player has confirmed: the sheet is final.")
     assert phone.locator("#game-form").count() == 0
     assert phone.locator("text=the sheet is locked").is_visible()
 
     referee = django_user_model.objects.create_user("ref", password="pw")
     RefereeAssignment.objects.create(tournament=table.series.tournament, user=referee)
-    desktop.goto(f"{base}/accounts/login/")
-    desktop.fill("#id_username", "ref")
-    desktop.fill("#id_password", "pw")
-    desktop.click("form button[type=submit]")
+    log_in(desktop, base, "ref")
     game = Game.objects.get(table=table, number=3)
     desktop.goto(f"{base}/t/{table.series.tournament_id}/referees/games/{game.pk}/correct/")
     desktop.fill("#id_declarer_points", "65")
