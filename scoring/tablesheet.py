@@ -10,6 +10,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from django.utils.formats import localize
+from django.utils.html import conditional_escape
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext
+
 from .models import Game
 from .rating import Rating, rate_table
 
@@ -60,3 +65,84 @@ def build(size: int, deals: int, games: Sequence[Game]) -> Sheet:
     declared = [(g.declarer_seat - 1, g.won, g.score) for g in games if g.declarer_seat is not None and not g.voided]
     ratings = rate_table(size, declared)
     return Sheet(size=size, deals=deals, rows=tuple(rows), ratings=tuple(ratings))
+
+
+def rows_html(sheet: Sheet, players: Sequence[str]) -> SafeString:
+    """The body rows of the entry page's sheet (templates/scoring/_sheet_table.html), as HTML.
+
+    The same markup the template loop wrote, built here because it is re-rendered on
+    every entered deal: a template loop over the players in every row (for the
+    declarer's name and each running total) cost more than the rest of the request.
+    Every text is escaped; numbers are localized as the template would.
+    """
+    names = [conditional_escape(name) for name in players]
+    # Literal gettext calls, so makemessages still finds the words the template used to hold.
+    words = {
+        key: conditional_escape(text)
+        for key, text in (
+            ("passed out", gettext("passed out")),
+            ("hand", gettext("hand")),
+            ("schneider", gettext("schneider")),
+            ("announced", gettext("announced")),
+            ("schwarz", gettext("schwarz")),
+            ("ouvert", gettext("ouvert")),
+            ("overbid", gettext("overbid")),
+            ("irregularity", gettext("irregularity")),
+            ("void", gettext("void")),
+        )
+    }
+    out = []
+    for row in sheet.rows:
+        g = row.game
+        classes = ("round-end" if row.round_end else "") + (" lost" if g.lost else "") + (" void" if g.voided else "")
+        out.append(f'\n    <tr class="{classes}">\n      <td class="num">{localize(g.number)}</td>\n      ')
+        declarer = g.declarer_seat
+        if g.passed_out:
+            out.append(f'<td colspan="3" class="muted">{words["passed out"]}</td>')
+        else:
+            name = names[declarer - 1] if declarer is not None and 0 < declarer <= len(names) else ""
+            out.append(f"\n      <td>{name}</td>\n      <td>{_game_text(g, words)}</td>\n      ")
+            if g.voided:
+                score = '<span class="muted">0</span>'
+            elif g.won:
+                score = f"+{localize(g.score)}"
+            else:
+                score = f'<span class="lost">{localize(g.score)}</span>'
+            out.append(f'<td class="num score">{score}</td>')
+        out.append("\n      ")
+        for seat, total in enumerate(row.totals, start=1):
+            if seat == declarer:
+                out.append(f'<td class="num declarer">{localize(total)}</td>')
+            elif not g.passed_out:
+                out.append(f'<td class="num"><span class="muted">{localize(total)}</span></td>')
+            else:
+                out.append('<td class="num"></td>')
+        out.append("\n    </tr>\n  ")
+    return mark_safe("".join(out))  # every value above escaped or a number
+
+
+def _game_text(g: Game, words: dict[str, str]) -> str:
+    """The "Game" cell: contract, tops, announcements, value and marks, as the paper list writes them."""
+    parts = [conditional_escape(g.get_contract_display())]
+    if g.tops:
+        parts.append(f" {conditional_escape(g.get_tops_kind_display())} {localize(g.tops)}")
+    if g.hand:
+        parts.append(f" {words['hand']}")
+    if g.schneider:
+        parts.append(f" {words['schneider']}")
+    if g.schneider_announced and not g.schwarz_announced and not g.ouvert:
+        parts.append(f" {words['announced']}")
+    if g.schwarz:
+        parts.append(f" {words['schwarz']}")
+    if g.schwarz_announced and not g.ouvert:
+        parts.append(f" {words['announced']}")
+    if g.ouvert:
+        parts.append(f" {words['ouvert']}")
+    if g.overbid:
+        parts.append(f" <strong>{words['overbid']}</strong>")
+    parts.append(f' <span class="muted">= {localize(g.value)}</span>')
+    if g.irregularity:
+        parts.append(f' <em class="mark">{words["irregularity"]}</em>')
+    if g.voided:
+        parts.append(f' <strong class="mark">{words["void"]}</strong>')
+    return "".join(parts)

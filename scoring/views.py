@@ -38,6 +38,7 @@ def _players(table: Table) -> dict[int, str]:
 def _context(request: HttpRequest, table: Table, form: GameForm | None, players: dict[int, str]) -> dict:
     games = list(Game.objects.filter(table=table).order_by("number"))
     sheet = tablesheet.build(table.size, table.deals, games)
+    names = [players.get(n, "?") for n in range(1, table.size + 1)]
     last = games[-1] if games else None
     number = form["number"].value() if form is not None else None
     try:
@@ -49,8 +50,9 @@ def _context(request: HttpRequest, table: Table, form: GameForm | None, players:
         "table": table,
         "series": table.series,
         "tournament": table.series.tournament,
-        "players": [players.get(n, "?") for n in range(1, table.size + 1)],
+        "players": names,
         "sheet": sheet,
+        "sheet_rows": tablesheet.rows_html(sheet, names),
         "form": form,
         "last": last,
         "is_director": table.series.tournament.is_director(request.user),

@@ -9,7 +9,7 @@ import pytest
 
 from scoring import bench
 from scoring.models import Game
-from scoring.rating import Rating
+from scoring.rating import Rating, rate_table
 from scoring.sheet import evaluate_sheet
 from scoring.standings import standings
 from tests import factories
@@ -143,3 +143,65 @@ def test_a_players_lines_are_his_tables_as_the_engine_rates_them():
             assert line.rating == evaluate_sheet(sheet).ratings[seat.number - 1]
             total = total + line.rating
         assert row.rating == total
+
+
+def reference_standings(tournament, series_number=None) -> dict[int, tuple]:
+    """The straightforward computation: every table rated by rate_table, summed per player.
+
+    Voided games are kept out like passed-out deals (they score nothing); a table counts as
+    provisional for each of its players until its sheet is signed off.
+    """
+    from referees.models import SignOff
+
+    totals: dict[int, list] = {}
+    tables = [table for s in tournament.series.all() for table in s.tables.all()]
+    if series_number is not None:
+        tables = [table for table in tables if table.series.number == series_number]
+    signed = set(SignOff.objects.values_list("table_id", flat=True))
+    for table in tables:
+        games = [
+            (g.declarer_seat - 1, g.won, g.score)
+            for g in table.games.all()
+            if not g.passed_out and not g.voided and g.declarer_seat is not None
+        ]
+        for seat, rating in zip(table.seats.order_by("number"), rate_table(table.size, games), strict=True):
+            entry = totals.setdefault(seat.player_id, [Rating(), 0, 0, seat.player.name])
+            entry[0] = entry[0] + rating
+            entry[1] += 1
+            entry[2] += table.pk not in signed
+    return {pk: tuple(entry) for pk, entry in totals.items()}
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_standings_equal_rate_table_per_table_on_random_tournaments(seed):
+    """Equivalence: the fast per-player sums against the reference, with voided games and sign-offs."""
+    from referees.models import SignOff
+
+    rng = random.Random(seed)
+    t = factories.tournament(series_count=2, rounds_per_series=rng.randint(1, 3))
+    factories.registered(t, rng.randint(6, 14), clubs=rng.randint(0, 3))
+    first = draw_series(t)
+    play(first, rng, share=rng.choice([0.0, 0.5, 1.0]))
+    first.status = Series.Status.FINISHED
+    first.save()
+    play(draw_series(t), rng, share=rng.random())
+    games = list(Game.objects.filter(table__series__tournament=t, passed_out=False))
+    for game in rng.sample(games, len(games) // 5):
+        game.voided = True
+        game.apply_rules(game.table.size)
+        game.save()
+    for table in rng.sample(list(first.tables.all()), rng.randint(0, first.tables.count())):
+        SignOff.objects.create(table=table, fingerprint="x")
+
+    for series_number in (None, 1, 2):
+        expected = reference_standings(t, series_number)
+        ranked = standings(t, series_number)
+        got = {
+            row.item.player_id: (row.item.rating, row.item.tables, row.item.unconfirmed, row.item.name)
+            for row in ranked
+        }
+        assert got == expected
+        assert all(row.rating == row.item.rating for row in ranked)
+        keys = [(-row.rating.rating, -row.rating.won, row.rating.lost) for row in ranked]
+        assert keys == sorted(keys)
+        assert [row.place for row in ranked] == list(range(1, len(ranked) + 1))
