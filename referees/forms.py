@@ -169,7 +169,8 @@ class CorrectionForm(GameForm):
 
 
 class VoidForm(forms.Form):
-    version = forms.IntegerField(widget=forms.HiddenInput)
+    # Hidden: its errors are shown above the form as "version: error" (correct.html).
+    version = forms.IntegerField(label=_("version"), widget=forms.HiddenInput)
     reason = forms.CharField(label=_("Why"), max_length=2000, widget=forms.Textarea(attrs={"rows": 2}))
     dispute = forms.ModelChoiceField(label=_("Settles dispute"), queryset=Dispute.objects.none(), required=False)
 

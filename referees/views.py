@@ -56,9 +56,10 @@ def confirm(request: HttpRequest, token: str) -> HttpResponse:
     table = table_of_link(token)
     form = PinForm(request.POST, players=_players(table))
     if not form.is_valid():
-        for errors in form.errors.values():
+        # Shown above the sheet, away from the form: each error names its field.
+        for name, errors in form.errors.items():
             for error in errors:
-                messages.error(request, error)
+                messages.error(request, f"{form[name].label}: {error}")
         return redirect("tables:sheet", token=token)
     try:
         state = signoff.confirm_seat(table, form.cleaned_data["seat"], form.cleaned_data["pin"])
@@ -89,7 +90,7 @@ def paper(request: HttpRequest, token: str) -> HttpResponse:
 def table_dispute(request: HttpRequest, token: str) -> HttpResponse:
     """4.5.10: a claim is addressed at once; the table calls a referee. Only its own table."""
     table = table_of_link(token)
-    form = TableDisputeForm(request.POST or None, table=table)
+    form = TableDisputeForm(request.POST if request.method == "POST" else None, table=table)
     if request.method == "POST" and form.is_valid():
         Dispute.objects.create(
             table=table,
@@ -227,7 +228,7 @@ def _csv_value(value: object) -> str:
 @director_required
 def assign(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """The director names the tournament's referees."""
-    form = AssignForm(request.POST or None, tournament=tournament)
+    form = AssignForm(request.POST if request.method == "POST" else None, tournament=tournament)
     if request.method == "POST" and form.is_valid():
         user = form.cleaned_data["username"]
         RefereeAssignment.objects.create(tournament=tournament, user=user, assigned_by=request.user)
@@ -255,7 +256,7 @@ def unassign(request: HttpRequest, tournament: Tournament, assignment_id: int) -
 def dispute_new(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """A director or referee records a dispute about any table of the tournament."""
     initial = {"table": request.GET.get("table"), "deal": request.GET.get("deal")}
-    form = DisputeForm(request.POST or None, tournament=tournament, initial=initial)
+    form = DisputeForm(request.POST if request.method == "POST" else None, tournament=tournament, initial=initial)
     if request.method == "POST" and form.is_valid():
         dispute = Dispute.objects.create(
             table=form.cleaned_data["table"],
@@ -280,6 +281,12 @@ def _dispute(tournament: Tournament, dispute_id: int) -> Dispute:
         pk=dispute_id,
         table__series__tournament=tournament,
     )
+
+
+def _already_closed(request: HttpRequest, tournament: Tournament, dispute: Dispute) -> HttpResponse:
+    """A closed dispute's page shows no forms: a late post's errors would be shown nowhere."""
+    messages.error(request, _("This dispute was already closed meanwhile; see the decision below."))
+    return redirect("referees:dispute", tournament.pk, dispute.pk)
 
 
 def _dispute_page(request, tournament, dispute, *, decide_form=None, withdraw_form=None, status=200):
@@ -308,6 +315,8 @@ def dispute_detail(request: HttpRequest, tournament: Tournament, dispute_id: int
 def dispute_decide(request: HttpRequest, tournament: Tournament, dispute_id: int) -> HttpResponse:
     """4.5.10: the referee judges; the decision cites its paragraph and states its effect."""
     dispute = _dispute(tournament, dispute_id)
+    if dispute.status != Dispute.Status.OPEN:
+        return _already_closed(request, tournament, dispute)
     form = DecideForm(request.POST, dispute=dispute)
     if not form.is_valid():
         return _dispute_page(request, tournament, dispute, decide_form=form, status=422)
@@ -333,6 +342,8 @@ def dispute_decide(request: HttpRequest, tournament: Tournament, dispute_id: int
 @referee_required
 def dispute_withdraw(request: HttpRequest, tournament: Tournament, dispute_id: int) -> HttpResponse:
     dispute = _dispute(tournament, dispute_id)
+    if dispute.status != Dispute.Status.OPEN:
+        return _already_closed(request, tournament, dispute)
     form = WithdrawForm(request.POST)
     if not form.is_valid():
         return _dispute_page(request, tournament, dispute, withdraw_form=form, status=422)

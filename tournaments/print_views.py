@@ -138,7 +138,8 @@ def standings_pdf(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     selected = request.GET.get("series", "")
     series_number = None
     if selected:
-        if not selected.isdigit() or int(selected) not in numbers:
+        # isascii: "²" and "٣" pass isdigit() but are no series number (int("²") fails).
+        if not (selected.isascii() and selected.isdigit()) or int(selected) not in numbers:
             drawn = ", ".join(map(str, numbers)) or _("none yet")
             return _bad(
                 request,
