@@ -124,3 +124,14 @@ def test_missing_name_column():
     t = factories.tournament()
     with pytest.raises(SpreadsheetError, match="Missing columns: name"):
         import_players(t, csv_file("club;nation\nA;DE\n"), "x.csv")
+
+
+def test_a_nul_byte_far_down_the_file_is_refused_before_the_database_sees_it():
+    """PostgreSQL refuses NUL in text: a binary file is told apart by its whole content."""
+    t = factories.tournament()
+    rows = "".join(f"Player {i};Club\n" for i in range(600))
+    data = ("name;club\n" + rows + "Bad\x00Name;Club\n").encode()
+    assert len(data) > 4096
+    with pytest.raises(SpreadsheetError, match="not a CSV text file"):
+        import_players(t, io.BytesIO(data), "x.csv")
+    assert not Player.objects.exists()
