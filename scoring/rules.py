@@ -255,16 +255,7 @@ def _evaluate_trump_game(game: Game, contract: Contract) -> Outcome:
         schneider = made_schneider or points <= SCHNEIDERED_POINTS
         schwarz = made_schwarz or tricks == 0
 
-    multiplier = (
-        game.tops
-        + 1  # game
-        + schneider
-        + schwarz
-        + game.hand
-        + schneider_announced
-        + schwarz_announced
-        + game.ouvert
-    )
+    multiplier = _multiplier(game, schneider, schwarz, schneider_announced, schwarz_announced)
     base = BASE_VALUES[contract]
     value = base * multiplier
     overbid = game.bid is not None and value < game.bid
@@ -280,6 +271,22 @@ def _evaluate_trump_game(game: Game, contract: Contract) -> Outcome:
         multiplier=multiplier,
         schneider=schneider,
         schwarz=schwarz,
+    )
+
+
+def _multiplier(game: Game, schneider: bool, schwarz: bool, schneider_announced: bool, schwarz_announced: bool) -> int:
+    """5.2.1: tops + game + schneider + schwarz + hand + schneider announced + schwarz
+    announced + ouvert, each level counted once."""
+    assert game.tops is not None  # _check_game
+    return (
+        game.tops
+        + 1  # game
+        + schneider
+        + schwarz
+        + game.hand
+        + schneider_announced
+        + schwarz_announced
+        + game.ouvert
     )
 
 
@@ -322,16 +329,7 @@ def _evaluate_irregularity(game: Game, contract: Contract, offender: Irregularit
     schwarz_announced = game.schwarz_announced or game.ouvert  # 5.2.6
     schneider_announced = game.schneider_announced or schwarz_announced  # 2.1.3
     schneider, schwarz = schneider_announced, schwarz_announced  # 4.1.4, 5.2.5
-    multiplier = (
-        game.tops
-        + 1  # game
-        + schneider
-        + schwarz
-        + game.hand
-        + schneider_announced
-        + schwarz_announced
-        + game.ouvert
-    )
+    multiplier = _multiplier(game, schneider, schwarz, schneider_announced, schwarz_announced)
     base = BASE_VALUES[contract]
     won = offender == Irregularity.OPPONENTS
     overbid = False
