@@ -15,6 +15,7 @@ from django.db import transaction
 
 from scoring.models import Game
 from scoring.rules import RuleError, gettext_noop
+from tournaments.models import Table
 
 from .models import Correction, Dispute
 
@@ -49,6 +50,9 @@ def _apply(
     if not reason:
         raise RuleError("reason", gettext_noop("say why the game is changed"), "4.5.10")
     with transaction.atomic():
+        # The table first, as game entry locks it: one table's writers queue in one order
+        # (saving the game also updates its seats' totals, scoring.models.SeatTotal).
+        Table.objects.select_for_update().filter(pk=Game.objects.filter(pk=game_id).values("table_id")[:1]).first()
         game = Game.objects.select_for_update().select_related("table").get(pk=game_id)
         if game.version != expected_version:
             raise RuleError(

@@ -24,8 +24,7 @@ from typing import BinaryIO, TextIO
 from django.db import connections
 
 from .models import Game
-from .rating import Rating, opponent_bonus
-from .standings import seat_aggregates, standings
+from .standings import rated_seats, standings, stored_seat_totals
 
 #: Bumped when the workbook's layout changes in a way the import must know about.
 FORMAT_VERSION = 1
@@ -196,30 +195,21 @@ def ranking_rows(tournament) -> Iterator[tuple]:
 
 def results_rows(tournament) -> Iterator[tuple]:
     """The Results sheet: one row per player and series, in the order of the ranking."""
-    from tournaments.models import Seat
+    from tournaments.models import Seat, Table
 
     places = {entry.item.player_id: entry.place for entry in standings(tournament)}
     players = _players(tournament)
-    per_seat = {
-        (table, seat): (points or 0, won, lost)
-        for table, seat, points, won, lost in seat_aggregates(
-            Game.objects.filter(table__series__tournament=tournament)
-        )
-    }
-    table_lost: dict[int, int] = {}
-    for (table, _seat), (_points, _won, lost) in per_seat.items():
-        table_lost[table] = table_lost.get(table, 0) + lost
-    lines = []
+    aggregates = stored_seat_totals(Table.objects.filter(series__tournament=tournament))
     seats = Seat.objects.filter(series__tournament=tournament).values_list(
-        "table_id", "number", "player_id", "player__name", "series__number", "table__number", "table__size"
+        "table_id", "number", "player_id", "table__size", "player__name", "series__number", "table__number"
     )
-    for table, seat, player_id, name, series, table_number, size in seats:
-        points, won, lost = per_seat.get((table, seat), (0, 0, 0))
-        bonus = (table_lost.get(table, 0) - lost) * opponent_bonus(size)
-        rating = Rating(points=points, won=won, lost=lost, bonus=bonus).rating
+    lines = []
+    for (_table, seat, player_id, _size, name, series, table_number), r in rated_seats(seats, aggregates):
         number = text(players.get(player_id, ("", ""))[0])
         place = places.get(player_id, 0)
-        lines.append((place, text(name), number, series, table_number, seat, points, won, lost, bonus, rating))
+        lines.append(
+            (place, text(name), number, series, table_number, seat, r.points, r.won, r.lost, r.bonus, r.rating)
+        )
     lines.sort(key=lambda line: (line[0], line[3]))
     yield from lines
 

@@ -42,7 +42,7 @@ from tournaments.series import draw_series
 
 from . import bench
 from .models import Game
-from .standings import standings
+from .standings import seat_totals_differ, standings
 
 Log = Callable[[str], None]
 
@@ -394,6 +394,8 @@ def run(
     ]
     engine = bench.engine_ratings(tournament)
     office = {row.item.player_id: row.rating for row in standings(tournament)}
+    # The seat totals the triggers kept under concurrent entry, against the GROUP BY of the stored games.
+    drifted = seat_totals_differ(Table.objects.filter(series__tournament=tournament))
     five_xx = sum(count for status, count in stats.statuses.items() if isinstance(status, int) and status >= 500)
     requests = sum(stats.statuses.values())
     every = stats.all_latencies
@@ -423,7 +425,8 @@ def run(
         f"lost {len(lost)}, duplicated {len(duplicated)}, not as entered {len(mismatched)}, "
         f"never confirmed {len(missing)}",
         f"standings     {'equal to' if engine == office else 'DIFFERENT from'} the engine's sheets "
-        f"({len(office)} players)",
+        f"({len(office)} players); seat totals {'equal to' if not drifted else 'DIFFERENT from'} "
+        f"the GROUP BY of the games ({len(drifted)} seats differ)",
         f"errors        {len(stats.errors)}; 5xx: {five_xx}",
     ]
     for error in stats.errors[:10]:
@@ -437,6 +440,8 @@ def run(
         failed.append("deals never entered")
     if engine != office:
         failed.append("standings differ from the engine")
+    if drifted:
+        failed.append("seat totals differ from the games")
     if five_xx:
         failed.append("5xx answers")
     if stats.errors:

@@ -214,3 +214,34 @@ class Game(models.Model):
             self.score = 0
             self.won = self.lost = False
         return outcome
+
+
+class SeatTotal(models.Model):
+    """The games one seat of a table declared, summed: the standings' GROUP BY, kept up to date.
+
+    One row per (table, declarer seat) that declared at least once: the sum of the
+    scores, the games won and the games lost (5.5.1: passed-out deals belong to no
+    seat). Database triggers on the games keep it (migration 0004): every insert,
+    update and delete of a game, bulk imports and corrections included, adds or takes
+    away its numbers in the same transaction, so no code path can forget it. The
+    standings read these few thousand rows instead of grouping every game of the
+    tournament on each page; :func:`scoring.standings.seat_totals_differ` checks them
+    against the GROUP BY itself (tests, ``manage.py loadtest``).
+    """
+
+    table = models.ForeignKey("tournaments.Table", on_delete=models.CASCADE, related_name="seat_totals")
+    number = models.PositiveSmallIntegerField(_("seat"))
+    points = models.IntegerField(_("game points"), default=0)
+    won = models.IntegerField(_("won"), default=0)
+    lost = models.IntegerField(_("lost"), default=0)
+
+    class Meta:
+        verbose_name = _("seat total")
+        verbose_name_plural = _("seat totals")
+        constraints = [
+            # The triggers' upsert finds a seat's row by this key (ON CONFLICT (table_id, number)).
+            models.UniqueConstraint(fields=["table", "number"], name="seat_total_once_per_seat"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} / {self.number}: {self.points}"

@@ -29,8 +29,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import Generic, NamedTuple, TypeVar
 
 from .rules import RuleError
 
@@ -58,11 +57,11 @@ def opponent_bonus(table_size: int) -> int:
     return OPPONENT_BONUS[table_size]
 
 
-@dataclass(frozen=True, slots=True)
-class Rating:
+class Rating(NamedTuple):
     """One player's counts; ``rating`` derives the extended Seeger-Fabian total.
 
     Ratings add up (``+``), so a player's series or tournament is the sum of his tables.
+    A named tuple, immutable and cheap: the standings build one per player on every page.
     """
 
     points: int = 0
@@ -80,15 +79,12 @@ class Rating:
         """The classic Seeger-Fabian figure, without the opponent bonus."""
         return self.rating - self.bonus
 
-    def __add__(self, other: Rating) -> Rating:
-        """Sum a player's tables or series."""
+    def __add__(self, other: Rating) -> Rating:  # type: ignore[override]
+        """Sum a player's tables or series (not the tuple concatenation)."""
         if not isinstance(other, Rating):
             return NotImplemented
         return Rating(
-            points=self.points + other.points,
-            won=self.won + other.won,
-            lost=self.lost + other.lost,
-            bonus=self.bonus + other.bonus,
+            self.points + other.points, self.won + other.won, self.lost + other.lost, self.bonus + other.bonus
         )
 
 
@@ -132,8 +128,7 @@ def tie_break_key(r: Rating) -> tuple[int, int, int]:
 _CRITERIA = ("rating", "won", "lost")
 
 
-@dataclass(frozen=True, slots=True)
-class Ranked(Generic[T]):
+class Ranked(NamedTuple, Generic[T]):
     """A place in the ranking.
 
     ``decided_by`` names the criterion that separated this entry from the one ranked
@@ -191,6 +186,6 @@ def rank(
             decided_by = _CRITERIA[2]
         else:
             decided_by = "lot"
-        ranked.append(Ranked(place=place, item=items[index], rating=ratings[index], decided_by=decided_by))
+        ranked.append(Ranked(place, items[index], ratings[index], decided_by))
         previous = key
     return ranked

@@ -1,35 +1,26 @@
 """Standings: the extended Seeger-Fabian rating of every player, from stored games.
 
-One SQL aggregate does the work: games grouped by (table, declarer seat) give each
-seat's game points, games won and games lost. Everything else follows per seat, not
-per game: a seat's opponent bonus is the games lost by the others at its table
-(the table's lost games minus its own) times 40 at a table of three or 30 at four
-(:func:`scoring.rating.opponent_bonus`). So the cost is one GROUP BY over the games
-plus a pass over the seats, whatever the number of games.
+Each seat's game points, games won and games lost are the games it declared, summed
+per (table, declarer seat). Database triggers keep those sums in
+:class:`scoring.models.SeatTotal` as games are entered, corrected, voided or imported,
+so a standings page reads one row per seat instead of grouping every game of the
+tournament; :func:`seat_aggregates` is the same sum as one GROUP BY over the games,
+the reference the stored rows are checked against (:func:`seat_totals_differ`).
+Everything else follows per seat, not per game: a seat's opponent bonus is the games
+lost by the others at its table (the table's lost games minus its own) times 40 at a
+table of three or 30 at four (:func:`scoring.rating.opponent_bonus`).
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from django.db import connections
 from django.db.models import Count, Q, Sum
 
-from .models import Game
+from .models import Game, SeatTotal
 from .rating import Ranked, Rating, opponent_bonus, rank
-
-
-@dataclass(frozen=True, slots=True)
-class SeatLine:
-    """One player's result at one table of one series."""
-
-    series_number: int
-    table_number: int
-    table_size: int
-    rating: Rating
-    games: int
 
 
 @dataclass(slots=True)
@@ -39,7 +30,6 @@ class PlayerStanding:
     club: str
     rating: Rating
     tables: int
-    lines: list[SeatLine]
     #: Tables of this player whose sheet is not confirmed yet: his result is provisional.
     unconfirmed: int = 0
 
@@ -60,134 +50,137 @@ def _rows(query) -> list[tuple]:
         return cursor.fetchall()
 
 
-def seat_aggregates(games, *, deals: bool = False) -> list[tuple]:
+def seat_aggregates(games) -> list[tuple]:
     """(table id, declarer seat, points, won, lost) per seat that declared: the one aggregate query.
 
-    With ``deals`` each row also counts the deals and the passed-out deals form a group
-    of their own (seat ``None``), for a table's line: they count as dealt, score nothing.
-    Without it the query reads only the covering index's rows of declared games, which
-    is all the ranking needs.
+    Passed-out deals (no declarer) are left out: they count as dealt and score nothing
+    (5.5.1). The query reads only the covering index's rows of declared games.
     """
-    query = games.order_by()
-    if not deals:
-        query = query.filter(declarer_seat__isnull=False)
-    query = query.values_list("table_id", "declarer_seat").annotate(
-        # COUNT(won) and COUNT(*): columns of the covering index (COUNT(id) costs a third more on SQLite).
-        points=Sum("score"),
-        won=Count("won", filter=Q(won=True)),
-        lost=Count("lost", filter=Q(lost=True)),
+    query = (
+        games.order_by()
+        .filter(declarer_seat__isnull=False)
+        .values_list("table_id", "declarer_seat")
+        .annotate(
+            # COUNT(won) and COUNT(lost): columns of the covering index (COUNT(id) costs a third more on SQLite).
+            points=Sum("score"),
+            won=Count("won", filter=Q(won=True)),
+            lost=Count("lost", filter=Q(lost=True)),
+        )
     )
-    if deals:
-        query = query.annotate(deals=Count("*"))
     return _rows(query)
 
 
-#: What :func:`compute` reads of each seat; :data:`LINE_FIELDS` adds what a table's line shows.
-SEAT_FIELDS = ("table_id", "number", "player_id", "table__size")
-LINE_FIELDS = (*SEAT_FIELDS, "table__number", "series__number")
+def stored_seat_totals(tables) -> list[tuple]:
+    """The rows of :func:`seat_aggregates` for the games of ``tables``, as the triggers keep them.
+
+    Reads :class:`scoring.models.SeatTotal`: one row per seat that has declared, not
+    one per game. A row may be all zeros once its games are deleted; it sums to nothing.
+    """
+    query = SeatTotal.objects.filter(table__in=tables.values("pk")).order_by()
+    return _rows(query.values_list("table_id", "number", "points", "won", "lost"))
+
+
+def seat_totals_differ(tables) -> dict[tuple[int, int], tuple[tuple, tuple]]:
+    """Seats whose stored totals are not the GROUP BY of their games: {(table, seat): (stored, grouped)}.
+
+    Empty when the triggers did their job; the tests and ``manage.py loadtest`` hold it so.
+    """
+    grouped = {(t, s): (p or 0, w, x) for t, s, p, w, x in seat_aggregates(Game.objects.filter(table__in=tables))}
+    stored = {(t, s): (p, w, x) for t, s, p, w, x in stored_seat_totals(tables) if (p, w, x) != (0, 0, 0)}
+    return {
+        key: (stored.get(key, (0, 0, 0)), grouped.get(key, (0, 0, 0)))
+        for key in grouped.keys() | stored.keys()
+        if stored.get(key, (0, 0, 0)) != grouped.get(key, (0, 0, 0))
+    }
+
 
 #: Seats per table in the integer keys (table id x 8 + seat): no tuple per lookup.
 _SEAT_KEY = 8
 
 
-def compute(
-    seats: Iterable[tuple],
-    games,
-    names: dict[int, tuple[str, str | None]],
-    *,
-    with_lines: bool = False,
-    confirmed_tables: set[int] | None = None,
-) -> list[PlayerStanding]:
-    """Standings of the players in ``seats`` over ``games`` (both already filtered).
+def seat_totals(aggregates: Iterable[tuple]) -> tuple[dict[int, tuple[int, int, int]], dict[int, int]]:
+    """Each declaring seat's (points, won, lost), keyed ``table id x 8 + seat``, and each table's lost games.
 
-    ``seats`` are tuples in the order of :data:`SEAT_FIELDS` (:data:`LINE_FIELDS` with
-    ``with_lines``); ``names`` maps each player to his name and club. One pass over the
-    seats adding plain integers per player; ``with_lines`` keeps each table's line too
-    (for a player's own page), which the ranking list does not need. With
-    ``confirmed_tables`` (the ids of the tables whose sheet is confirmed), each player
-    counts his tables not confirmed yet. The loops are
-    written for speed (integer keys, no objects per seat): they run over every seat of
-    a 3,000-player tournament on each standings page.
+    The one place that turns :func:`seat_aggregates` rows into the opponent bonus's
+    inputs: a seat's bonus is (its table's lost games - its own) x
+    :func:`scoring.rating.opponent_bonus` of the table size.
     """
-    per_seat: dict[int, tuple] = {}
-    table_lost: dict[int, int] = defaultdict(int)
-    table_deals: dict[int, int] = defaultdict(int)
-    for row in seat_aggregates(games, deals=with_lines):
-        table = row[0]
-        per_seat[table * _SEAT_KEY + (row[1] or 0)] = row
-        table_lost[table] += row[4]
-        if with_lines:
-            table_deals[table] += row[5]
+    per_seat: dict[int, tuple[int, int, int]] = {}
+    table_lost: dict[int, int] = {}
+    lost_of = table_lost.get
+    for table, declarer, points, won, lost in aggregates:
+        per_seat[table * _SEAT_KEY + declarer] = (points or 0, won, lost)
+        table_lost[table] = lost_of(table, 0) + lost
+    return per_seat, table_lost
 
-    seat_row = per_seat.get
-    bonus_for = {size: opponent_bonus(size) for size in (3, 4)}
-    totals: dict[int, list[int]] = {}
-    lines: dict[int, list[SeatLine]] = defaultdict(list)
+
+def rated_seats(seats: Iterable[tuple], aggregates: Iterable[tuple]) -> Iterator[tuple[tuple, Rating]]:
+    """Each seat with its :class:`Rating` at its table.
+
+    ``seats`` are tuples starting (table id, seat number, player id, table size, ...);
+    each is yielded unchanged beside its rating, so callers carry what they print.
+    A player's total is the sum of his seats' ratings (tested against the engine's
+    :func:`scoring.rating.rate_table`).
+    """
+    per_seat, table_lost = seat_totals(aggregates)
+    nothing = (0, 0, 0)
     for seat in seats:
-        table, number, player_id, size = seat[:4]
-        row = seat_row(table * _SEAT_KEY + number)
-        if row is None:
-            points = won = lost = 0
-        else:
-            points, won, lost = row[2] or 0, row[3], row[4]
-        bonus = (table_lost[table] - lost) * bonus_for[size]
-        unconfirmed = 0 if confirmed_tables is None or table in confirmed_tables else 1
-        entry = totals.get(player_id)
-        if entry is None:
-            totals[player_id] = [points, won, lost, bonus, 1, unconfirmed]
-        else:
-            entry[0] += points
-            entry[1] += won
-            entry[2] += lost
-            entry[3] += bonus
-            entry[4] += 1
-            entry[5] += unconfirmed
-        if with_lines:
-            lines[player_id].append(
-                SeatLine(
-                    series_number=seat[5],
-                    table_number=seat[4],
-                    table_size=size,
-                    rating=Rating(points=points, won=won, lost=lost, bonus=bonus),
-                    games=table_deals[table],
-                )
-            )
-    return [
-        PlayerStanding(
-            player_id=player_id,
-            name=names[player_id][0],
-            club=names[player_id][1] or "",
-            rating=Rating(points, won, lost, bonus),
-            tables=tables,
-            lines=lines.get(player_id) or [],
-            unconfirmed=unconfirmed,
-        )
-        for player_id, (points, won, lost, bonus, tables, unconfirmed) in totals.items()
-    ]
+        table, number, _player, size = seat[:4]
+        points, won, lost = per_seat.get(table * _SEAT_KEY + number, nothing)
+        bonus = (table_lost.get(table, 0) - lost) * opponent_bonus(size)
+        yield seat, Rating(points, won, lost, bonus)
 
 
 def standings(tournament, series_number: int | None = None) -> list[Ranked[PlayerStanding]]:
     """Ranked standings of a tournament, overall or for one series.
 
     Order (documented in rating.py): rating, then games won, then fewer games lost,
-    then a reproducible lot from the tournament's seed. Three queries, whatever the size:
-    the games' aggregate, the seats (with each table's size and sign-off), the players' names.
+    then a reproducible lot from the tournament's seed. Three queries, whatever the
+    size: the seats with their totals, the tables (size and sign-off), the players'
+    names; none of them reads the games themselves.
     """
-    from tournaments.models import Player, Seat, Table
+    from tournaments.models import Player, Registration, Seat, Series, Table
 
-    seats = Seat.objects.filter(series__tournament=tournament)
-    tables = Table.objects.filter(series__tournament=tournament)
+    series = Series.objects.filter(tournament=tournament)
     if series_number is not None:
-        seats = seats.filter(series__number=series_number)
-        tables = tables.filter(series__number=series_number)
-    # A subquery on the tables, so the GROUP BY runs on the covering index alone.
-    games = Game.objects.filter(table__in=tables.values("pk"))
-    people = Player.objects.filter(pk__in=seats.values("player_id")).order_by().values_list("pk", "name", "club__name")
+        series = series.filter(number=series_number)
+    series_ids = series.order_by().values("pk")
+    seat_rows = _seats_with_totals(series_ids)
     # Only confirmed sheets are final (referees app, 5.5.3); the others are marked provisional.
-    # The sign-off rides along with the seats (a LEFT JOIN), not in a query of its own.
-    seat_rows = _rows(seats.order_by().values_list(*SEAT_FIELDS, "table__signoff"))
-    rows = _player_totals(seat_rows, seat_aggregates(games), _rows(people))
+    table_rows = _rows(Table.objects.filter(series__in=series_ids).order_by().values_list("pk", "size", "signoff"))
+    names = Registration.objects.filter(tournament=tournament).order_by()
+    name_rows = _rows(names.values_list("player_id", "player__name", "player__club__name"))
+    rows = _player_totals(table_rows, seat_rows, name_rows)
+    if rows is None:
+        # A seated player without a registration (not made by the office's own views or
+        # imports): take every seated player's name instead, one more query.
+        people = Player.objects.filter(pk__in=Seat.objects.filter(series__in=series_ids).values("player_id"))
+        name_rows = _rows(people.order_by().values_list("pk", "name", "club__name"))
+        rows = _player_totals(table_rows, seat_rows, name_rows)
     return rank(rows, _rating_of, lot_seed=tournament.lot_seed, lot_key=_player_id_of)
+
+
+def _seats_with_totals(series_ids) -> list[tuple]:
+    """(table id, player id, points, won, lost) of every seat of the series; None where a seat declared nothing.
+
+    The seats joined to their :class:`scoring.models.SeatTotal` on (table, seat number)
+    in the database: one row per seat, which is what costs on a 3,000-player page.
+    Plain SQL because the two tables meet on two columns, which the ORM cannot join;
+    the series subquery is the ORM's.
+    """
+    from tournaments.models import Seat
+
+    connection = connections[series_ids.db]
+    quote = connection.ops.quote_name
+    series_sql, params = series_ids.query.sql_with_params()
+    sql = (
+        f"SELECT s.table_id, s.player_id, t.points, t.won, t.lost FROM {quote(Seat._meta.db_table)} s "
+        f"LEFT JOIN {quote(SeatTotal._meta.db_table)} t ON t.table_id = s.table_id AND t.number = s.number "
+        f"WHERE s.series_id IN ({series_sql})"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()
 
 
 def _rating_of(row: PlayerStanding) -> Rating:
@@ -198,46 +191,58 @@ def _player_id_of(row: PlayerStanding) -> int:
     return row.player_id
 
 
-def _player_totals(seat_rows: list[tuple], aggregates: list[tuple], names: list[tuple]) -> list[PlayerStanding]:
-    """Each player's summed tables: :func:`compute` without a table's lines, for the ranking list.
+def _player_totals(table_rows: list[tuple], seat_rows: list[tuple], names: list[tuple]) -> list[PlayerStanding] | None:
+    """Each player's summed tables, for the ranking list; None when a seated player has no name row.
 
-    ``seat_rows``: (table id, seat, player id, table size, sign-off id or None);
-    ``aggregates``: :func:`seat_aggregates` rows of declared games; ``names``: (player
-    id, name, club). The same sums as :func:`compute` (tests/scoring/test_standings.py
+    ``table_rows``: (table id, size, sign-off id or None); ``seat_rows``: (table id,
+    player id, points, won, lost) as :func:`_seats_with_totals` reads them; ``names``:
+    (player id, name, club). The sums of :func:`rated_seats` (tests/scoring/test_standings.py
     holds them equal to the engine's :func:`scoring.rating.rate_table` per table), in
-    fewer steps: it runs over every seat of a 3,000-player tournament on each standings
-    page, so the loops keep plain integers and one list per player, and build the
-    :class:`Rating` and :class:`PlayerStanding` objects only once per player.
+    fewer steps: this runs over every seat of a 3,000-player tournament on each
+    standings page, so the loops keep plain integers and one list per player, and
+    build the :class:`Rating` and :class:`PlayerStanding` objects once per player.
     """
-    per_seat: dict[int, tuple[int, int, int]] = {}
     table_lost: dict[int, int] = {}
     lost_of = table_lost.get
-    for table, declarer, points, won, lost in aggregates:
-        per_seat[table * _SEAT_KEY + declarer] = (points or 0, won, lost)
-        table_lost[table] = lost_of(table, 0) + lost
-    seat_row = per_seat.get
+    for table, _player, _points, _won, lost in seat_rows:
+        if lost:
+            table_lost[table] = lost_of(table, 0) + lost
     bonus_for = {size: opponent_bonus(size) for size in (3, 4)}
-    nothing = (0, 0, 0)
+    # Per table: the bonus of a seat that lost nothing, the bonus per game it lost itself, unsigned.
+    table_of = {}
+    for table, size, signoff in table_rows:
+        per_lost = bonus_for[size]
+        table_of[table] = (lost_of(table, 0) * per_lost, per_lost, signoff is None)
     totals: dict[int, list[int]] = {}
     entry_of = totals.get
-    for table, number, player_id, size, signoff in seat_rows:
-        points, won, lost = seat_row(table * _SEAT_KEY + number, nothing)
-        bonus = (lost_of(table, 0) - lost) * bonus_for[size]
+    for table, player_id, points, won, lost in seat_rows:
+        table_bonus, per_lost, unsigned = table_of[table]
         entry = entry_of(player_id)
+        if points is None:  # declared nothing at this table
+            if entry is None:
+                totals[player_id] = [0, 0, 0, table_bonus, 1, unsigned]
+            else:
+                entry[3] += table_bonus
+                entry[4] += 1
+                entry[5] += unsigned
+            continue
         if entry is None:
-            totals[player_id] = [points, won, lost, bonus, 1, signoff is None]
+            totals[player_id] = [points, won, lost, table_bonus - lost * per_lost, 1, unsigned]
         else:
             entry[0] += points
             entry[1] += won
             entry[2] += lost
-            entry[3] += bonus
+            entry[3] += table_bonus - lost * per_lost
             entry[4] += 1
-            entry[5] += signoff is None
-    name_of = {pk: (name, club or "") for pk, name, club in names}
-    return [
-        PlayerStanding(player_id, *name_of[player_id], Rating(points, won, lost, bonus), tables, [], int(unconfirmed))
-        for player_id, (points, won, lost, bonus, tables, unconfirmed) in totals.items()
-    ]
+            entry[5] += unsigned
+    result = []
+    append = result.append
+    for pk, name, club in names:
+        entry = entry_of(pk)
+        if entry is not None:  # registered players without a seat are not in the standings
+            points, won, lost, bonus, tables, unconfirmed = entry
+            append(PlayerStanding(pk, name, club or "", Rating(points, won, lost, bonus), tables, int(unconfirmed)))
+    return result if len(result) == len(totals) else None
 
 
 def sheet_counts(tournament, series_number: int | None = None) -> tuple[int, int]:

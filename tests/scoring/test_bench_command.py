@@ -85,6 +85,13 @@ def test_a_result_passes_on_its_absolute_and_its_ratio_target():
     assert "300 MB" in bench.report([("m", bench.Result(100 * bench.MB, target=300 * bench.MB, unit="B"))])
 
 
+def test_a_figure_and_its_floor_are_timed_alternately():
+    calls = []
+    median, floor = bench.paired_median_times(lambda: calls.append("run"), lambda: calls.append("floor"), 3)
+    assert calls == ["run", "floor"] * 4  # a warm-up pair, then three measured pairs
+    assert 0 <= median < 1 and 0 <= floor < 1
+
+
 def test_the_xlsx_floor_writes_every_row_and_peak_memory_is_measured():
     from openpyxl import load_workbook
 

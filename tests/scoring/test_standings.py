@@ -109,10 +109,10 @@ def test_standings_are_a_fixed_number_of_queries(django_assert_max_num_queries):
     assert len(rows) == 40
 
 
-def test_a_players_lines_are_his_tables_as_the_engine_rates_them():
-    from scoring.sheet import evaluate_sheet
-    from scoring.standings import LINE_FIELDS, _rows, compute
-    from tournaments.models import Player, Seat
+def test_each_seat_is_rated_as_the_engine_rates_its_table():
+    """rated_seats (the league export's Results rows) gives each seat the engine's rating of its sheet."""
+    from scoring.standings import rated_seats, seat_aggregates
+    from tournaments.models import Seat
 
     t = factories.tournament(series_count=2, rounds_per_series=2)
     factories.registered(t, 7)  # a table of four and one of three
@@ -122,27 +122,30 @@ def test_a_players_lines_are_his_tables_as_the_engine_rates_them():
     first.status = Series.Status.FINISHED
     first.save()
     play(draw_series(t), rng, share=0.5)
-    seats = Seat.objects.filter(series__tournament=t).order_by("series__number")
-    names = {p.pk: (p.name, None) for p in Player.objects.all()}
-    games = Game.objects.filter(table__series__tournament=t)
-    confirmed = {seats.filter(series__number=1).first().table_id}
-    rows = compute(_rows(seats.values_list(*LINE_FIELDS)), games, names, with_lines=True, confirmed_tables=confirmed)
-    assert len(rows) == 7
-    # Only one table of series 1 is confirmed: its players have one provisional table, the others two.
-    assert sorted(row.unconfirmed for row in rows) == [1] * len(seats.filter(table_id__in=confirmed)) + [2] * (
-        7 - len(seats.filter(table_id__in=confirmed))
+    seats = Seat.objects.filter(series__tournament=t).values_list(
+        "table_id", "number", "player_id", "table__size", "pk"
     )
-    for row in rows:
-        assert [line.series_number for line in row.lines] == [1, 2]
-        total = Rating()
-        for line, seat in zip(row.lines, seats.filter(player_id=row.player_id), strict=True):
-            table = seat.table
-            assert (line.table_number, line.table_size) == (table.number, table.size)
-            assert line.games == table.games.count()  # passed-out deals count as dealt
-            sheet = bench.sheet_of(table, table.games.order_by("number"))
-            assert line.rating == evaluate_sheet(sheet).ratings[seat.number - 1]
-            total = total + line.rating
-        assert row.rating == total
+    rated = list(rated_seats(seats, seat_aggregates(Game.objects.filter(table__series__tournament=t))))
+    assert len(rated) == 2 * 7
+    totals: dict[int, Rating] = defaultdict(Rating)
+    for (_table, number, player_id, _size, pk), rating in rated:
+        table = Seat.objects.get(pk=pk).table
+        sheet = bench.sheet_of(table, table.games.order_by("number"))
+        assert rating == evaluate_sheet(sheet).ratings[number - 1]
+        totals[player_id] = totals[player_id] + rating
+    assert {row.item.player_id: row.rating for row in standings(t)} == totals
+
+
+def test_a_seated_player_without_a_registration_still_gets_his_name(django_assert_max_num_queries):
+    """The names come from the registrations; a seat made outside the office's views falls back to the seats."""
+    from tournaments.models import Registration
+
+    t, _series = factories.drawn(7)
+    Registration.objects.filter(tournament=t).first().delete()
+    with django_assert_max_num_queries(4):
+        rows = standings(t)
+    assert len(rows) == 7
+    assert all(row.item.name for row in rows)
 
 
 def reference_standings(tournament, series_number=None) -> dict[int, tuple]:

@@ -13,6 +13,7 @@ import time
 
 from django.core.management.base import BaseCommand, CommandError
 
+from config.heap import freeze_startup_heap
 from scoring import bench
 
 
@@ -52,6 +53,8 @@ class Command(BaseCommand):
             tournament = bench.build(options["players"], options["series"], seed=options["seed"], log=log)
             log(f"built in {time.perf_counter() - started:.1f} s")
             ctx = bench.Context(tournament=tournament, repeat=options["repeat"], log=log)
+            # Measure in the heap a server worker has (config/wsgi.py freezes its start-up heap).
+            freeze_startup_heap()
             rows = []
             for figure in figures:
                 log(f"measuring: {figure.name} ...")
