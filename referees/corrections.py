@@ -52,7 +52,7 @@ def _apply(
     with transaction.atomic():
         # The table first, as game entry locks it: one table's writers queue in one order
         # (saving the game also updates its seats' totals, scoring.models.SeatTotal).
-        Table.objects.select_for_update().filter(pk=Game.objects.filter(pk=game_id).values("table_id")[:1]).first()
+        Table.objects.lock(Game.objects.filter(pk=game_id).values("table_id")[:1])
         game = Game.objects.select_for_update().select_related("table").get(pk=game_id)
         if game.version != expected_version:
             raise RuleError(

@@ -116,7 +116,7 @@ def pin_locked_until(table: Table, now: datetime) -> datetime | None:
 
 def _lock_table(table: Table) -> None:
     # Serialise sign-offs per table (PostgreSQL row lock; SQLite's IMMEDIATE transactions).
-    Table.objects.select_for_update().filter(pk=table.pk).first()
+    Table.objects.lock(table.pk)
 
 
 def _check_confirmable(table: Table, current: SignOffState) -> None:

@@ -56,17 +56,17 @@ def add_game(form: GameForm, *, entered_by: str) -> Saved:
     game: Game = form.instance
     table = form.table
     client_id = form.cleaned_data.get("client_id") or uuid.uuid4()
-    existing = Game.objects.filter(client_id=client_id).first()
+    existing = Game.objects.filter(client_id=client_id).order_by().first()
     if existing is not None:
         return Saved(existing, created=False)
     try:
         with transaction.atomic():
             # Serialise entries per table (PostgreSQL row lock; SQLite's IMMEDIATE
             # transactions already serialise every writer).
-            Table.objects.select_for_update().filter(pk=table.pk).first()
+            Table.objects.lock(table.pk)
             # A double tap or a resend may have waited for the lock behind its twin: the
             # twin's game is the answer, not "deal already entered".
-            existing = Game.objects.filter(client_id=client_id).first()
+            existing = Game.objects.filter(client_id=client_id).order_by().first()
             if existing is not None:
                 return Saved(existing, created=False)
             _check_open(table)
@@ -92,7 +92,7 @@ def add_game(form: GameForm, *, entered_by: str) -> Saved:
             Series.objects.filter(pk=table.series_id, status=Series.Status.DRAWN).update(status=Series.Status.RUNNING)
     except IntegrityError:
         # A concurrent request saved the same client id or the same deal first.
-        existing = Game.objects.filter(client_id=client_id).first()
+        existing = Game.objects.filter(client_id=client_id).order_by().first()
         if existing is not None:
             return Saved(existing, created=False)
         raise RuleError(
@@ -106,7 +106,7 @@ def correct_last_game(form: GameForm, *, entered_by: str) -> Game:
     session lasts). A stale ``version`` means someone else changed it meanwhile."""
     game: Game = form.instance
     with transaction.atomic():
-        Table.objects.select_for_update().filter(pk=form.table.pk).first()
+        Table.objects.lock(form.table.pk)
         _check_open(form.table)
         if game.number != next_deal(form.table) - 1:
             raise RuleError(

@@ -352,7 +352,7 @@ def import_sheet(table, upload: BinaryIO, name: str, *, entered_by: str = "") ->
         return result
     try:
         with transaction.atomic():
-            Table.objects.select_for_update().filter(pk=table.pk).first()
+            Table.objects.lock(table.pk)
             _check_table(table)
             Game.objects.bulk_create(games)
             Series.objects.filter(pk=table.series_id, status=Series.Status.DRAWN).update(status=Series.Status.RUNNING)

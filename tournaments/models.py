@@ -344,11 +344,25 @@ class Series(models.Model):
         return _("%(tournament)s, series %(number)s") % {"tournament": self.tournament.name, "number": self.number}
 
 
+class TableQuerySet(models.QuerySet):
+    def lock(self, pk) -> None:
+        """Lock one table's row until the transaction ends (SELECT ... FOR UPDATE): its writers queue.
+
+        Unordered on purpose: the default ordering (series, then tournament) would join
+        those rows and lock them too, so every table of the tournament would wait for
+        every other on PostgreSQL. ``pk`` may be a subquery. SQLite's IMMEDIATE
+        transactions serialise all writers anyway.
+        """
+        list(self.select_for_update().filter(pk=pk).order_by().values_list("pk", flat=True))
+
+
 class Table(models.Model):
     series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="tables")
     number = models.PositiveSmallIntegerField(_("table"))
     size = models.PositiveSmallIntegerField(_("players"), choices=[(s, str(s)) for s in TABLE_SIZES])
     token = models.CharField(max_length=32, unique=True, default=new_token, editable=False)
+
+    objects = TableQuerySet.as_manager()
 
     class Meta:
         ordering = ["series", "number"]

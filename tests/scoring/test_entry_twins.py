@@ -24,21 +24,12 @@ def test_the_twin_saved_while_waiting_for_the_lock_is_the_answer(client, monkeyp
     class Twin:
         """Stands in for the table lock: the twin request commits deal 1 while we wait."""
 
-        objects = type(
-            "Manager",
-            (),
-            {"select_for_update": staticmethod(lambda: Twin.Query())},
-        )
-
-        class Query:
-            def filter(self, **_kw):
-                return self
-
-            def first(self):
+        class objects:  # stands in for Table.objects
+            @staticmethod
+            def lock(_pk):
                 if not calls:
                     calls.append("twin")
                     factories.game(table, 1, client_id=same, **fields)
-                return table
 
     monkeypatch.setattr(entry, "Table", Twin)
     monkeypatch.setattr(entry, "_check_open", lambda t: calls.append("checked") or real_check(t))
