@@ -94,39 +94,24 @@ def seat_totals_differ(tables) -> dict[tuple[int, int], tuple[tuple, tuple]]:
     }
 
 
-#: Seats per table in the integer keys (table id x 8 + seat): no tuple per lookup.
-_SEAT_KEY = 8
-
-
-def seat_totals(aggregates: Iterable[tuple]) -> tuple[dict[int, tuple[int, int, int]], dict[int, int]]:
-    """Each declaring seat's (points, won, lost), keyed ``table id x 8 + seat``, and each table's lost games.
-
-    The one place that turns :func:`seat_aggregates` rows into the opponent bonus's
-    inputs: a seat's bonus is (its table's lost games - its own) x
-    :func:`scoring.rating.opponent_bonus` of the table size.
-    """
-    per_seat: dict[int, tuple[int, int, int]] = {}
-    table_lost: dict[int, int] = {}
-    lost_of = table_lost.get
-    for table, declarer, points, won, lost in aggregates:
-        per_seat[table * _SEAT_KEY + declarer] = (points or 0, won, lost)
-        table_lost[table] = lost_of(table, 0) + lost
-    return per_seat, table_lost
-
-
 def rated_seats(seats: Iterable[tuple], aggregates: Iterable[tuple]) -> Iterator[tuple[tuple, Rating]]:
-    """Each seat with its :class:`Rating` at its table.
+    """Each seat with its :class:`Rating` at its table, from :func:`seat_aggregates`-shaped rows.
 
     ``seats`` are tuples starting (table id, seat number, player id, table size, ...);
-    each is yielded unchanged beside its rating, so callers carry what they print.
-    A player's total is the sum of his seats' ratings (tested against the engine's
-    :func:`scoring.rating.rate_table`).
+    each is yielded unchanged beside its rating, so callers carry what they print. A
+    seat's bonus is (its table's lost games - its own) x
+    :func:`scoring.rating.opponent_bonus` of the table size. A player's total is the
+    sum of his seats' ratings (tested against the engine's :func:`scoring.rating.rate_table`).
     """
-    per_seat, table_lost = seat_totals(aggregates)
+    per_seat: dict[tuple[int, int], tuple[int, int, int]] = {}
+    table_lost: dict[int, int] = {}
+    for table, declarer, points, won, lost in aggregates:
+        per_seat[table, declarer] = (points or 0, won, lost)
+        table_lost[table] = table_lost.get(table, 0) + lost
     nothing = (0, 0, 0)
     for seat in seats:
         table, number, _player, size = seat[:4]
-        points, won, lost = per_seat.get(table * _SEAT_KEY + number, nothing)
+        points, won, lost = per_seat.get((table, number), nothing)
         bonus = (table_lost.get(table, 0) - lost) * opponent_bonus(size)
         yield seat, Rating(points, won, lost, bonus)
 
