@@ -1,8 +1,9 @@
 """Games as the scoresheet records them (5.5.2), valued by the rules engine at save.
 
 A game's value, score, won/lost and overbid are never typed in: :meth:`Game.apply_rules`
-asks :func:`scoring.rules.evaluate` and stores the answer, so the standings are one
-aggregate query over stored numbers and no second place computes a game value.
+asks :func:`scoring.rules.evaluate` and stores the answer, so the standings only add up
+stored numbers (per seat, kept by triggers: :class:`SeatTotal`) and no second place
+computes a game value.
 """
 
 from __future__ import annotations
@@ -131,8 +132,8 @@ class Game(models.Model):
                 condition=Q(voided=False) | Q(score=0, won=False, lost=False), name="game_voided_scores_nothing"
             ),
         ]
-        # Covers the standings' one GROUP BY (table, declarer seat): the database
-        # answers it from the index without reading the games themselves.
+        # Covers the GROUP BY (table, declarer seat) that checks the seat totals
+        # (standings.seat_totals_differ): answered from the index alone.
         indexes = [
             models.Index(fields=["table", "declarer_seat", "score", "won", "lost"], name="game_seat_totals"),
         ]
