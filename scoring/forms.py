@@ -69,14 +69,82 @@ def _attributes(attrs: dict) -> str:
     )
 
 
+class PlainRadioSelect(forms.RadioSelect):
+    """Django's radio markup (multiple_input.html, input_option.html, input.html), written directly.
+
+    Through the template machinery every option costs three template includes; the
+    game form's radios (declarer, game, with/without) are rendered with each entered
+    deal and were a fifth of the request. tests/scoring/test_forms.py holds the output
+    equal to Django's own RadioSelect for the same arguments.
+    """
+
+    def render(self, name, value, attrs=None, renderer=None) -> SafeString:
+        widget = self.get_context(name, value, attrs)["widget"]
+        own = widget["attrs"]
+        html = ["<div"]
+        if own.get("id"):
+            html.append(f' id="{conditional_escape(own["id"])}"')
+        if own.get("class"):
+            html.append(f' class="{conditional_escape(own["class"])}"')
+        html.append(">")
+        for group, options, _index in widget["optgroups"]:
+            if group:
+                html.append(f"\n  <div><label>{conditional_escape(group)}</label>")
+            for option in options:
+                html.append(f"<div>\n    {_option(option)}</div>")
+            if group:
+                html.append("\n  </div>")
+        html.append("\n</div>")
+        return mark_safe("".join(html))  # every name, value, attribute and label escaped
+
+
+def _input(widget: dict) -> str:
+    """input.html for one widget context (with the template file's line end)."""
+    value = "" if widget["value"] is None else f' value="{conditional_escape(str(widget["value"]))}"'
+    return (
+        f'<input type="{conditional_escape(widget["type"])}" name="{conditional_escape(widget["name"])}"'
+        f"{value}{_attributes(widget['attrs'])}>\n"
+    )
+
+
+def _option(option: dict) -> str:
+    """One option as radio_option.html, input_option.html and input.html write it (their line ends too)."""
+    field = _input(option)
+    if not option["wrap_label"]:
+        return f"{field}\n\n"
+    target = option["attrs"].get("id")
+    opening = f'<label for="{conditional_escape(target)}">' if target else "<label>"
+    return f"{opening}{field} {conditional_escape(str(option['label']))}</label>\n\n"
+
+
+class _PlainInput:
+    """input.html written directly, for the game form's plain inputs (see PlainRadioSelect)."""
+
+    def render(self, name, value, attrs=None, renderer=None) -> SafeString:
+        # Django's renderer strips the template's line end.
+        return mark_safe(_input(self.get_context(name, value, attrs)["widget"]).rstrip("\n"))  # escaped in _input
+
+
+class PlainNumberInput(_PlainInput, forms.NumberInput):
+    pass
+
+
+class PlainHiddenInput(_PlainInput, forms.HiddenInput):
+    pass
+
+
+class PlainCheckboxInput(_PlainInput, forms.CheckboxInput):
+    pass
+
+
 class GameForm(forms.ModelForm):
     """One deal. ``number`` and ``client_id`` come from the page, so a resend of the
     same submission is recognised (the same client id never makes a second game)."""
 
     # Hidden, so their errors are shown above the form as "label: error" (_game_form.html).
-    number = forms.IntegerField(label=_("deal"), widget=forms.HiddenInput, min_value=1)
-    client_id = forms.UUIDField(label=_("entry id"), widget=forms.HiddenInput, required=False)
-    version = forms.IntegerField(label=_("version"), widget=forms.HiddenInput, required=False, min_value=1)
+    number = forms.IntegerField(label=_("deal"), widget=PlainHiddenInput, min_value=1)
+    client_id = forms.UUIDField(label=_("entry id"), widget=PlainHiddenInput, required=False)
+    version = forms.IntegerField(label=_("version"), widget=PlainHiddenInput, required=False, min_value=1)
     bid = forms.TypedChoiceField(
         label=_("bid"), choices=BID_CHOICES, coerce=int, empty_value=None, required=False, widget=BidSelect
     )
@@ -86,18 +154,24 @@ class GameForm(forms.ModelForm):
         min_value=0,
         max_value=120,
         help_text=_("Instead of the declarer's: the office counts 120 minus these."),
+        widget=PlainNumberInput,
     )
 
     class Meta:
         model = Game
         fields = list(Game.ENTERED_FIELDS)
         widgets = {
-            "declarer_seat": forms.RadioSelect,
-            "contract": forms.RadioSelect,
-            "tops_kind": forms.RadioSelect,
-            "tops": forms.NumberInput(attrs={"min": 1, "max": 11, "inputmode": "numeric"}),
-            "declarer_points": forms.NumberInput(attrs={"min": 0, "max": 120, "inputmode": "numeric"}),
-            "declarer_tricks": forms.NumberInput(attrs={"min": 0, "max": 10, "inputmode": "numeric"}),
+            "declarer_seat": PlainRadioSelect,
+            "contract": PlainRadioSelect,
+            "tops_kind": PlainRadioSelect,
+            "passed_out": PlainCheckboxInput,
+            "hand": PlainCheckboxInput,
+            "schneider_announced": PlainCheckboxInput,
+            "schwarz_announced": PlainCheckboxInput,
+            "ouvert": PlainCheckboxInput,
+            "tops": PlainNumberInput(attrs={"min": 1, "max": 11, "inputmode": "numeric"}),
+            "declarer_points": PlainNumberInput(attrs={"min": 0, "max": 120, "inputmode": "numeric"}),
+            "declarer_tricks": PlainNumberInput(attrs={"min": 0, "max": 10, "inputmode": "numeric"}),
         }
 
     def __init__(self, *args, table, players: dict[int, str], **kwargs) -> None:

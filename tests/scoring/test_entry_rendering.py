@@ -11,7 +11,14 @@ from django.template import Context, Template
 from django.utils import translation
 
 from scoring import tablesheet
-from scoring.forms import BID_CHOICES, BidSelect
+from scoring.forms import (
+    BID_CHOICES,
+    BidSelect,
+    PlainCheckboxInput,
+    PlainHiddenInput,
+    PlainNumberInput,
+    PlainRadioSelect,
+)
 from scoring.models import Game
 from tests import factories
 from tournaments.demo import random_game
@@ -56,3 +63,64 @@ def test_the_bid_select_equals_djangos(language, value, attrs):
         ours = BidSelect(choices=BID_CHOICES).render("bid", value, attrs)
         django = forms.Select(choices=BID_CHOICES).render("bid", value, attrs)
     assert ours == django
+
+
+RADIO_CHOICES = {
+    "contract": Game.CONTRACT_CHOICES,
+    "seats": [(1, "<Anna & Bob>"), (2, 'Bärbel "B"'), (3, "Carl")],
+    "grouped": [("Suit", [("clubs", "Clubs"), ("spades", "Spades")]), ("grand", "Grand")],
+}
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+@pytest.mark.parametrize("choices", sorted(RADIO_CHOICES))
+@pytest.mark.parametrize("value", [None, "", "clubs", 2, "2", "grand", ["1", "3"]])
+@pytest.mark.parametrize(
+    "attrs",
+    [
+        None,
+        {"id": "id_contract"},
+        {"id": "id_x", "class": "row <b>", "required": True, "aria-invalid": "true", "x": False},
+    ],
+)
+def test_the_radios_equal_djangos(language, choices, value, attrs):
+    with translation.override(language):
+        ours = PlainRadioSelect(choices=RADIO_CHOICES[choices]).render("contract", value, attrs)
+        django = forms.RadioSelect(choices=RADIO_CHOICES[choices]).render("contract", value, attrs)
+    assert ours == django
+
+
+@pytest.mark.parametrize(
+    ("ours", "djangos"),
+    [
+        (PlainNumberInput, forms.NumberInput),
+        (PlainHiddenInput, forms.HiddenInput),
+        (PlainCheckboxInput, forms.CheckboxInput),
+    ],
+)
+@pytest.mark.parametrize("value", [None, "", 0, 7, "12", True, False, '"<x>"'])
+@pytest.mark.parametrize(
+    "attrs", [None, {"id": "id_tops", "min": 1, "max": 11, "inputmode": "numeric", "required": True, "x": False}]
+)
+def test_the_plain_inputs_equal_djangos(ours, djangos, value, attrs):
+    assert ours().render("tops", value, attrs) == djangos().render("tops", value, attrs)
+
+
+def test_every_field_of_the_entry_form_renders_as_django_would():
+    table = factories.table_of(4)
+    from scoring.forms import GameForm
+
+    form = GameForm(table=table, players={2: "Bärbel", 3: "<Carl>", 4: "Dora"}, initial={"number": 1})
+    djangos = {
+        PlainRadioSelect: forms.RadioSelect,
+        PlainNumberInput: forms.NumberInput,
+        PlainHiddenInput: forms.HiddenInput,
+        PlainCheckboxInput: forms.CheckboxInput,
+        BidSelect: forms.Select,
+    }
+    for field in form:
+        widget = field.field.widget
+        assert type(widget) in djangos, f"{field.name}: {type(widget).__name__} renders through templates"
+        plain = djangos[type(widget)](attrs=widget.attrs)
+        plain.choices = getattr(widget, "choices", [])
+        assert str(field) == field.as_widget(widget=plain), field.name
