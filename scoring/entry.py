@@ -89,7 +89,10 @@ def add_game(form: GameForm, *, entered_by: str) -> Saved:
             game.client_id = client_id
             game.entered_by = entered_by[:80]
             game.save()
-            Series.objects.filter(pk=table.series_id, status=Series.Status.DRAWN).update(status=Series.Status.RUNNING)
+            if table.series.status == Series.Status.DRAWN:  # the series' first deal starts it
+                Series.objects.filter(pk=table.series_id, status=Series.Status.DRAWN).update(
+                    status=Series.Status.RUNNING
+                )
     except IntegrityError:
         # A concurrent request saved the same client id or the same deal first.
         existing = Game.objects.filter(client_id=client_id).order_by().first()
