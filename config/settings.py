@@ -150,18 +150,6 @@ STORAGES = {
     },
 }
 
-# The login throttle (tournaments/throttle.py) keeps its counts in the cache, so the
-# cache must be shared by every gunicorn worker: a table in the database, created by
-# `migrate` itself (post_migrate hook in tournaments/apps.py), which works the same on
-# the laptop's SQLite and on a PostgreSQL league server with several workers or hosts.
-CACHES = {
-    "default": {
-        "BACKEND": "django.core.cache.backends.db.DatabaseCache",
-        "LOCATION": "skat_office_cache",
-        "TIMEOUT": 900,
-        "OPTIONS": {"MAX_ENTRIES": 10000},
-    }
-}
 # After LOGIN_FAILURE_LIMIT failed logins for one username, or LOGIN_FAILURE_LIMIT_PER_IP
 # from one client address, within LOGIN_FAILURE_WINDOW seconds, further attempts are
 # refused until the window has passed. PROXY_COUNT: reverse proxies in front of the

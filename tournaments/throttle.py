@@ -1,13 +1,29 @@
 """Login throttling: refuse password guessing without telling whether a user exists.
 
-Every failed login is counted twice in the shared cache (settings.CACHES): once for
-the username (case-folded, hashed) and once for the client address. When either count
-reaches its limit within the window (settings LOGIN_FAILURE_LIMIT,
-LOGIN_FAILURE_LIMIT_PER_IP, LOGIN_FAILURE_WINDOW), every further attempt for that
-username or from that address is refused with the same message, even with the right
-password, until the oldest counted failure is older than the window. Unknown
-usernames are counted exactly like known ones, so the answer never reveals which
-accounts exist. A successful login clears the username's count (not the address's).
+Every login attempt is counted twice, as rows of :class:`~tournaments.models.LoginAttempt`
+in the database all gunicorn workers share: once for the username (case-folded,
+hashed) and once for the client address. When either count reaches its limit within
+the window (settings LOGIN_FAILURE_LIMIT, LOGIN_FAILURE_LIMIT_PER_IP,
+LOGIN_FAILURE_WINDOW), every further attempt for that username or from that address is
+refused with the same message, even with the right password, until the oldest counted
+failure is older than the window. Unknown usernames are counted exactly like known
+ones, so the answer never reveals which accounts exist.
+
+The count is taken *before* the password is checked, and the database is the arbiter:
+:func:`begin_attempt` locks the attempt's two keys, counts their rows within the window
+(the attempts still being checked by other workers included) and, when both are below
+their limits, writes the attempt's rows, all in one short transaction. So of any
+number of simultaneous guesses at most LOGIN_FAILURE_LIMIT reach the password check
+(PBKDF2 takes a good fraction of a second; counting only after it, a burst would get
+every guess through). The lock is SQLite's write lock (IMMEDIATE transactions, and the
+transaction writes first in any case) or a PostgreSQL advisory lock per key.
+
+After the check: a wrong password (or an error on the way) leaves the rows, a failure.
+A success deletes every row of the username (it clears the username's count) and the
+attempt's own row of the address, so successful logins never count against an
+address, while the address's earlier failures stay counted. A refused attempt writes
+nothing: it neither counts nor prolongs the lock. A form sent without a password
+checks nothing and counts nothing.
 
 The check sits in the login forms (ours and the admin's), not in a middleware, so the
 refusal is a form error on the page a director already knows.
@@ -18,17 +34,29 @@ from __future__ import annotations
 import hashlib
 import math
 import time
+from dataclasses import dataclass
+from datetime import UTC, datetime
 
 from django import forms
 from django.conf import settings
 from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.forms import AuthenticationForm
-from django.core.cache import cache
+from django.db import connection, transaction
+from django.db.models import Q
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
+from .models import LoginAttempt
+
 THROTTLED = "throttled"
+# At most this many expired rows are deleted per attempt: each attempt writes two, so
+# the table never grows beyond the attempts of one window, and no request pays for a
+# long backlog at once.
+PRUNE_BATCH = 500
+# The first half of the two-part PostgreSQL advisory lock ids ("Skat"), so the
+# throttle's locks never meet another user of advisory locks.
+ADVISORY_LOCK_SPACE = 0x536B6174
 
 
 def client_ip(request: HttpRequest | None) -> str:
@@ -44,54 +72,141 @@ def client_ip(request: HttpRequest | None) -> str:
 
 
 def _keys(username: str, ip: str) -> list[tuple[str, int]]:
+    """The username's key and the address's, each with its limit; the username's first."""
     digest = hashlib.sha256(username.casefold().strip().encode("utf-8", "surrogatepass")).hexdigest()
     ip_digest = hashlib.sha256(ip.encode()).hexdigest()
     return [
-        (f"login-failures:user:{digest}", settings.LOGIN_FAILURE_LIMIT),
-        (f"login-failures:ip:{ip_digest}", settings.LOGIN_FAILURE_LIMIT_PER_IP),
+        (f"user:{digest}", settings.LOGIN_FAILURE_LIMIT),
+        (f"ip:{ip_digest}", settings.LOGIN_FAILURE_LIMIT_PER_IP),
     ]
 
 
-def _recent(key: str, now: float) -> list[float]:
+def _moment(seconds: float) -> datetime:
+    return datetime.fromtimestamp(seconds, tz=UTC)
+
+
+def _lock(keys: list[str]) -> None:
+    """Serialise the attempts on these keys until the transaction ends.
+
+    PostgreSQL: one advisory lock per key, taken in a fixed order so two attempts never
+    wait for each other crosswise. SQLite needs none: its IMMEDIATE transactions hold
+    the database's single write lock from the start (and even a deferred one would take
+    it with the prune, the first statement, before anything is counted).
+    """
+    if connection.vendor != "postgresql":
+        return
+    ids = sorted({int.from_bytes(hashlib.sha256(key.encode()).digest()[:4], "big", signed=True) for key in keys})
+    with connection.cursor() as cursor:
+        for lock_id in ids:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [ADVISORY_LOCK_SPACE, lock_id])
+
+
+def _prune(now: float) -> None:
+    """Delete a bounded batch of rows that have left the window, whatever their key.
+
+    Rows another transaction is deleting right now are skipped (PostgreSQL's SKIP
+    LOCKED), so pruning never waits and never deadlocks; SQLite ignores the clause.
+    """
+    expired = (
+        LoginAttempt.objects.select_for_update(skip_locked=True)
+        .filter(created__lte=_moment(now - settings.LOGIN_FAILURE_WINDOW))
+        .order_by("created")
+        .values("pk")[:PRUNE_BATCH]
+    )
+    LoginAttempt.objects.filter(pk__in=expired).delete()
+
+
+def _wait(keys: list[tuple[str, int]], now: float) -> float:
+    """Seconds until the rows within the window leave every key below its limit (0: now)."""
     window = settings.LOGIN_FAILURE_WINDOW
-    stamps = cache.get(key) or []
-    return [t for t in stamps if isinstance(t, int | float) and now - t < window]
+    wait = 0.0
+    for key, limit in keys:
+        if limit < 1:
+            wait = max(wait, window)
+            continue
+        newest = list(
+            LoginAttempt.objects.filter(key=key, created__gt=_moment(now - window))
+            .order_by("-created")
+            .values_list("created", flat=True)[:limit]
+        )
+        if len(newest) >= limit:
+            # Allowed again once the limit-th newest attempt has left the window.
+            wait = max(wait, newest[-1].timestamp() + window - now)
+    return wait
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """A login attempt as :func:`begin_attempt` counted it: refused (``wait`` > 0, nothing
+    written) or admitted to the password check with its rows (``row_ids``) written."""
+
+    user_key: str
+    row_ids: tuple[int, ...]
+    wait: int
+
+    def succeeded(self) -> None:
+        """The password was right: clear the username's count and drop this attempt's
+        own row of the address (a success is no failure; earlier ones stay counted)."""
+        LoginAttempt.objects.filter(Q(key=self.user_key) | Q(pk__in=self.row_ids)).delete()
+
+    def abandoned(self) -> None:
+        """No password was checked (a field was empty): the attempt does not count."""
+        if self.row_ids:
+            LoginAttempt.objects.filter(pk__in=self.row_ids).delete()
+
+
+def begin_attempt(username: str, ip: str, now: float | None = None) -> Attempt:
+    """Count a login attempt before its password is checked, atomically.
+
+    Refused (``wait`` seconds, nothing written) when the username or the address has
+    reached its limit within the window, counting the attempts other workers are still
+    checking; otherwise the attempt's rows are committed before this returns, so every
+    later attempt counts it. Must not run inside another transaction (it would hold the
+    lock, and hide the rows, until that one ends): ``durable`` makes sure.
+    """
+    now = time.time() if now is None else now
+    keys = _keys(username, ip)
+    with transaction.atomic(durable=True):
+        _lock([key for key, _limit in keys])
+        _prune(now)
+        wait = _wait(keys, now)
+        if wait:
+            return Attempt(keys[0][0], (), math.ceil(wait))
+        rows = LoginAttempt.objects.bulk_create([LoginAttempt(key=key, created=_moment(now)) for key, _ in keys])
+    return Attempt(keys[0][0], tuple(row.pk for row in rows), 0)
 
 
 def locked_for(username: str, ip: str, now: float | None = None) -> int:
     """Seconds until an attempt for ``username`` from ``ip`` is allowed again (0: now)."""
     now = time.time() if now is None else now
-    wait = 0.0
-    for key, limit in _keys(username, ip):
-        stamps = _recent(key, now)
-        if len(stamps) >= limit:
-            # Allowed again once enough failures have left the window.
-            wait = max(wait, stamps[-limit] + settings.LOGIN_FAILURE_WINDOW - now)
-    return math.ceil(wait)
+    return math.ceil(_wait(_keys(username, ip), now))
 
 
 def record_failure(username: str, ip: str, now: float | None = None) -> None:
+    """Count a failed login for the username and the address, without any check."""
     now = time.time() if now is None else now
-    for key, limit in _keys(username, ip):
-        stamps = [*_recent(key, now), now][-limit:]
-        cache.set(key, stamps, timeout=settings.LOGIN_FAILURE_WINDOW)
+    with transaction.atomic():
+        _prune(now)
+        LoginAttempt.objects.bulk_create(
+            [LoginAttempt(key=key, created=_moment(now)) for key, _limit in _keys(username, ip)]
+        )
 
 
 def clear_failures(username: str, ip: str, *, address_too: bool = False) -> None:
     """Forget the username's failures (and the address's, when asked: `manage.py unlocklogin`)."""
-    keys = _keys(username, ip)
-    cache.delete_many([key for key, _limit in (keys if address_too else keys[:1])])
+    keys = [key for key, _limit in _keys(username, ip)]
+    LoginAttempt.objects.filter(key__in=keys if address_too else keys[:1]).delete()
 
 
 class ThrottledLoginMixin:
-    """For AuthenticationForm and its subclasses: refuse while locked, count failures."""
+    """For AuthenticationForm and its subclasses: count the attempt before the password
+    is checked, refuse while locked, and clear the username's count on success."""
 
     def clean(self):
         username = str(self.data.get("username", ""))[:300]
-        ip = client_ip(self.request)
-        wait = locked_for(username, ip)
-        if wait:
-            minutes = max(1, math.ceil(wait / 60))
+        attempt = begin_attempt(username, client_ip(self.request))
+        if attempt.wait:
+            minutes = max(1, math.ceil(attempt.wait / 60))
             raise forms.ValidationError(
                 _(
                     "Too many failed logins for this username or from this device. "
@@ -100,13 +215,12 @@ class ThrottledLoginMixin:
                 code=THROTTLED,
                 params={"minutes": minutes},
             )
-        try:
-            cleaned = super().clean()
-        except forms.ValidationError:
-            record_failure(username, ip)
-            raise
+        # A wrong password (or a login not allowed) raises here: the rows stay, a failure.
+        cleaned = super().clean()
         if self.user_cache is not None:
-            clear_failures(username, ip)
+            attempt.succeeded()
+        else:
+            attempt.abandoned()
         return cleaned
 
 

@@ -1,9 +1,8 @@
 """Two referees saving a correction of the same game at the same moment: one wins, the
 other is told (version check inside the row lock), never a silent overwrite.
 
-Real threads against a real server database: PostgreSQL only (the in-memory SQLite test
-database shares one cache between threads and reports table locks instead of waiting;
-the same check runs without threads in test_corrections.py and test_correct_view.py).
+Real threads with their own connections, on SQLite (the tests' file database, whose
+IMMEDIATE transactions make the second writer wait) and on PostgreSQL (the row lock).
 """
 
 from __future__ import annotations
@@ -11,7 +10,7 @@ from __future__ import annotations
 import threading
 
 import pytest
-from django.db import connection, connections
+from django.db import connections
 
 from referees import corrections
 from referees.models import Correction
@@ -20,12 +19,7 @@ from tests import factories
 
 from .helpers import full_table
 
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        connection.vendor != "postgresql", reason="needs a server database (DATABASE_URL=postgres://...)"
-    ),
-]
+pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def test_simultaneous_corrections_one_wins_one_is_refused():

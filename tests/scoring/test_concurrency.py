@@ -7,16 +7,15 @@ silently. Runs on SQLite and PostgreSQL (DATABASE_URL).
 
 from __future__ import annotations
 
-import threading
 import uuid
 
 import pytest
-from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
 from scoring.models import Game
 from tests import factories
+from tests.threads import in_parallel
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -25,27 +24,8 @@ GAME = {"declarer_seat": "2", "contract": "grand", "tops_kind": "with", "tops": 
 
 def at_once(*posts):
     """Run each (url, data) post in its own thread, released together; the responses in order."""
-    barrier = threading.Barrier(len(posts))
-    results: list = [None] * len(posts)
-
-    def run(index: int, url: str, data: dict) -> None:
-        try:
-            client = Client()
-            barrier.wait(timeout=30)
-            results[index] = client.post(url, data)
-        except Exception as error:  # surfaced below: a thread's exception must fail the test
-            results[index] = error
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i, *post)) for i, post in enumerate(posts)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    for result in results:
-        assert not isinstance(result, BaseException), repr(result)
-    return results
+    clients = [Client() for _ in posts]
+    return in_parallel(lambda i: clients[i].post(*posts[i]), len(posts))
 
 
 @pytest.mark.parametrize("attempt", range(3))

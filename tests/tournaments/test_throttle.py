@@ -1,15 +1,28 @@
-"""Login throttling: five wrong passwords lock a username, the same answer whether it exists or not."""
+"""Login throttling: five wrong passwords lock a username, the same answer whether it exists or not.
+
+The parallel tests at the end use real threads, each with its own test client and
+database connection; they run on SQLite (the file test database) and PostgreSQL
+(DATABASE_URL).
+"""
 
 from __future__ import annotations
 
 import re
+import threading
+import time
+from datetime import timedelta
 
 import pytest
+from django.contrib.auth.backends import ModelBackend
+from django.db import transaction
+from django.db.models import F
 from django.test import Client, override_settings
 from django.urls import reverse
 
 from tests import factories
+from tests.threads import in_parallel
 from tournaments import throttle
+from tournaments.models import LoginAttempt
 
 pytestmark = pytest.mark.django_db
 
@@ -115,12 +128,6 @@ def test_without_a_proxy_a_forged_forwarded_header_is_ignored():
     assert throttle.client_ip(Request()) == "10.0.0.7"
 
 
-def test_the_cache_table_is_created_by_migrate():
-    from django.db import connection
-
-    assert "skat_office_cache" in connection.introspection.table_names()
-
-
 def test_the_office_unlocks_a_username_at_once():
     from io import StringIO
 
@@ -151,3 +158,123 @@ def test_the_office_unlocks_an_address_too():
     assert login(Client(), "anna", "pw", ip="10.4.0.1").status_code == 302
     call_command("unlocklogin", "nobody", stdout=out)
     assert "nobody: unlocked (was not locked)" in out.getvalue()
+
+
+@override_settings(LOGIN_FAILURE_LIMIT_PER_IP=3)
+def test_successful_logins_never_count_against_the_address_its_failures_stay():
+    factories.user("anna")
+    for _ in range(5):
+        assert login(Client(), "anna", "pw", ip="10.5.0.1").status_code == 302
+    login(Client(), "x", "wrong", ip="10.5.0.1")
+    login(Client(), "y", "wrong", ip="10.5.0.1")
+    assert login(Client(), "anna", "pw", ip="10.5.0.1").status_code == 302
+    login(Client(), "z", "wrong", ip="10.5.0.1")
+    assert login(Client(), "anna", "pw", ip="10.5.0.1").status_code == 429
+
+
+def test_a_form_without_a_password_counts_nothing():
+    factories.user("anna")
+    for _ in range(6):
+        assert login(Client(), "anna", "").status_code == 200
+    assert not LoginAttempt.objects.exists()
+    assert login(Client(), "anna", "pw").status_code == 302
+
+
+def test_a_refused_attempt_writes_nothing_and_does_not_prolong_the_lock():
+    for _ in range(5):
+        throttle.record_failure("anna", "10.0.0.1", now=1000.0)
+    refused = throttle.begin_attempt("anna", "10.0.0.1", now=1500.0)
+    assert refused.wait == 400 and refused.row_ids == ()
+    assert LoginAttempt.objects.count() == 10
+    admitted = throttle.begin_attempt("anna", "10.0.0.1", now=1900.0)
+    assert admitted.wait == 0 and len(admitted.row_ids) == 2
+
+
+def test_an_admitted_attempt_counts_before_its_password_is_checked():
+    for _ in range(4):
+        throttle.record_failure("anna", "10.0.0.1", now=1000.0)
+    assert throttle.begin_attempt("anna", "10.0.0.2", now=1001.0).wait == 0
+    # Still being checked, it already locks the username for everybody else.
+    assert throttle.begin_attempt("anna", "10.0.0.3", now=1002.0).wait == 898
+
+
+def test_expired_attempts_are_pruned_a_bounded_batch_at_a_time(monkeypatch):
+    monkeypatch.setattr(throttle, "PRUNE_BATCH", 3)
+    for name in ("a", "b", "c"):
+        throttle.record_failure(name, "10.0.0.1", now=1000.0)
+    throttle.record_failure("d", "10.0.0.2", now=1500.0)
+    assert LoginAttempt.objects.count() == 8
+    throttle.begin_attempt("e", "10.0.0.3", now=1900.0)  # 6 expired: 3 of them go
+    assert LoginAttempt.objects.filter(created__lte=throttle._moment(1000.0)).count() == 3
+    throttle.begin_attempt("e", "10.0.0.3", now=1901.0)
+    assert not LoginAttempt.objects.filter(created__lte=throttle._moment(1000.0)).exists()
+    assert LoginAttempt.objects.count() == 6  # d's two and e's four
+
+
+def test_an_attempt_must_not_hide_in_an_outer_transaction():
+    """Inside another transaction its rows would stay invisible, and on PostgreSQL its
+    lock held, until that transaction ends: refused loudly instead."""
+    with transaction.atomic(), pytest.raises(RuntimeError, match="durable"):
+        throttle.begin_attempt("anna", "10.0.0.1")
+
+
+# Parallel guessing: a burst of simultaneous logins for one username.
+
+GUESSES = 12
+
+
+class CountingBackend(ModelBackend):
+    """ModelBackend that counts its password checks and takes about as long as PBKDF2,
+    so every guess of a burst is still being checked while the others arrive."""
+
+    calls = 0
+    lock = threading.Lock()
+
+    def authenticate(self, request, username=None, password=None, **kwargs):
+        with CountingBackend.lock:
+            CountingBackend.calls += 1
+        time.sleep(0.3)
+        return super().authenticate(request, username=username, password=password, **kwargs)
+
+
+@pytest.fixture
+def counting_backend(settings):
+    settings.AUTHENTICATION_BACKENDS = [f"{__name__}.CountingBackend"]
+    CountingBackend.calls = 0
+    return CountingBackend
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("url_name", ["login", "admin:login"])
+def test_of_parallel_guesses_only_the_limit_reach_the_password_check(counting_backend, settings, url_name):
+    factories.user("anna", superuser=True)
+    url = reverse(url_name)
+    clients = [Client() for _ in range(GUESSES)]
+    responses = in_parallel(lambda i: login(clients[i], "anna", f"guess{i}", ip=f"10.7.0.{i}", url=url), GUESSES)
+    admitted = counting_backend.calls
+    assert admitted == settings.LOGIN_FAILURE_LIMIT, f"{admitted} of {GUESSES} guesses reached the password check"
+    locked = [r for r in responses if LOCKED in r.content.decode()]
+    assert len(locked) == GUESSES - admitted
+    if url_name == "login":
+        assert sorted(r.status_code for r in responses) == [200] * admitted + [429] * (GUESSES - admitted)
+    assert not any("_auth_user_id" in client.session for client in clients)
+
+    # The right password is refused too, from anywhere, without reaching the backend.
+    client = Client()
+    assert LOCKED in login(client, "anna", "pw", ip="10.8.0.1", url=url).content.decode()
+    assert "_auth_user_id" not in client.session
+    assert counting_backend.calls == admitted
+
+    # Once the window has passed, it works again, and the expired attempts are gone.
+    LoginAttempt.objects.update(created=F("created") - timedelta(seconds=settings.LOGIN_FAILURE_WINDOW))
+    assert login(client, "anna", "pw", ip="10.8.0.1", url=url).status_code == 302
+    assert "_auth_user_id" in client.session
+    assert not LoginAttempt.objects.exists()
+
+
+@pytest.mark.django_db(transaction=True)
+@override_settings(LOGIN_FAILURE_LIMIT=100)
+def test_no_parallel_failure_is_lost():
+    in_parallel(lambda i: throttle.record_failure("anna", "10.0.0.1"), GUESSES)
+    assert throttle.locked_for("anna", "10.0.0.1") == 0
+    assert LoginAttempt.objects.count() == 2 * GUESSES
