@@ -20,6 +20,8 @@ from typing import BinaryIO
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
+from tournaments.params import number_param
+
 from .messages import rule_message
 from .models import Game
 from .rules import NULL_VALUES, Contract, RuleError
@@ -105,8 +107,9 @@ def _problem(key: str, message: str) -> str:
 def _declarer(value, players: dict[int, str]) -> int:
     """A seat from a seat number or a player's name (case and spaces ignored)."""
     text = " ".join(str(value).split()).casefold()
-    if text.isdigit() and int(text) in players:
-        return int(text)
+    seat = number_param(text)  # ASCII digits only: int("²") and int("1" * 5000) raise
+    if seat in players:
+        return seat
     matches = [seat for seat, name in players.items() if " ".join(name.split()).casefold() == text]
     if len(matches) == 1:
         return matches[0]

@@ -69,7 +69,10 @@ def _int(value, where: str, *, optional: bool = False) -> int | None:
     if isinstance(value, int) and not isinstance(value, bool):
         return value
     if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-        return int(value.strip())
+        try:
+            return int(value.strip())
+        except ValueError:  # "²" passes isdigit(); thousands of digits exceed int()'s limit
+            pass
     raise TransferError(f"{where}: {value!r} is not a whole number")
 
 

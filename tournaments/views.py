@@ -33,6 +33,7 @@ from .forms import (
     TournamentForm,
 )
 from .models import Registration, Seat, Series, Table, Tournament
+from .params import number_param
 from .permissions import director_required
 
 
@@ -312,10 +313,8 @@ def series_finish(request: HttpRequest, tournament: Tournament, number: int) -> 
 
 def _standings_context(request: HttpRequest, tournament: Tournament, player_link: str | None = None) -> dict:
     numbers = list(tournament.series.order_by("number").values_list("number", flat=True))
-    selected = request.GET.get("series")
-    # isascii(): "²".isdigit() is true but int("²") fails.
-    valid = selected and selected.isascii() and selected.isdigit()
-    series_number = int(selected) if valid and int(selected) in numbers else None
+    selected = number_param(request.GET.get("series"))
+    series_number = selected if selected in numbers else None
     data = rows(standings(tournament, series_number))
     if player_link:  # each name links to the player's statistics page
         for row in data:

@@ -32,6 +32,7 @@ NASTY = [
     "²",  # a superscript: isdigit() accepts it, int() does not
     "\uff11\uff12",  # fullwidth digits
     "9" * 40,
+    "1" * 5000,  # int() refuses more than 4,300 digits with a ValueError
     "-" + "9" * 20,
     "\x00",
     "a\x00b",

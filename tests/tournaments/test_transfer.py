@@ -180,6 +180,8 @@ def edit(path, sheet: str, row: int, column: int, value) -> None:
         ("Tournament", 4, 2, "someday", "Tournament, Date: 'someday' is not a date"),
         ("Tournament", 2, 2, 7, "this office reads format 1"),
         ("Tournament", 6, 2, "many", "Number of series: 'many' is not a whole number"),
+        ("Tournament", 6, 2, "²", "Number of series: '²' is not a whole number"),
+        ("Tournament", 6, 2, "9" * 5000, "Number of series: '9999"),
         ("Players", 2, 2, "  ", "Players, row 2, Name: empty"),
         ("Players", 3, 1, "=A2", "Players, row 3, Player ID"),
         ("Tables", 2, 6, 5, "Tables, row 2, Size: a table has 3 or 4 players, not 5 (3.2.7)"),
