@@ -90,6 +90,9 @@ class RegistrationForm(forms.Form):
         self.tournament = tournament
         self.fields["first_series"].max_value = tournament.series_count
         self.fields["first_series"].widget.attrs["max"] = tournament.series_count
+        # A late entry plays from the first series not yet drawn (3.1.2): offer that one.
+        last_drawn = max(tournament.series.values_list("number", flat=True), default=0)
+        self.fields["first_series"].initial = min(last_drawn + 1, tournament.series_count)
 
     def clean_name(self) -> str:
         name = " ".join(self.cleaned_data["name"].split())
@@ -123,6 +126,19 @@ class RegistrationForm(forms.Form):
                 )
             if player is not None and Registration.objects.filter(tournament=self.tournament, player=player).exists():
                 self.add_error("membership_number", _("%(name)s is already registered.") % {"name": player.name})
+        elif data.get("name"):
+            # Without a number, the same name and club is the player already registered.
+            club = " ".join((data.get("club") or "").split()).casefold()
+            wanted = (data["name"].casefold(), club)
+            registered = Registration.objects.filter(tournament=self.tournament).values_list(
+                "player__name", "player__club__name"
+            )
+            if any((name.casefold(), (their_club or "").casefold()) == wanted for name, their_club in registered):
+                self.add_error(
+                    "name",
+                    _("%(name)s is already registered (give a membership number to tell them apart).")
+                    % {"name": data["name"]},
+                )
         return data
 
     @transaction.atomic

@@ -114,9 +114,11 @@ def import_players(tournament: Tournament, upload: BinaryIO, name: str) -> Playe
     numbers = [values["membership_number"] for _n, values in entries if values["membership_number"]]
     known = {p.membership_number: p for p in Player.objects.filter(membership_number__in=numbers)}
     registered = set(Registration.objects.filter(tournament=tournament).values_list("player_id", flat=True))
-    registered_unnumbered = {
+    # A row without a membership number is the registered player of that name and club,
+    # whether or not he was registered with a number.
+    registered_names = {
         (name.casefold(), (club or "").casefold())
-        for name, club in Registration.objects.filter(tournament=tournament, player__membership_number="").values_list(
+        for name, club in Registration.objects.filter(tournament=tournament).values_list(
             "player__name", "player__club__name"
         )
     }
@@ -134,9 +136,15 @@ def import_players(tournament: Tournament, upload: BinaryIO, name: str) -> Playe
             elif player.pk in registered:
                 result.errors.append((number, _("%(name)s is already registered") % {"name": player.name}))
         elif not values["membership_number"] and (values["name"].casefold(), values["club"].casefold()) in (
-            registered_unnumbered
+            registered_names
         ):
-            result.errors.append((number, _("%(name)s is already registered") % {"name": values["name"]}))
+            result.errors.append(
+                (
+                    number,
+                    _("%(name)s is already registered (give a membership number to tell them apart)")
+                    % {"name": values["name"]},
+                )
+            )
     if result.errors:
         result.errors.sort(key=lambda error: error[0])
         return result

@@ -100,7 +100,18 @@ def test_an_unnumbered_player_already_registered_is_refused():
     t = factories.tournament()
     import_players(t, csv_file("name;club\nOtto Ohne;Club C\n"), "a.csv")
     result = import_players(t, csv_file("Name;Verein\nOtto Ohne;Club C\n"), "a.csv")
-    assert result.errors == [(2, "Otto Ohne is already registered")]
+    assert result.errors == [(2, "Otto Ohne is already registered (give a membership number to tell them apart)")]
+
+
+def test_a_row_without_number_matching_a_numbered_registration_is_refused():
+    """The review's case: registered with a number, listed again without one."""
+    t = factories.tournament()
+    import_players(t, csv_file("name;club;membership number\nAlma Acker;SC Nord;T-002\n"), "a.csv")
+    result = import_players(t, csv_file("name;club\nalma acker;SC Nord\n"), "b.csv")
+    assert result.errors == [(2, "alma acker is already registered (give a membership number to tell them apart)")]
+    # Another Alma Acker of the same club, told apart by her own number, is welcome.
+    result = import_players(t, csv_file("name;club;membership number\nAlma Acker;SC Nord;T-099\n"), "c.csv")
+    assert result.errors == [] and t.registrations.count() == 2
 
 
 def test_late_lists_play_from_the_next_series():

@@ -102,6 +102,41 @@ def test_a_late_entry_cannot_join_a_drawn_series(client, director):
     assert response.status_code == 302
 
 
+def test_registering_the_same_name_and_club_again_is_refused_without_a_number(client, director):
+    t = factories.tournament(directors=[director])
+    url = reverse("tournaments:players", args=[t.pk])
+    data = {"name": "Bodo Brandt", "club": "SC Nord", "membership_number": "T-002", "first_series": 1}
+    assert client.post(url, data).status_code == 302
+    response = client.post(url, {"name": "bodo  brandt", "club": "SC Nord ", "first_series": 1})
+    assert response.status_code == 422
+    assert "bodo brandt is already registered (give a membership number to tell them apart)." in (
+        response.content.decode()
+    )
+    assert t.registrations.count() == 1
+    # Another player of that name in another club, or with his own number, registers.
+    assert client.post(url, {"name": "Bodo Brandt", "club": "SC Süd", "first_series": 1}).status_code == 302
+    other = {"name": "Bodo Brandt", "club": "SC Nord", "membership_number": "T-777", "first_series": 1}
+    assert client.post(url, other).status_code == 302
+    assert t.registrations.count() == 3
+
+
+def test_the_registration_form_offers_the_first_series_not_yet_drawn(client, director):
+    t, _series = factories.drawn(8, directors=[director], series_count=3)
+    page = client.get(reverse("tournaments:players", args=[t.pk])).content.decode()
+    assert 'name="first_series" value="2"' in page
+    fresh = factories.tournament(directors=[director])
+    page = client.get(reverse("tournaments:players", args=[fresh.pk])).content.decode()
+    assert 'name="first_series" value="1"' in page
+
+
+def test_withdrawing_asks_first_naming_the_player(client, director):
+    t, _series = factories.drawn(8, directors=[director], series_count=2)
+    page = client.get(reverse("tournaments:players", args=[t.pk])).content.decode()
+    name = t.registrations.order_by("player__name").first().player.name
+    assert f"Withdraw {name}? The series already drawn stay as they are" in page
+    assert 'onclick="return confirm(this.dataset.ask)"' in page
+
+
 def test_withdraw_before_and_after_the_draw(client, director):
     t = factories.tournament(directors=[director])
     regs = factories.registered(t, 9)
