@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from django import forms
-from django.contrib.auth import get_user_model
+from django.contrib.auth import get_user_model, password_validation
+from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
 from scoring.forms import GameForm
@@ -15,32 +16,79 @@ from .models import Dispute, RefereeAssignment
 
 
 class AssignForm(forms.Form):
+    """Name a referee: an existing account, or a new one made here with its password."""
+
     username = forms.CharField(label=_("User name"), max_length=150)
+    password = forms.CharField(
+        label=_("Password for a new account"),
+        required=False,
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+        help_text=_("Only for a referee without an account yet: the office creates it with this password."),
+    )
 
     def __init__(self, *args, tournament, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.tournament = tournament
+        self.user = None
 
-    def clean_username(self):
+    def clean_username(self) -> str:
         name = self.cleaned_data["username"].strip()
-        user = get_user_model().objects.filter(username=name, is_active=True).first()
-        if user is None:
-            raise forms.ValidationError(
-                _("There is no active user %(name)s; create the account first.") % {"name": name}
+        user_model = get_user_model()
+        user_model.username_validator(name)  # letters, digits and @.+-_ only: refused here, named
+        return name
+
+    def clean(self) -> dict:
+        data = super().clean()
+        name = data.get("username")
+        if not name:
+            return data
+        user_model = get_user_model()
+        self.user = user_model.objects.filter(username=name).first()
+        if self.user is not None:
+            if not self.user.is_active:
+                self.add_error("username", _("The account %(name)s is disabled.") % {"name": name})
+            elif RefereeAssignment.objects.filter(tournament=self.tournament, user=self.user).exists():
+                self.add_error("username", _("%(name)s already referees this tournament.") % {"name": name})
+            elif data.get("password"):
+                self.add_error(
+                    "password", _("%(name)s has an account already; leave the password empty.") % {"name": name}
+                )
+            return data
+        password = data.get("password")
+        if not password:
+            self.add_error(
+                "password",
+                _("There is no user %(name)s yet: give a password and the office creates the account.")
+                % {"name": name},
             )
-        if RefereeAssignment.objects.filter(tournament=self.tournament, user=user).exists():
-            raise forms.ValidationError(_("%(name)s already referees this tournament.") % {"name": name})
-        return user
+            return data
+        try:
+            password_validation.validate_password(password, user_model(username=name))
+        except forms.ValidationError as error:
+            self.add_error("password", error)
+        return data
+
+    @transaction.atomic
+    def save(self, *, assigned_by) -> tuple[object, bool]:
+        """Assign the referee, creating the account first when needed; (user, created)."""
+        created = self.user is None
+        if created:
+            self.user = get_user_model().objects.create_user(
+                username=self.cleaned_data["username"], password=self.cleaned_data["password"]
+            )
+        RefereeAssignment.objects.create(tournament=self.tournament, user=self.user, assigned_by=assigned_by)
+        return self.user, created
 
 
 class PinForm(forms.Form):
-    """One player confirms the sheet: his name and the PIN from the table card."""
+    """One player confirms the sheet himself (5.5.3): his name and the PIN from his own slip."""
 
     seat = forms.TypedChoiceField(label=_("Player"), coerce=int, widget=forms.RadioSelect)
     pin = forms.RegexField(
         label=_("PIN"),
         regex=r"^\s*\d{4}\s*$",
-        error_messages={"invalid": _("The PIN has 4 digits; it is printed on the table card.")},
+        error_messages={"invalid": _("The PIN has 4 digits; it is printed on your PIN slip.")},
         widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off", "maxlength": 4, "size": 5}),
     )
 

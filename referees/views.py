@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from scoring import tablesheet
+from scoring.exports import CSV_BOM, CSV_DELIMITER
 from scoring.messages import rule_message
 from scoring.models import Game
 from scoring.rules import RuleError
@@ -52,7 +53,7 @@ def _players(table: Table) -> dict[int, str]:
 
 @require_POST
 def confirm(request: HttpRequest, token: str) -> HttpResponse:
-    """One player confirms the sheet with the PIN from the table card."""
+    """One player confirms the sheet with the PIN from his own slip (5.5.3)."""
     table = table_of_link(token)
     form = PinForm(request.POST, players=_players(table))
     if not form.is_valid():
@@ -177,8 +178,10 @@ def corrections_csv(request: HttpRequest, tournament: Tournament) -> HttpRespons
     """Every correction as CSV: who, when, why, before -> after, the score change."""
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="corrections-{tournament.pk}.csv"'
-    response.write("\ufeff")  # so spreadsheet programs read UTF-8
-    writer = csv.writer(response)
+    # The league exports' dialect (scoring.exports): ";" and a byte order mark, so German
+    # Excel opens it in columns and reads "ü" as UTF-8.
+    response.write(CSV_BOM)
+    writer = csv.writer(response, delimiter=CSV_DELIMITER, lineterminator="\r\n")
     writer.writerow(
         [
             "time",
@@ -230,9 +233,11 @@ def assign(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """The director names the tournament's referees."""
     form = AssignForm(request.POST if request.method == "POST" else None, tournament=tournament)
     if request.method == "POST" and form.is_valid():
-        user = form.cleaned_data["username"]
-        RefereeAssignment.objects.create(tournament=tournament, user=user, assigned_by=request.user)
-        messages.success(request, _("%(name)s referees this tournament now.") % {"name": user.get_username()})
+        user, created = form.save(assigned_by=request.user)
+        text = _("%(name)s referees this tournament now.") % {"name": user.get_username()}
+        if created:
+            text += " " + _("The account was created: give the referee the user name and the password.")
+        messages.success(request, text)
         return redirect("referees:assign", tournament.pk)
     assignments = RefereeAssignment.objects.filter(tournament=tournament).select_related("user", "assigned_by")
     return render(
