@@ -12,8 +12,10 @@ def table_link_context(table: Table, players: dict[int, str], *, entered: int) -
     """The sign-off state, who has confirmed, and the PIN form while the sheet awaits confirmation."""
     state = signoff.state(table, entered=entered)
     seats = [(seat, name, seat in state.confirmed_seats) for seat, name in sorted(players.items())]
+    # The form offers only the players still to confirm (the list above shows who has).
+    waiting = {seat: name for seat, name in players.items() if seat not in state.confirmed_seats}
     return {
         "signoff": state,
         "signoff_seats": seats,
-        "pin_form": PinForm(players=players) if state.awaiting and state.locked_until is None else None,
+        "pin_form": PinForm(players=waiting) if state.awaiting and state.locked_until is None else None,
     }

@@ -4,11 +4,15 @@ A PIN is derived, not stored: HMAC-SHA256 keyed with the SECRET_KEY over the tab
 token and the seat number, reduced to four digits. So
 
 - nothing secret sits in the database (a copy of it does not reveal the PINs);
-- reissuing a table link (a new token) changes that table's PINs with it: a card printed
+- reissuing a table link (a new token) changes that table's PINs with it: a slip printed
   for the old link no longer confirms anything;
-- the table card and the office always agree without storing anything.
+- the printed PIN slips and the office always agree without storing anything.
 
-Rotating SECRET_KEY changes every PIN: do not rotate it between printing the table cards
+Each player gets his PIN on his own slip (``scoring.documents.slips``), handed to him
+face down, never on the table card the whole table reads: the PIN stands for his own
+signature under the sheet (5.5.3), so nobody else may know it.
+
+Rotating SECRET_KEY changes every PIN: do not rotate it between printing the PIN slips
 and the end of the tournament. Four digits are guessable, so wrong PINs are throttled
 per table (:mod:`referees.signoff`).
 """
@@ -23,7 +27,7 @@ PIN_DIGITS = 4
 
 
 def seat_pin(table, seat_number: int) -> str:
-    """The 4-digit PIN of ``seat_number`` at ``table``, as printed on the table card."""
+    """The 4-digit PIN of ``seat_number`` at ``table``, as printed on that player's PIN slip."""
     digest = salted_hmac("referees.pins.seat_pin", f"{table.token}:{seat_number}", algorithm="sha256").hexdigest()
     return f"{int(digest, 16) % 10**PIN_DIGITS:0{PIN_DIGITS}d}"
 

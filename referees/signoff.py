@@ -147,6 +147,9 @@ def confirm_seat(table: Table, seat_number: int, pin: str, *, now: datetime | No
         if seat_number not in seats:
             raise SignOffRefused(_("Seat %(seat)s is not at this table; choose your name.") % {"seat": seat_number})
         if not pin_matches(table, seat_number, pin):
+            # Counted before the table's lock is released, so a burst of guesses queued
+            # behind it sees every earlier one: no more than PIN_ATTEMPTS ever get checked.
+            PinFailure.objects.create(table=table, seat_number=seat_number)
             wrong = True
         else:
             sheet = fingerprint(table)
@@ -157,13 +160,12 @@ def confirm_seat(table: Table, seat_number: int, pin: str, *, now: datetime | No
             if confirmed >= set(seats):
                 SignOff.objects.create(table=table, fingerprint=sheet, confirmed_by=_("every player's PIN"))
     if wrong:
-        # Outside the transaction above: the failure must be kept although the request fails.
-        PinFailure.objects.create(table=table, seat_number=seat_number)
+        # Refused only now, after the transaction committed the failure.
         locked_until = pin_locked_until(table, now)
         if locked_until is not None:
             raise SignOffRefused(_locked_text(locked_until, wrong=True))
         raise SignOffRefused(
-            _("Wrong PIN for %(name)s: check the PIN on the table card and type it again.")
+            _("Wrong PIN for %(name)s: check the PIN on your PIN slip and type it again.")
             % {"name": seats[seat_number]}
         )
     return state(table, now=now)

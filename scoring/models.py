@@ -23,6 +23,18 @@ class GameQuerySet(models.QuerySet):
     def played(self) -> GameQuerySet:
         return self.filter(passed_out=False)
 
+    def with_correction_reason(self) -> GameQuerySet:
+        """Annotate ``correction_reason``: the reason of the game's latest referee correction
+        (referees.models.Correction), None if a referee never changed it.
+
+        A subquery of the games' own query, so marking corrected deals on a sheet costs no
+        query of its own (the table link's requests are counted).
+        """
+        from referees.models import Correction
+
+        latest = Correction.objects.filter(game=models.OuterRef("pk")).order_by("-made_at", "-pk")
+        return self.annotate(correction_reason=models.Subquery(latest.values("reason")[:1]))
+
 
 IRREGULARITY_CHOICES = [
     (rules.Irregularity.DECLARER.value, _("the declarer (the opponents win)")),

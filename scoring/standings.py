@@ -230,12 +230,44 @@ def _player_totals(table_rows: list[tuple], seat_rows: list[tuple], names: list[
     return result if len(result) == len(totals) else None
 
 
+@dataclass(frozen=True, slots=True)
+class Finality:
+    """How final the standings of the tournament or one series are (:func:`finality`)."""
+
+    confirmed: int
+    sheets: int
+    #: The numbers of the series in scope not finished yet (drawn or running).
+    unfinished: tuple[int, ...]
+
+    @property
+    def final(self) -> bool:
+        return self.confirmed == self.sheets and not self.unfinished
+
+
+def finality(tournament, series_number: int | None = None) -> Finality:
+    """The confirmed and all sheets (tables) and the unfinished series, in one query."""
+    from tournaments.models import Series
+
+    series = Series.objects.filter(tournament=tournament)
+    if series_number is not None:
+        series = series.filter(number=series_number)
+    # A table has at most one sign-off (one-to-one): the join does not multiply tables.
+    rows = (
+        series.annotate(sheets=Count("tables"), confirmed=Count("tables__signoff"))
+        .order_by("number")
+        .values_list("number", "status", "sheets", "confirmed")
+    )
+    confirmed = sheets = 0
+    unfinished = []
+    for number, status, series_sheets, series_confirmed in rows:
+        sheets += series_sheets
+        confirmed += series_confirmed
+        if status != Series.Status.FINISHED:
+            unfinished.append(number)
+    return Finality(confirmed, sheets, tuple(unfinished))
+
+
 def sheet_counts(tournament, series_number: int | None = None) -> tuple[int, int]:
     """(confirmed, all) sheets of the tournament or one series: how final the standings are."""
-    from tournaments.models import Table
-
-    tables = Table.objects.filter(series__tournament=tournament)
-    if series_number is not None:
-        tables = tables.filter(series__number=series_number)
-    counts = tables.aggregate(all=Count("pk"), confirmed=Count("signoff"))
-    return counts["confirmed"], counts["all"]
+    counts = finality(tournament, series_number)
+    return counts.confirmed, counts.sheets

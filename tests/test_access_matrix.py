@@ -387,6 +387,7 @@ MATRIX: list[Row] = [
     # Printed documents (tournaments/print_views.py).
     Row("tournaments:series_sheets_pdf", series, get=STAFF),
     Row("tournaments:series_cards_pdf", series, get=STAFF),
+    Row("tournaments:series_pin_slips_pdf", series, get=STAFF),
     Row("tournaments:series_settlement_pdf", series, get=STAFF),
     Row("tournaments:table_sheet_pdf", lambda w, token: series(w, token) | {"table": 1}, get=STAFF),
     Row("tournaments:table_settlement_pdf", lambda w, token: series(w, token) | {"table": 1}, get=STAFF),

@@ -2,7 +2,9 @@
 
 A replaced link is dead at once (its token answers 404 like any unknown one); the new
 one is shown on the series page with its QR code. Use it when a link has leaked (a
-photo of the table card, a phone left behind) or a scorekeeper changes.
+photo of the table card, a phone left behind) or a scorekeeper changes. The seats' PINs
+are derived from the link (referees.pins), so they change with it: the players need new
+PIN slips (one table's: ``pin-slips.pdf?table=<n>``).
 """
 
 from __future__ import annotations
@@ -34,7 +36,10 @@ def reissue_table_link(request: HttpRequest, tournament: Tournament, number: int
     reissue([table])
     messages.success(
         request,
-        _("Table %(n)s has a new link; the old one no longer opens the sheet. Give the table its new QR code.")
+        _(
+            "Table %(n)s has a new link and new PINs; the old link no longer opens the sheet. "
+            "Give the table its new QR code and its players their new PIN slips."
+        )
         % {"n": table.number},
     )
     return redirect("tournaments:series", tournament.pk, number)
@@ -48,7 +53,10 @@ def reissue_series_links(request: HttpRequest, tournament: Tournament, number: i
     reissue(tables)
     messages.success(
         request,
-        _("All %(count)s tables of series %(n)s have new links; the old ones no longer open any sheet.")
+        _(
+            "All %(count)s tables of series %(n)s have new links and new PINs; the old links no longer open any "
+            "sheet. Print the new table cards and PIN slips."
+        )
         % {"count": len(tables), "n": number},
     )
     return redirect("tournaments:series", tournament.pk, number)

@@ -1,4 +1,4 @@
-"""The director's printed documents: scoresheets, table cards, settlements, ranking list.
+"""The director's printed documents: scoresheets, table cards, PIN slips, settlements, ranking list.
 
 Thin: each view checks its parameters, answers a bad one with a clear 400 page naming
 the parameter, and lets :mod:`scoring.documents` draw the PDF.
@@ -19,6 +19,7 @@ from scoring.accounts import settlements, total_account
 from scoring.fees import Account, distribute
 
 from .models import Series, Table, Tournament
+from .params import number_param
 from .permissions import director_required
 
 FORMS = ("blank", "filled")
@@ -85,15 +86,37 @@ def table_sheet(request: HttpRequest, tournament: Tournament, number: int, table
 
 @director_required
 def series_cards(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
-    """The table cards of a series, with each table's entry link as QR code and each
-    seat's PIN for confirming the sheet (5.5.3; referees.pins)."""
+    """The table cards of a series, with each table's entry link as QR code (no PINs:
+    the whole table reads the card; see :func:`series_pin_slips`)."""
     series = _series(tournament, number)
-    pins = {
-        table.number: {seat: seat_pin(table, seat) for seat in range(1, table.size + 1)}
-        for table in series.tables.all()
-    }
     response = _pdf(_name(tournament, "series", number, "table-cards"))
-    documents.series_cards_pdf(series, absolute_url=request.build_absolute_uri, out=response, pins=pins)
+    documents.series_cards_pdf(series, absolute_url=request.build_absolute_uri, out=response)
+    return response
+
+
+@director_required
+def series_pin_slips(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
+    """Each seated player's PIN slip, handed to him face down: he alone confirms his
+    table's sheet with it (5.5.3). ``?table=<n>``: one table's slips only, for new ones
+    after its link was replaced (a new link means new PINs, referees.pins)."""
+    series = _series(tournament, number)
+    selected = request.GET.get("table", "")
+    table_number = None
+    if selected:
+        numbers = set(series.tables.values_list("number", flat=True))
+        # Compared in Python, so a number too large for the database column is just
+        # another unknown table.
+        table_number = number_param(selected)
+        if table_number not in numbers:
+            return _bad(
+                request,
+                tournament,
+                _("table: %(value)s is not a table of series %(series)s (its tables: 1 to %(last)s).")
+                % {"value": selected, "series": number, "last": max(numbers, default=0)},
+            )
+    parts = ("table", table_number) if table_number else ()
+    response = _pdf(_name(tournament, "series", number, *parts, "pin-slips"))
+    documents.series_pin_slips_pdf(series, pin=seat_pin, out=response, table_number=table_number)
     return response
 
 
@@ -138,8 +161,8 @@ def standings_pdf(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     selected = request.GET.get("series", "")
     series_number = None
     if selected:
-        # isascii: "²" and "٣" pass isdigit() but are no series number (int("²") fails).
-        if not (selected.isascii() and selected.isdigit()) or int(selected) not in numbers:
+        series_number = number_param(selected)
+        if series_number not in numbers:
             drawn = ", ".join(map(str, numbers)) or _("none yet")
             return _bad(
                 request,
@@ -147,7 +170,6 @@ def standings_pdf(request: HttpRequest, tournament: Tournament) -> HttpResponse:
                 _("series: %(value)s is not a drawn series of this tournament (drawn: %(drawn)s).")
                 % {"value": selected, "drawn": drawn},
             )
-        series_number = int(selected)
     parts = ("standings", "series", series_number) if series_number else ("standings",)
     out = io.BytesIO()
     documents.standings_pdf(tournament, series_number=series_number, appendix=APPENDIX[choice], out=out)

@@ -30,10 +30,15 @@ urlpatterns = [
     ),
 ]
 
-# Printed documents (tournaments/print_views.py): scoresheets, table cards, settlements, ranking list.
+# Printed documents (tournaments/print_views.py): scoresheets, table cards, PIN slips, settlements, ranking list.
 urlpatterns += [
     path("t/<int:tournament_id>/series/<int:number>/sheets.pdf", print_views.series_sheets, name="series_sheets_pdf"),
     path("t/<int:tournament_id>/series/<int:number>/cards.pdf", print_views.series_cards, name="series_cards_pdf"),
+    path(
+        "t/<int:tournament_id>/series/<int:number>/pin-slips.pdf",
+        print_views.series_pin_slips,
+        name="series_pin_slips_pdf",
+    ),
     path(
         "t/<int:tournament_id>/series/<int:number>/settlement.pdf",
         print_views.series_settlement,

@@ -1,7 +1,8 @@
 """Printed documents of a tournament, drawn directly on a reportlab canvas.
 
 Skat is still signed on paper: the scoresheets (5.5.2), table cards with the entry
-link's QR code, the ranking list and the settlement sheet with the fee account (5.5.5).
+link's QR code, each player's PIN slip for confirming his sheet (5.5.3), the ranking
+list and the settlement sheet with the fee account (5.5.5).
 Each function loads what it prints in a fixed number of queries, whatever the number of
 tables or players.
 """
@@ -10,13 +11,14 @@ from __future__ import annotations
 
 import io
 from collections import namedtuple
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import BinaryIO
 
 from django.db.models import Prefetch
 
 from .cards import CardInput, CardSeat, write_cards
 from .scoresheet import sheet_inputs, write_sheets
+from .slips import Slip, write_slips
 
 #: The stored fields a printed sheet shows (5.5.2); the rest of a Game is not loaded.
 SHEET_GAME_FIELDS = (
@@ -48,14 +50,16 @@ def _seats_prefetch() -> Prefetch:
     return Prefetch("seats", queryset=Seat.objects.select_related("player__club").order_by("number"))
 
 
-PrintedGame = namedtuple("PrintedGame", SHEET_GAME_FIELDS)
+#: A filled sheet also marks the deals a referee changed (GameQuerySet.with_correction_reason).
+PrintedGame = namedtuple("PrintedGame", (*SHEET_GAME_FIELDS, "correction_reason"), defaults=(None,))
 PrintedGame.__doc__ = "A stored game's printed fields; read like a Game by tablesheet.build and the sheet."
 
 
 def _games_by_table(games) -> dict[int, list]:
     """The games per table in deal order: plain rows, no model instances (36,000 per series)."""
     grouped: dict[int, list] = {}
-    for row in games.order_by("table_id", "number").values_list(*SHEET_GAME_FIELDS):
+    rows = games.with_correction_reason().order_by("table_id", "number")
+    for row in rows.values_list(*SHEET_GAME_FIELDS, "correction_reason"):
         game = PrintedGame._make(row)
         grouped.setdefault(game.table_id, []).append(game)
     return grouped
@@ -93,18 +97,12 @@ def table_sheet_pdf(table, *, filled: bool) -> bytes:
     return out.getvalue()
 
 
-def series_cards_pdf(
-    series,
-    *,
-    absolute_url: Callable[[str], str],
-    out: BinaryIO,
-    pins: Mapping[int, Mapping[int, str]] | None = None,
-) -> None:
+def series_cards_pdf(series, *, absolute_url: Callable[[str], str], out: BinaryIO) -> None:
     """The table cards of a series: two per A4 page, each with its entry link as QR code.
 
-    ``absolute_url`` makes the link absolute (``request.build_absolute_uri``); ``pins``
-    maps a table number to its seats' PINs (seat number -> PIN), printed beside each seat.
-    Two queries, whatever the number of tables.
+    ``absolute_url`` makes the link absolute (``request.build_absolute_uri``). No PINs:
+    the whole table reads the card, so each player's PIN is on his own slip
+    (:func:`series_pin_slips_pdf`). Two queries, whatever the number of tables.
     """
     from tournaments.models import Table
 
@@ -124,7 +122,38 @@ def series_cards_pdf(
         )
         for table in tables
     ]
-    write_cards(cards, out, str(series), pins)
+    write_cards(cards, out, str(series))
+
+
+def series_pin_slips_pdf(
+    series,
+    *,
+    pin: Callable[[object, int], str],
+    out: BinaryIO,
+    table_number: int | None = None,
+) -> None:
+    """A PIN slip for every seated player of a series, or of table ``table_number`` only.
+
+    ``pin(table, seat_number)`` gives a seat's PIN (``referees.pins.seat_pin``), which each
+    player types to confirm his table's sheet himself (5.5.3). Slips in table and seat
+    order. Two queries, whatever the number of tables.
+    """
+    from tournaments.models import Table
+
+    tables = Table.objects.filter(series=series)
+    if table_number is not None:
+        tables = tables.filter(number=table_number)
+    tables = list(tables.prefetch_related(_seats_prefetch()).order_by("number"))
+    name = series.tournament.name
+    slips = [
+        [
+            Slip(name, series.number, table.number, s.number, s.player.name, pin(table, s.number))
+            for s in table.seats.all()
+        ]
+        for table in tables
+    ]
+    title = f"{series}, {tables[0]}" if table_number is not None and tables else str(series)
+    write_slips(slips, out, title)
 
 
 def _fee_tournament(tournament_id: int):
@@ -181,9 +210,10 @@ def standings_pdf(
 
     The appendix charts the running score of every player placed up to ``appendix``
     (0: no appendix; None: every player), from :func:`scoring.statistics.running_scores`:
-    two more queries, whatever the number of players.
+    two more queries, whatever the number of players. One more for how final it is
+    (:func:`scoring.standings.finality`), printed under the title of every page.
     """
-    from scoring.standings import standings
+    from scoring.standings import finality, standings
     from scoring.statistics import running_scores
 
     from .appendix import ChartEntry
@@ -201,4 +231,11 @@ def standings_pdf(
             if series_number:
                 points = within_series(points, series_number)
             charts.append(ChartEntry(entry.place, entry.item.name, entry.rating.points, points))
-    write_ranking(ranked, out, tournament=tournament, series_number=series_number, charts=charts)
+    write_ranking(
+        ranked,
+        out,
+        tournament=tournament,
+        series_number=series_number,
+        charts=charts,
+        finality=finality(tournament, series_number),
+    )

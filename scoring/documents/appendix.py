@@ -23,8 +23,9 @@ from .common import MARGIN, PAGE_HEIGHT, PAGE_WIDTH, Text, fit, width
 COLUMNS = 2
 ROWS = 5
 PER_PAGE = COLUMNS * ROWS
-#: The grid's top (below the page heading) and bottom (above the footnote).
-GRID_TOP = PAGE_HEIGHT - MARGIN - 40
+#: The grid's top (below the page heading and the ranking's status line) and bottom
+#: (above the footnote).
+GRID_TOP = PAGE_HEIGHT - MARGIN - 52
 GRID_BOTTOM = MARGIN + 14
 GAP = 16.0
 CELL_WIDTH = (PAGE_WIDTH - 2 * MARGIN - (COLUMNS - 1) * GAP) / COLUMNS

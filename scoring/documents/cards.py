@@ -2,12 +2,13 @@
 
 A card stands on the table all evening: readable from the next table, with the link the
 scorekeeper scans on a phone and the same link printed under the code for typing. Two
-cards fit on an A4 page (each A5 landscape; cut along the line).
+cards fit on an A4 page (each A5 landscape; cut along the line). Everybody at the table
+reads the card, so it carries no PIN: each player's PIN is on his own slip (slips.py).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import segno
@@ -69,19 +70,8 @@ def draw_qr(canvas: Canvas, url: str, x: float, y: float, size: float) -> None:
     canvas.addLiteral("\n".join(ops))
 
 
-def draw_card(
-    canvas: Canvas,
-    text: Text,
-    fonts: tuple[str, str],
-    card: CardInput,
-    y0: float,
-    pins: Mapping[int, str] | None = None,
-) -> None:
-    """One card in the band from ``y0`` to ``y0 + CARD_HEIGHT``.
-
-    ``pins`` (seat number -> PIN) prints "PIN 1234" beside each seat that has one, for the
-    players' confirmation of the sheet; without it the card shows no PIN.
-    """
+def draw_card(canvas: Canvas, text: Text, fonts: tuple[str, str], card: CardInput, y0: float) -> None:
+    """One card in the band from ``y0`` to ``y0 + CARD_HEIGHT``."""
     font, bold = fonts
     top = y0 + CARD_HEIGHT - PAD
     left = PAD
@@ -95,12 +85,7 @@ def draw_card(
     y = top - 116
     for seat in card.seats:
         text.left(left, y, str(seat.number), bold, 20)
-        pin = pins.get(seat.number) if pins else None
-        pin_text = _("PIN %(pin)s") % {"pin": pin} if pin else ""
-        pin_room = 86 if pin_text else 0
-        text.left(left + 28, y, fit(seat.name, bold, 18, text_room - 28 - pin_room), bold, 18)
-        if pin_text:
-            text.right(left + text_room, y, pin_text, bold, 14)
+        text.left(left + 28, y, fit(seat.name, bold, 18, text_room - 28), bold, 18)
         if seat.club:
             text.left(left + 28, y - 13, fit(seat.club, font, 10, text_room - 28), font, 10)
         y -= 46
@@ -124,20 +109,15 @@ def draw_card(
     text.left(left, y0 + PAD - 6, fit(note, font, 9, right - left), font, 9)
 
 
-def write_cards(
-    cards: Sequence[CardInput],
-    out,
-    title: str,
-    pins: Mapping[int, Mapping[int, str]] | None = None,
-) -> None:
-    """Two cards per A4 page; ``pins`` maps a table number to its seats' PINs."""
+def write_cards(cards: Sequence[CardInput], out, title: str) -> None:
+    """Two cards per A4 page."""
     canvas = new_canvas(out, title)
     fonts = choose_fonts([t for card in cards for t in card.texts()])
     text = Text(canvas)
     for i, card in enumerate(cards):
         upper = i % 2 == 0
         y0 = CARD_HEIGHT if upper else 0
-        draw_card(canvas, text, fonts, card, y0, pins.get(card.table) if pins else None)
+        draw_card(canvas, text, fonts, card, y0)
         if upper:
             canvas.setDash(4, 4)
             canvas.setLineWidth(0.4)

@@ -3,6 +3,9 @@
 Columns as the standings page: place, name, club, game points, games won and lost,
 the bonus for games lost by others, the rating (extended Seeger-Fabian) and the tables
 played. The order is :func:`scoring.rating.rank`'s, printed at the foot of every page.
+Under the title of every page, ranking and appendix, whether it is final: while a sheet
+is unconfirmed (5.5.3) or a series not finished, the list pinned up in the hall says
+it is provisional.
 """
 
 from __future__ import annotations
@@ -10,9 +13,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from .appendix import ChartEntry, draw_appendix, pages_needed
-from .common import MARGIN, PAGE_HEIGHT, PAGE_WIDTH, Text, choose_fonts, fit, new_canvas, wrap
+from .common import MARGIN, PAGE_HEIGHT, PAGE_WIDTH, Text, choose_fonts, fit, new_canvas, width, wrap
 
 ROW = 13.0
 SIZE = 8.5
@@ -41,11 +45,45 @@ def _labels() -> dict[str, str]:
     }
 
 
+def status_line(finality) -> str:
+    """The line under every page's title: provisional while a sheet is unconfirmed or a
+    series not finished; once all is final, the standings page's own sentence; nothing
+    before there is any sheet."""
+    if finality is None or (finality.final and not finality.sheets):
+        return ""
+    if finality.final:
+        return _("All sheets are confirmed: the standings are final.")
+    counts = {"open": finality.sheets - finality.confirmed, "sheets": finality.sheets}
+    if not finality.unfinished:
+        return _("Provisional: %(open)s of %(sheets)s sheets not yet confirmed (5.5.3).") % counts
+    numbers = ", ".join(map(str, finality.unfinished))
+    if finality.confirmed == finality.sheets:
+        return ngettext(
+            "Provisional: series %(numbers)s is not finished yet.",
+            "Provisional: series %(numbers)s are not finished yet.",
+            len(finality.unfinished),
+        ) % {"numbers": numbers}
+    return ngettext(
+        "Provisional: series %(numbers)s is not finished yet; %(open)s of %(sheets)s sheets not yet confirmed "
+        "(5.5.3).",
+        "Provisional: series %(numbers)s are not finished yet; %(open)s of %(sheets)s sheets not yet confirmed "
+        "(5.5.3).",
+        len(finality.unfinished),
+    ) % {"numbers": numbers, **counts}
+
+
 def write_ranking(
-    ranked: Sequence, out, *, tournament, series_number: int | None, charts: Sequence[ChartEntry] = ()
+    ranked: Sequence,
+    out,
+    *,
+    tournament,
+    series_number: int | None,
+    charts: Sequence[ChartEntry] = (),
+    finality=None,
 ) -> None:
     """``ranked`` is :func:`scoring.standings.standings`'s answer, best first; ``charts``
-    the running-score charts of the appendix (:mod:`.appendix`), in ranking order."""
+    the running-score charts of the appendix (:mod:`.appendix`), in ranking order;
+    ``finality`` :func:`scoring.standings.finality`'s answer (None: no status line)."""
     from .scoresheet import _date
 
     title = _("Ranking list")
@@ -63,6 +101,11 @@ def write_ranking(
     ranking_pages = max(1, -(-len(ranked) // ROWS_PER_PAGE))
     pages = ranking_pages + pages_needed(len(charts))
     line = " · ".join(p for p in (tournament.name, _date(tournament.date), tournament.venue) if p)
+    status = status_line(finality)
+    # Bold, as large as fits one line: the printout pinned up must not look final.
+    status_size = 10.0
+    while status_size > 6 and width(status, bold, status_size) > RIGHT - MARGIN:
+        status_size -= 0.5
     page = 0
 
     def header(heading: str) -> None:
@@ -73,6 +116,8 @@ def write_ranking(
         text.left(MARGIN, top - 16, f"{heading}: {scope}", bold, 15)
         text.left(MARGIN, top - 30, fit(line, font, 9, RIGHT - MARGIN - 90), font, 9)
         text.right(RIGHT, top - 30, _("page %(page)s of %(pages)s") % {"page": page, "pages": pages}, font, 8)
+        if status:
+            text.left(MARGIN, top - 44, fit(status, bold, status_size, RIGHT - MARGIN), bold, status_size)
 
     rule = _(
         "Rating = game points + 50 per game won - 50 per game lost + 40 (table of three) or 30 (table of four) "

@@ -5,7 +5,8 @@ hand, schneider, announced, schwarz, announced, ouvert, game value, overbid, won
 and each player's running total (the declarer's cell changes). A thick line closes each
 round (3.2.1); at a table of four the dealer's column is shaded, he sits out (3.2.7).
 The foot: games won and lost, the rating computation of :mod:`scoring.rating` and a
-signature line per player and for the scorekeeper.
+signature line per player and for the scorekeeper. A deal a referee changed carries a
+star at the right of its declarer cell, explained under the grid of its page.
 
 Nothing here values a game: the filled form prints the stored fields of
 :class:`scoring.models.Game` and adds them up with :func:`scoring.tablesheet.build`.
@@ -45,6 +46,8 @@ FOOT_ROWS = 7
 SIGNATURE_GAP = 28.0
 
 _CONTRACT_BASE = {contract.value: str(base) for contract, base in BASE_VALUES.items()}
+#: The mark of a deal a referee changed (referees.models.Correction), explained on its page.
+CORRECTED = "*"
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,6 +144,7 @@ class ScoresheetWriter:
         self.passed_out = _("passed out")
         self.carried = _("carried forward")
         self.void = _("void")
+        self.corrected = f"{CORRECTED} {_('corrected by a referee')}"
         self.mark = "x"
 
     # -- static page parts ----------------------------------------------------------
@@ -277,6 +281,9 @@ class ScoresheetWriter:
         players_width = PLAYERS_WIDTH / size
         short = {n: fit(name, self.font, CELL, WIDTH["dealer"] - 4) for n, name in names.items()}
         short_declarer = {n: fit(name, self.font, CELL, WIDTH["declarer"] - 4) for n, name in names.items()}
+        # A corrected deal's declarer leaves room for the star at the cell's right.
+        room = WIDTH["declarer"] - 6 - width(CORRECTED, self.bold, CELL)
+        marked_declarer = {n: fit(name, self.font, CELL, room) for n, name in names.items()}
         by_number = {row.game.number: row for row in rows} if rows else {}
         totals = [0] * size
         for page in range(pages):
@@ -294,6 +301,7 @@ class ScoresheetWriter:
                 for i, total in enumerate(totals):
                     t.right(PLAYERS_X + (i + 1) * players_width - 3, y, str(total), self.bold, CELL)
             body_top = top - (ROW if carried else 0)
+            marked = False
             for i in range(count):
                 number = first + i
                 y = body_top - (i + 1) * ROW + 3
@@ -301,15 +309,22 @@ class ScoresheetWriter:
                 row = by_number.get(number)
                 if row is None:
                     continue
-                self._game(row.game, y, short_declarer)
                 game = row.game
+                if getattr(game, "correction_reason", None):
+                    marked = True
+                    t.right(X["base"] - 2, y, CORRECTED, self.bold, CELL)
+                    self._game(game, y, marked_declarer)
+                else:
+                    self._game(game, y, short_declarer)
                 if game.declarer_seat is not None:
                     seat = game.declarer_seat
                     total = row.totals[seat - 1]
                     t.right(PLAYERS_X + seat * players_width - 3, y, str(total), self.bold, CELL)
                 totals = list(row.totals)
+            bottom = body_top - count * ROW
+            if marked:  # under the grid, left of the foot's labels
+                t.left(MARGIN + 2, bottom - ROW + 3, fit(self.corrected, self.font, SMALL, 115), self.font, SMALL)
             if last_page:
-                bottom = body_top - count * ROW
                 self._foot(data, built.ratings if rows is not None else None, bottom)
             t.flush()
             self.canvas.showPage()

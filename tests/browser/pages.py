@@ -26,7 +26,7 @@ def enter(phone, declarer: str, contract: str, **fields) -> None:
 
 
 def confirm(phone, player: str, pin: str) -> None:
-    """One player confirms the sheet on the phone with the PIN of the table card (5.5.3)."""
+    """One player confirms the sheet on the phone with the PIN from his own slip (5.5.3)."""
     phone.locator(".pin-form label", has_text=player).click()
     phone.fill("input[name=pin]", pin)
     phone.click("text=Confirm the sheet")

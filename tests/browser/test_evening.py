@@ -1,5 +1,6 @@
 """A whole evening in a real browser: the director's pages on a desktop, one table's
-games on a phone through its link, the players confirming the sheet with their PINs,
+games on a phone through its link, the players confirming the sheet with the PINs of
+the slips the director printed,
 the director downloading the filled scoresheet (PDF) and the league workbook (XLSX),
 and the standings changing from provisional to final."""
 
@@ -139,7 +140,16 @@ def test_a_director_runs_an_evening_from_the_draw_to_the_final_standings(
     assert before[names[0]][-3] == "162"
     assert desktop.locator("text=0 of 2 sheets confirmed").is_visible()
 
-    # Every player confirms the sheet on the phone with the PIN of the table card.
+    # The director prints the table's PIN slips; each player reads his own PIN from his.
+    desktop.goto(base + reverse("tournaments:series", args=[tournament.pk, 1]))
+    slips = download(
+        desktop, desktop.locator("section.table-card", has_text=names[0]).get_by_role("link", name="PIN slips")
+    )
+    slip_text = "\n".join(page.extract_text() for page in pypdf.PdfReader(io.BytesIO(slips)).pages)
+    pins = dict(re.findall(r"Seat \d\n(.+)\nPIN\n(\d{4})\n", slip_text))
+    assert pins == {name: seat_pin(table, seat) for seat, name in enumerate(names, start=1)}, slip_text
+
+    # Every player confirms the sheet on the phone with the PIN from his own slip.
     phone.wait_for_selector("text=Awaiting confirmation")
     assert_fits_the_phone(
         phone, SCREENSHOTS / "phone-confirm.png", (".pin-form label", "input[name=pin]", ".pin-form button")
@@ -147,8 +157,8 @@ def test_a_director_runs_an_evening_from_the_draw_to_the_final_standings(
     # The players check the sheet before they confirm it: a table of three shows every column.
     sheet = phone.evaluate("(b => [b.scrollWidth, b.clientWidth])(document.querySelector('.sheet-scroll'))")
     assert sheet[0] <= sheet[1], f"the sheet needs swiping sideways: {sheet[0]} px in {sheet[1]} px"
-    for seat, name in enumerate(names, start=1):
-        confirm(phone, name, seat_pin(table, seat))
+    for name in names:
+        confirm(phone, name, pins[name])
     phone.wait_for_selector("text=Every player has confirmed: the sheet is final.")
     expect(phone.locator("#signoff.confirmed")).to_contain_text("the sheet is locked")
     assert phone.locator("#game-form").count() == 0

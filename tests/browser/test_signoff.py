@@ -1,5 +1,5 @@
 """The end of a table's evening in a real browser: the last deal entered on the phone, every
-player confirms with the PIN from the table card (one typo refused), the sheet is locked,
+player confirms with the PIN from his own slip (one typo refused), the sheet is locked,
 and a referee's correction on the desktop changes the standings."""
 
 from __future__ import annotations

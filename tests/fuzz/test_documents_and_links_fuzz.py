@@ -48,12 +48,17 @@ param = st.one_of(st.sampled_from(NASTY), junk)
             "form": value(st.one_of(st.sampled_from(["blank", "filled", "Filled", ""]), param)),
             "series": value(st.one_of(st.sampled_from(["", "1", "2", "²", "٣", "01"]), param)),
             "appendix": value(st.one_of(st.sampled_from(["0", "1", "all", "", "ALL"]), param)),
+            "table": value(st.one_of(st.sampled_from(["", "1", "2", "3", "²", "1" * 5000]), param)),
         },
     ),
-    which=st.sampled_from(["series_sheets_pdf", "table_sheet_pdf", "standings_pdf", "series_cards_pdf"]),
+    which=st.sampled_from(
+        ["series_sheets_pdf", "table_sheet_pdf", "standings_pdf", "series_cards_pdf", "series_pin_slips_pdf"]
+    ),
 )
 @example(query={"series": "²"}, which="standings_pdf")
 @example(query={"series": "٣"}, which="standings_pdf")
+@example(query={"series": "1" * 5000}, which="standings_pdf")  # regression: int() refused it with a 500
+@example(query={"table": "1" * 5000}, which="series_pin_slips_pdf")
 def test_the_printed_documents_query(drawn, query, which):
     t, _series, client = drawn
     args = {"standings_pdf": [t.pk], "table_sheet_pdf": [t.pk, 1, 1]}.get(which, [t.pk, 1])
@@ -62,7 +67,7 @@ def test_the_printed_documents_query(drawn, query, which):
     assert response.status_code in {200, 400}
     if response.status_code == 400:
         page = response.content.decode()
-        assert any(f"{name}: " in page for name in ("form", "series", "appendix")), page
+        assert any(f"{name}: " in page for name in ("form", "series", "appendix", "table")), page
     else:
         assert response["Content-Type"] == "application/pdf"
 

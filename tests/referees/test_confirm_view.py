@@ -1,4 +1,4 @@
-"""signoff:confirm — every player confirms the finished sheet with the PIN from the table card."""
+"""signoff:confirm — every player confirms the finished sheet with the PIN from his own slip."""
 
 from __future__ import annotations
 
@@ -35,6 +35,9 @@ def test_the_finished_sheet_awaits_confirmation_and_names_who_has_confirmed(clie
     assert "your confirmation is recorded" in page
     assert "Seat2 confirmed" in page and "Seat1 not yet" in page and "Seat3 not yet" in page
     assert not SignOff.objects.exists()
+    # The PIN form offers only the players still to confirm.
+    assert 'name="seat" value="1"' in page and 'name="seat" value="3"' in page
+    assert 'name="seat" value="2"' not in page
 
 
 def test_every_player_confirming_signs_the_sheet_off(client):
@@ -52,7 +55,7 @@ def test_every_player_confirming_signs_the_sheet_off(client):
 def test_a_wrong_pin_is_refused_clearly_and_recorded(client):
     table = full_table(3)
     page = confirm(client, table, 1, wrong_pin(table, 1)).content.decode()
-    assert "Wrong PIN for Seat1: check the PIN on the table card" in page
+    assert "Wrong PIN for Seat1: check the PIN on your PIN slip" in page
     assert not SeatConfirmation.objects.exists()
     assert PinFailure.objects.filter(table=table, seat_number=1).count() == 1
 

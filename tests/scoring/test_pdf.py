@@ -12,10 +12,13 @@ import segno
 from django.utils import translation
 from pypdf import PdfReader
 
+from referees import corrections
+from referees.pins import seat_pin
 from scoring import tablesheet
 from scoring.accounts import settlements
 from scoring.documents import (
     series_cards_pdf,
+    series_pin_slips_pdf,
     series_settlement_pdf,
     series_sheets_pdf,
     standings_pdf,
@@ -23,6 +26,7 @@ from scoring.documents import (
     table_sheet_pdf,
 )
 from scoring.documents.cards import draw_qr
+from scoring.documents.slips import COLUMNS, ROWS, Slip, layout
 from scoring.models import Game
 from scoring.standings import standings
 from tests import factories
@@ -112,6 +116,23 @@ def test_filled_sheet_of_four_prints_every_deal_and_the_engine_totals():
         assert label in page
 
 
+def test_a_deal_corrected_by_a_referee_is_starred_and_explained_under_the_grid():
+    table = named_table(4, NAMES)
+    play(table)
+    assert "corrected by a referee" not in pages(table_sheet_pdf(table, filled=True))[0]
+    game = table.games.filter(passed_out=False, number__gte=6).order_by("number").first()
+    corrections.correct_game(
+        game.pk, expected_version=game.version, changes={"hand": not game.hand}, user=factories.user(), reason="x"
+    )
+    page = pages(table_sheet_pdf(table, filled=True))[0]
+    printed = rows(page, NAMES)
+    assert len(printed) == 48
+    starred = [number for number, line in enumerate(printed, start=1) if "*" in "".join(line)]
+    assert starred == [game.number]
+    assert printed[game.number - 1][1] == f"*{NAMES[game.declarer_seat - 1]}"  # the star ends the declarer cell
+    assert "* corrected by a referee" in page
+
+
 def test_blank_sheet_has_the_dealers_and_no_results():
     names = ["Anna", "Bernd", "Clara", "Dieter"]
     table = named_table(4, names)
@@ -194,27 +215,118 @@ def test_german_sheet():
     assert "Jürgen Müller" in text and "Käthe Große" in text
 
 
-def test_table_cards_with_and_without_pins():
+def test_table_cards_print_no_pins():
+    """The whole table reads the card: a PIN there would let one player confirm for all (5.5.3)."""
     _t, series = factories.drawn(players=7)
     out = io.BytesIO()
     series_cards_pdf(series, absolute_url=lambda path: "http://hall.local" + path, out=out)
     (page,) = pages(out.getvalue())  # two cards per page
-    tables = list(series.tables.order_by("number"))
-    for table in tables:
+    # Names ("Player 3537") and link tokens may hold any four digits by chance: the PINs
+    # are looked for in what is left of the page without them.
+    rest = page
+    for table in series.tables.order_by("number"):
         assert f"Table {table.number}" in page
         assert table.token in page.replace("\n", "")
         for seat in table.seats.select_related("player"):
             assert seat.player.name in page
+            rest = rest.replace(seat.player.name, "")
+    rest = rest.replace("\n", "")
+    for table in series.tables.all():
+        rest = rest.replace(table.token, "")
+    for table in series.tables.all():
+        for seat in table.seats.all():
+            assert not re.search(rf"(?<!\d){seat_pin(table, seat.number)}(?!\d)", rest)
     assert "PIN" not in page
-    pinned = io.BytesIO()
-    series_cards_pdf(
-        series,
-        absolute_url=lambda path: "http://hall.local" + path,
-        out=pinned,
-        pins={tables[0].number: {1: "1234", 3: "0042"}},
+
+
+def slips_of(data: bytes) -> list[dict]:
+    """Each slip as the player reads it: tournament, place, name and PIN, page by page."""
+    found = []
+    for number, text in enumerate(pages(data), start=1):
+        for match in SLIP.finditer(text):
+            found.append({"page": number, **match.groupdict()})
+    return found
+
+
+SLIP = re.compile(
+    r"(?P<tournament>[^\n]*)\nSeries (?P<series>\d+) · Table (?P<table>\d+) · Seat (?P<seat>\d)\n"
+    r"(?P<name>[^\n]*)\nPIN\n(?P<pin>\d{4})\n"
+)
+
+
+def test_pin_slips_give_every_seated_player_his_own_pin():
+    _t, series = factories.drawn(players=11, name="Großes Open")  # tables of 4, 4 and 3
+    out = io.BytesIO()
+    series_pin_slips_pdf(series, pin=seat_pin, out=out)
+    slips = slips_of(out.getvalue())
+    seats = Seat.objects.filter(series=series).select_related("table", "player").order_by("table__number", "number")
+    assert [(int(s["table"]), int(s["seat"]), s["name"], s["pin"]) for s in slips] == [
+        (seat.table.number, seat.number, seat.player.name, seat_pin(seat.table, seat.number)) for seat in seats
+    ]
+    assert all(s["tournament"] == "Großes Open" and s["series"] == "1" for s in slips)
+    text = pages(out.getvalue())[0]
+    assert text.count("Keep this PIN to yourself.") == 11
+    assert "type it on the table phone to confirm the sheet (5.5.3)." in text.replace("\n", " ")
+
+
+def test_pin_slips_of_one_table():
+    _t, series = factories.drawn(players=11)
+    out = io.BytesIO()
+    series_pin_slips_pdf(series, pin=seat_pin, out=out, table_number=3)
+    table = series.tables.get(number=3)
+    assert [(s["table"], s["seat"], s["pin"]) for s in slips_of(out.getvalue())] == [
+        ("3", str(seat), seat_pin(table, seat)) for seat in (1, 2, 3)
+    ]
+
+
+def test_no_table_is_split_across_pages():
+    """Five tables to a page, each from a new row: the director hands out one table's slips together."""
+    _t, series = factories.drawn(players=43)  # ten tables of four, one of three
+    out = io.BytesIO()
+    series_pin_slips_pdf(series, pin=seat_pin, out=out)
+    slips = slips_of(out.getvalue())
+    assert len(slips) == 43
+    page_of = {}
+    for s in slips:
+        page_of.setdefault(s["table"], set()).add(s["page"])
+    assert all(len(p) == 1 for p in page_of.values())
+    assert [page_of[str(n)] for n in (1, 5, 6, 10, 11)] == [{1}, {1}, {2}, {2}, {3}]
+
+
+def test_the_layout_keeps_tables_together_on_rows_of_their_own():
+    def table(number, size):
+        return [Slip("T", 1, number, seat, f"P{number}.{seat}", "0000") for seat in range(1, size + 1)]
+
+    sizes = [3, 4, 3, 3, 4, 4, 3, 4]
+    result = layout([table(n, size) for n, size in enumerate(sizes, start=1)])
+    assert [len(page) for page in result] == [sum(sizes[:5]), sum(sizes[5:])]
+    for page in result:
+        assert len({(row, column) for row, column, _slip in page}) == len(page)
+        assert all(0 <= row < ROWS and 0 <= column < COLUMNS for row, column, _slip in page)
+        first = {}
+        for row, column, slip in page:
+            first.setdefault(slip.table, (row, column))
+        assert all(column == 0 for _row, column in first.values())
+    assert layout([]) == []
+
+
+def test_pin_slips_shorten_long_names_and_print_any_alphabet():
+    table = named_table(
+        4, ["Hans-Joachim Freiherr von Müller-Lüdenscheidt zu Wolkenstein", "Łukasz Dvořák", "Zoë", "Käthe"]
     )
-    text = pages(pinned.getvalue())[0]
-    assert "PIN 1234" in text and "PIN 0042" in text and text.count("PIN") == 2
+    out = io.BytesIO()
+    series_pin_slips_pdf(table.series, pin=seat_pin, out=out)
+    names = [s["name"] for s in slips_of(out.getvalue())]
+    assert names[0].startswith("Hans-Joachim") and names[0].endswith("…")
+    assert names[1:] == ["Łukasz Dvořák", "Zoë", "Käthe"]
+
+
+def test_pin_slips_of_a_series_without_players():
+    _t, series = factories.drawn(players=11)
+    Seat.objects.filter(series=series).delete()
+    out = io.BytesIO()
+    series_pin_slips_pdf(series, pin=seat_pin, out=out)
+    assert [page.strip() for page in pages(out.getvalue())] == ["No seated players."]
 
 
 class RecordingCanvas:

@@ -4,15 +4,19 @@ from __future__ import annotations
 
 import io
 import random
+import re
 from decimal import Decimal
 
 import pytest
 from django.urls import reverse
 from pypdf import PdfReader
 
+from referees.models import SignOff
+from referees.pins import seat_pin
 from scoring.models import Game
 from tests import factories
 from tournaments.demo import random_game
+from tournaments.models import Series
 
 pytestmark = pytest.mark.django_db
 
@@ -47,6 +51,7 @@ def urls(t, n=1, table=1):
     return {
         "series_sheets_pdf": reverse("tournaments:series_sheets_pdf", args=[t.pk, n]),
         "series_cards_pdf": reverse("tournaments:series_cards_pdf", args=[t.pk, n]),
+        "series_pin_slips_pdf": reverse("tournaments:series_pin_slips_pdf", args=[t.pk, n]),
         "series_settlement_pdf": reverse("tournaments:series_settlement_pdf", args=[t.pk, n]),
         "table_sheet_pdf": reverse("tournaments:table_sheet_pdf", args=[t.pk, n, table]),
         "table_settlement_pdf": reverse("tournaments:table_settlement_pdf", args=[t.pk, n, table]),
@@ -57,6 +62,7 @@ def urls(t, n=1, table=1):
 FILENAMES = {
     "series_sheets_pdf": "grosses-open-series-1-sheets-blank.pdf",
     "series_cards_pdf": "grosses-open-series-1-table-cards.pdf",
+    "series_pin_slips_pdf": "grosses-open-series-1-pin-slips.pdf",
     "series_settlement_pdf": "grosses-open-series-1-settlement.pdf",
     "table_sheet_pdf": "grosses-open-series-1-table-1-sheet-blank.pdf",
     "table_settlement_pdf": "grosses-open-series-1-table-1-settlement.pdf",
@@ -113,7 +119,7 @@ def test_a_bad_form_is_a_clear_400(client, running, form):
         assert "form: choose blank or filled." in response.content.decode()
 
 
-@pytest.mark.parametrize("value", ["abc", "0", "2", "-1", "1.0"])
+@pytest.mark.parametrize("value", ["abc", "0", "2", "-1", "1.0", "²", "1" * 5000])
 def test_a_bad_series_for_the_ranking_list_is_a_clear_400(client, running, value):
     t, _series = running
     response = client.get(urls(t)["standings_pdf"], {"series": value})
@@ -134,6 +140,7 @@ def test_unknown_series_and_tables_are_404(client, running):
     assert client.get(urls(t, n=2)["series_sheets_pdf"]).status_code == 404
     assert client.get(urls(t, table=9)["table_sheet_pdf"]).status_code == 404
     assert client.get(urls(t, table=9)["table_settlement_pdf"]).status_code == 404
+    assert client.get(urls(t, n=2)["series_pin_slips_pdf"]).status_code == 404
 
 
 def test_series_documents_take_a_fixed_number_of_queries(client, director, django_assert_max_num_queries):
@@ -146,11 +153,16 @@ def test_series_documents_take_a_fixed_number_of_queries(client, director, djang
         with django_assert_max_num_queries(9) as captured:
             assert client.get(urls(t)["series_sheets_pdf"] + "?form=filled").status_code == 200
         counts.append(len(captured))
-        with django_assert_max_num_queries(8):  # + the tables' tokens for the seats' PINs
+        with django_assert_max_num_queries(7):
             assert client.get(urls(t)["series_cards_pdf"]).status_code == 200
+        with django_assert_max_num_queries(7) as captured:
+            assert client.get(urls(t)["series_pin_slips_pdf"]).status_code == 200
+        counts.append(len(captured))
+        with django_assert_max_num_queries(8):  # + the series' table numbers, to check ?table=
+            assert client.get(urls(t)["series_pin_slips_pdf"], {"table": "2"}).status_code == 200
         with django_assert_max_num_queries(13):
             assert client.get(urls(t)["series_settlement_pdf"]).status_code == 200
-    assert counts[0] == counts[1]
+    assert counts[:2] == counts[2:]
 
 
 def test_the_series_page_links_the_documents(client, running):
@@ -160,11 +172,27 @@ def test_the_series_page_links_the_documents(client, running):
     assert links["series_sheets_pdf"] + "?form=blank" in page
     assert links["series_sheets_pdf"] + "?form=filled" in page
     assert links["series_cards_pdf"] in page
+    assert f'href="{links["series_pin_slips_pdf"]}"' in page
+    for table in (1, 2, 3):  # one table's new slips, beside its "New link" button
+        assert f"{links['series_pin_slips_pdf']}?table={table}" in page
     assert links["series_settlement_pdf"] in page
     assert links["table_sheet_pdf"] + "?form=filled" in page
     assert links["table_settlement_pdf"] in page
     standings = client.get(reverse("tournaments:standings", args=[t.pk]), {"series": 1}).content.decode()
     assert links["standings_pdf"] + "?series=1" in standings
+
+
+@pytest.mark.parametrize("value", ["abc", "2", "²", "1" * 5000])
+def test_a_bad_series_on_the_standings_pages_shows_the_overall_standings(client, running, value):
+    """The page's series filter: anything but a drawn series number is the overall list."""
+    t, _series = running
+    t.standings_public = True
+    t.save()
+    staff = client.get(reverse("tournaments:standings", args=[t.pk]), {"series": value})
+    client.logout()
+    public = client.get(reverse("public:standings", args=[t.pk]), {"series": value})
+    assert staff.status_code == public.status_code == 200
+    assert staff.context["series_number"] is None and public.context["series_number"] is None
 
 
 def test_the_public_standings_do_not_link_the_director_documents(client, running):
@@ -257,15 +285,54 @@ def test_the_admin_edits_the_money_tables(client):
     assert 'name="passed_out_fees-0-from_passed_out"' in page
 
 
-def test_the_table_cards_print_each_seats_confirmation_pin(client, running):
-    """The PIN a player types to confirm the sheet (5.5.3) is the one on his table card."""
-    from referees.pins import seat_pin
-
+def test_the_table_cards_print_no_pin_and_each_player_gets_his_own_slip(client, running):
+    """Every player confirms the sheet himself (5.5.3): his PIN is on his own slip, not on
+    the card the whole table reads."""
     t, series = running
-    text = "\n".join(text_of(client.get(urls(t)["series_cards_pdf"])))
+    cards = "\n".join(text_of(client.get(urls(t)["series_cards_pdf"])))
+    slips = "\n".join(text_of(client.get(urls(t)["series_pin_slips_pdf"])))
+    assert "PIN" not in cards
+    # The players' names ("Player 3537") and the links' random tokens may hold any four
+    # digits by chance: what is left of the cards without them must hold no PIN.
+    card_rest = cards
     for table in series.tables.all():
-        for seat in range(1, table.size + 1):
-            assert f"PIN {seat_pin(table, seat)}" in text
+        card_rest = card_rest.replace(table.token, "")
+        for seat in table.seats.select_related("player"):
+            card_rest = card_rest.replace(seat.player.name, "")
+    for table in series.tables.all():
+        for seat in table.seats.select_related("player"):
+            pin = seat_pin(table, seat.number)
+            assert f"Table {table.number} · Seat {seat.number}\n{seat.player.name}\nPIN\n{pin}\n" in slips
+            assert not re.search(rf"(?<!\d){pin}(?!\d)", card_rest)
+
+
+def test_one_tables_pin_slips(client, running):
+    """After a table's link is replaced its PINs change: the director prints that table's slips only."""
+    t, series = running
+    table = series.tables.get(number=2)
+    old = {seat: seat_pin(table, seat) for seat in range(1, table.size + 1)}
+    assert client.post(reverse("tournaments:reissue_link", args=[t.pk, 1, 2])).status_code == 302
+    table.refresh_from_db()
+    response = client.get(urls(t)["series_pin_slips_pdf"], {"table": "2"})
+    assert response.status_code == 200
+    assert response["Content-Disposition"] == 'inline; filename="grosses-open-series-1-table-2-pin-slips.pdf"'
+    (page,) = text_of(response)
+    assert page.count("PIN\n") == table.size and "Table 1 " not in page and "Table 3 " not in page
+    for seat in table.seats.select_related("player"):
+        pin = seat_pin(table, seat.number)
+        assert f"Table 2 · Seat {seat.number}\n{seat.player.name}\nPIN\n{pin}\n" in page
+        if pin != old[seat.number]:
+            assert f"PIN\n{old[seat.number]}\n" not in page
+    everybody = client.get(urls(t)["series_pin_slips_pdf"], {"table": ""})  # empty: the whole series
+    assert "".join(text_of(everybody)).count("PIN\n") == 11
+
+
+@pytest.mark.parametrize("value", ["abc", "0", "4", "-1", "1.0", " 1", "²", "1" * 5000])
+def test_a_bad_table_for_the_pin_slips_is_a_clear_400(client, running, value):
+    t, _series = running
+    response = client.get(urls(t)["series_pin_slips_pdf"], {"table": value})
+    assert response.status_code == 400
+    assert f"table: {value} is not a table of series 1 (its tables: 1 to 3)." in response.content.decode()
 
 
 def charted(pages: list[str]) -> int:
@@ -302,13 +369,44 @@ def test_a_bad_appendix_is_a_clear_400(client, running, value):
     )
 
 
+def test_the_ranking_list_says_on_every_page_whether_it_is_provisional(client, running):
+    """Pinned up in the hall, the list must not look final while a sheet is unconfirmed
+    (5.5.3) or a series is still being played: the same counts as the standings page."""
+    t, series = running
+    url = urls(t)["standings_pdf"]
+    final = "All sheets are confirmed: the standings are final."
+
+    def pages(**params):
+        found = text_of(client.get(url, {"appendix": "all", **params}))
+        assert len(found) == 3  # the ranking and two pages of charts
+        return found
+
+    tables = list(series.tables.order_by("number"))
+    SignOff.objects.create(table=tables[0], fingerprint="test", on_paper=True, confirmed_by="test")
+    running_series = "Provisional: series 1 is not finished yet; 2 of 3 sheets not yet confirmed (5.5.3)."
+    assert all(running_series in page and final not in page for page in pages())
+    series.status = Series.Status.FINISHED
+    series.save(update_fields=["status"])
+    unconfirmed = "Provisional: 2 of 3 sheets not yet confirmed (5.5.3)."
+    assert all(unconfirmed in page and "series 1 is not" not in page for page in pages())
+    assert all(unconfirmed in page for page in pages(series="1"))
+    for table in tables[1:]:
+        SignOff.objects.create(table=table, fingerprint="test", on_paper=True, confirmed_by="test")
+    assert all(final in page and "Provisional" not in page for page in pages())
+    # A second series drawn: the whole tournament is provisional again, series 1 stays final.
+    Series.objects.create(tournament=t, number=2)
+    assert all("Provisional: series 2 is not finished yet." in page for page in pages())
+    assert all(final in page and "Provisional" not in page for page in pages(series="1"))
+
+
 def test_the_ranking_list_with_charts_takes_a_fixed_number_of_queries(client, director, django_assert_max_num_queries):
     counts = []
     for players in (11, 43):
         t, series = factories.drawn(players=players, directors=[director])
         for table in series.tables.all():
             factories.game(table, 1, declarer_seat=2, contract="grand", tops=1, declarer_points=70)
-        with django_assert_max_num_queries(10) as captured:
+        # 11: one of them counts the confirmed sheets and unfinished series (scoring.standings.finality).
+        with django_assert_max_num_queries(11) as captured:
             response = client.get(urls(t)["standings_pdf"], {"appendix": "all"})
         assert response.status_code == 200 and charted(text_of(response)) == players
         counts.append(len(captured))
