@@ -56,16 +56,14 @@ def add_game(form: GameForm, *, entered_by: str) -> Saved:
     game: Game = form.instance
     table = form.table
     client_id = form.cleaned_data.get("client_id") or uuid.uuid4()
-    existing = Game.objects.filter(client_id=client_id).order_by().first()
-    if existing is not None:
-        return Saved(existing, created=False)
     try:
         with transaction.atomic():
             # Serialise entries per table (PostgreSQL row lock; SQLite's IMMEDIATE
             # transactions already serialise every writer).
             Table.objects.lock(table.pk)
-            # A double tap or a resend may have waited for the lock behind its twin: the
-            # twin's game is the answer, not "deal already entered".
+            # A resend, a double tap, or a twin that waited for the lock: the game saved
+            # under this client id is the answer, not "deal already entered". Looked up
+            # only under the lock, where no twin can be half-way.
             existing = Game.objects.filter(client_id=client_id).order_by().first()
             if existing is not None:
                 return Saved(existing, created=False)

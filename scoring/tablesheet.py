@@ -7,9 +7,10 @@ marks round boundaries: a round is one deal by each player (3.2.1).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.utils.formats import localize
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
@@ -76,6 +77,14 @@ def rows_html(sheet: Sheet, players: Sequence[str]) -> SafeString:
     Every text is escaped; numbers are localized as the template would.
     """
     names = [conditional_escape(name) for name in players]
+    # Without thousand separators Django's localize() writes an int as str() does; the
+    # sheet writes five numbers a row, so skip its settings look-ups when it can.
+    number = localize if settings.USE_THOUSAND_SEPARATOR else str
+    # The choice labels once per sheet, not once per row (each is a lazy translation).
+    labels = {
+        **{value: conditional_escape(label) for value, label in Game.CONTRACT_CHOICES},
+        **{value: conditional_escape(label) for value, label in Game.TopsKind.choices},
+    }
     # Literal gettext calls, so makemessages still finds the words the template used to hold.
     words = {
         key: conditional_escape(text)
@@ -89,43 +98,44 @@ def rows_html(sheet: Sheet, players: Sequence[str]) -> SafeString:
             ("overbid", gettext("overbid")),
             ("irregularity", gettext("irregularity")),
             ("void", gettext("void")),
+            ("corrected", gettext("corrected by a referee")),
         )
     }
     out = []
     for row in sheet.rows:
         g = row.game
         classes = ("round-end" if row.round_end else "") + (" lost" if g.lost else "") + (" void" if g.voided else "")
-        out.append(f'\n    <tr class="{classes}">\n      <td class="num">{localize(g.number)}</td>\n      ')
+        out.append(f'\n    <tr class="{classes}">\n      <td class="num">{number(g.number)}</td>\n      ')
         declarer = g.declarer_seat
         if g.passed_out:
-            out.append(f'<td colspan="3" class="muted">{words["passed out"]}</td>')
+            out.append(f'<td colspan="3" class="muted">{words["passed out"]}{_corrected(g, words)}</td>')
         else:
             name = names[declarer - 1] if declarer is not None and 0 < declarer <= len(names) else ""
-            out.append(f"\n      <td>{name}</td>\n      <td>{_game_text(g, words)}</td>\n      ")
+            out.append(f"\n      <td>{name}</td>\n      <td>{_game_text(g, words, labels, number)}</td>\n      ")
             if g.voided:
                 score = '<span class="muted">0</span>'
             elif g.won:
-                score = f"+{localize(g.score)}"
+                score = f"+{number(g.score)}"
             else:
-                score = f'<span class="lost">{localize(g.score)}</span>'
+                score = f'<span class="lost">{number(g.score)}</span>'
             out.append(f'<td class="num score">{score}</td>')
         out.append("\n      ")
         for seat, total in enumerate(row.totals, start=1):
             if seat == declarer:
-                out.append(f'<td class="num declarer">{localize(total)}</td>')
+                out.append(f'<td class="num declarer">{number(total)}</td>')
             elif not g.passed_out:
-                out.append(f'<td class="num"><span class="muted">{localize(total)}</span></td>')
+                out.append(f'<td class="num"><span class="muted">{number(total)}</span></td>')
             else:
                 out.append('<td class="num"></td>')
         out.append("\n    </tr>\n  ")
     return mark_safe("".join(out))  # every value above escaped or a number
 
 
-def _game_text(g: Game, words: dict[str, str]) -> str:
+def _game_text(g: Game, words: dict[str, str], labels: dict[str, str], number: Callable[[int], str]) -> str:
     """The "Game" cell: contract, tops, announcements, value and marks, as the paper list writes them."""
-    parts = [conditional_escape(g.get_contract_display())]
+    parts = [labels.get(g.contract, conditional_escape(g.contract))]
     if g.tops:
-        parts.append(f" {conditional_escape(g.get_tops_kind_display())} {localize(g.tops)}")
+        parts.append(f" {labels.get(g.tops_kind, conditional_escape(g.tops_kind))} {number(g.tops)}")
     if g.hand:
         parts.append(f" {words['hand']}")
     if g.schneider:
@@ -140,9 +150,21 @@ def _game_text(g: Game, words: dict[str, str]) -> str:
         parts.append(f" {words['ouvert']}")
     if g.overbid:
         parts.append(f" <strong>{words['overbid']}</strong>")
-    parts.append(f' <span class="muted">= {localize(g.value)}</span>')
+    parts.append(f' <span class="muted">= {number(g.value)}</span>')
     if g.irregularity:
         parts.append(f' <em class="mark">{words["irregularity"]}</em>')
     if g.voided:
         parts.append(f' <strong class="mark">{words["void"]}</strong>')
+    parts.append(_corrected(g, words))
     return "".join(parts)
+
+
+def _corrected(g: Game, words: dict[str, str]) -> str:
+    """The mark of a deal a referee changed, its latest reason as the title; "" for others.
+
+    ``correction_reason`` is annotated by GameQuerySet.with_correction_reason (absent: not marked).
+    """
+    reason = getattr(g, "correction_reason", None)
+    if not reason:
+        return ""
+    return f' <em class="mark" title="{conditional_escape(reason)}">{words["corrected"]}</em>'

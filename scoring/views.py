@@ -15,9 +15,10 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
+from referees import signoff
 from referees.context import table_link_context
 from referees.signoff import is_signed
-from tournaments.models import Table
+from tournaments.models import Seat, Table
 
 from . import entry, links, tablesheet
 from .forms import GameForm
@@ -31,12 +32,19 @@ def _table(token: str) -> Table:
     return get_object_or_404(Table.objects.select_related("series__tournament"), token=token)
 
 
-def _players(table: Table) -> dict[int, str]:
-    return {seat.number: seat.player.name for seat in table.seats.select_related("player").order_by("number")}
+def _table_and_players(token: str) -> tuple[Table, dict[int, str]]:
+    """The link's table and its players by seat, in one query: every request of a phone
+    at the table starts here, and on a server database each round trip counts."""
+    query = Seat.objects.filter(table__token=token).order_by("number")
+    seats = list(query.select_related("player", "table__series__tournament"))
+    if not seats:  # a table without seats still opens (and a wrong token is a 404)
+        return _table(token), {}
+    return seats[0].table, {seat.number: seat.player.name for seat in seats}
 
 
 def _context(request: HttpRequest, table: Table, form: GameForm | None, players: dict[int, str]) -> dict:
-    games = list(Game.objects.filter(table=table).order_by("number"))
+    # A referee's corrections are marked on the sheet (its reason as the mark's title).
+    games = list(Game.objects.filter(table=table).with_correction_reason().order_by("number"))
     sheet = tablesheet.build(table.size, table.deals, games)
     names = [players.get(n, "?") for n in range(1, table.size + 1)]
     last = games[-1] if games else None
@@ -75,14 +83,14 @@ def _active(players: dict[int, str], table: Table, number: int) -> dict[int, str
 @require_http_methods(["GET", "POST"])
 def table_sheet(request: HttpRequest, token: str) -> HttpResponse:
     """GET: the sheet with the form for the next deal. POST: enter that deal."""
-    table = _table(token)
+    table, players = _table_and_players(token)
     if request.method == "POST" and links.is_closed(table):
         return links.closed_response(request, table)
-    players = _players(table)
-    number = entry.next_deal(table)
     form = None
     if request.method == "POST":
-        posted = _posted_number(request, number)
+        # The posted deal picks the seats in play; a missing or garbled one is refused by
+        # the form (its number field), so no next-deal query is spent before validation.
+        posted = _posted_number(request, 1)
         form = GameForm(request.POST, table=table, players=_active(players, table, posted))
         if form.is_valid():
             try:
@@ -92,7 +100,9 @@ def table_sheet(request: HttpRequest, token: str) -> HttpResponse:
             else:
                 # A resend of a game already saved (saved.created False) shows the sheet as it is.
                 if request.htmx:
-                    number = entry.next_deal(table)
+                    # A new game is the table's last (add_game keeps deal order); after a
+                    # resend, another device may have entered more meanwhile.
+                    number = saved.game.number + 1 if saved.created else entry.next_deal(table)
                     form = _new_form(table, players, number) if number <= table.deals else None
                     context = _context(request, table, form, players) | {"entered": saved.game}
                     return render(request, "scoring/_sheet_and_form.html", context)
@@ -102,6 +112,7 @@ def table_sheet(request: HttpRequest, token: str) -> HttpResponse:
         template = "scoring/_sheet_and_form.html" if request.htmx else "scoring/table_sheet.html"
         return render(request, template, _context(request, table, form, players), status=status)
     # 5.5.3: a finished series or a confirmed sheet shows no form.
+    number = entry.next_deal(table)
     if number <= table.deals and not links.is_closed(table) and not is_signed(table):
         form = _new_form(table, players, number)
     return render(request, "scoring/table_sheet.html", _context(request, table, form, players))
@@ -111,6 +122,17 @@ def _entered_text(game: Game) -> str:
     if game.passed_out:
         return _("Deal %(number)s entered: passed out.") % {"number": game.number}
     return _("Deal %(number)s entered: %(score)s.") % {"number": game.number, "score": f"{game.score:+d}"}
+
+
+def _corrected_text(game: Game, confirmed: frozenset[int]) -> str:
+    text = (
+        _("Deal %(number)s corrected: passed out.") % {"number": game.number}
+        if game.passed_out
+        else _("Deal %(number)s corrected: %(score)s.") % {"number": game.number, "score": f"{game.score:+d}"}
+    )
+    if confirmed:
+        text += " " + _("The sheet has changed: every player confirms it again (5.5.3).")
+    return text
 
 
 def _posted_number(request: HttpRequest, default: int) -> int:
@@ -129,12 +151,11 @@ def _who(request: HttpRequest) -> str:
 @require_POST
 def preview(request: HttpRequest, token: str) -> HttpResponse:
     """The value and score of the deal being entered, as the fields are filled (htmx)."""
-    table = _table(token)
+    table, players = _table_and_players(token)
     if links.is_closed(table):
         return links.closed_response(request, table)
     if is_signed(table):
         return HttpResponse(_("5.5.3: the players confirmed this sheet; only a referee can change it now."))
-    players = _players(table)
     form = GameForm(request.POST, table=table, players=_active(players, table, _posted_number(request, 1)))
     form.is_valid()
     return render(request, "scoring/_preview.html", {"form": form, "outcome": form.outcome})
@@ -143,10 +164,9 @@ def preview(request: HttpRequest, token: str) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def correct_last(request: HttpRequest, token: str) -> HttpResponse:
     """Correct the table's last deal (5.5.3), with a version check against a second phone."""
-    table = _table(token)
+    table, players = _table_and_players(token)
     if links.is_closed(table):
         return links.closed_response(request, table)
-    players = _players(table)
     last = Game.objects.filter(table=table).order_by("-number").first()
     if last is None:
         return redirect("tables:sheet", token=token)
@@ -154,13 +174,16 @@ def correct_last(request: HttpRequest, token: str) -> HttpResponse:
         messages.error(request, _("5.5.3: the players confirmed this sheet; only a referee can change it now."))
         return redirect("tables:sheet", token=token)
     if request.method == "POST":
+        # Confirmations are of the sheet as it was (its fingerprint): a change voids them.
+        confirmed = signoff.state(table).confirmed_seats
         form = GameForm(request.POST, instance=last, table=table, players=_active(players, table, last.number))
         if form.is_valid():
             try:
-                entry.correct_last_game(form, entered_by=_who(request))
+                game = entry.correct_last_game(form, entered_by=_who(request))
             except RuleError as error:
                 form.add_error(None, rule_message(error))
             else:
+                messages.success(request, _corrected_text(game, confirmed))
                 return redirect("tables:sheet", token=token)
         status = 422
     else:

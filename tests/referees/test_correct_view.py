@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from referees.models import Correction, Dispute
@@ -159,3 +163,31 @@ def test_a_game_of_another_tournament_is_404(client, signed):
         reverse("referees:void", args=[signed.series.tournament_id, game.pk]), {"version": 1, "reason": "x"}
     )
     assert response.status_code == 404
+
+
+def test_the_table_link_marks_the_corrected_deal_with_its_reason(client, signed):
+    sheet_url = reverse("tables:sheet", args=[signed.token])
+    client.logout()
+    assert "corrected by a referee" not in client.get(sheet_url).content.decode()
+    client.force_login(referee_of(signed.series.tournament, "ref2"))
+    game = signed.games.get(number=2)
+    client.post(url(signed, game), form_data(game, declarer_points=75, reason='scores "checked" <again>'))
+    client.logout()
+    with CaptureQueriesContext(connection) as captured:
+        page = client.get(sheet_url).content.decode()
+    # The mark once, in deal 2's row, with the reason as its title (escaped).
+    rows = re.findall(r'<tr class="[^"]*">\s*<td class="num">(\d+)</td>(.*?)</tr>', page, re.S)
+    assert [number for number, row in rows if "corrected by a referee" in row] == ["2"] and len(rows) == 3
+    assert page.count("corrected by a referee") == 1
+    assert 'title="scores &quot;checked&quot; &lt;again&gt;">corrected by a referee</em>' in page
+    # Read in the games' own query: the mark costs the page no query.
+    corrections = [q["sql"] for q in captured if "referees_correction" in q["sql"]]
+    assert len(corrections) == 1 and "scoring_game" in corrections[0]
+    # A voided deal (here the passed-out one) is marked as well, with the latest reason.
+    client.force_login(referee_of(signed.series.tournament, "ref3"))
+    client.post(url(signed, signed.games.get(number=3), "referees:void"), {"version": 1, "reason": "dealt twice"})
+    client.post(url(signed, game), form_data(Game.objects.get(pk=game.pk), declarer_points=80, reason="recounted"))
+    client.logout()
+    page = client.get(sheet_url).content.decode()
+    assert page.count("corrected by a referee") == 2
+    assert 'title="dealt twice"' in page and 'title="recounted"' in page and "&lt;again&gt;" not in page

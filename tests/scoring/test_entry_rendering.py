@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -29,9 +30,11 @@ pytestmark = pytest.mark.django_db
 REFERENCE_ROWS = Template((Path(__file__).parent / "data" / "sheet_rows_reference.html").read_text().strip())
 
 
+@pytest.mark.parametrize("grouping", [False, True], ids=["plain", "thousand-separator"])
 @pytest.mark.parametrize("size", [3, 4])
 @pytest.mark.parametrize("language", ["en", "de"])
-def test_sheet_rows_equal_the_template_loop(size, language):
+def test_sheet_rows_equal_the_template_loop(size, language, grouping, settings):
+    settings.USE_THOUSAND_SEPARATOR = grouping
     table = factories.table_of(size)
     rng = random.Random(size)
     games = []
@@ -45,14 +48,28 @@ def test_sheet_rows_equal_the_template_loop(size, language):
         game.apply_rules(size)
         if number == 4 and not game.passed_out:
             game.overbid = True
+        if number in (2, 5):  # changed by a referee: marked, its reason the mark's title (escaped)
+            game.correction_reason = 'Checked <both> "lists" & the cards'
         games.append(game)
-    games.append(Game(table=table, number=len(games) + 1, passed_out=True, dealer_seat=1))
+    passed = Game(table=table, number=len(games) + 1, passed_out=True, dealer_seat=1)
+    passed.correction_reason = "4.5.10: nobody bid"
+    games.append(passed)
+    if grouping:  # four-digit scores and totals, so the separator shows (1,234 / 1.234)
+        for game in games:
+            game.score *= 100
+            game.value *= 100
     assert any(g.passed_out for g in games) and any(g.lost for g in games) and any(g.won for g in games)
+    assert not hasattr(games[0], "correction_reason")  # not annotated: not marked
     sheet = tablesheet.build(size, table.deals, games)
     players = ["<Anna & Bob>", 'Bärbel "B"', "Carl", "Dora"][:size]
     with translation.override(language):
         expected = REFERENCE_ROWS.render(Context({"sheet": sheet, "players": players}))
         assert tablesheet.rows_html(sheet, players) == expected
+    assert expected.count('title="Checked &lt;both&gt; &quot;lists&quot; &amp; the cards"') == 2
+    assert 'title="4.5.10: nobody bid"' in expected
+    if grouping:
+        separator = "," if language == "en" else "."
+        assert re.search(rf">[+-]?\d{{1,3}}\{separator}\d{{3}}<", expected)
 
 
 @pytest.mark.parametrize("language", ["en", "de"])

@@ -7,8 +7,12 @@ import uuid
 import pytest
 from django.urls import reverse
 
+from referees.models import SeatConfirmation
+from referees.pins import seat_pin
 from scoring.models import Game
+from scoring.views import _table_and_players
 from tests import factories
+from tests.referees.helpers import full_table
 
 pytestmark = pytest.mark.django_db
 
@@ -40,6 +44,21 @@ def test_the_link_opens_its_table_with_the_form_for_the_first_deal(client):
 
 def test_an_unknown_token_is_404(client):
     assert client.get(reverse("tables:sheet", args=["not-a-token"])).status_code == 404
+
+
+def test_the_link_and_its_players_take_one_query(client, django_assert_num_queries):
+    """Every phone request starts with the table and its seated players (one join)."""
+    table = factories.table_of(4)
+    with django_assert_num_queries(1):
+        linked, players = _table_and_players(table.token)
+    assert linked == table and linked.series.tournament == table.series.tournament
+    assert players == {1: "Seat1", 2: "Seat2", 3: "Seat3", 4: "Seat4"}
+
+
+def test_a_table_without_seats_still_opens(client):
+    table = factories.table_of(3)
+    table.seats.all().delete()
+    assert client.get(reverse("tables:sheet", args=[table.token])).status_code == 200
 
 
 def test_a_valid_game_is_valued_by_the_engine_and_stored(client):
@@ -170,7 +189,9 @@ def test_the_last_deal_can_be_corrected_with_a_version_check(client):
         "tops_kind": "with",
         "declarer_points": 75,
     }
-    assert client.post(url, data).status_code == 302
+    response = client.post(url, data)
+    assert response.status_code == 302
+    assert "Deal 1 corrected: +72." in client.get(response.url).content.decode()
     game.refresh_from_db()
     assert (game.declarer_seat, game.version) == (2, 2)
     # A second phone still holding version 1 is told, not silently overwriting.
@@ -209,3 +230,15 @@ def test_a_finished_series_takes_no_more_games(client):
     assert response.status_code == 410
     assert "5.5.3" in response.content.decode()
     assert not Game.objects.exists()
+
+
+def test_correcting_a_sheet_some_players_confirmed_says_they_confirm_again(client):
+    table = full_table(3)
+    client.post(reverse("signoff:confirm", args=[table.token]), {"seat": 1, "pin": seat_pin(table, 1)})
+    assert SeatConfirmation.objects.filter(table=table).count() == 1
+    last = table.games.order_by("-number").first()
+    data = {"number": last.number, "version": last.version, "passed_out": "on"}
+    response = client.post(reverse("tables:correct", args=[table.token]), data, follow=True)
+    page = response.content.decode()
+    assert f"Deal {last.number} corrected: passed out." in page
+    assert "The sheet has changed: every player confirms it again (5.5.3)." in page

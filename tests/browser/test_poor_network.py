@@ -1,0 +1,115 @@
+"""The table link on a poor hall network (static/js/entry.js): a deal that did not get
+through is said so and sent again by itself, and is stored exactly once."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from scoring.models import Game
+from tests import factories
+
+from .pages import enter
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
+
+#: Where the phone's screenshot goes, to look at (not in git).
+SCREENSHOTS = Path(os.environ.get("BROWSER_SCREENSHOTS", tempfile.gettempdir()))
+
+
+def open_table(phone, live_server, size: int = 3):
+    table = factories.table_of(size)
+    phone.goto(live_server.url + table.entry_url())
+    phone.wait_for_selector("text=Deal 1")
+    return table
+
+
+def on_posts(phone, table, answer) -> list[str]:
+    """Route the POSTs of the table's entry URL (not its preview) through ``answer(n, route)``."""
+    posts: list[str] = []
+
+    def handle(route, request) -> None:
+        if request.method != "POST":
+            route.continue_()
+            return
+        posts.append(request.post_data or "")
+        answer(len(posts), route)
+
+    phone.route(f"**{table.entry_url()}", handle)
+    return posts
+
+
+def test_a_deal_that_never_left_the_phone_is_sent_again_and_stored_once(phone, live_server):
+    table = open_table(phone, live_server)
+
+    def lose_the_first(n, route):
+        route.abort("internetdisconnected") if n == 1 else route.continue_()
+
+    posts = on_posts(phone, table, lose_the_first)
+    enter(phone, "Seat2", "Grand", tops=2, declarer_points=70)
+    expect(phone.locator("#connection")).to_contain_text("No connection: this deal is not saved yet.")
+    phone.screenshot(path=str(SCREENSHOTS / "phone-no-connection.png"))
+    phone.wait_for_selector("text=Deal 1 entered: +72.")
+    expect(phone.locator("#connection")).to_be_hidden()
+    assert len(posts) == 2 and posts[0] == posts[1]  # the same deal, the same client id
+    game = Game.objects.get(table=table)
+    assert (game.number, game.declarer_seat, game.score) == (1, 2, 72)
+
+
+def test_a_deal_whose_answer_was_lost_is_not_stored_twice(phone, live_server):
+    table = open_table(phone, live_server)
+
+    def lose_the_first_answer(n, route):
+        if n == 1:
+            route.fetch()  # the office stores the deal ...
+            route.abort("connectionreset")  # ... but the phone never hears back
+        else:
+            route.continue_()
+
+    posts = on_posts(phone, table, lose_the_first_answer)
+    enter(phone, "Seat3", "Hearts", tops=1, declarer_points=70)
+    phone.wait_for_selector("text=Deal 1 entered: +20.")
+    assert len(posts) == 2
+    assert Game.objects.filter(table=table).count() == 1
+
+
+def test_a_passed_out_deal_is_sent_again_as_passed_out(phone, live_server):
+    table = open_table(phone, live_server)
+
+    def lose_the_first(n, route):
+        route.abort("timedout") if n == 1 else route.continue_()
+
+    posts = on_posts(phone, table, lose_the_first)
+    phone.click("button.passed")
+    phone.wait_for_selector("text=Deal 1 entered: passed out.")
+    assert len(posts) == 2 and "passed_out=on" in posts[1]
+    assert Game.objects.get(table=table).passed_out
+
+
+def test_an_error_answer_is_shown_and_not_repeated(phone, live_server):
+    table = open_table(phone, live_server)
+
+    def fail(n, route):
+        route.fulfill(status=500, body="Server Error")
+
+    posts = on_posts(phone, table, fail)
+    enter(phone, "Seat2", "Grand", tops=2, declarer_points=70)
+    expect(phone.locator("#connection")).to_contain_text("The office refused the deal (error 500): it is not saved.")
+    phone.wait_for_timeout(2500)  # longer than the first pause before a resend
+    assert len(posts) == 1
+    assert not Game.objects.filter(table=table).exists()
+    expect(phone.locator("#game-form")).to_be_visible()  # the entry stays on the phone
+
+
+def test_a_refused_deal_brings_its_rule_into_view(phone, live_server):
+    """The answer to a refused deal starts at the sheet's top; the rule must not be off-screen."""
+    table = open_table(phone, live_server)
+    enter(phone, "Seat2", "Grand", tops=5, declarer_points=70)  # 2.4.3: at most 4 tops
+    refusal = phone.locator("#preview .errorlist")
+    expect(refusal).to_contain_text("2.4.3: a grand has at most 4 tops, not 5")
+    expect(refusal).to_be_in_viewport()
+    assert not Game.objects.filter(table=table).exists()
