@@ -43,11 +43,12 @@ class StandingsTable(tables.Table):
     # Linked to the player's statistics where the view puts a "url" into the row.
     name = tables.Column(verbose_name=_("Player"), linkify=lambda record: record.get("url"))
     club = tables.Column(verbose_name=_("Club"))
-    points = Num(verbose_name=_("Game points"))
-    won = Num(verbose_name=_("Won"))
-    lost = Num(verbose_name=_("Lost"))
-    bonus = Num(verbose_name=_("Bonus"))
-    rating = Num(verbose_name=_("Rating"))
+    # More is better in these: the first click on the heading sorts the best first.
+    points = Num(verbose_name=_("Game points"), order_by=("-points", "place"))
+    won = Num(verbose_name=_("Won"), order_by=("-won", "place"))
+    lost = Num(verbose_name=_("Lost"), order_by=("lost", "place"))
+    bonus = Num(verbose_name=_("Bonus"), order_by=("-bonus", "place"))
+    rating = Num(verbose_name=_("Rating"), order_by=("-rating", "place"))
     tables = Num(verbose_name=_("Tables"))
     unconfirmed = SheetsColumn(verbose_name=_("Sheets"), attrs={"td": {"class": "sheets"}})
 
