@@ -145,6 +145,74 @@ def standings(tournament, series_number: int | None = None) -> list[Ranked[Playe
     return rank(rows, _rating_of, lot_seed=tournament.lot_seed, lot_key=_player_id_of)
 
 
+@dataclass(slots=True)
+class TeamStanding:
+    """A team's result: the sum of its players' results (DOMAIN, "Teams and leagues").
+
+    Every count is the sum of the counts of the team's players who played in the scope
+    (substitutes included, whoever sat at a table); ``members`` lists them best first.
+    """
+
+    team_id: int
+    name: str
+    #: The team's players who played, best first: (name, rating).
+    members: list[tuple[str, int]]
+    rating: Rating
+    #: Tables played by its players, added up.
+    tables: int
+    #: Its players' tables whose sheet is not confirmed yet: the team's result is provisional.
+    unconfirmed: int = 0
+
+    @property
+    def total(self) -> int:
+        return self.rating.rating
+
+    @property
+    def players(self) -> str:
+        """The players, best first, as one line (where the ranking list prints a club)."""
+        return ", ".join(name for name, _rating in self.members)
+
+
+def team_standings(
+    tournament, series_number: int | None = None, players: list[Ranked[PlayerStanding]] | None = None
+) -> list[Ranked[TeamStanding]]:
+    """Ranked team standings: each team's players' ratings and counts added up.
+
+    The same order as the players' (rating, more games won, fewer lost, then the lot
+    drawn from the tournament's seed and the team). ``players``: the ranked
+    :func:`standings` of the same scope when the caller has them already; otherwise
+    they are read. One query more than the players' standings: who plays in which team.
+    Teams none of whose players played in the scope are not listed.
+    """
+    from tournaments.models import Registration
+
+    if players is None:
+        players = standings(tournament, series_number)
+    memberships = Registration.objects.filter(tournament=tournament, team__isnull=False).order_by()
+    team_of = {
+        player: (team, name)
+        for player, team, name in _rows(memberships.values_list("player_id", "team_id", "team__name"))
+    }
+    teams: dict[int, TeamStanding] = {}
+    for entry in players:  # in ranking order: each team's players come best first
+        found = team_of.get(entry.item.player_id)
+        if found is None:
+            continue
+        team_id, name = found
+        team = teams.get(team_id)
+        if team is None:
+            team = teams[team_id] = TeamStanding(team_id, name, [], Rating(), 0)
+        team.members.append((entry.item.name, entry.rating.rating))
+        team.rating += entry.rating
+        team.tables += entry.item.tables
+        team.unconfirmed += entry.item.unconfirmed
+    return rank(teams.values(), _rating_of, lot_seed=tournament.lot_seed, lot_key=_team_lot_key)
+
+
+def _team_lot_key(row: TeamStanding) -> str:
+    return f"team:{row.team_id}"
+
+
 def _seats_with_totals(series_ids) -> list[tuple]:
     """(table id, player id, points, won, lost) of every seat of the series; None where a seat declared nothing.
 
@@ -168,7 +236,7 @@ def _seats_with_totals(series_ids) -> list[tuple]:
         return cursor.fetchall()
 
 
-def _rating_of(row: PlayerStanding) -> Rating:
+def _rating_of(row: PlayerStanding | TeamStanding) -> Rating:
     return row.rating
 
 
