@@ -4,6 +4,8 @@ The workbook carries everything a league needs and everything needed to rebuild 
 tournament elsewhere (``manage.py import_tournament``):
 
 * **Ranking** - the standings of :func:`scoring.standings.standings`, one row per player;
+* **Teams** - the team standings of :func:`scoring.standings.team_standings`, one row per
+  team (headers only in a tournament without teams);
 * **Results** - one row per player and series (table, seat, rating of that table);
 * **Games** - every deal as entered, with the values the engine gave it;
 * **Tournament**, **Players**, **Tables** - the settings, the registrations and the seats.
@@ -24,7 +26,7 @@ from typing import BinaryIO, TextIO
 from django.db import connections
 
 from .models import Game
-from .standings import rated_seats, standings, stored_seat_totals
+from .standings import rated_seats, standings, stored_seat_totals, team_standings
 
 #: Bumped when the workbook's layout changes in a way the import must know about.
 FORMAT_VERSION = 1
@@ -35,6 +37,17 @@ RANKING_COLUMNS = (
     "Club",
     "Membership number",
     "Nationality",
+    "Game points",
+    "Won",
+    "Lost",
+    "Bonus",
+    "Rating",
+    "Tables",
+)
+TEAMS_COLUMNS = (
+    "Place",
+    "Team",
+    "Players",
     "Game points",
     "Won",
     "Lost",
@@ -184,6 +197,23 @@ def ranking_rows(tournament) -> Iterator[tuple]:
             text(entry.item.club),
             text(number),
             text(nationality),
+            r.points,
+            r.won,
+            r.lost,
+            r.bonus,
+            r.rating,
+            entry.item.tables,
+        )
+
+
+def team_rows(tournament) -> Iterator[tuple]:
+    """The Teams sheet: each team's figures, the sums of its players'; its players best first."""
+    for entry in team_standings(tournament):
+        r = entry.rating
+        yield (
+            entry.place,
+            text(entry.item.name),
+            text(entry.item.players),
             r.points,
             r.won,
             r.lost,
@@ -374,6 +404,7 @@ def table_rows(tournament) -> Iterator[tuple]:
 #: The sheets in workbook order: name, columns, rows. The CSV export offers the same by name.
 SHEETS: dict[str, tuple[tuple[str, ...], Callable[..., Iterator[tuple]]]] = {
     "Ranking": (RANKING_COLUMNS, ranking_rows),
+    "Teams": (TEAMS_COLUMNS, team_rows),
     "Results": (RESULTS_COLUMNS, results_rows),
     "Games": (GAMES_COLUMNS, game_rows),
     "Tournament": (TOURNAMENT_COLUMNS, tournament_rows),
@@ -383,7 +414,7 @@ SHEETS: dict[str, tuple[tuple[str, ...], Callable[..., Iterator[tuple]]]] = {
 
 
 #: Column widths (characters) for names; other columns fit their header.
-_WIDE = {"Name": 26, "Club": 26, "Dealer": 22, "Declarer": 22, "Value": 30, "Field": 20}
+_WIDE = {"Name": 26, "Club": 26, "Team": 26, "Players": 60, "Dealer": 22, "Declarer": 22, "Value": 30, "Field": 20}
 
 
 def league_xlsx(tournament, out: BinaryIO) -> None:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import django_tables2 as tables
+from django.utils.formats import number_format
+from django.utils.html import format_html_join
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -23,6 +25,27 @@ def rows(ranked) -> list[dict]:
             "decided_by": r.decided_by,
             "unconfirmed": getattr(r.item, "unconfirmed", 0),
             "player_id": r.item.player_id,
+        }
+        for r in ranked
+    ]
+
+
+def team_rows(ranked) -> list[dict]:
+    """Flatten ranked team standings (:func:`scoring.standings.team_standings`) for the table."""
+    return [
+        {
+            "place": r.place,
+            "name": r.item.name,
+            "members": r.item.members,
+            "points": r.rating.points,
+            "won": r.rating.won,
+            "lost": r.rating.lost,
+            "bonus": r.rating.bonus,
+            "rating": r.rating.rating,
+            "tables": r.item.tables,
+            "decided_by": r.decided_by,
+            "unconfirmed": r.item.unconfirmed,
+            "team_id": r.item.team_id,
         }
         for r in ranked
     ]
@@ -63,6 +86,27 @@ class StandingsTable(tables.Table):
         if not value:
             return gettext("final")
         return gettext("provisional (unconfirmed sheets: %(n)s)") % {"n": value}
+
+
+class TeamStandingsTable(StandingsTable):
+    """The teams: every count is the sum of its players' (DOMAIN, "Teams and leagues")."""
+
+    name = tables.Column(verbose_name=_("Team"))
+    club = None
+    members = tables.Column(verbose_name=_("Players"), orderable=False, attrs={"td": {"class": "members"}})
+
+    class Meta(StandingsTable.Meta):
+        # The players last: on a phone the figures come first, the names scroll in after them.
+        sequence = ("place", "name", "points", "won", "lost", "bonus", "rating", "tables", "unconfirmed", "members")
+
+    def render_members(self, value: list[tuple[str, int]]) -> str:
+        """Each player with his rating, best first: who carried the team."""
+        return format_html_join(", ", "{} ({})", ((name, number_format(rating)) for name, rating in value))
+
+    def render_unconfirmed(self, value: int) -> str:
+        if not value:
+            return gettext("final")
+        return gettext("provisional (unconfirmed sheets of its players: %(n)s)") % {"n": value}
 
 
 def _row_class(record: dict) -> str:

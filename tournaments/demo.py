@@ -1,7 +1,8 @@
 """A demo tournament, built through the same services the pages use.
 
-24 players from six clubs (fixtures/demo_players.csv), two series: series 1 drawn at random and fully played,
-series 2 seeded by the standings and half played, so every page has something to show.
+24 players from six clubs, each club a team of four (fixtures/demo_players.csv), two
+series: series 1 drawn at random and fully played, series 2 seeded by the standings and
+half played, so every page has something to show.
 The games are random but valid: each one is valued by the rules engine.
 """
 
@@ -19,7 +20,7 @@ from scoring.models import Game
 from scoring.rules import GAME_VALUES, Contract, RuleError
 from scoring.sheet import active_seats
 
-from .models import Club, Player, Registration, Series, Tournament
+from .models import Club, Player, Registration, Series, Team, Tournament
 from .series import draw_series
 
 DEMO_NAME = "Demo Open"
@@ -103,7 +104,10 @@ def create_demo(director=None, seed: int = 2026) -> Tournament:
             membership_number=row["membership_number"],
             defaults={"name": row["name"], "club": club, "nationality": row["nationality"]},
         )
-        Registration.objects.create(tournament=tournament, player=player, paid=True)
+        # Each club sends a team of its four (DOMAIN, teams): the draw keeps them apart
+        # and the standings rank the teams too.
+        team = Team.objects.get_or_create(tournament=tournament, name=row["team"])[0] if row.get("team") else None
+        Registration.objects.create(tournament=tournament, player=player, team=team, paid=True)
 
     first = draw_series(tournament)
     _play(first, rng, share=1.0)

@@ -148,7 +148,17 @@ def standings_pdf(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 
     With the running-score charts of the first 100 places appended (``?appendix=1``, the
     default), of every player (``?appendix=all``) or none (``?appendix=0``).
+    ``?view=teams``: the team ranking list (no charts), for a tournament with teams.
     """
+    view = request.GET.get("view") or "players"
+    if view not in ("players", "teams"):
+        return _bad(request, tournament, _("view: %(value)s is not a choice: players or teams.") % {"value": view})
+    if view == "teams" and not tournament.teams.exists():
+        return _bad(
+            request,
+            tournament,
+            _("view: this tournament has no teams; give players a team on the players page first."),
+        )
     choice = request.GET.get("appendix") or "1"  # empty, like ?series=, means the default
     if choice not in APPENDIX:
         return _bad(
@@ -170,9 +180,10 @@ def standings_pdf(request: HttpRequest, tournament: Tournament) -> HttpResponse:
                 _("series: %(value)s is not a drawn series of this tournament (drawn: %(drawn)s).")
                 % {"value": selected, "drawn": drawn},
             )
-    parts = ("standings", "series", series_number) if series_number else ("standings",)
+    teams = view == "teams"
+    parts = ("team-standings" if teams else "standings",) + (("series", series_number) if series_number else ())
     out = io.BytesIO()
-    documents.standings_pdf(tournament, series_number=series_number, appendix=APPENDIX[choice], out=out)
+    documents.standings_pdf(tournament, series_number=series_number, appendix=APPENDIX[choice], out=out, teams=teams)
     response = _pdf(_name(tournament, *parts))
     response.write(out.getvalue())
     return response

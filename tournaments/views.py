@@ -18,8 +18,8 @@ from django_tables2 import RequestConfig
 
 from scoring.messages import rule_message
 from scoring.rules import RuleError
-from scoring.standings import sheet_counts, standings
-from scoring.tables import StandingsTable, rows
+from scoring.standings import sheet_counts, standings, team_standings
+from scoring.tables import StandingsTable, TeamStandingsTable, rows, team_rows
 
 from . import series as series_service
 from .forms import (
@@ -315,11 +315,18 @@ def _standings_context(request: HttpRequest, tournament: Tournament, player_link
     numbers = list(tournament.series.order_by("number").values_list("number", flat=True))
     selected = number_param(request.GET.get("series"))
     series_number = selected if selected in numbers else None
-    data = rows(standings(tournament, series_number))
-    if player_link:  # each name links to the player's statistics page
-        for row in data:
-            row["url"] = reverse(player_link, args=[tournament.pk, row["player_id"]])
-    table = StandingsTable(data)
+    ranked = standings(tournament, series_number)
+    # The team ranking is offered once the tournament has teams; ?view=teams shows it.
+    has_teams = tournament.teams.exists()
+    teams_view = has_teams and request.GET.get("view") == "teams"
+    if teams_view:
+        table = TeamStandingsTable(team_rows(team_standings(tournament, series_number, players=ranked)))
+    else:
+        data = rows(ranked)
+        if player_link:  # each name links to the player's statistics page
+            for row in data:
+                row["url"] = reverse(player_link, args=[tournament.pk, row["player_id"]])
+        table = StandingsTable(data)
     RequestConfig(request, paginate=False).configure(table)
     confirmed, sheets = sheet_counts(tournament, series_number)
     return {
@@ -327,6 +334,8 @@ def _standings_context(request: HttpRequest, tournament: Tournament, player_link
         "table": table,
         "numbers": numbers,
         "series_number": series_number,
+        "has_teams": has_teams,
+        "teams_view": teams_view,
         "sheets_confirmed": confirmed,
         "sheets": sheets,
     }

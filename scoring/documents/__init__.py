@@ -204,7 +204,12 @@ def within_series(points, series_number: int) -> list[tuple[int, int, int]]:
 
 
 def standings_pdf(
-    tournament, *, series_number: int | None = None, appendix: int | None = APPENDIX_PLACES, out: BinaryIO
+    tournament,
+    *,
+    series_number: int | None = None,
+    appendix: int | None = APPENDIX_PLACES,
+    out: BinaryIO,
+    teams: bool = False,
 ) -> None:
     """The ranking list, overall or for one series, from :func:`scoring.standings.standings`.
 
@@ -212,14 +217,26 @@ def standings_pdf(
     (0: no appendix; None: every player), from :func:`scoring.statistics.running_scores`:
     two more queries, whatever the number of players. One more for how final it is
     (:func:`scoring.standings.finality`), printed under the title of every page.
+    ``teams``: the team ranking list instead (:func:`scoring.standings.team_standings`),
+    each team with its players where a player's club stands; no appendix.
     """
-    from scoring.standings import finality, standings
+    from scoring.standings import finality, standings, team_standings
     from scoring.statistics import running_scores
 
     from .appendix import ChartEntry
     from .ranking import write_ranking
 
     ranked = standings(tournament, series_number)
+    if teams:
+        write_ranking(
+            team_standings(tournament, series_number, players=ranked),
+            out,
+            tournament=tournament,
+            series_number=series_number,
+            finality=finality(tournament, series_number),
+            teams=True,
+        )
+        return
     chosen = [entry for entry in ranked if appendix is None or entry.place <= appendix]
     charts = []
     if chosen:

@@ -20,9 +20,10 @@ from .common import MARGIN, PAGE_HEIGHT, PAGE_WIDTH, Text, choose_fonts, fit, ne
 
 ROW = 13.0
 SIZE = 8.5
+#: The team ranking's line of players under each team's name.
+SMALL = 7.0
 TOP = PAGE_HEIGHT - MARGIN - 52
 BOTTOM = MARGIN + 26
-ROWS_PER_PAGE = int((TOP - ROW - BOTTOM) // ROW)
 RIGHT = PAGE_WIDTH - MARGIN
 
 #: (key, width, right-aligned); name and club share what is left.
@@ -80,25 +81,35 @@ def write_ranking(
     series_number: int | None,
     charts: Sequence[ChartEntry] = (),
     finality=None,
+    teams: bool = False,
 ) -> None:
     """``ranked`` is :func:`scoring.standings.standings`'s answer, best first; ``charts``
     the running-score charts of the appendix (:mod:`.appendix`), in ranking order;
-    ``finality`` :func:`scoring.standings.finality`'s answer (None: no status line)."""
+    ``finality`` :func:`scoring.standings.finality`'s answer (None: no status line).
+    ``teams``: ``ranked`` holds :class:`scoring.standings.TeamStanding` entries, printed
+    with the team's players where a player's club stands."""
     from .scoresheet import _date
 
-    title = _("Ranking list")
+    title = _("Team ranking list") if teams else _("Ranking list")
     scope = _("series %(number)s only") % {"number": series_number} if series_number else _("overall")
     canvas = new_canvas(out, f"{tournament.name}: {title} ({scope})")
-    texts = [tournament.name, tournament.venue] + [e.item.name for e in ranked] + [e.item.club for e in ranked]
+    second = [e.item.players if teams else e.item.club for e in ranked]
+    texts = [tournament.name, tournament.venue] + [e.item.name for e in ranked] + second
     font, bold = choose_fonts(texts)
     labels = _labels()
+    if teams:
+        labels |= {"name": _("Team"), "club": ""}
     text = Text(canvas)
     x_place = MARGIN
     x_name = x_place + PLACE_WIDTH + 6
     numbers_width = sum(w for _key, w in NUMBERS)
     x_club = x_name + NAME_WIDTH
     club_width = RIGHT - numbers_width - x_club
-    ranking_pages = max(1, -(-len(ranked) // ROWS_PER_PAGE))
+    # A team takes two lines: its name, then its players (best first) across the name
+    # and club columns, so a team of four to eight names still fits.
+    row_height = 2 * ROW if teams else ROW
+    per_page = int((TOP - ROW - BOTTOM) // row_height)
+    ranking_pages = max(1, -(-len(ranked) // per_page))
     pages = ranking_pages + pages_needed(len(charts))
     line = " · ".join(p for p in (tournament.name, _date(tournament.date), tournament.venue) if p)
     status = status_line(finality)
@@ -123,6 +134,8 @@ def write_ranking(
         "Rating = game points + 50 per game won - 50 per game lost + 40 (table of three) or 30 (table of four) "
         "for every game lost by another player at the table. Ties: more games won, then fewer games lost, then by lot."
     )
+    if teams:
+        rule += " " + _("A team's every figure is the sum of its players' (whoever of the team played).")
     for index in range(ranking_pages):
         header(title)
         y = TOP - ROW + 4
@@ -133,23 +146,28 @@ def write_ranking(
         for key, w in NUMBERS:
             x += w
             text.right(x - 2, y, labels[key], bold, SIZE)
-        entries = ranked[index * ROWS_PER_PAGE : (index + 1) * ROWS_PER_PAGE]
+        entries = ranked[index * per_page : (index + 1) * per_page]
         # Every other row lightly shaded, so a line is easy to follow across the page.
         canvas.setFillGray(0.92)
         shade = canvas.beginPath()
         for i in range(1, len(entries), 2):
-            shade.rect(MARGIN, TOP - ROW - (i + 1) * ROW, RIGHT - MARGIN, ROW)
+            shade.rect(MARGIN, TOP - ROW - (i + 1) * row_height, RIGHT - MARGIN, row_height)
         canvas.drawPath(shade, stroke=0, fill=1)
         canvas.setFillGray(0)
         canvas.setLineWidth(0.8)
         canvas.line(MARGIN, TOP - ROW, RIGHT, TOP - ROW)
         for i, entry in enumerate(entries):
-            y = TOP - ROW - (i + 1) * ROW + 4
+            y = TOP - ROW - i * row_height - ROW + 4
             item = entry.item
             r = entry.rating
             text.right(x_place + PLACE_WIDTH, y, f"{entry.place}.", font, SIZE)
-            text.left(x_name, y, fit(item.name, font, SIZE, NAME_WIDTH - 6), font, SIZE)
-            text.left(x_club, y, fit(item.club, font, SIZE, club_width - 6), font, SIZE)
+            if teams:
+                text.left(x_name, y, fit(item.name, bold, SIZE, RIGHT - numbers_width - x_name - 6), bold, SIZE)
+                players = fit(item.players, font, SMALL, RIGHT - numbers_width - x_name - 6)
+                text.left(x_name, y - ROW + 1, players, font, SMALL)
+            else:
+                text.left(x_name, y, fit(item.name, font, SIZE, NAME_WIDTH - 6), font, SIZE)
+                text.left(x_club, y, fit(item.club, font, SIZE, club_width - 6), font, SIZE)
             values = (r.points, r.won, r.lost, r.bonus, r.rating, item.tables)
             x = RIGHT - numbers_width
             for (key, w), value in zip(NUMBERS, values, strict=True):

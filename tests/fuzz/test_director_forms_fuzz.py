@@ -239,11 +239,20 @@ def test_finishing_a_series(drawn, force, number):
 @given(
     query=st.fixed_dictionaries(
         {"series": st.one_of(st.sampled_from(NASTY), value(st.one_of(st.sampled_from(NASTY), small_int(-1, 4))))},
-        optional={"sort": value(st.one_of(st.sampled_from(["name", "-score", "rank"]), junk)), "page": value(junk)},
+        optional={
+            "sort": value(st.one_of(st.sampled_from(["name", "-score", "rank", "members", "-rating"]), junk)),
+            "page": value(junk),
+            "view": value(st.one_of(st.sampled_from(["teams", "players", "TEAMS", ""]), junk)),
+        },
     )
 )
 @example(query={"series": "²"})  # regression: "²".isdigit() but int("²") failed with a 500
+@example(query={"series": "1", "view": "teams", "sort": "members"})
 def test_the_standings_query(drawn, query):
     t, client, _players, _tables = drawn
+    # Two of the players form a team, so the team ranking is offered and fuzzed too.
+    if not t.teams.exists():
+        team = t.teams.create(name="Fuzz Team")
+        t.registrations.filter(pk__in=t.registrations.order_by("pk").values("pk")[:2]).update(team=team)
     for url in (reverse("tournaments:standings", args=[t.pk]), reverse("public:live", args=[t.pk])):
         assert client.get(url, query).status_code == 200

@@ -32,6 +32,9 @@ FEW = FUZZ.__class__(FUZZ, max_examples=15)
 def drawn():
     director = factories.user("director")
     t, series = factories.drawn(8, directors=[director], rounds_per_series=1)
+    # Two players form a team, so the team ranking list (?view=teams) is fuzzed too.
+    team = t.teams.create(name="Fuzz Team")
+    t.registrations.filter(pk__in=t.registrations.order_by("pk").values("pk")[:2]).update(team=team)
     client = Client()
     client.force_login(director)
     return t, series, client
@@ -49,6 +52,7 @@ param = st.one_of(st.sampled_from(NASTY), junk)
             "series": value(st.one_of(st.sampled_from(["", "1", "2", "²", "٣", "01"]), param)),
             "appendix": value(st.one_of(st.sampled_from(["0", "1", "all", "", "ALL"]), param)),
             "table": value(st.one_of(st.sampled_from(["", "1", "2", "3", "²", "1" * 5000]), param)),
+            "view": value(st.one_of(st.sampled_from(["", "players", "teams", "Teams"]), param)),
         },
     ),
     which=st.sampled_from(
@@ -67,7 +71,7 @@ def test_the_printed_documents_query(drawn, query, which):
     assert response.status_code in {200, 400}
     if response.status_code == 400:
         page = response.content.decode()
-        assert any(f"{name}: " in page for name in ("form", "series", "appendix", "table")), page
+        assert any(f"{name}: " in page for name in ("form", "series", "appendix", "table", "view")), page
     else:
         assert response["Content-Type"] == "application/pdf"
 

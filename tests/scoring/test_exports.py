@@ -16,14 +16,16 @@ from scoring.exports import (
     RESULTS_COLUMNS,
     SHEETS,
     TABLES_COLUMNS,
+    TEAMS_COLUMNS,
     csv_lines,
     league_csv,
     league_xlsx,
 )
 from scoring.models import Game
-from scoring.standings import standings
+from scoring.standings import standings, team_standings
 from tests import factories
 from tests.scoring.test_standings import play
+from tests.scoring.test_team_standings import with_teams
 from tournaments.models import Player, Series
 from tournaments.series import draw_series
 
@@ -61,9 +63,10 @@ def sheet_rows(workbook, name):
 def test_the_workbook_has_the_documented_sheets_and_columns():
     t = finished_tournament()
     workbook = workbook_of(t)
-    assert workbook.sheetnames == ["Ranking", "Results", "Games", "Tournament", "Players", "Tables"]
+    assert workbook.sheetnames == ["Ranking", "Teams", "Results", "Games", "Tournament", "Players", "Tables"]
     for name, columns in [
         ("Ranking", RANKING_COLUMNS),
+        ("Teams", TEAMS_COLUMNS),
         ("Results", RESULTS_COLUMNS),
         ("Games", GAMES_COLUMNS),
         ("Players", PLAYERS_COLUMNS),
@@ -152,9 +155,31 @@ def test_csv_is_utf8_with_bom_and_semicolons_and_parses_back():
     assert "Müller" in text
 
 
+def test_the_teams_sheet_holds_the_team_standings():
+    t = finished_tournament(players=10, series=2)
+    with_teams(t, 3, 3)
+    _columns, rows = sheet_rows(workbook_of(t), "Teams")
+    assert rows == [
+        (
+            e.place,
+            e.item.name,
+            ", ".join(name for name, _rating in e.item.members),
+            e.rating.points,
+            e.rating.won,
+            e.rating.lost,
+            e.rating.bonus,
+            e.rating.rating,
+            e.item.tables,
+        )
+        for e in team_standings(t)
+    ]
+    assert len(rows) == 3 and all(row[2].count("Müller") == 3 for row in rows)
+
+
 @pytest.mark.parametrize("sheet", list(SHEETS))
 def test_every_sheet_writes_as_csv_with_its_columns(sheet):
     t = finished_tournament(players=7, series=1)
+    with_teams(t, 3, 2)
     out = io.StringIO()
     league_csv(t, sheet, out)
     rows = list(csv.reader(io.StringIO(out.getvalue().lstrip("\ufeff")), delimiter=";"))
@@ -173,5 +198,6 @@ def test_the_export_is_a_fixed_number_of_queries(django_assert_max_num_queries):
     small = finished_tournament(players=7, series=1)
     t = finished_tournament(players=11, series=2)
     for tournament in (small, t):
-        with django_assert_max_num_queries(15):  # two standings, each + the confirmed sheets
+        # Three standings (Ranking, Teams, Results), each + the confirmed sheets; the teams + who is in which.
+        with django_assert_max_num_queries(19):
             league_xlsx(tournament, io.BytesIO())

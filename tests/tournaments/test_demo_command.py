@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
+from django.db.models import Count
 
 from scoring.models import Game
-from scoring.standings import standings
+from scoring.standings import standings, team_standings
 from tests.scoring.test_standings import engine_ratings
 from tournaments.demo import demo_players
 from tournaments.models import Tournament
@@ -31,6 +32,14 @@ def test_the_demo_is_a_tournament_in_progress(capsys):
     assert first.tables.filter(signoff__on_paper=True).count() == 6
     assert not second.tables.filter(signoff__isnull=False).exists()
     assert {row.item.player_id: row.rating for row in standings(t)} == engine_ratings(t)
+    # Each club is a team of four, kept apart by the draw and ranked as a team.
+    assert sorted(t.teams.annotate(n=Count("members")).values_list("n", flat=True)) == [4] * 6
+    for series in (first, second):
+        for table in series.tables.all():
+            teams = list(table.seats.values_list("player__registrations__team", flat=True))
+            assert len(teams) == len(set(teams)), f"team-mates at table {table}"
+    ranked = team_standings(t)
+    assert len(ranked) == 6 and sum(r.rating.rating for r in ranked) == sum(r.rating.rating for r in standings(t))
 
 
 def test_running_it_again_changes_nothing(capsys):

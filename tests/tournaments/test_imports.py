@@ -37,6 +37,8 @@ def test_the_demo_players_file_imports():
     assert Registration.objects.filter(tournament=t).count() == 24
     anna = Player.objects.get(membership_number="DEMO-001")
     assert (anna.name, anna.club.name, anna.nationality) == ("Anna Müller", "Herz Dame Altenburg", "DE")
+    assert Registration.objects.get(tournament=t, player=anna).team.name == "Herz Dame Altenburg I"
+    assert t.teams.count() == 6
 
 
 def test_a_german_xlsx_list_registers_known_players_by_number():
