@@ -227,6 +227,16 @@ def test_public_pages_only_when_published(client):
     assert live.status_code == 200 and "<html" not in live.content.decode()
 
 
+def test_the_live_page_refreshes_what_it_shows(client):
+    """The projector shows series 2 or the teams: its refresh asks for the same, not the overall list."""
+    t, _series = factories.drawn(8, standings_public=True)
+    url = reverse("public:live", args=[t.pk])
+    page = client.get(url, {"series": "1", "view": "teams"}).content.decode()
+    assert f'hx-get="{url}?series=1&amp;view=teams"' in page
+    assert "series 1 only" in page
+    assert f'hx-get="{url}"' in client.get(url).content.decode()
+
+
 @pytest.fixture
 def busy_tournament(director):
     t = factories.tournament(directors=[director], rounds_per_series=1, series_count=2)
