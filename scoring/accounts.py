@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from decimal import Decimal
 
 from django.db.models import Prefetch
 
@@ -136,3 +137,77 @@ def total_account(items: Iterable[TableSettlement]) -> fees.Account:
     for item in items:
         account = account + item.account
     return account
+
+
+@dataclass(frozen=True, slots=True)
+class FeeAccount:
+    """The tournament's money overall: per series, the entry fees paid at registration,
+    the total, and where it goes (prize pool and organiser)."""
+
+    by_series: tuple[tuple[object, int, fees.Account], ...]  # (series, tables, account)
+    paid_at_registration: int
+    at_registration: fees.Account
+    total: fees.Account
+    distribution: fees.Distribution
+
+
+def fee_account(tournament) -> FeeAccount:
+    """Sum every table's fee account of every series (see :func:`settlements`) and add
+    the entry fees paid at registration; the unpaid ones are collected at the tables."""
+    all_series = list(tournament.series.order_by("number"))
+    items = settlements(tournament, all_series)
+    by_series = tuple(
+        (
+            series,
+            sum(1 for i in items if i.series == series.number),
+            total_account(i for i in items if i.series == series.number),
+        )
+        for series in all_series
+    )
+    paid = tournament.registrations.filter(paid=True).count()
+    at_registration = fees.Account(entry_fees=tournament.entry_fee * paid)
+    total = total_account(items) + at_registration
+    return FeeAccount(
+        by_series=by_series,
+        paid_at_registration=paid,
+        at_registration=at_registration,
+        total=total,
+        distribution=fees.distribute(total.kept, tournament.prize_pool_percent),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class PrizeWinner:
+    place: int
+    name: str
+    club: str
+    rating: int
+    amount: Decimal
+
+
+@dataclass(frozen=True, slots=True)
+class PrizePayout:
+    """Who receives which prize: the prize table applied to the pool and the ranking."""
+
+    prizes: fees.PrizeList
+    winners: tuple[PrizeWinner, ...]
+
+
+def prize_payout(tournament, pool: Decimal, ranked=None) -> PrizePayout:
+    """The prize of each place the tournament's prize table names, with its player.
+
+    ``ranked``: the overall standings when the caller has them. Raises
+    :class:`scoring.fees.FeeError` for a prize table that cannot be paid out (one edited
+    around the rules page's checks, e.g. shares above 100 %).
+    """
+    from .standings import standings
+
+    if ranked is None:
+        ranked = standings(tournament)
+    prizes = fees.prize_list(pool, tournament.prize_rules(), len(ranked))
+    by_place = {entry.place: entry for entry in ranked}
+    winners = tuple(
+        PrizeWinner(place, by_place[place].item.name, by_place[place].item.club, by_place[place].rating.rating, amount)
+        for place, amount in prizes.prizes
+    )
+    return PrizePayout(prizes, winners)

@@ -11,7 +11,9 @@ Money rules are the tournament's own tables (DOMAIN, "Settlement"), never consta
   the players (e.g. 2.00 / 1.20 / 0.80 / 0 at four);
 - entry fee (Startgeld, once per tournament) and list fee (per series and sheet);
 - what is collected less the table money paid out is shared: the prize pool gets the
-  tournament's percentage (rounded down to the cent), the organiser the rest.
+  tournament's percentage (rounded down to the cent), the organiser the rest;
+- the prize table pays the pool out by place in the final ranking: a share of the pool
+  or a fixed amount per place (:func:`prize_list`).
 
 Pure and exact: Decimal throughout, no float, no Django; the PDF and the pages only
 print what these functions return.
@@ -221,3 +223,82 @@ def distribute(kept: Decimal, percent: int) -> Distribution:
     # Table money above the fees is the organiser's loss; the pool never goes negative.
     pool = max(ZERO, (kept * percent / 100).quantize(CENT, rounding=ROUND_DOWN))
     return Distribution(kept=kept, prize_pool=pool, organiser=kept - pool)
+
+
+@dataclass(frozen=True, slots=True)
+class PrizeRule:
+    """One line of the tournament's prize table: the player ranked ``place`` gets
+    ``percent`` % of the prize pool or the fixed ``amount`` (exactly one of the two)."""
+
+    place: int
+    percent: Decimal | None = None
+    amount: Decimal | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PrizeList:
+    """What each place receives, and how that compares with the prize pool."""
+
+    pool: Decimal
+    #: (place, amount), by place; only places that a player holds and a rule names.
+    prizes: tuple[tuple[int, Decimal], ...]
+
+    @property
+    def paid_out(self) -> Decimal:
+        return sum((amount for _place, amount in self.prizes), ZERO)
+
+    @property
+    def left(self) -> Decimal:
+        """The pool less the prizes: what stays (rounding, unassigned shares); negative
+        when fixed prizes exceed the pool and the organiser adds the difference."""
+        return self.pool - self.paid_out
+
+    @property
+    def added(self) -> Decimal:
+        """What the organiser adds when the prizes exceed the pool (0 otherwise)."""
+        return max(ZERO, -self.left)
+
+
+def check_prize_rules(rules: Sequence[PrizeRule]) -> None:
+    """Refuse a prize table the arithmetic cannot pay out; the message names the field."""
+    seen: set[int] = set()
+    percent_total = ZERO
+    for rule in rules:
+        if _count(rule.place, "place") < 1:
+            raise FeeError("place: places in the ranking start at 1")
+        if rule.place in seen:
+            raise FeeError(f"place: place {rule.place} has two prizes")
+        seen.add(rule.place)
+        if (rule.percent is None) == (rule.amount is None):
+            raise FeeError(f"percent: place {rule.place} needs either a share of the pool or a fixed amount")
+        if rule.percent is not None:
+            if not ZERO <= Decimal(rule.percent) <= 100:
+                raise FeeError(f"percent: a share of the pool is 0 to 100 %, not {rule.percent}")
+            percent_total += Decimal(rule.percent)
+        elif Decimal(rule.amount) < 0:
+            raise FeeError(f"amount: a prize is 0 or more, not {rule.amount}")
+    if percent_total > 100:
+        total = format(percent_total.normalize(), "f")
+        raise FeeError(f"percent: the shares add up to {total} %, more than the whole pool")
+
+
+def prize_list(pool: Decimal, rules: Sequence[PrizeRule], places: int) -> PrizeList:
+    """The prize of every place from 1 to ``places`` (the players ranked) that a rule names.
+
+    A share is ``percent`` % of ``pool``, rounded down to the cent (so the shares never
+    pay out more than the pool); a fixed amount is paid as it stands. Places beyond the
+    number of players get nothing: a prize table written for 100 players also serves 60.
+    """
+    check_prize_rules(rules)
+    _count(places, "places")
+    pool = Decimal(pool)
+    prizes = []
+    for rule in sorted(rules, key=lambda r: r.place):
+        if rule.place > places:
+            continue
+        if rule.percent is not None:
+            amount = (pool * Decimal(rule.percent) / 100).quantize(CENT, rounding=ROUND_DOWN)
+        else:
+            amount = Decimal(rule.amount).quantize(CENT)
+        prizes.append((rule.place, max(ZERO, amount)))
+    return PrizeList(pool=pool, prizes=tuple(prizes))

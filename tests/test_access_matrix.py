@@ -393,6 +393,7 @@ MATRIX: list[Row] = [
     Row("tournaments:table_settlement_pdf", lambda w, token: series(w, token) | {"table": 1}, get=STAFF),
     Row("tournaments:standings_pdf", tournament, get=STAFF),
     Row("tournaments:fee_account", tournament, get=STAFF),
+    Row("tournaments:prizes_pdf", tournament, get=STAFF),
     # The table link's sign-off and disputes (referees/table_urls.py).
     Row(
         "signoff:confirm",

@@ -5,6 +5,7 @@ from .models import (
     LostGameFee,
     PassedOutFee,
     Player,
+    Prize,
     Registration,
     Seat,
     Series,
@@ -43,6 +44,11 @@ class TableMoneyInline(admin.TabularInline):
     extra = 0
 
 
+class PrizeInline(admin.TabularInline):
+    model = Prize
+    extra = 0
+
+
 class RegistrationInline(admin.TabularInline):
     model = Registration
     extra = 0
@@ -54,7 +60,7 @@ class TournamentAdmin(admin.ModelAdmin):
     list_display = ["name", "date", "venue", "series_count", "rounds_per_series", "standings_public"]
     search_fields = ["name", "venue"]
     filter_horizontal = ["directors"]
-    inlines = [LostGameFeeInline, PassedOutFeeInline, TableMoneyInline, RegistrationInline]
+    inlines = [LostGameFeeInline, PassedOutFeeInline, TableMoneyInline, PrizeInline, RegistrationInline]
 
 
 @admin.register(Team)

@@ -98,6 +98,9 @@ def create_demo(director=None, seed: int = 2026) -> Tournament:
     for size, amounts in ((4, ("2.00", "1.20", "0.80", "0")), (3, ("2.00", "1.00", "0"))):
         for place, amount in enumerate(amounts, start=1):
             tournament.table_money.create(table_size=size, place=place, amount=amount)
+    # The prize pool paid out to the first ten places (shares of the pool, 100 % in all).
+    for place, percent in enumerate((25, 18, 14, 11, 9, 7, 6, 5, 3, 2), start=1):
+        tournament.prizes.create(place=place, percent=percent)
     for row in demo_players():
         club = Club.objects.get_or_create(name=row["club"])[0]
         player, _created = Player.objects.get_or_create(

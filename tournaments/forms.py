@@ -2,11 +2,24 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from django import forms
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
-from .models import Club, LostGameFee, PassedOutFee, Player, Registration, Series, TableMoney, Team, Tournament
+from .models import (
+    Club,
+    LostGameFee,
+    PassedOutFee,
+    Player,
+    Prize,
+    Registration,
+    Series,
+    TableMoney,
+    Team,
+    Tournament,
+)
 
 
 class TournamentForm(forms.ModelForm):
@@ -70,6 +83,36 @@ TableMoneyFormSet = forms.inlineformset_factory(
     TableMoney,
     formset=WholeScheduleFormSet,
     fields=["table_size", "place", "amount"],
+    extra=3,
+    can_delete=True,
+)
+
+
+class PrizeTableFormSet(WholeScheduleFormSet):
+    """The prize table: besides one prize per place (the unique key), the shares of the
+    pool must not add up to more than the whole pool."""
+
+    def clean(self) -> None:
+        super().clean()
+        if any(self.errors):
+            return
+        total = Decimal("0")
+        for form in self.forms:
+            if not getattr(form, "cleaned_data", None) or form.cleaned_data.get("DELETE"):
+                continue
+            total += form.cleaned_data.get("percent") or 0
+        if total > 100:
+            raise forms.ValidationError(
+                _("The shares of the prize pool add up to %(total)s %%: more than the whole pool.")
+                % {"total": format(total.normalize(), "f")}
+            )
+
+
+PrizeFormSet = forms.inlineformset_factory(
+    Tournament,
+    Prize,
+    formset=PrizeTableFormSet,
+    fields=["place", "percent", "amount"],
     extra=3,
     can_delete=True,
 )

@@ -157,6 +157,10 @@ class Tournament(models.Model):
             table_money=money,
         )
 
+    def prize_rules(self) -> tuple:
+        """The prize table as :class:`scoring.fees.PrizeRule` lines (one query, none when prefetched)."""
+        return tuple(prize.rule() for prize in self.prizes.all())
+
     def lost_game_fee(self, nth_lost: int) -> Decimal:
         """The fee for a player's nth lost game on one sheet, from the step table."""
         fee = Decimal("0")
@@ -253,6 +257,58 @@ class TableMoney(models.Model):
                     % {"size": self.table_size, "place": self.place}
                 }
             )
+
+
+class Prize(models.Model):
+    """One line of the prize table: the player ranked ``place`` in the final standings
+    gets a share of the prize pool (``percent``) or a fixed ``amount``, exactly one of them.
+
+    Paid out by :func:`scoring.fees.prize_list`; the pool is the tournament's
+    ``prize_pool_percent`` of what the fees leave after the table money.
+    """
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="prizes")
+    place = models.PositiveSmallIntegerField(_("place"), validators=[MinValueValidator(1)])
+    percent = models.DecimalField(
+        _("share of the prize pool (%)"),
+        max_digits=5,
+        decimal_places=2,
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(0), MaxValueValidator(100)],
+    )
+    amount = models.DecimalField(
+        _("fixed amount"), max_digits=8, decimal_places=2, null=True, blank=True, validators=[MinValueValidator(0)]
+    )
+
+    class Meta:
+        ordering = ["place"]
+        verbose_name = _("prize")
+        verbose_name_plural = _("prizes")
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "place"], name="prize_place_unique"),
+            models.CheckConstraint(condition=Q(place__gte=1), name="prize_place_positive"),
+            models.CheckConstraint(
+                condition=Q(percent__isnull=True, amount__isnull=False)
+                | Q(percent__isnull=False, amount__isnull=True),
+                name="prize_share_or_amount",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.place}: {self.percent} %" if self.percent is not None else f"{self.place}: {self.amount}"
+
+    def clean(self) -> None:
+        if (self.percent is None) == (self.amount is None):
+            message = _("Give either a share of the prize pool or a fixed amount for place %(place)s.") % {
+                "place": self.place
+            }
+            raise ValidationError({"percent": message})
+
+    def rule(self):
+        from scoring.fees import PrizeRule
+
+        return PrizeRule(self.place, self.percent, self.amount)
 
 
 class Team(models.Model):

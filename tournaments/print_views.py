@@ -1,4 +1,5 @@
-"""The director's printed documents: scoresheets, table cards, PIN slips, settlements, ranking list.
+"""The director's printed documents: scoresheets, table cards, PIN slips, settlements,
+ranking list, prize list; and the fee account page they share their sums with.
 
 Thin: each view checks its parameters, answers a bad one with a clear 400 page naming
 the parameter, and lets :mod:`scoring.documents` draw the PDF.
@@ -14,9 +15,9 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from referees.pins import seat_pin
-from scoring import documents
-from scoring.accounts import settlements, total_account
-from scoring.fees import Account, distribute
+from scoring import accounts, documents
+from scoring.fees import FeeError
+from scoring.standings import finality
 
 from .models import Series, Table, Tournament
 from .params import number_param
@@ -189,29 +190,45 @@ def standings_pdf(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     return response
 
 
-@director_required
-def fee_account(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    """What the organiser collects per series and overall, and the prize pool."""
-    tournament = Tournament.objects.prefetch_related("lost_game_fees", "passed_out_fees", "table_money").get(
+def _with_money_tables(tournament: Tournament) -> Tournament:
+    return Tournament.objects.prefetch_related("lost_game_fees", "passed_out_fees", "table_money", "prizes").get(
         pk=tournament.pk
     )
-    all_series = list(tournament.series.order_by("number"))
-    items = settlements(tournament, all_series)
-    by_series = []
-    for series in all_series:
-        account = total_account(i for i in items if i.series == series.number)
-        tables = sum(1 for i in items if i.series == series.number)
-        by_series.append({"series": series, "tables": tables, "account": account})
-    paid = tournament.registrations.filter(paid=True).count()
-    # Entry fees paid at registration; the unpaid ones are collected at the tables.
-    at_registration = Account(entry_fees=tournament.entry_fee * paid)
-    total = total_account(items) + at_registration
+
+
+@director_required
+def fee_account(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """What the organiser collects per series and overall, the prize pool and the prize list."""
+    tournament = _with_money_tables(tournament)
+    account = accounts.fee_account(tournament)
+    try:
+        payout = accounts.prize_payout(tournament, account.distribution.prize_pool)
+        prize_error = None
+    except FeeError as error:
+        payout, prize_error = None, str(error)
     context = {
         "tournament": tournament,
-        "rows": by_series,
-        "paid": paid,
-        "at_registration": at_registration,
-        "total": total,
-        "distribution": distribute(total.kept, tournament.prize_pool_percent),
+        "rows": [{"series": s, "tables": n, "account": a} for s, n, a in account.by_series],
+        "paid": account.paid_at_registration,
+        "at_registration": account.at_registration,
+        "total": account.total,
+        "distribution": account.distribution,
+        "payout": payout,
+        "prize_error": prize_error,
+        "finality": finality(tournament),
     }
     return render(request, "tournaments/fee_account.html", context)
+
+
+@director_required
+def prize_list_pdf(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """The prize list to pay out from: place, player, prize and a line for his signature."""
+    tournament = _with_money_tables(tournament)
+    account = accounts.fee_account(tournament)
+    try:
+        payout = accounts.prize_payout(tournament, account.distribution.prize_pool)
+    except FeeError as error:
+        return _bad(request, tournament, _("prizes: %(error)s") % {"error": error})
+    response = _pdf(_name(tournament, "prize-list"))
+    documents.prize_list_pdf(tournament, payout, finality=finality(tournament), out=response)
+    return response

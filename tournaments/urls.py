@@ -30,7 +30,8 @@ urlpatterns = [
     ),
 ]
 
-# Printed documents (tournaments/print_views.py): scoresheets, table cards, PIN slips, settlements, ranking list.
+# Printed documents (tournaments/print_views.py): scoresheets, table cards, PIN slips, settlements,
+# ranking list, prize list.
 urlpatterns += [
     path("t/<int:tournament_id>/series/<int:number>/sheets.pdf", print_views.series_sheets, name="series_sheets_pdf"),
     path("t/<int:tournament_id>/series/<int:number>/cards.pdf", print_views.series_cards, name="series_cards_pdf"),
@@ -55,6 +56,7 @@ urlpatterns += [
         name="table_settlement_pdf",
     ),
     path("t/<int:tournament_id>/standings.pdf", print_views.standings_pdf, name="standings_pdf"),
+    path("t/<int:tournament_id>/prizes.pdf", print_views.prize_list_pdf, name="prizes_pdf"),
     path("t/<int:tournament_id>/fees/", print_views.fee_account, name="fee_account"),
 ]
 

@@ -27,6 +27,7 @@ from .forms import (
     LostGameFeeFormSet,
     MoveForm,
     PassedOutFeeFormSet,
+    PrizeFormSet,
     RegistrationForm,
     SwapForm,
     TableMoneyFormSet,
@@ -79,8 +80,10 @@ def tournament_edit(request: HttpRequest, tournament: Tournament) -> HttpRespons
     # older form (or a script) that lacks them changes the rest and leaves them as they are.
     passed_out_fees = PassedOutFeeFormSet(_sent(request, "passed"), instance=tournament, prefix="passed")
     table_money = TableMoneyFormSet(_sent(request, "money"), instance=tournament, prefix="money")
+    prizes = PrizeFormSet(_sent(request, "prizes"), instance=tournament, prefix="prizes")
+    optional = (passed_out_fees, table_money, prizes)
     # Everything validated (no short circuit), so every error shows at once.
-    formsets_valid = all([fees.is_valid(), *(f.is_valid() for f in (passed_out_fees, table_money) if f.is_bound)])
+    formsets_valid = all([fees.is_valid(), *(f.is_valid() for f in optional if f.is_bound)])
     if request.method == "POST" and all([form.is_valid(), formsets_valid]):
         drawn = tournament.series.count()
         if form.cleaned_data["series_count"] < drawn:
@@ -89,7 +92,7 @@ def tournament_edit(request: HttpRequest, tournament: Tournament) -> HttpRespons
             with transaction.atomic():
                 form.save()
                 fees.save()
-                for formset in (passed_out_fees, table_money):
+                for formset in optional:
                     if formset.is_bound:
                         formset.save()
             messages.success(request, _("Saved."))
@@ -99,6 +102,7 @@ def tournament_edit(request: HttpRequest, tournament: Tournament) -> HttpRespons
         "fees": fees,
         "passed_out_fees": passed_out_fees,
         "table_money": table_money,
+        "prizes": prizes,
         "tournament": tournament,
     }
     return render(request, "tournaments/tournament_form.html", context)

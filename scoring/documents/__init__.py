@@ -256,3 +256,11 @@ def standings_pdf(
         charts=charts,
         finality=finality(tournament, series_number),
     )
+
+
+def prize_list_pdf(tournament, payout, *, finality=None, out: BinaryIO) -> None:
+    """The prize list of :func:`scoring.accounts.prize_payout`, with a line for each winner's
+    signature; ``finality`` prints whether the ranking it pays out on is final."""
+    from .prizes import write_prize_list
+
+    write_prize_list(payout, out, tournament=tournament, finality=finality)

@@ -16,6 +16,7 @@ from hypothesis import event, example, given
 from hypothesis import strategies as st
 
 from scoring.exports import SHEETS
+from scoring.fees import check_prize_rules
 from tests import factories
 from tournaments.models import Table
 
@@ -110,22 +111,21 @@ def test_reissuing_table_links(drawn, number, table, data):
         assert len(changed) == (2 if table is None else 1)
 
 
-def money_data(prefix: str, key: str, keys: st.SearchStrategy[str]) -> st.SearchStrategy:
-    """A money table's formset: plausible rows, one field junk, or anything. The ids of
-    the two stored rows are "@0" and "@1" (replaced by the test: the pks vary)."""
+MONEY = st.sampled_from(["0.50", "1.00", "2", "0"])
+NASTY_MONEY = st.one_of(st.sampled_from(["0.50", "1.00", "2", "0", "-1", "10000.00", "1.234"]), junk)
+SIZES = (st.sampled_from(["3", "4"]), st.one_of(st.sampled_from(["3", "4"]), small_int(0, 5)))
+
+
+def money_data(prefix: str, fields: dict[str, tuple[st.SearchStrategy, st.SearchStrategy]]) -> st.SearchStrategy:
+    """A money table's formset: plausible rows, one field junk, or anything. ``fields``
+    maps each column to (a plausible value, any value). The ids of the two stored rows
+    are "@0" and "@1" (replaced by the test: the pks vary)."""
     rows = [("@0", 0), ("@1", 1)]
-    decimal = st.one_of(st.sampled_from(["0.50", "1.00", "2", "0", "-1", "10000.00", "1.234"]), junk)
-    sizes = st.one_of(st.sampled_from(["3", "4"]), small_int(0, 5))
     ids = st.one_of(st.sampled_from(["@0", "@1"]), junk)
-    fields = {}
+    anything = {}
     for i in range(3):
-        fields |= {
-            f"{prefix}-{i}-id": ids,
-            f"{prefix}-{i}-table_size": sizes,
-            f"{prefix}-{i}-{key}": keys,
-            f"{prefix}-{i}-amount": decimal,
-            f"{prefix}-{i}-DELETE": st.sampled_from(["on", ""]),
-        }
+        anything |= {f"{prefix}-{i}-id": ids, f"{prefix}-{i}-DELETE": st.sampled_from(["on", ""])}
+        anything |= {f"{prefix}-{i}-{name}": nasty for name, (_plausible, nasty) in fields.items()}
     management = {
         f"{prefix}-TOTAL_FORMS": st.one_of(st.sampled_from(["0", "1", "2", "3"]), junk),
         f"{prefix}-INITIAL_FORMS": st.one_of(st.sampled_from(["0", "1", "2"]), junk),
@@ -133,16 +133,34 @@ def money_data(prefix: str, key: str, keys: st.SearchStrategy[str]) -> st.Search
     plausible = st.fixed_dictionaries(
         {f"{prefix}-TOTAL_FORMS": st.just("3"), f"{prefix}-INITIAL_FORMS": st.just(str(len(rows)))}
         | {f"{prefix}-{i}-id": st.just(str(pk)) for i, (pk, _k) in enumerate(rows)}
-        | {f"{prefix}-{i}-table_size": st.sampled_from(["3", "4"]) for i in range(3)}
-        | {f"{prefix}-{i}-{key}": st.integers(1, 5).map(str) for i in range(3)}
-        | {f"{prefix}-{i}-amount": st.sampled_from(["0.50", "1.00", "2", "0"]) for i in range(3)},
+        | {f"{prefix}-{i}-{name}": good for i in range(3) for name, (good, _nasty) in fields.items()},
         optional={f"{prefix}-{i}-DELETE": st.just("on") for i in range(3)},
     )
     return st.one_of(
         plausible,
-        st.tuples(plausible, st.sampled_from(sorted(fields | management)), junk).map(lambda t: {**t[0], t[1]: t[2]}),
-        st.fixed_dictionaries({}, optional={k: value(v) for k, v in (fields | management).items()}),
+        st.tuples(plausible, st.sampled_from(sorted(anything | management)), junk).map(lambda t: {**t[0], t[1]: t[2]}),
+        st.fixed_dictionaries({}, optional={k: value(v) for k, v in (anything | management).items()}),
     )
+
+
+MONEY_TABLES = {
+    "passed": {
+        "table_size": SIZES,
+        "from_passed_out": (st.integers(1, 5).map(str), small_int(-1, 8)),
+        "amount": (MONEY, NASTY_MONEY),
+    },
+    "money": {
+        "table_size": SIZES,
+        "place": (st.integers(1, 5).map(str), small_int(-1, 6)),
+        "amount": (MONEY, NASTY_MONEY),
+    },
+    # A share or a fixed amount per place: both, neither and shares above 100 % in all are refused.
+    "prizes": {
+        "place": (st.integers(1, 5).map(str), small_int(-1, 6)),
+        "percent": (st.sampled_from(["", "10", "33.33", "50", "60"]), NASTY_MONEY),
+        "amount": (st.sampled_from(["", "", "100", "5.50"]), NASTY_MONEY),
+    },
+}
 
 
 @pytest.fixture
@@ -160,18 +178,19 @@ def test_the_money_tables_of_the_rules_page(rules_world, data):
     t, client = rules_world
     t.passed_out_fees.all().delete()
     t.table_money.all().delete()
+    t.prizes.all().delete()
     ids = {
         "passed": [
             t.passed_out_fees.create(table_size=s, from_passed_out=n, amount="0.50").pk for s, n in ((3, 4), (4, 5))
         ],
         "money": [t.table_money.create(table_size=3, place=p, amount=a).pk for p, a in ((1, "2.00"), (2, "1.00"))],
+        "prizes": [t.prizes.create(place=1, percent="50").pk, t.prizes.create(place=2, amount="20").pk],
     }
     posted = dict(VALID_TOURNAMENT)
     posted |= {"fees-TOTAL_FORMS": "0", "fees-INITIAL_FORMS": "0"}
-    if data.draw(st.booleans()):
-        posted |= data.draw(money_data("passed", "from_passed_out", small_int(-1, 8)))
-    if data.draw(st.booleans()):
-        posted |= data.draw(money_data("money", "place", small_int(-1, 6)))
+    for prefix, fields in MONEY_TABLES.items():
+        if data.draw(st.booleans()):
+            posted |= data.draw(money_data(prefix, fields))
 
     def real(v, prefix):
         if isinstance(v, list):
@@ -187,8 +206,9 @@ def test_the_money_tables_of_the_rules_page(rules_world, data):
         assert snapshot() == before
         context = response.context
         page = response.content.decode()
-        assert_shown(page, context["form"], context["fees"], context["passed_out_fees"], context["table_money"])
-        for formset, name in ((context["passed_out_fees"], "passed-out fee"), (context["table_money"], "table money")):
+        formsets = (context["passed_out_fees"], context["table_money"], context["prizes"])
+        assert_shown(page, context["form"], context["fees"], *formsets)
+        for formset, name in zip(formsets, ("passed-out fee", "table money", "prize"), strict=True):
             for form in formset.forms:
                 for error in form["id"].errors if formset.is_bound else []:
                     assert html.escape(f"{name}: {error}") in page  # a hidden field: named above its row
@@ -197,3 +217,5 @@ def test_the_money_tables_of_the_rules_page(rules_world, data):
             assert 1 <= row.place <= row.table_size
         for row in t.passed_out_fees.all():
             assert row.table_size in {3, 4} and row.from_passed_out >= 1
+        # A saved prize table can be paid out: one prize per place, a share or an amount, <= 100 %.
+        check_prize_rules(t.prize_rules())

@@ -3,6 +3,8 @@
 from decimal import Decimal as D
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from scoring import fees
 from scoring.rating import Rating
@@ -125,3 +127,62 @@ def test_distribution_rounds_the_pool_down_and_adds_up():
     assert fees.distribute(D("-3.00"), 90).prize_pool == D("0.00")
     with pytest.raises(fees.FeeError, match="prize_pool_percent"):
         fees.distribute(D("10"), 101)
+
+
+# --- the prize table ---------------------------------------------------------------------
+
+P = fees.PrizeRule
+
+
+def test_shares_of_the_pool_are_rounded_down_to_the_cent():
+    prizes = fees.prize_list(D("1000.00"), [P(1, percent=D("33.33")), P(2, percent=D("25")), P(3, D("12.5"))], 50)
+    assert prizes.prizes == ((1, D("333.30")), (2, D("250.00")), (3, D("125.00")))
+    assert prizes.paid_out == D("708.30") and prizes.left == D("291.70") and prizes.added == D("0")
+    thirds = fees.prize_list(D("100.00"), [P(n, percent=D("33.33")) for n in (1, 2, 3)], 3)
+    assert [amount for _place, amount in thirds.prizes] == [D("33.33")] * 3 and thirds.left == D("0.01")
+
+
+def test_fixed_prizes_are_paid_as_they_stand_and_the_organiser_adds_what_the_pool_lacks():
+    prizes = fees.prize_list(D("150.00"), [P(2, amount=D("50")), P(1, amount=D("120"))], 10)
+    assert prizes.prizes == ((1, D("120.00")), (2, D("50.00")))
+    assert prizes.left == D("-20.00") and prizes.added == D("20.00")
+
+
+def test_shares_and_fixed_prizes_mix():
+    prizes = fees.prize_list(D("200.00"), [P(1, percent=D("50")), P(2, amount=D("30")), P(3, percent=D("10"))], 3)
+    assert prizes.prizes == ((1, D("100.00")), (2, D("30.00")), (3, D("20.00")))
+
+
+def test_places_beyond_the_players_get_nothing():
+    prizes = fees.prize_list(D("90.00"), [P(n, percent=D("10")) for n in range(1, 11)], 4)
+    assert [place for place, _amount in prizes.prizes] == [1, 2, 3, 4]
+    assert fees.prize_list(D("90.00"), [P(1, percent=D("10"))], 0).prizes == ()
+
+
+@pytest.mark.parametrize(
+    ("rules", "message"),
+    [
+        ([P(0, percent=D("10"))], "place: places in the ranking start at 1"),
+        ([P(1, percent=D("10")), P(1, amount=D("5"))], "place: place 1 has two prizes"),
+        ([P(1)], "percent: place 1 needs either a share of the pool or a fixed amount"),
+        ([P(1, percent=D("10"), amount=D("5"))], "percent: place 1 needs either"),
+        ([P(1, percent=D("101"))], "percent: a share of the pool is 0 to 100 %, not 101"),
+        ([P(1, percent=D("60")), P(2, percent=D("50"))], "percent: the shares add up to 110 %"),
+        ([P(1, amount=D("-1"))], "amount: a prize is 0 or more, not -1"),
+    ],
+)
+def test_a_prize_table_that_cannot_be_paid_out_is_refused_naming_the_field(rules, message):
+    with pytest.raises(fees.FeeError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        fees.prize_list(D("100"), rules, 10)
+
+
+@given(
+    pool=st.decimals(min_value=0, max_value=100000, places=2),
+    shares=st.lists(st.decimals(min_value=0, max_value=25, places=2), max_size=4),
+    players=st.integers(min_value=0, max_value=6),
+)
+def test_shares_never_pay_out_more_than_the_pool(pool, shares, players):
+    prizes = fees.prize_list(pool, [P(n, percent=share) for n, share in enumerate(shares, start=1)], players)
+    assert D("0") <= prizes.paid_out <= pool
+    assert len(prizes.prizes) == min(players, len(shares))
+    assert prizes.added == D("0")

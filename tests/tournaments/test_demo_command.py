@@ -38,6 +38,8 @@ def test_the_demo_is_a_tournament_in_progress(capsys):
         for table in series.tables.all():
             teams = list(table.seats.values_list("player__registrations__team", flat=True))
             assert len(teams) == len(set(teams)), f"team-mates at table {table}"
+    # The first ten places share the whole prize pool.
+    assert sum(p.percent for p in t.prizes.all()) == 100 and t.prizes.count() == 10
     ranked = team_standings(t)
     assert len(ranked) == 6 and sum(r.rating.rating for r in ranked) == sum(r.rating.rating for r in standings(t))
 
