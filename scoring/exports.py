@@ -352,6 +352,19 @@ def tournament_rows(tournament) -> Iterator[tuple]:
     yield ("Prize pool percent", tournament.prize_pool_percent)
     yield ("Lost-game fees", fees)
     yield ("Standings public", _x(tournament.standings_public))
+    # The other money tables (after the older rows, whose positions stay as they were).
+    yield (
+        "Passed-out fees",
+        " ".join(f"{f.table_size}:{f.from_passed_out}:{f.amount}" for f in tournament.passed_out_fees.all()),
+    )
+    yield ("Table money", " ".join(f"{m.table_size}:{m.place}:{m.amount}" for m in tournament.table_money.all()))
+    yield (
+        "Prizes",
+        " ".join(
+            f"{p.place}:{p.percent}%" if p.percent is not None else f"{p.place}:{p.amount}"
+            for p in tournament.prizes.all()
+        ),
+    )
 
 
 def player_rows(tournament) -> Iterator[tuple]:

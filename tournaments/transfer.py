@@ -23,7 +23,20 @@ from scoring.exports import FORMAT_VERSION, FORMULA_STARTS, GAMES_COLUMNS, PLAYE
 from scoring.models import Game
 from scoring.rules import RuleError
 
-from .models import Club, LostGameFee, Player, Registration, Seat, Series, Table, Team, Tournament
+from .models import (
+    Club,
+    LostGameFee,
+    PassedOutFee,
+    Player,
+    Prize,
+    Registration,
+    Seat,
+    Series,
+    Table,
+    TableMoney,
+    Team,
+    Tournament,
+)
 
 
 class TransferError(ValueError):
@@ -149,6 +162,7 @@ def _import(workbook, directors) -> TournamentImport:
             from_lost_game=_int(nth, "Tournament, Lost-game fees"),
             amount=_decimal(amount, "Tournament, Lost-game fees"),
         )
+    _money_tables(settings, tournament)
     result.tournament = tournament
 
     players = _players(workbook, tournament)
@@ -157,6 +171,68 @@ def _import(workbook, directors) -> TournamentImport:
     result.games = _games(workbook, tables, result.differences)
     _compare_ranking(workbook, tournament, result.differences)
     return result
+
+
+def _parts(settings: dict, field: str, count: int) -> list[tuple[str, list[str]]]:
+    """The ``a:b[:c]`` items of a money table's setting, each with its ``count`` parts.
+
+    An absent field (a file from before the field) is an empty table.
+    """
+    items = []
+    for item in _text(settings.get(field)).split():
+        parts = item.split(":")
+        if len(parts) != count:
+            shape = {2: "place:amount", 3: "size:from:amount"}[count]
+            raise TransferError(f"Tournament, {field}: {item!r} is not {shape}")
+        items.append((item, parts))
+    return items
+
+
+def _amount(value: str, where: str, *, below: int = 10**4) -> Decimal:
+    """An amount in cents, 0 or more and below ``below`` (the model's column: a fee has
+    6 digits, a prize 8), so PostgreSQL never refuses what this let through."""
+    amount = _decimal(value, where)
+    if not amount.is_finite() or not 0 <= amount < below or amount != amount.quantize(Decimal("0.01")):
+        raise TransferError(f"{where}: {value!r} is not an amount of 0 to {below - 1}.99 in cents")
+    return amount
+
+
+def _money_tables(settings: dict, tournament: Tournament) -> None:
+    """Passed-out fees, table money and prizes from the Tournament sheet, each checked."""
+    from scoring.fees import FeeError, PrizeRule, check_prize_rules
+
+    passed, money = set(), set()
+    for item, (size, nth, amount) in _parts(settings, "Passed-out fees", 3):
+        where = f"Tournament, Passed-out fees, {item}"
+        size, nth = _int(size, where), _int(nth, where)
+        if size not in (3, 4) or nth < 1 or (size, nth) in passed:
+            raise TransferError(f"{where}: a table of 3 or 4, from the 1st passed-out deal on, each step once")
+        passed.add((size, nth))
+        PassedOutFee.objects.create(
+            tournament=tournament, table_size=size, from_passed_out=nth, amount=_amount(amount, where)
+        )
+    for item, (size, place, amount) in _parts(settings, "Table money", 3):
+        where = f"Tournament, Table money, {item}"
+        size, place = _int(size, where), _int(place, where)
+        if size not in (3, 4) or not 1 <= place <= size or (size, place) in money:
+            raise TransferError(f"{where}: a place at a table of 3 or 4, each once")
+        money.add((size, place))
+        TableMoney.objects.create(tournament=tournament, table_size=size, place=place, amount=_amount(amount, where))
+    prizes = []
+    for item, (place, value) in _parts(settings, "Prizes", 2):
+        where = f"Tournament, Prizes, {item}"
+        share = value.endswith("%")
+        amount = _amount(value.removesuffix("%"), where, below=10**6)
+        prizes.append(
+            PrizeRule(_int(place, where), percent=amount if share else None, amount=None if share else amount)
+        )
+    try:
+        check_prize_rules(prizes)
+    except FeeError as error:
+        raise TransferError(f"Tournament, Prizes: {error}") from None
+    Prize.objects.bulk_create(
+        Prize(tournament=tournament, place=p.place, percent=p.percent, amount=p.amount) for p in prizes
+    )
 
 
 def _compare_ranking(workbook, tournament: Tournament, differences: list[str]) -> None:

@@ -256,3 +256,65 @@ def test_voided_games_and_irregularities_survive_the_round_trip(tmp_path):
     again = [Game.objects.get(table__series__tournament=result.tournament, table__number=n, number=d) for n, d in keys]
     assert again[0].voided and again[0].score == 0 and not (again[0].won or again[0].lost)
     assert again[1].irregularity == "opponents" and again[1].won
+
+
+def test_the_money_tables_survive_the_round_trip(tmp_path):
+    t = finished_tournament(players=7, series=1)
+    t.passed_out_fees.create(table_size=3, from_passed_out=4, amount="0.50")
+    t.passed_out_fees.create(table_size=4, from_passed_out=5, amount="0.50")
+    for place, amount in enumerate(("2.00", "1.20", "0.80", "0.00"), start=1):
+        t.table_money.create(table_size=4, place=place, amount=amount)
+    t.prizes.create(place=1, percent="33.33")
+    t.prizes.create(place=2, amount="25.00")
+    rules, prizes = t.fee_rules(), t.prize_rules()
+    path = tmp_path / "t.xlsx"
+    export(t, path)
+    empty_the_database()
+    new = import_tournament(path).tournament
+    assert new.fee_rules() == rules and new.prize_rules() == prizes
+
+
+def tournament_row(path, field: str) -> int:
+    sheet = load_workbook(path, read_only=True)["Tournament"]
+    return next(i for i, row in enumerate(sheet.iter_rows(values_only=True), start=1) if row[0] == field)
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("Passed-out fees", "5:4:0.50", "Passed-out fees, 5:4:0.50: a table of 3 or 4"),
+        ("Passed-out fees", "3:4", "Passed-out fees: '3:4' is not size:from:amount"),
+        ("Passed-out fees", "3:4:-1", "Passed-out fees, 3:4:-1: '-1' is not an amount of 0 to 9999.99 in cents"),
+        ("Passed-out fees", "3:4:1e9", "'1e9' is not an amount"),
+        ("Table money", "3:4:1.00", "Table money, 3:4:1.00: a place at a table of 3 or 4, each once"),
+        ("Table money", "4:1:1 4:1:2", "Table money, 4:1:2: a place at a table of 3 or 4, each once"),
+        ("Table money", "4:1:0.001", "'0.001' is not an amount"),
+        ("Prizes", "1:60% 2:50%", "Tournament, Prizes: percent: the shares add up to 110 %"),
+        ("Prizes", "1:10% 1:5", "Tournament, Prizes: place: place 1 has two prizes"),
+        ("Prizes", "0:5", "Tournament, Prizes: place: places in the ranking start at 1"),
+        ("Prizes", "1:NaN", "'NaN' is not an amount"),
+        ("Prizes", "first:5", "Prizes, first:5: 'first' is not a whole number"),
+    ],
+)
+def test_a_broken_money_table_is_named_and_nothing_written(tmp_path, field, value, message):
+    t = finished_tournament(players=7, series=1)
+    path = tmp_path / "t.xlsx"
+    export(t, path)
+    edit(path, "Tournament", tournament_row(path, field), 2, value)
+    empty_the_database()
+    with pytest.raises(TransferError, match=re.escape(message)):
+        import_tournament(path)
+    assert not Tournament.objects.exists()
+
+
+def test_a_file_from_before_the_money_tables_still_imports(tmp_path):
+    t = finished_tournament(players=7, series=1)
+    path = tmp_path / "t.xlsx"
+    export(t, path)
+    workbook = load_workbook(path)
+    sheet = workbook["Tournament"]
+    sheet.delete_rows(tournament_row(path, "Passed-out fees"), 3)
+    workbook.save(path)
+    empty_the_database()
+    new = import_tournament(path).tournament
+    assert not new.passed_out_fees.exists() and not new.table_money.exists() and not new.prizes.exists()
