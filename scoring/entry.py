@@ -4,7 +4,9 @@ Two phones, a double tap or a resend after a dropped connection all carry the
 ``client_id`` made when the form was shown: the same id returns the game already
 saved instead of making a second one. A different entry for a deal that already has
 a game is refused with the rule, and a correction whose version is stale is refused
-so the later writer is told rather than overwriting.
+so the later writer is told rather than overwriting. The second list kept at the table
+(:class:`scoring.models.ControlEntry`, through its own link) is saved by the same
+functions under the same rules: the form's model says which list it is.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from django.db.models import F, Max, Q
 from tournaments.models import Series, Table
 
 from .forms import GameForm
-from .models import Game
+from .models import Deal, Game
 from .rules import RuleError, gettext_noop
 
 
@@ -28,9 +30,10 @@ class Saved:
     created: bool
 
 
-def next_deal(table: Table) -> int:
-    """The deal the table enters next (3.2.1: deals are played in turn)."""
-    return (table.games.aggregate(m=Max("number"))["m"] or 0) + 1
+def next_deal(table: Table, model: type[Deal] = Game) -> int:
+    """The deal the table enters next on its sheet, or on its second list (``model``
+    ControlEntry) (3.2.1: deals are played in turn)."""
+    return (model.objects.filter(table=table).aggregate(m=Max("number"))["m"] or 0) + 1
 
 
 def _check_open(table: Table) -> None:
@@ -52,8 +55,13 @@ def _check_open(table: Table) -> None:
 
 
 def add_game(form: GameForm, *, entered_by: str) -> Saved:
-    """Save the new game of a valid ``form`` once; raise RuleError when the deal is taken."""
-    game: Game = form.instance
+    """Save the new game of a valid ``form`` once; raise RuleError when the deal is taken.
+
+    The form's model is :class:`Game` for the sheet, :class:`ControlEntry` for the
+    second list: each list has its own deal order and its own client ids.
+    """
+    game: Deal = form.instance
+    model = type(game)
     table = form.table
     client_id = form.cleaned_data.get("client_id") or uuid.uuid4()
     try:
@@ -64,11 +72,11 @@ def add_game(form: GameForm, *, entered_by: str) -> Saved:
             # A resend, a double tap, or a twin that waited for the lock: the game saved
             # under this client id is the answer, not "deal already entered". Looked up
             # only under the lock, where no twin can be half-way.
-            existing = Game.objects.filter(client_id=client_id).order_by().first()
+            existing = model.objects.filter(client_id=client_id).order_by().first()
             if existing is not None:
                 return Saved(existing, created=False)
             _check_open(table)
-            expected = next_deal(table)
+            expected = next_deal(table, model)
             if game.number < expected:
                 raise RuleError(
                     "number",
@@ -93,7 +101,7 @@ def add_game(form: GameForm, *, entered_by: str) -> Saved:
                 )
     except IntegrityError:
         # A concurrent request saved the same client id or the same deal first.
-        existing = Game.objects.filter(client_id=client_id).order_by().first()
+        existing = model.objects.filter(client_id=client_id).order_by().first()
         if existing is not None:
             return Saved(existing, created=False)
         raise RuleError(
@@ -102,18 +110,21 @@ def add_game(form: GameForm, *, entered_by: str) -> Saved:
     return Saved(game, created=True)
 
 
-def correct_last_game(form: GameForm, *, entered_by: str) -> Game:
+def correct_last_game(form: GameForm, *, entered_by: str) -> Deal:
     """Replace the table's last game with the form's (5.5.3: corrections while the
-    session lasts). A stale ``version`` means someone else changed it meanwhile."""
-    game: Game = form.instance
+    session lasts), on the sheet or on the second list (the form's model). A stale
+    ``version`` means someone else changed it meanwhile."""
+    game: Deal = form.instance
+    model = type(game)
     with transaction.atomic():
         Table.objects.lock(form.table.pk)
         _check_open(form.table)
-        if game.number != next_deal(form.table) - 1:
+        if game.number != next_deal(form.table, model) - 1:
             raise RuleError(
                 "number", gettext_noop("only the last deal can be corrected at the table; ask a referee"), "5.5.3"
             )
-        if Game.objects.filter(pk=game.pk).filter(Q(voided=True) | Q(corrections__isnull=False)).exists():
+        decided = Q(voided=True) | Q(corrections__isnull=False)
+        if model is Game and Game.objects.filter(pk=game.pk).filter(decided).exists():
             raise RuleError(
                 "number",
                 gettext_noop("a referee decided deal {deal}; only a referee can change it"),
@@ -121,7 +132,7 @@ def correct_last_game(form: GameForm, *, entered_by: str) -> Game:
                 deal=game.number,
             )
         seen = form.cleaned_data.get("version")
-        updated = Game.objects.filter(pk=game.pk, version=seen if seen is not None else game.version)
+        updated = model.objects.filter(pk=game.pk, version=seen if seen is not None else game.version)
         values = {f: getattr(game, f) for f in _STORED_FIELDS}
         if not updated.update(**values, entered_by=entered_by[:80], version=F("version") + 1):
             raise RuleError(

@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy as _
 
 from . import rules
 from .messages import rule_message
-from .models import Game
+from .models import ControlEntry, Game
 
 # Engine field names that differ from the form's.
 _FIELD_OF = {"declarer": "declarer_seat", "game": None, "players": None}
@@ -224,3 +224,10 @@ class GameForm(forms.ModelForm):
         except rules.RuleError as error:
             field = _FIELD_OF.get(error.field, error.field)
             self.add_error(field if field in self.fields else None, rule_message(error))
+
+
+class ControlEntryForm(GameForm):
+    """One deal of the second list kept at the table: the same fields and checks."""
+
+    class Meta(GameForm.Meta):
+        model = ControlEntry

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.urls import reverse
 
 from tournaments.models import Series, Table
 
@@ -21,12 +22,14 @@ def is_closed(table: Table) -> bool:
     return table.series.status == Series.Status.FINISHED
 
 
-def closed_response(request: HttpRequest, table: Table) -> HttpResponse:
-    """410 Gone for an entry URL of a finished series; htmx follows to the read-only sheet."""
-    context = {"table": table, "series": table.series, "tournament": table.series.tournament}
+def closed_response(request: HttpRequest, table: Table, link: str | None = None) -> HttpResponse:
+    """410 Gone for an entry URL of a finished series; htmx follows to the read-only sheet
+    of the same link (``link``: the token used, the sheet's or the second list's)."""
+    link = link or table.token
+    context = {"table": table, "series": table.series, "tournament": table.series.tournament, "link": link}
     response = render(request, "scoring/link_closed.html", context, status=410)
     if getattr(request, "htmx", False):
-        response["HX-Redirect"] = table.entry_url()
+        response["HX-Redirect"] = reverse("tables:sheet", args=[link])
     return response
 
 

@@ -42,7 +42,11 @@ IRREGULARITY_CHOICES = [
 ]
 
 
-class Game(models.Model):
+class Deal(models.Model):
+    """One line of a scoresheet (5.5.2): what the scorekeeper enters and what the engine
+    derives from it. Abstract: the sheet's games (:class:`Game`, the list that counts)
+    and the second list kept at the table (:class:`ControlEntry`) share it."""
+
     class TopsKind(models.TextChoices):
         WITH = "with", _("with")
         WITHOUT = "without", _("without")
@@ -56,7 +60,6 @@ class Game(models.Model):
         (rules.Contract.NULL.value, _("Null")),
     ]
 
-    table = models.ForeignKey("tournaments.Table", on_delete=models.CASCADE, related_name="games")
     number = models.PositiveSmallIntegerField(_("deal"))
     dealer_seat = models.PositiveSmallIntegerField(_("dealer"))
     passed_out = models.BooleanField(_("passed out"), default=False)
@@ -72,19 +75,6 @@ class Game(models.Model):
     bid = models.PositiveSmallIntegerField(_("bid"), null=True, blank=True)
     declarer_points = models.PositiveSmallIntegerField(_("declarer's card points"), null=True, blank=True)
     declarer_tricks = models.PositiveSmallIntegerField(_("declarer's tricks"), null=True, blank=True)
-    # Set only by a referee's correction (referees app): 4.1.3-4.1.6.
-    irregularity = models.CharField(
-        _("ended by an irregularity of"),
-        max_length=10,
-        choices=IRREGULARITY_CHOICES,
-        blank=True,
-        help_text=_(
-            "4.1.4: the game ended before its outcome was established; the offended party wins a simple game."
-        ),
-    )
-    # A voided game keeps its row and its entries but scores nothing (a referee's decision,
-    # e.g. 3.2.11: a game dealt out of turn is invalid); only a correction sets it.
-    voided = models.BooleanField(_("void"), default=False)
 
     # Stored from rules.evaluate(); never edited by hand.
     value = models.PositiveSmallIntegerField(_("game value"), default=0)
@@ -107,7 +97,10 @@ class Game(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
-    objects = GameQuerySet.as_manager()
+    # Only a referee's decision sets these, and only on the list that counts (Game's own
+    # fields); the second list never carries one.
+    irregularity = ""
+    voided = False
 
     #: What the scorekeeper enters for a deal (5.5.2), in the form's order.
     ENTERED_FIELDS = (
@@ -128,30 +121,7 @@ class Game(models.Model):
     COMPUTED_FIELDS = ("value", "score", "won", "lost", "overbid", "multiplier", "schneider", "schwarz")
 
     class Meta:
-        ordering = ["table", "number"]
-        verbose_name = _("game")
-        verbose_name_plural = _("games")
-        constraints = [
-            models.UniqueConstraint(fields=["table", "number"], name="game_once_per_deal"),
-            models.CheckConstraint(
-                condition=Q(passed_out=True, declarer_seat__isnull=True, score=0, won=False, lost=False)
-                | Q(passed_out=False, declarer_seat__isnull=False),
-                name="game_passed_or_declared",
-            ),
-            models.CheckConstraint(condition=~Q(won=True, lost=True), name="game_not_won_and_lost"),
-            models.CheckConstraint(condition=Q(number__gte=1), name="game_number_positive"),
-            models.CheckConstraint(
-                condition=Q(voided=False) | Q(score=0, won=False, lost=False), name="game_voided_scores_nothing"
-            ),
-        ]
-        # Covers the GROUP BY (table, declarer seat) that checks the seat totals
-        # (standings.seat_totals_differ): answered from the index alone.
-        indexes = [
-            models.Index(fields=["table", "declarer_seat", "score", "won", "lost"], name="game_seat_totals"),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.table} #{self.number}"
+        abstract = True
 
     def rules_game(self) -> rules.Game:
         """This game as the engine sees it."""
@@ -227,6 +197,82 @@ class Game(models.Model):
             self.score = 0
             self.won = self.lost = False
         return outcome
+
+
+class Game(Deal):
+    """A deal on the table's scoresheet: the list that counts (DOMAIN: seat 1's)."""
+
+    table = models.ForeignKey("tournaments.Table", on_delete=models.CASCADE, related_name="games")
+    # Set only by a referee's correction (referees app): 4.1.3-4.1.6.
+    irregularity = models.CharField(
+        _("ended by an irregularity of"),
+        max_length=10,
+        choices=IRREGULARITY_CHOICES,
+        blank=True,
+        help_text=_(
+            "4.1.4: the game ended before its outcome was established; the offended party wins a simple game."
+        ),
+    )
+    # A voided game keeps its row and its entries but scores nothing (a referee's decision,
+    # e.g. 3.2.11: a game dealt out of turn is invalid); only a correction sets it.
+    voided = models.BooleanField(_("void"), default=False)
+
+    objects = GameQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["table", "number"]
+        verbose_name = _("game")
+        verbose_name_plural = _("games")
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="game_once_per_deal"),
+            models.CheckConstraint(
+                condition=Q(passed_out=True, declarer_seat__isnull=True, score=0, won=False, lost=False)
+                | Q(passed_out=False, declarer_seat__isnull=False),
+                name="game_passed_or_declared",
+            ),
+            models.CheckConstraint(condition=~Q(won=True, lost=True), name="game_not_won_and_lost"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="game_number_positive"),
+            models.CheckConstraint(
+                condition=Q(voided=False) | Q(score=0, won=False, lost=False), name="game_voided_scores_nothing"
+            ),
+        ]
+        # Covers the GROUP BY (table, declarer seat) that checks the seat totals
+        # (standings.seat_totals_differ): answered from the index alone.
+        indexes = [
+            models.Index(fields=["table", "declarer_seat", "score", "won", "lost"], name="game_seat_totals"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} #{self.number}"
+
+
+class ControlEntry(Deal):
+    """A deal on the table's second list (DOMAIN: two lists are kept, seats 1 and 3).
+
+    Entered through the table's control link, independently of the sheet; it never
+    counts (no standings, no settlement: the first list counts unless the players or a
+    referee agree otherwise), it is only compared with the sheet
+    (:mod:`scoring.lists`) so a difference is seen and settled before the players sign.
+    """
+
+    table = models.ForeignKey("tournaments.Table", on_delete=models.CASCADE, related_name="control_entries")
+
+    class Meta:
+        ordering = ["table", "number"]
+        verbose_name = _("second-list entry")
+        verbose_name_plural = _("second-list entries")
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="control_entry_once_per_deal"),
+            models.CheckConstraint(
+                condition=Q(passed_out=True, declarer_seat__isnull=True, score=0, won=False, lost=False)
+                | Q(passed_out=False, declarer_seat__isnull=False),
+                name="control_entry_passed_or_declared",
+            ),
+            models.CheckConstraint(condition=Q(number__gte=1), name="control_entry_number_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} #{self.number} (2)"
 
 
 class SeatTotal(models.Model):

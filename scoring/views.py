@@ -1,17 +1,23 @@
 """The scorekeeper's table link: the sheet of one table and the form for the next deal.
 
-The link's token is the only key: it opens its own table and nothing else. Views stay
-thin; the engine values games (forms.py) and entry.py saves them exactly once.
+The link's token is the only key: it opens its own table and nothing else. A table has
+two links: the sheet's (``Table.token``, the list that counts) and the second list's
+(``Table.control_token``, kept by another player and only compared, scoring.lists);
+both open the same pages, each for its own list. Views stay thin; the engine values
+games (forms.py) and entry.py saves them exactly once.
 """
 
 from __future__ import annotations
 
 import uuid
+from dataclasses import dataclass
 
 import segno
 from django.contrib import messages
+from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -20,10 +26,10 @@ from referees.context import table_link_context
 from referees.signoff import is_signed
 from tournaments.models import Seat, Table
 
-from . import entry, links, tablesheet
-from .forms import GameForm
+from . import entry, links, lists, tablesheet
+from .forms import ControlEntryForm, GameForm
 from .messages import rule_message
-from .models import Game
+from .models import ControlEntry, Deal, Game
 from .rules import RuleError
 from .sheet import active_seats, dealer_seat
 
@@ -32,19 +38,48 @@ def _table(token: str) -> Table:
     return get_object_or_404(Table.objects.select_related("series__tournament"), token=token)
 
 
-def _table_and_players(token: str) -> tuple[Table, dict[int, str]]:
+@dataclass(frozen=True, slots=True)
+class Link:
+    """What a token opens: its table, the players by seat, and which list."""
+
+    token: str
+    table: Table
+    players: dict[int, str]
+    #: The second list's link (Table.control_token), not the sheet's.
+    control: bool
+
+    @property
+    def model(self) -> type[Deal]:
+        return ControlEntry if self.control else Game
+
+    @property
+    def form_class(self) -> type[GameForm]:
+        return ControlEntryForm if self.control else GameForm
+
+    def deals(self):
+        """This list's entries, in deal order; the sheet's marked where a referee changed them."""
+        if self.control:
+            return ControlEntry.objects.filter(table=self.table).order_by("number")
+        return Game.objects.filter(table=self.table).with_correction_reason().order_by("number")
+
+
+def _open_link(token: str) -> Link:
     """The link's table and its players by seat, in one query: every request of a phone
     at the table starts here, and on a server database each round trip counts."""
-    query = Seat.objects.filter(table__token=token).order_by("number")
-    seats = list(query.select_related("player", "table__series__tournament"))
-    if not seats:  # a table without seats still opens (and a wrong token is a 404)
-        return _table(token), {}
-    return seats[0].table, {seat.number: seat.player.name for seat in seats}
+    either = Q(table__token=token) | Q(table__control_token=token)
+    seats = list(Seat.objects.filter(either).order_by("number").select_related("player", "table__series__tournament"))
+    if seats:
+        table = seats[0].table
+    else:  # a table without seats still opens (and a wrong token is a 404)
+        table = get_object_or_404(
+            Table.objects.select_related("series__tournament"), Q(token=token) | Q(control_token=token)
+        )
+    return Link(token, table, {seat.number: seat.player.name for seat in seats}, control=table.token != token)
 
 
-def _context(request: HttpRequest, table: Table, form: GameForm | None, players: dict[int, str]) -> dict:
-    # A referee's corrections are marked on the sheet (its reason as the mark's title).
-    games = list(Game.objects.filter(table=table).with_correction_reason().order_by("number"))
+def _context(request: HttpRequest, link: Link, form: GameForm | None) -> dict:
+    table, players = link.table, link.players
+    games = list(link.deals())
     sheet = tablesheet.build(table.size, table.deals, games)
     names = [players.get(n, "?") for n in range(1, table.size + 1)]
     last = games[-1] if games else None
@@ -53,7 +88,23 @@ def _context(request: HttpRequest, table: Table, form: GameForm | None, players:
         dealer = players.get(dealer_seat(int(number), table.size)) if number else None
     except (TypeError, ValueError):
         dealer = None
-    return table_link_context(table, players, entered=len(games)) | {
+    # The other list, to compare (one query): the second list's entries on the sheet's
+    # page, the sheet's games (with the referees' marks) on the second list's.
+    if link.control:
+        comparison = lists.compare(Game.objects.filter(table=table).with_correction_reason(), games)
+        # Whether the sheet is confirmed (then this list is closed too); no PIN form here.
+        own = {"signoff": signoff.state(table, entered=comparison.sheet_entered)}
+    else:
+        comparison = lists.compare(games, ControlEntry.objects.filter(table=table))
+        own = table_link_context(table, players, entered=len(games))
+    return own | {
+        "link": link.token,
+        "control": link.control,
+        "lists": comparison,
+        "list_differences": [
+            (d.number, lists.describe(d.sheet, names), lists.describe(d.control, names))
+            for d in comparison.differences
+        ],
         "dealer": dealer,
         "table": table,
         "series": table.series,
@@ -68,10 +119,10 @@ def _context(request: HttpRequest, table: Table, form: GameForm | None, players:
     }
 
 
-def _new_form(table: Table, players: dict[int, str], number: int) -> GameForm:
-    return GameForm(
-        table=table,
-        players=_active(players, table, number),
+def _new_form(link: Link, number: int) -> GameForm:
+    return link.form_class(
+        table=link.table,
+        players=_active(link.players, link.table, number),
         initial={"number": number, "client_id": uuid.uuid4(), "tops_kind": Game.TopsKind.WITH},
     )
 
@@ -83,15 +134,16 @@ def _active(players: dict[int, str], table: Table, number: int) -> dict[int, str
 @require_http_methods(["GET", "POST"])
 def table_sheet(request: HttpRequest, token: str) -> HttpResponse:
     """GET: the sheet with the form for the next deal. POST: enter that deal."""
-    table, players = _table_and_players(token)
+    link = _open_link(token)
+    table, players = link.table, link.players
     if request.method == "POST" and links.is_closed(table):
-        return links.closed_response(request, table)
+        return links.closed_response(request, table, token)
     form = None
     if request.method == "POST":
         # The posted deal picks the seats in play; a missing or garbled one is refused by
         # the form (its number field), so no next-deal query is spent before validation.
         posted = _posted_number(request, 1)
-        form = GameForm(request.POST, table=table, players=_active(players, table, posted))
+        form = link.form_class(request.POST, table=table, players=_active(players, table, posted))
         if form.is_valid():
             try:
                 saved = entry.add_game(form, entered_by=_who(request))
@@ -102,29 +154,29 @@ def table_sheet(request: HttpRequest, token: str) -> HttpResponse:
                 if request.htmx:
                     # A new game is the table's last (add_game keeps deal order); after a
                     # resend, another device may have entered more meanwhile.
-                    number = saved.game.number + 1 if saved.created else entry.next_deal(table)
-                    form = _new_form(table, players, number) if number <= table.deals else None
-                    context = _context(request, table, form, players) | {"entered": saved.game}
+                    number = saved.game.number + 1 if saved.created else entry.next_deal(table, link.model)
+                    form = _new_form(link, number) if number <= table.deals else None
+                    context = _context(request, link, form) | {"entered": saved.game}
                     return render(request, "scoring/_sheet_and_form.html", context)
                 messages.success(request, _entered_text(saved.game))
                 return redirect("tables:sheet", token=token)
         status = 422 if form.errors else 200
         template = "scoring/_sheet_and_form.html" if request.htmx else "scoring/table_sheet.html"
-        return render(request, template, _context(request, table, form, players), status=status)
+        return render(request, template, _context(request, link, form), status=status)
     # 5.5.3: a finished series or a confirmed sheet shows no form.
-    number = entry.next_deal(table)
+    number = entry.next_deal(table, link.model)
     if number <= table.deals and not links.is_closed(table) and not is_signed(table):
-        form = _new_form(table, players, number)
-    return render(request, "scoring/table_sheet.html", _context(request, table, form, players))
+        form = _new_form(link, number)
+    return render(request, "scoring/table_sheet.html", _context(request, link, form))
 
 
-def _entered_text(game: Game) -> str:
+def _entered_text(game: Deal) -> str:
     if game.passed_out:
         return _("Deal %(number)s entered: passed out.") % {"number": game.number}
     return _("Deal %(number)s entered: %(score)s.") % {"number": game.number, "score": f"{game.score:+d}"}
 
 
-def _corrected_text(game: Game, confirmed: frozenset[int]) -> str:
+def _corrected_text(game: Deal, confirmed: frozenset[int]) -> str:
     text = (
         _("Deal %(number)s corrected: passed out.") % {"number": game.number}
         if game.passed_out
@@ -151,23 +203,25 @@ def _who(request: HttpRequest) -> str:
 @require_POST
 def preview(request: HttpRequest, token: str) -> HttpResponse:
     """The value and score of the deal being entered, as the fields are filled (htmx)."""
-    table, players = _table_and_players(token)
+    link = _open_link(token)
+    table, players = link.table, link.players
     if links.is_closed(table):
-        return links.closed_response(request, table)
+        return links.closed_response(request, table, token)
     if is_signed(table):
         return HttpResponse(_("5.5.3: the players confirmed this sheet; only a referee can change it now."))
-    form = GameForm(request.POST, table=table, players=_active(players, table, _posted_number(request, 1)))
+    form = link.form_class(request.POST, table=table, players=_active(players, table, _posted_number(request, 1)))
     form.is_valid()
     return render(request, "scoring/_preview.html", {"form": form, "outcome": form.outcome})
 
 
 @require_http_methods(["GET", "POST"])
 def correct_last(request: HttpRequest, token: str) -> HttpResponse:
-    """Correct the table's last deal (5.5.3), with a version check against a second phone."""
-    table, players = _table_and_players(token)
+    """Correct the list's last deal (5.5.3), with a version check against a second phone."""
+    link = _open_link(token)
+    table, players = link.table, link.players
     if links.is_closed(table):
-        return links.closed_response(request, table)
-    last = Game.objects.filter(table=table).order_by("-number").first()
+        return links.closed_response(request, table, token)
+    last = link.model.objects.filter(table=table).order_by("-number").first()
     if last is None:
         return redirect("tables:sheet", token=token)
     if is_signed(table):
@@ -175,8 +229,9 @@ def correct_last(request: HttpRequest, token: str) -> HttpResponse:
         return redirect("tables:sheet", token=token)
     if request.method == "POST":
         # Confirmations are of the sheet as it was (its fingerprint): a change voids them.
-        confirmed = signoff.state(table).confirmed_seats
-        form = GameForm(request.POST, instance=last, table=table, players=_active(players, table, last.number))
+        # The second list is no part of what the players confirm.
+        confirmed = frozenset() if link.control else signoff.state(table).confirmed_seats
+        form = link.form_class(request.POST, instance=last, table=table, players=_active(players, table, last.number))
         if form.is_valid():
             try:
                 game = entry.correct_last_game(form, entered_by=_who(request))
@@ -187,20 +242,20 @@ def correct_last(request: HttpRequest, token: str) -> HttpResponse:
                 return redirect("tables:sheet", token=token)
         status = 422
     else:
-        form = GameForm(
+        form = link.form_class(
             instance=last,
             table=table,
             players=_active(players, table, last.number),
             initial={"number": last.number, "version": last.version},
         )
         status = 200
-    context = _context(request, table, form, players) | {"correcting": last}
+    context = _context(request, link, form) | {"correcting": last}
     return render(request, "scoring/table_sheet.html", context, status=status)
 
 
 def table_qr(request: HttpRequest, token: str) -> HttpResponse:
-    """The table link as a QR code (SVG), for the table card."""
-    table = _table(token)
-    url = request.build_absolute_uri(table.entry_url())
+    """The table link (or its second list's) as a QR code (SVG), for the table card."""
+    link = _open_link(token)
+    url = request.build_absolute_uri(reverse("tables:sheet", args=[link.token]))
     svg = segno.make(url, error="m").svg_inline(scale=6, border=2)
     return HttpResponse(svg, content_type="image/svg+xml")

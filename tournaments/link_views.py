@@ -21,11 +21,13 @@ from .permissions import director_required
 
 
 def reissue(tables: list[Table]) -> None:
-    """Give each table a new unguessable token, in one transaction."""
+    """Give each table new unguessable tokens, in one transaction: the sheet's link and
+    its second list's (a leaked card shows both QR codes)."""
     with transaction.atomic():
         for table in tables:
             table.token = new_token()
-            table.save(update_fields=["token"])
+            table.control_token = new_token()
+            table.save(update_fields=["token", "control_token"])
 
 
 @require_POST

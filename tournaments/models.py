@@ -417,6 +417,9 @@ class Table(models.Model):
     number = models.PositiveSmallIntegerField(_("table"))
     size = models.PositiveSmallIntegerField(_("players"), choices=[(s, str(s)) for s in TABLE_SIZES])
     token = models.CharField(max_length=32, unique=True, default=new_token, editable=False)
+    #: The link of the table's second list (DOMAIN: two lists are kept, seats 1 and 3):
+    #: it opens that list and nothing else (scoring.lists).
+    control_token = models.CharField(max_length=32, unique=True, default=new_token, editable=False)
 
     objects = TableQuerySet.as_manager()
 
@@ -438,6 +441,10 @@ class Table(models.Model):
 
     def entry_url(self) -> str:
         return reverse("tables:sheet", args=[self.token])
+
+    def control_url(self) -> str:
+        """The second list's link: the same pages, keeping a list that is only compared."""
+        return reverse("tables:sheet", args=[self.control_token])
 
 
 class Seat(models.Model):

@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django_tables2 import RequestConfig
 
+from scoring.lists import differing_deals
 from scoring.messages import rule_message
 from scoring.rules import RuleError
 from scoring.standings import sheet_counts, standings, team_standings
@@ -109,7 +110,8 @@ def tournament_edit(request: HttpRequest, tournament: Tournament) -> HttpRespons
 
 
 def table_progress(series: Series) -> list[Table]:
-    """The series' tables with seats and games entered: three queries, any size."""
+    """The series' tables with seats and games entered, and where their second lists
+    differ: four queries, any size."""
     tables = list(
         series.tables.annotate(entered=Count("games"))
         .select_related("signoff")  # the sheet's sign-off (referees app)
@@ -117,6 +119,8 @@ def table_progress(series: Series) -> list[Table]:
         .order_by("number")
     )
     deals = {3: series.tournament.deals_per_table(3), 4: series.tournament.deals_per_table(4)}
+    # Where the table's second list differs from its sheet (scoring.lists): one query.
+    differing = differing_deals(series.tables.all())
     fractions = [t.entered / deals[t.size] for t in tables]
     median = statistics.median(fractions) if fractions else 0
     for table, fraction in zip(tables, fractions, strict=True):
@@ -129,6 +133,7 @@ def table_progress(series: Series) -> list[Table]:
         table.rounds = table.deal_count // table.size
         table.round = min(table.entered // table.size + 1, table.rounds)
         # Only a confirmed sheet is final (5.5.3); a finished one awaits the players' confirmation.
+        table.lists_differ = differing.get(table.pk, [])
         table.confirmed = getattr(table, "signoff", None) is not None
         table.awaiting = not table.confirmed and (
             table.finished or (series.status == Series.Status.FINISHED and table.entered > 0)

@@ -115,6 +115,7 @@ def series_cards_pdf(series, *, absolute_url: Callable[[str], str], out: BinaryI
             table=table.number,
             size=table.size,
             url=absolute_url(table.entry_url()),
+            control_url=absolute_url(table.control_url()),
             seats=tuple(
                 CardSeat(s.number, s.player.name, s.player.club.name if s.player.club_id else "")
                 for s in table.seats.all()

@@ -4,6 +4,8 @@ A card stands on the table all evening: readable from the next table, with the l
 scorekeeper scans on a phone and the same link printed under the code for typing. Two
 cards fit on an A4 page (each A5 landscape; cut along the line). Everybody at the table
 reads the card, so it carries no PIN: each player's PIN is on his own slip (slips.py).
+A smaller code in the lower right corner opens the table's second list (scoring.lists),
+for the player who keeps it; it counts nothing and is only compared with the sheet.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ CARD_WIDTH = PAGE_WIDTH
 CARD_HEIGHT = PAGE_HEIGHT / 2
 PAD = 28.0
 QR_SIZE = 180.0
+SECOND_QR_SIZE = 92.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +41,8 @@ class CardInput:
     size: int
     url: str
     seats: tuple[CardSeat, ...]
+    #: The second list's link; empty: no second code on the card.
+    control_url: str = ""
 
     def texts(self) -> list[str]:
         return [self.tournament, self.url] + [s.name for s in self.seats] + [s.club for s in self.seats]
@@ -103,6 +108,13 @@ def draw_card(canvas: Canvas, text: Text, fonts: tuple[str, str], card: CardInpu
         # Someone may have to type it: a long line is set smaller before anything is cut.
         size = max(5.5, min(url_size, url_size * room / width(line, font, url_size)))
         text.centre(qr_x + QR_SIZE / 2, qr_y - 4 - 10 * k, fit(line, font, size, room), font, size)
+    if card.control_url:
+        small_x, small_y = right - SECOND_QR_SIZE, y0 + PAD + 10
+        draw_qr(canvas, card.control_url, small_x, small_y, SECOND_QR_SIZE)
+        label_right = small_x - 8
+        text.right(label_right, small_y + 58, _("Second list"), bold, 10)
+        text.right(label_right, small_y + 46, _("for the player who keeps it;"), font, 8)
+        text.right(label_right, small_y + 36, _("compared with the sheet, counts nothing"), font, 8)
     note = _("Seat 1 deals first, then the deal passes to the left (3.2.1).")
     if card.size == 4:
         note += " " + _("At a table of four the dealer sits out (3.2.7).")

@@ -12,7 +12,7 @@ from django.urls import reverse
 from hypothesis import event, given
 
 from scoring import entry
-from scoring.models import Game
+from scoring.models import ControlEntry, Game
 from tests import factories
 
 from .strategies import FUZZ, assert_errors_name_their_field, game_data
@@ -20,12 +20,12 @@ from .strategies import FUZZ, assert_errors_name_their_field, game_data
 pytestmark = pytest.mark.django_db
 
 
-def games(table) -> list[tuple]:
-    return list(Game.objects.filter(table=table).order_by("pk").values_list())
+def games(table, model=Game) -> list[tuple]:
+    return list(model.objects.filter(table=table).order_by("pk").values_list())
 
 
-def assert_stored_as_the_engine_values_it(table) -> None:
-    for game in Game.objects.filter(table=table):
+def assert_stored_as_the_engine_values_it(table, model=Game) -> None:
+    for game in model.objects.filter(table=table):
         stored = [getattr(game, f) for f in Game.COMPUTED_FIELDS]
         game.apply_rules(table.size)
         assert [getattr(game, f) for f in Game.COMPUTED_FIELDS] == stored
@@ -38,24 +38,28 @@ def table():
 
 
 @FUZZ
-@given(data=game_data, htmx=..., next_number=...)
-def test_entering_a_deal(client, table, data, htmx: bool, next_number: bool):
+@given(data=game_data, htmx=..., next_number=..., second=...)
+def test_entering_a_deal(client, table, data, htmx: bool, next_number: bool, second: bool):
+    """On the sheet's link or on the second list's (``second``): the same checks."""
+    model, token = (ControlEntry, table.control_token) if second else (Game, table.token)
     if next_number and "number" in data:
-        data["number"] = str(entry.next_deal(table))  # the number the page would carry
-    before = games(table)
+        data["number"] = str(entry.next_deal(table, model))  # the number the page would carry
+    before = games(table, model)
+    other = games(table, Game if second else ControlEntry)
     headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
-    response = client.post(reverse("tables:sheet", args=[table.token]), data, **headers)
-    event(f"status {response.status_code}")
+    response = client.post(reverse("tables:sheet", args=[token]), data, **headers)
+    event(f"{model.__name__} status {response.status_code}")
     assert response.status_code < 500
     if response.status_code in {200, 422}:
         form = response.context["form"]
         if response.status_code == 422 or (form is not None and form.errors):
-            assert games(table) == before
+            assert games(table, model) == before
             assert_errors_name_their_field(form, response.content.decode())
     else:
         assert response.status_code == 302
-        assert len(games(table)) - len(before) in {0, 1}
-    assert_stored_as_the_engine_values_it(table)
+        assert len(games(table, model)) - len(before) in {0, 1}
+    assert games(table, Game if second else ControlEntry) == other  # the other list untouched
+    assert_stored_as_the_engine_values_it(table, model)
 
 
 @FUZZ

@@ -10,7 +10,7 @@ from django.urls import reverse
 from referees.models import SeatConfirmation
 from referees.pins import seat_pin
 from scoring.models import Game
-from scoring.views import _table_and_players
+from scoring.views import _open_link
 from tests import factories
 from tests.referees.helpers import full_table
 
@@ -50,9 +50,13 @@ def test_the_link_and_its_players_take_one_query(client, django_assert_num_queri
     """Every phone request starts with the table and its seated players (one join)."""
     table = factories.table_of(4)
     with django_assert_num_queries(1):
-        linked, players = _table_and_players(table.token)
-    assert linked == table and linked.series.tournament == table.series.tournament
-    assert players == {1: "Seat1", 2: "Seat2", 3: "Seat3", 4: "Seat4"}
+        link = _open_link(table.token)
+    assert link.table == table and link.table.series.tournament == table.series.tournament
+    assert link.players == {1: "Seat1", 2: "Seat2", 3: "Seat3", 4: "Seat4"} and not link.control
+    # The second list's link opens the same table, as its own list, in one query too.
+    with django_assert_num_queries(1):
+        second = _open_link(table.control_token)
+    assert second.table == table and second.players == link.players and second.control
 
 
 def test_a_table_without_seats_still_opens(client):

@@ -1,0 +1,113 @@
+"""The table's two lists compared deal by deal.
+
+Practice at the table (DOMAIN): two lists are kept, by seats 1 and 3, and signed by all
+players; if they differ, the seat-1 list counts unless the players or a referee agree
+otherwise. The office mirrors it: the sheet (:class:`scoring.models.Game`, entered
+through the table link) is the list that counts; the second list
+(:class:`scoring.models.ControlEntry`, entered through the table's control link) counts
+nothing and is only compared with it, so that a slip of either scorekeeper shows up
+while the deal is fresh, and before the players confirm the sheet (5.5.3). The one
+whose list is wrong corrects his last deal, or a referee decides.
+
+Two entries of a deal agree when they are the same line of the sheet: passed out or
+not, the same declarer, the same game, the same value and the same score. A deal
+entered on one list only is not a difference (one scorekeeper is behind), and neither
+is a deal a referee has decided on the sheet (voided or corrected: the referee's
+decision stands whatever the second list says).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from django.db.models import Exists, OuterRef, Q
+from django.utils.translation import gettext as _
+
+from .models import ControlEntry, Deal, Game
+
+#: What makes a line of the sheet: the same in both lists, or the lists differ.
+LINE = ("passed_out", "declarer_seat", "contract", "value", "won", "score")
+
+
+def line(deal: Deal) -> tuple:
+    return tuple(getattr(deal, name) for name in LINE)
+
+
+def decided(game: Deal) -> bool:
+    """A referee's decision on the sheet: voided, or changed by a correction (its reason
+    annotated by GameQuerySet.with_correction_reason)."""
+    return bool(game.voided or getattr(game, "correction_reason", None))
+
+
+def describe(deal: Deal, names: Sequence[str]) -> str:
+    """A deal as the lists show it: "Anna: Hearts, 60, won +60" or "passed out"."""
+    if deal.passed_out:
+        return _("passed out")
+    seat = deal.declarer_seat or 0
+    name = names[seat - 1] if 0 < seat <= len(names) else _("seat %(seat)s") % {"seat": seat}
+    outcome = _("won") if deal.won else _("lost")
+    return f"{name}: {deal.get_contract_display()}, {deal.value}, {outcome} {deal.score:+d}"
+
+
+@dataclass(frozen=True, slots=True)
+class Difference:
+    number: int
+    sheet: Deal
+    control: Deal
+
+
+@dataclass(frozen=True, slots=True)
+class Comparison:
+    """How the second list stands against the sheet."""
+
+    sheet_entered: int
+    control_entered: int
+    differences: tuple[Difference, ...]
+
+    @property
+    def kept(self) -> bool:
+        """A second list is kept at this table (it has an entry)."""
+        return self.control_entered > 0
+
+    @property
+    def numbers(self) -> list[int]:
+        return [d.number for d in self.differences]
+
+
+def compare(games: Sequence[Deal], entries: Sequence[Deal]) -> Comparison:
+    """The deals both lists hold whose lines differ, in deal order."""
+    sheet = {game.number: game for game in games}
+    differences = tuple(
+        Difference(entry.number, sheet[entry.number], entry)
+        for entry in sorted(entries, key=lambda e: e.number)
+        if entry.number in sheet and not decided(sheet[entry.number]) and line(sheet[entry.number]) != line(entry)
+    )
+    return Comparison(len(games), len(entries), differences)
+
+
+def differing_deals(tables: Iterable | object) -> dict[int, list[int]]:
+    """{table id: the deal numbers whose lines differ} for the tables given (a queryset
+    or ids), in one query: each second-list entry is paired with the sheet's game of its
+    deal by the database, so a 750-table series page reads only the differences."""
+    sheet = Game.objects.filter(table=OuterRef("table"), number=OuterRef("number"), voided=False).filter(
+        corrections__isnull=True
+    )
+    same = sheet.filter(
+        passed_out=OuterRef("passed_out"),
+        contract=OuterRef("contract"),
+        value=OuterRef("value"),
+        won=OuterRef("won"),
+        score=OuterRef("score"),
+    ).filter(Q(declarer_seat=OuterRef("declarer_seat")) | Q(declarer_seat__isnull=True, passed_out=True))
+    rows = (
+        ControlEntry.objects.filter(table__in=tables)
+        .filter(Exists(sheet))
+        .exclude(Exists(same))
+        .order_by("table_id", "number")
+        .values_list("table_id", "number")
+    )
+    found: dict[int, list[int]] = {}
+    for table_id, number in rows:
+        found.setdefault(table_id, []).append(number)
+    return found
