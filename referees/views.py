@@ -12,7 +12,7 @@ import csv
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Count, Prefetch, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -233,12 +233,22 @@ def assign(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """The director names the tournament's referees."""
     form = AssignForm(request.POST if request.method == "POST" else None, tournament=tournament)
     if request.method == "POST" and form.is_valid():
-        user, created = form.save(assigned_by=request.user)
-        text = _("%(name)s referees this tournament now.") % {"name": user.get_username()}
-        if created:
-            text += " " + _("The account was created: give the referee the user name and the password.")
-        messages.success(request, text)
-        return redirect("referees:assign", tournament.pk)
+        try:
+            user, created = form.save(assigned_by=request.user)
+        except IntegrityError:
+            # A second post (a double tap, another director) made the account or the
+            # assignment between this form's checks and its save: nothing of this one is kept.
+            form.add_error(
+                "username",
+                _("%(name)s was just made or assigned from another request; see the list above.")
+                % {"name": form.cleaned_data["username"]},
+            )
+        else:
+            text = _("%(name)s referees this tournament now.") % {"name": user.get_username()}
+            if created:
+                text += " " + _("The account was created: give the referee the user name and the password.")
+            messages.success(request, text)
+            return redirect("referees:assign", tournament.pk)
     assignments = RefereeAssignment.objects.filter(tournament=tournament).select_related("user", "assigned_by")
     return render(
         request,

@@ -313,7 +313,11 @@ class Finality:
 
 
 def finality(tournament, series_number: int | None = None) -> Finality:
-    """The confirmed and all sheets (tables) and the unfinished series, in one query."""
+    """The confirmed and all sheets (tables) and the unfinished series, in one query.
+
+    Overall, the series the tournament plans but has not drawn yet are unfinished too:
+    after series 1 of 3 nothing is final, however confirmed its sheets are.
+    """
     from tournaments.models import Series
 
     series = Series.objects.filter(tournament=tournament)
@@ -325,17 +329,14 @@ def finality(tournament, series_number: int | None = None) -> Finality:
         .order_by("number")
         .values_list("number", "status", "sheets", "confirmed")
     )
-    confirmed = sheets = 0
+    confirmed = sheets = drawn = 0
     unfinished = []
     for number, status, series_sheets, series_confirmed in rows:
+        drawn = max(drawn, number)
         sheets += series_sheets
         confirmed += series_confirmed
         if status != Series.Status.FINISHED:
             unfinished.append(number)
+    if series_number is None:
+        unfinished.extend(range(drawn + 1, tournament.series_count + 1))
     return Finality(confirmed, sheets, tuple(unfinished))
-
-
-def sheet_counts(tournament, series_number: int | None = None) -> tuple[int, int]:
-    """(confirmed, all) sheets of the tournament or one series: how final the standings are."""
-    counts = finality(tournament, series_number)
-    return counts.confirmed, counts.sheets

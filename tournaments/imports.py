@@ -76,6 +76,7 @@ def import_players(tournament: Tournament, upload: BinaryIO, name: str) -> Playe
     entries = []
     seen_numbers: dict[str, int] = {}
     seen_names: dict[tuple[str, str], int] = {}
+    numbered_names: dict[tuple[str, str], int] = {}
     for row in rows:
         values = {key: _text(row, key) for key in PLAYER_COLUMNS}
         values["nationality"] = values["nationality"].upper()
@@ -89,6 +90,7 @@ def import_players(tournament: Tournament, upload: BinaryIO, name: str) -> Playe
                     % {"column": key.replace("_", " "), "limit": limit}
                 )
         number = values["membership_number"]
+        key = (values["name"].casefold(), values["club"].casefold())
         if number:
             if number in seen_numbers:
                 problems.append(
@@ -97,12 +99,21 @@ def import_players(tournament: Tournament, upload: BinaryIO, name: str) -> Playe
                 )
             else:
                 seen_numbers[number] = row.number
-        elif values["name"]:
-            key = (values["name"].casefold(), values["club"].casefold())
-            if key in seen_names:
+                numbered_names.setdefault(key, row.number)
+            # The same name and club without a number earlier in the file: the same player.
+            if values["name"] and key in seen_names:
                 problems.append(
                     _("%(name)s: already in row %(row)s of this file (give a membership number to tell them apart)")
                     % {"name": values["name"], "row": seen_names[key]}
+                )
+        elif values["name"]:
+            # Without a number, the same name and club is the player of the earlier row,
+            # whether that row gave a number or not.
+            earlier = seen_names.get(key) or numbered_names.get(key)
+            if earlier:
+                problems.append(
+                    _("%(name)s: already in row %(row)s of this file (give a membership number to tell them apart)")
+                    % {"name": values["name"], "row": earlier}
                 )
             else:
                 seen_names[key] = row.number

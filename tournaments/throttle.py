@@ -34,6 +34,7 @@ from __future__ import annotations
 import hashlib
 import math
 import time
+import unicodedata
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -72,8 +73,13 @@ def client_ip(request: HttpRequest | None) -> str:
 
 
 def _keys(username: str, ip: str) -> list[tuple[str, int]]:
-    """The username's key and the address's, each with its limit; the username's first."""
-    digest = hashlib.sha256(username.casefold().strip().encode("utf-8", "surrogatepass")).hexdigest()
+    """The username's key and the address's, each with its limit; the username's first.
+
+    The username as Django's login checks it (NFKC, as AbstractBaseUser.normalize_username),
+    case-folded: "anna" in fullwidth letters logs in as "anna", so it must count as "anna" too.
+    """
+    name = unicodedata.normalize("NFKC", username).casefold().strip()
+    digest = hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()
     ip_digest = hashlib.sha256(ip.encode()).hexdigest()
     return [
         (f"user:{digest}", settings.LOGIN_FAILURE_LIMIT),

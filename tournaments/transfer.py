@@ -157,10 +157,9 @@ def _import(workbook, directors) -> TournamentImport:
     tournament.directors.add(*directors)
     for step in _text(settings.get("Lost-game fees")).split():
         nth, _sep, amount = step.partition(":")
+        where = f"Tournament, Lost-game fees, {step}"
         LostGameFee.objects.create(
-            tournament=tournament,
-            from_lost_game=_int(nth, "Tournament, Lost-game fees"),
-            amount=_decimal(amount, "Tournament, Lost-game fees"),
+            tournament=tournament, from_lost_game=_count(nth, where), amount=_amount(amount, where)
         )
     _money_tables(settings, tournament)
     result.tournament = tournament
@@ -188,6 +187,18 @@ def _parts(settings: dict, field: str, count: int) -> list[tuple[str, list[str]]
     return items
 
 
+#: The largest value of a PositiveSmallIntegerField on every database (PostgreSQL's smallint).
+SMALLINT_MAX = 32767
+
+
+def _count(value, where: str) -> int:
+    """A step or a place: a whole number from 1 to what its column holds, or a named refusal."""
+    number = _int(value, where)
+    if not 1 <= number <= SMALLINT_MAX:
+        raise TransferError(f"{where}: {number} is not a number from 1 to {SMALLINT_MAX}")
+    return number
+
+
 def _amount(value: str, where: str, *, below: int = 10**4) -> Decimal:
     """An amount in cents, 0 or more and below ``below`` (the model's column: a fee has
     6 digits, a prize 8), so PostgreSQL never refuses what this let through."""
@@ -204,8 +215,8 @@ def _money_tables(settings: dict, tournament: Tournament) -> None:
     passed, money = set(), set()
     for item, (size, nth, amount) in _parts(settings, "Passed-out fees", 3):
         where = f"Tournament, Passed-out fees, {item}"
-        size, nth = _int(size, where), _int(nth, where)
-        if size not in (3, 4) or nth < 1 or (size, nth) in passed:
+        size, nth = _int(size, where), _count(nth, where)
+        if size not in (3, 4) or (size, nth) in passed:
             raise TransferError(f"{where}: a table of 3 or 4, from the 1st passed-out deal on, each step once")
         passed.add((size, nth))
         PassedOutFee.objects.create(
@@ -224,7 +235,7 @@ def _money_tables(settings: dict, tournament: Tournament) -> None:
         share = value.endswith("%")
         amount = _amount(value.removesuffix("%"), where, below=10**6)
         prizes.append(
-            PrizeRule(_int(place, where), percent=amount if share else None, amount=None if share else amount)
+            PrizeRule(_count(place, where), percent=amount if share else None, amount=None if share else amount)
         )
     try:
         check_prize_rules(prizes)

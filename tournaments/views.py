@@ -19,7 +19,7 @@ from django_tables2 import RequestConfig
 from scoring.lists import differing_deals
 from scoring.messages import rule_message
 from scoring.rules import RuleError
-from scoring.standings import sheet_counts, standings, team_standings
+from scoring.standings import finality, standings, team_standings
 from scoring.tables import StandingsTable, TeamStandingsTable, rows, team_rows
 
 from . import series as series_service
@@ -337,7 +337,7 @@ def _standings_context(request: HttpRequest, tournament: Tournament, player_link
                 row["url"] = reverse(player_link, args=[tournament.pk, row["player_id"]])
         table = StandingsTable(data)
     RequestConfig(request, paginate=False).configure(table)
-    confirmed, sheets = sheet_counts(tournament, series_number)
+    finished = finality(tournament, series_number)
     return {
         "tournament": tournament,
         "table": table,
@@ -345,8 +345,10 @@ def _standings_context(request: HttpRequest, tournament: Tournament, player_link
         "series_number": series_number,
         "has_teams": has_teams,
         "teams_view": teams_view,
-        "sheets_confirmed": confirmed,
-        "sheets": sheets,
+        "sheets_confirmed": finished.confirmed,
+        "sheets": finished.sheets,
+        "finality": finished,
+        "unfinished": ", ".join(map(str, finished.unfinished)),
     }
 
 

@@ -100,3 +100,23 @@ def test_a_disabled_account_is_not_assigned(client, tournament):
     user.save()
     response = client.post(reverse("referees:assign", args=[tournament.pk]), {"username": "anna"})
     assert response.status_code == 422 and "The account anna is disabled." in response.content.decode()
+
+
+def test_a_twin_post_that_made_the_account_first_is_a_message_not_a_500(client, tournament, monkeypatch):
+    """Between the form's checks and its save another request creates the same account."""
+    from referees.forms import AssignForm
+
+    checked = AssignForm.clean
+
+    def clean_then_twin(self):
+        data = checked(self)
+        get_user_model().objects.create_user("schiri", password="Herz-Dame-1970")  # the twin's account
+        return data
+
+    monkeypatch.setattr(AssignForm, "clean", clean_then_twin)
+    response = client.post(
+        reverse("referees:assign", args=[tournament.pk]), {"username": "schiri", "password": "Herz-Dame-1970"}
+    )
+    assert response.status_code == 422
+    assert "schiri was just made or assigned from another request" in response.content.decode()
+    assert not RefereeAssignment.objects.exists()

@@ -10,9 +10,9 @@ from django.urls import reverse
 
 from referees import corrections
 from referees.signoff import mark_on_paper
-from scoring.standings import sheet_counts, standings
+from scoring.standings import finality, standings
 from tests import factories
-from tournaments.models import Seat, Table
+from tournaments.models import Seat, Series, Table, Tournament
 
 from .helpers import confirm_all, director_of, full_table
 
@@ -36,13 +36,19 @@ def test_players_of_unconfirmed_sheets_are_provisional(client):
     mark_on_paper(first, by="test")
     by_name = {r.item.name: r.item for r in standings(tournament)}
     assert by_name["Seat1"].unconfirmed == 0 and by_name["Second1"].unconfirmed == 1
-    assert sheet_counts(tournament) == (1, 2) and sheet_counts(tournament, 1) == (1, 2)
+    assert (finality(tournament).confirmed, finality(tournament).sheets) == (1, 2)
+    assert (finality(tournament, 1).confirmed, finality(tournament, 1).sheets) == (1, 2)
     client.force_login(director_of(tournament))
     page = client.get(reverse("tournaments:standings", args=[tournament.pk])).content.decode()
     assert "1 of 2 sheets confirmed; results from unconfirmed sheets are provisional." in page
     assert "provisional (unconfirmed sheets: 1)" in page and "final" in page
     assert len(re.findall(r'<tr class="[^"]*provisional', page)) == 3
     confirm_all(client, second)
+    page = client.get(reverse("tournaments:standings", args=[tournament.pk])).content.decode()
+    # Every sheet confirmed, but the series is still running and a second one planned.
+    assert "All 2 sheets so far are confirmed. Series not finished yet: 1, 2; the standings are provisional." in page
+    Series.objects.filter(pk=first.series_id).update(status=Series.Status.FINISHED)
+    Tournament.objects.filter(pk=tournament.pk).update(series_count=1)
     page = client.get(reverse("tournaments:standings", args=[tournament.pk])).content.decode()
     assert "All sheets are confirmed: the standings are final." in page and "provisional" not in page
 

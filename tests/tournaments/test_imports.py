@@ -148,3 +148,26 @@ def test_a_nul_byte_far_down_the_file_is_refused_before_the_database_sees_it():
     with pytest.raises(SpreadsheetError, match="not a CSV text file"):
         import_players(t, io.BytesIO(data), "x.csv")
     assert not Player.objects.exists()
+
+
+@pytest.mark.parametrize(
+    "rows",
+    [
+        "Alma Acker;SC Nord;T-002\nalma acker;SC Nord;\n",  # numbered first, then without a number
+        "alma acker;SC Nord;\nAlma Acker;SC Nord;T-002\n",  # without a number first
+    ],
+)
+def test_one_player_with_and_without_a_number_in_one_file_is_refused(rows):
+    t = factories.tournament()
+    result = import_players(t, csv_file("name;club;membership number\n" + rows), "a.csv")
+    assert result.errors == [
+        (3, "alma acker: already in row 2 of this file (give a membership number to tell them apart)")
+        if rows.startswith("Alma")
+        else (3, "Alma Acker: already in row 2 of this file (give a membership number to tell them apart)")
+    ]
+    assert not t.registrations.exists()
+    # Two namesakes of one club, each with his own number, are two players.
+    result = import_players(
+        t, csv_file("name;club;membership number\nAlma Acker;SC Nord;T-1\nAlma Acker;SC Nord;T-2\n"), "b.csv"
+    )
+    assert result.errors == [] and t.registrations.count() == 2

@@ -373,6 +373,8 @@ def test_the_ranking_list_says_on_every_page_whether_it_is_provisional(client, r
     """Pinned up in the hall, the list must not look final while a sheet is unconfirmed
     (5.5.3) or a series is still being played: the same counts as the standings page."""
     t, series = running
+    t.series_count = 1
+    t.save(update_fields=["series_count"])
     url = urls(t)["standings_pdf"]
     final = "All sheets are confirmed: the standings are final."
 
@@ -393,9 +395,13 @@ def test_the_ranking_list_says_on_every_page_whether_it_is_provisional(client, r
     for table in tables[1:]:
         SignOff.objects.create(table=table, fingerprint="test", on_paper=True, confirmed_by="test")
     assert all(final in page and "Provisional" not in page for page in pages())
-    # A second series drawn: the whole tournament is provisional again, series 1 stays final.
+    # Two more series planned: nothing is final overall before they are played, however
+    # confirmed series 1 is; series 1 on its own stays final.
+    t.series_count = 3
+    t.save(update_fields=["series_count"])
+    assert all("Provisional: series 2, 3 are not finished yet." in page for page in pages())
     Series.objects.create(tournament=t, number=2)
-    assert all("Provisional: series 2 is not finished yet." in page for page in pages())
+    assert all("Provisional: series 2, 3 are not finished yet." in page for page in pages())
     assert all(final in page and "Provisional" not in page for page in pages(series="1"))
 
 

@@ -54,6 +54,17 @@ def test_the_lock_covers_other_spellings_and_addresses_of_the_username():
     for i in range(5):
         login(Client(), "anna", "wrong", ip=f"10.0.1.{i}")
     assert login(Client(), "ANNA ", "pw", ip="10.0.2.1").status_code == 429
+    # "anna" in fullwidth letters: Django's login reads it as "anna" (NFKC), so does the lock.
+    assert login(Client(), "\uff41\uff4e\uff4e\uff41", "pw", ip="10.0.2.2").status_code == 429
+
+
+def test_a_unicode_spelling_of_the_username_counts_against_the_same_lock():
+    factories.user("anna")
+    for i in range(3):
+        login(Client(), "anna", "wrong", ip=f"10.0.3.{i}")
+    for i in range(2):
+        login(Client(), "\uff41nn\uff41", "wrong", ip=f"10.0.4.{i}")  # five in all, under one key
+    assert login(Client(), "anna", "pw", ip="10.0.5.1").status_code == 429
 
 
 def test_an_unknown_username_is_answered_exactly_like_a_known_one():

@@ -291,9 +291,14 @@ def tournament_row(path, field: str) -> int:
         ("Table money", "4:1:0.001", "'0.001' is not an amount"),
         ("Prizes", "1:60% 2:50%", "Tournament, Prizes: percent: the shares add up to 110 %"),
         ("Prizes", "1:10% 1:5", "Tournament, Prizes: place: place 1 has two prizes"),
-        ("Prizes", "0:5", "Tournament, Prizes: place: places in the ranking start at 1"),
+        ("Prizes", "0:5", "Tournament, Prizes, 0:5: 0 is not a number from 1 to 32767"),
         ("Prizes", "1:NaN", "'NaN' is not an amount"),
         ("Prizes", "first:5", "Prizes, first:5: 'first' is not a whole number"),
+        # Beyond a small integer column: PostgreSQL would refuse the row with a traceback.
+        ("Prizes", "40000:5", "Prizes, 40000:5: 40000 is not a number from 1 to 32767"),
+        ("Passed-out fees", "3:40000:0.50", "3:40000:0.50: 40000 is not a number from 1 to 32767"),
+        ("Lost-game fees", "40000:0.50", "Lost-game fees, 40000:0.50: 40000 is not a number from 1 to 32767"),
+        ("Lost-game fees", "1:-2", "Lost-game fees, 1:-2: '-2' is not an amount"),
     ],
 )
 def test_a_broken_money_table_is_named_and_nothing_written(tmp_path, field, value, message):
