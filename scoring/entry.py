@@ -72,7 +72,7 @@ def add_game(form: GameForm, *, entered_by: str) -> Saved:
             # A resend, a double tap, or a twin that waited for the lock: the game saved
             # under this client id is the answer, not "deal already entered". Looked up
             # only under the lock, where no twin can be half-way.
-            existing = model.objects.filter(client_id=client_id).order_by().first()
+            existing = model.objects.filter(client_id=client_id, table=table).order_by().first()
             if existing is not None:
                 return Saved(existing, created=False)
             _check_open(table)
@@ -101,7 +101,7 @@ def add_game(form: GameForm, *, entered_by: str) -> Saved:
                 )
     except IntegrityError:
         # A concurrent request saved the same client id or the same deal first.
-        existing = model.objects.filter(client_id=client_id).order_by().first()
+        existing = model.objects.filter(client_id=client_id, table=table).order_by().first()
         if existing is not None:
             return Saved(existing, created=False)
         raise RuleError(

@@ -246,3 +246,18 @@ def test_correcting_a_sheet_some_players_confirmed_says_they_confirm_again(clien
     page = response.content.decode()
     assert f"Deal {last.number} corrected: passed out." in page
     assert "The sheet has changed: every player confirms it again (5.5.3)." in page
+
+
+def test_an_entry_id_of_another_table_answers_nothing_of_that_table(client):
+    """The phone's entry id is looked up at the link's own table only: an id of another
+    table (reused or forged) is refused, and that table's deal is not shown."""
+    other = factories.table_of(3)
+    entry_id = uuid.uuid4()
+    post_game(client, other, 1, client_id=entry_id, declarer_seat=2, contract="grand", tops=1, declarer_points=75)
+    table = factories.table_of(3)
+    response = post_game(
+        client, table, 1, client_id=entry_id, declarer_seat=3, contract="hearts", tops=1, declarer_points=70
+    )
+    assert response.status_code == 422
+    assert "deal 1 was just entered from another device" in response.content.decode()
+    assert not Game.objects.filter(table=table).exists() and Game.objects.get(table=other).contract == "grand"
