@@ -112,14 +112,17 @@ def add_game(form: GameForm, *, entered_by: str) -> Saved:
 
 def correct_last_game(form: GameForm, *, entered_by: str) -> Deal:
     """Replace the table's last game with the form's (5.5.3: corrections while the
-    session lasts), on the sheet or on the second list (the form's model). A stale
-    ``version`` means someone else changed it meanwhile."""
+    session lasts), on the sheet or on the second list (the form's model; there any of
+    its deals). A stale ``version`` means someone else changed it meanwhile."""
     game: Deal = form.instance
     model = type(game)
     with transaction.atomic():
         Table.objects.lock(form.table.pk)
         _check_open(form.table)
-        if game.number != next_deal(form.table, model) - 1:
+        # The sheet: only its last deal (5.5.3). The second list counts nothing: any of
+        # its deals, so its keeper can bring it in line with the sheet.
+        last = next_deal(form.table, model) - 1
+        if game.number != last if model is Game else not 1 <= game.number <= last:
             raise RuleError(
                 "number", gettext_noop("only the last deal can be corrected at the table; ask a referee"), "5.5.3"
             )

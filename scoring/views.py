@@ -25,6 +25,7 @@ from referees import signoff
 from referees.context import table_link_context
 from referees.signoff import is_signed
 from tournaments.models import Seat, Table
+from tournaments.params import number_param
 
 from . import entry, links, lists, tablesheet
 from .forms import ControlEntryForm, GameForm
@@ -216,12 +217,22 @@ def preview(request: HttpRequest, token: str) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 def correct_last(request: HttpRequest, token: str) -> HttpResponse:
-    """Correct the list's last deal (5.5.3), with a version check against a second phone."""
+    """Correct the list's last deal (5.5.3), with a version check against a second phone.
+
+    The second list counts nothing, so its keeper may correct any of its deals
+    (``?deal=<n>``, or the posted deal number): once the table agrees the sheet is right,
+    he brings his list in line with it.
+    """
     link = _open_link(token)
     table, players = link.table, link.players
     if links.is_closed(table):
         return links.closed_response(request, table, token)
-    last = link.model.objects.filter(table=table).order_by("-number").first()
+    entries = link.model.objects.filter(table=table)
+    last = None
+    if link.control:
+        wanted = number_param(request.POST.get("number") if request.method == "POST" else request.GET.get("deal"))
+        last = entries.filter(number=wanted).first() if wanted else None
+    last = last or entries.order_by("-number").first()
     if last is None:
         return redirect("tables:sheet", token=token)
     if is_signed(table):

@@ -144,3 +144,22 @@ def test_the_table_cards_carry_the_second_lists_code(client):
     response = client.get(reverse("tournaments:series_cards_pdf", args=[t.pk, 1]))
     text = PdfReader(io.BytesIO(response.content)).pages[0].extract_text()
     assert text.count("Second list") == series.tables.count()
+
+
+def test_the_second_list_may_correct_any_of_its_deals_the_sheet_only_its_last(client):
+    table = factories.table_of(3)
+    for number in (1, 2, 3):
+        factories.game(table, number, **HEARTS)
+        post(client, table.control_token, number, **({**HEARTS, "declarer_seat": 3} if number == 1 else HEARTS))
+    page = client.get(reverse("tables:sheet", args=[table.control_token])).content.decode()
+    correct_one = reverse("tables:correct", args=[table.control_token]) + "?deal=1"
+    assert correct_one in page  # beside the difference
+    assert "Correct deal 1" in client.get(correct_one).content.decode()
+    first = ControlEntry.objects.get(number=1)
+    response = post(client, table.control_token, 1, view="tables:correct", version=first.version, **HEARTS)
+    assert response.status_code == 302
+    assert "no difference" in client.get(reverse("tables:sheet", args=[table.token])).content.decode()
+    # The sheet's link still corrects its last deal only (5.5.3).
+    game = Game.objects.get(table=table, number=1)
+    response = post(client, table.token, 1, view="tables:correct", version=game.version, **HEARTS)
+    assert "only the last deal can be corrected at the table" in response.content.decode()
