@@ -9,46 +9,30 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 
+def _figures(r) -> dict:
+    """A ranked entry's place and counts, as the standings tables show them."""
+    return {
+        "place": r.place,
+        "name": r.item.name,
+        "points": r.rating.points,
+        "won": r.rating.won,
+        "lost": r.rating.lost,
+        "bonus": r.rating.bonus,
+        "rating": r.rating.rating,
+        "tables": r.item.tables,
+        "decided_by": r.decided_by,
+        "unconfirmed": getattr(r.item, "unconfirmed", 0),
+    }
+
+
 def rows(ranked) -> list[dict]:
     """Flatten ranked standings for the table (sorting happens on these values)."""
-    return [
-        {
-            "place": r.place,
-            "name": r.item.name,
-            "club": r.item.club,
-            "points": r.rating.points,
-            "won": r.rating.won,
-            "lost": r.rating.lost,
-            "bonus": r.rating.bonus,
-            "rating": r.rating.rating,
-            "tables": r.item.tables,
-            "decided_by": r.decided_by,
-            "unconfirmed": getattr(r.item, "unconfirmed", 0),
-            "player_id": r.item.player_id,
-        }
-        for r in ranked
-    ]
+    return [_figures(r) | {"club": r.item.club, "player_id": r.item.player_id} for r in ranked]
 
 
 def team_rows(ranked) -> list[dict]:
     """Flatten ranked team standings (:func:`scoring.standings.team_standings`) for the table."""
-    return [
-        {
-            "place": r.place,
-            "name": r.item.name,
-            "members": r.item.members,
-            "points": r.rating.points,
-            "won": r.rating.won,
-            "lost": r.rating.lost,
-            "bonus": r.rating.bonus,
-            "rating": r.rating.rating,
-            "tables": r.item.tables,
-            "decided_by": r.decided_by,
-            "unconfirmed": r.item.unconfirmed,
-            "team_id": r.item.team_id,
-        }
-        for r in ranked
-    ]
+    return [_figures(r) | {"members": r.item.members, "team_id": r.item.team_id} for r in ranked]
 
 
 class Num(tables.Column):

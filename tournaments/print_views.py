@@ -190,22 +190,24 @@ def standings_pdf(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     return response
 
 
-def _with_money_tables(tournament: Tournament) -> Tournament:
-    return Tournament.objects.prefetch_related("lost_game_fees", "passed_out_fees", "table_money", "prizes").get(
+def _money(tournament: Tournament) -> tuple[Tournament, accounts.FeeAccount, accounts.PrizePayout | FeeError]:
+    """The tournament with its money tables, its fee account, and its prize payout (or
+    the reason its prize table cannot be paid out): the page and the PDF agree."""
+    tournament = Tournament.objects.prefetch_related("lost_game_fees", "passed_out_fees", "table_money", "prizes").get(
         pk=tournament.pk
     )
+    account = accounts.fee_account(tournament)
+    try:
+        return tournament, account, accounts.prize_payout(tournament, account.distribution.prize_pool)
+    except FeeError as error:
+        return tournament, account, error
 
 
 @director_required
 def fee_account(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """What the organiser collects per series and overall, the prize pool and the prize list."""
-    tournament = _with_money_tables(tournament)
-    account = accounts.fee_account(tournament)
-    try:
-        payout = accounts.prize_payout(tournament, account.distribution.prize_pool)
-        prize_error = None
-    except FeeError as error:
-        payout, prize_error = None, str(error)
+    tournament, account, payout = _money(tournament)
+    prize_error = str(payout) if isinstance(payout, FeeError) else None
     context = {
         "tournament": tournament,
         "rows": [{"series": s, "tables": n, "account": a} for s, n, a in account.by_series],
@@ -213,7 +215,7 @@ def fee_account(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         "at_registration": account.at_registration,
         "total": account.total,
         "distribution": account.distribution,
-        "payout": payout,
+        "payout": None if prize_error else payout,
         "prize_error": prize_error,
         "finality": finality(tournament),
     }
@@ -223,12 +225,9 @@ def fee_account(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 @director_required
 def prize_list_pdf(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """The prize list to pay out from: place, player, prize and a line for his signature."""
-    tournament = _with_money_tables(tournament)
-    account = accounts.fee_account(tournament)
-    try:
-        payout = accounts.prize_payout(tournament, account.distribution.prize_pool)
-    except FeeError as error:
-        return _bad(request, tournament, _("prizes: %(error)s") % {"error": error})
+    tournament, _account, payout = _money(tournament)
+    if isinstance(payout, FeeError):
+        return _bad(request, tournament, _("prizes: %(error)s") % {"error": payout})
     response = _pdf(_name(tournament, "prize-list"))
     documents.prize_list_pdf(tournament, payout, finality=finality(tournament), out=response)
     return response

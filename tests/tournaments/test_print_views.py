@@ -22,13 +22,6 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def director(client):
-    user = factories.user("director")
-    client.force_login(user)
-    return user
-
-
-@pytest.fixture
 def running(director):
     """A tournament with 11 players drawn (two tables of four, one of three) and a few deals."""
     t, series = factories.drawn(players=11, name="Großes Open", directors=[director])

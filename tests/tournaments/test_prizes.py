@@ -21,13 +21,6 @@ from tournaments.series import draw_series
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def director(client):
-    user = factories.user("director")
-    client.force_login(user)
-    return user
-
-
 def finished(director, players: int = 11, **fields):
     """A tournament of one finished series, every sheet signed: its ranking is final."""
     fields.setdefault("entry_fee", Decimal("10.00"))

@@ -18,13 +18,6 @@ from tournaments.series import draw_series
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def director(client):
-    user = factories.user("director")
-    client.force_login(user)
-    return user
-
-
 def played(director, players: int = 12, teams: int = 3, **fields):
     t = factories.tournament(directors=[director], **fields)
     factories.registered(t, players)
