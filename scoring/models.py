@@ -42,6 +42,13 @@ IRREGULARITY_CHOICES = [
 ]
 
 
+#: A deal is passed out (no declarer, scoring nothing) or has its declarer (5.5.1): a
+#: check constraint of both lists.
+PASSED_OR_DECLARED = Q(passed_out=True, declarer_seat__isnull=True, score=0, won=False, lost=False) | Q(
+    passed_out=False, declarer_seat__isnull=False
+)
+
+
 class Deal(models.Model):
     """One line of a scoresheet (5.5.2): what the scorekeeper enters and what the engine
     derives from it. Abstract: the sheet's games (:class:`Game`, the list that counts)
@@ -226,8 +233,7 @@ class Game(Deal):
         constraints = [
             models.UniqueConstraint(fields=["table", "number"], name="game_once_per_deal"),
             models.CheckConstraint(
-                condition=Q(passed_out=True, declarer_seat__isnull=True, score=0, won=False, lost=False)
-                | Q(passed_out=False, declarer_seat__isnull=False),
+                condition=PASSED_OR_DECLARED,
                 name="game_passed_or_declared",
             ),
             models.CheckConstraint(condition=~Q(won=True, lost=True), name="game_not_won_and_lost"),
@@ -264,8 +270,7 @@ class ControlEntry(Deal):
         constraints = [
             models.UniqueConstraint(fields=["table", "number"], name="control_entry_once_per_deal"),
             models.CheckConstraint(
-                condition=Q(passed_out=True, declarer_seat__isnull=True, score=0, won=False, lost=False)
-                | Q(passed_out=False, declarer_seat__isnull=False),
+                condition=PASSED_OR_DECLARED,
                 name="control_entry_passed_or_declared",
             ),
             models.CheckConstraint(condition=Q(number__gte=1), name="control_entry_number_positive"),
