@@ -19,7 +19,8 @@ every guess through). The lock is SQLite's write lock (IMMEDIATE transactions, a
 transaction writes first in any case) or a PostgreSQL advisory lock per key.
 
 After the check: a wrong password (or an error on the way) leaves the rows, a failure.
-A success deletes every row of the username (it clears the username's count) and the
+A success (also the right password of an account the admin's login does not admit,
+which is no guess) deletes every row of the username (it clears the username's count) and the
 attempt's own row of the address, so successful logins never count against an
 address, while the address's earlier failures stay counted. A refused attempt writes
 nothing: it neither counts nor prolongs the lock. A form sent without a password
@@ -221,8 +222,15 @@ class ThrottledLoginMixin:
                 code=THROTTLED,
                 params={"minutes": minutes},
             )
-        # A wrong password (or a login not allowed) raises here: the rows stay, a failure.
-        cleaned = super().clean()
+        # A wrong password raises here: the rows stay, a failure.
+        try:
+            cleaned = super().clean()
+        except forms.ValidationError:
+            if self.user_cache is not None:
+                # The right password of an account not allowed here (the admin's login
+                # for a referee): no guess, so it does not count against the name.
+                attempt.succeeded()
+            raise
         if self.user_cache is not None:
             attempt.succeeded()
         else:

@@ -289,3 +289,14 @@ def test_no_parallel_failure_is_lost():
     in_parallel(lambda i: throttle.record_failure("anna", "10.0.0.1"), GUESSES)
     assert throttle.locked_for("anna", "10.0.0.1") == 0
     assert LoginAttempt.objects.count() == 2 * GUESSES
+
+
+def test_the_right_password_on_the_admin_login_of_a_non_staff_account_is_no_failure():
+    """A referee (no staff account) who tries the admin's login with his right password is
+    refused there, but that is no guess: six such tries do not lock his office login."""
+    factories.user("referee")
+    admin = reverse("admin:login")
+    for i in range(6):
+        response = login(Client(), "referee", "pw", ip=f"10.0.6.{i}", url=admin)
+        assert response.status_code == 200 and LOCKED not in response.content.decode()
+    assert login(Client(), "referee", "pw", ip="10.0.7.1").status_code == 302
