@@ -22,6 +22,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from scoring import tablesheet
 from scoring.exports import CSV_BOM, CSV_DELIMITER
+from scoring.lists import differing_deals
 from scoring.messages import rule_message
 from scoring.models import Game
 from scoring.rules import RuleError
@@ -150,7 +151,10 @@ def board(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         .order_by("raised_at")
     )
     tables = list(_tables_with_status(tournament))
+    # Where a table's second list differs from its sheet (scoring.lists): one query.
+    differing = differing_deals(Table.objects.filter(series__tournament=tournament))
     for table in tables:
+        table.lists_differ = differing.get(table.pk, [])
         table.deal_count = tournament.deals_per_table(table.size)
         table.confirmed = getattr(table, "signoff", None) is not None
         table.awaiting = not table.confirmed and (

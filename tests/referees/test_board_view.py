@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from referees import corrections
 from referees.models import Dispute
+from scoring.models import ControlEntry
 from tests import factories
 
 from .helpers import confirm_all, full_table, referee_of
@@ -72,3 +73,14 @@ def test_a_fixed_number_of_queries(client, django_assert_max_num_queries):
     client.force_login(referee)
     with django_assert_max_num_queries(12):
         assert client.get(reverse("referees:board", args=[tournament.pk])).status_code == 200
+
+
+def test_the_board_names_the_tables_whose_second_list_differs(client):
+    table = full_table(3)
+    game = table.games.filter(passed_out=False).order_by("number").first()
+    entry = ControlEntry(table=table, number=game.number, passed_out=True)
+    entry.apply_rules(table.size)
+    entry.save()
+    client.force_login(referee_of(table.series.tournament))
+    page = client.get(reverse("referees:board", args=[table.series.tournament_id])).content.decode()
+    assert f"≠ {game.number}</span>" in page
