@@ -34,7 +34,7 @@ from django.db import connection, connections
 from django.test import Client
 from django.test.utils import override_settings
 
-from tournaments.demo import random_game
+from office.demo import random_game
 from tournaments.draw import Entrant, draw
 from tournaments.models import Club, Player, Registration, Series, Team, Tournament
 from tournaments.series import draw_series, previous_meetings

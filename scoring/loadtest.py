@@ -36,7 +36,7 @@ from pathlib import Path
 from django.conf import settings
 from django.db import connections
 
-from tournaments.demo import random_game
+from office.demo import random_game
 from tournaments.models import Player, Registration, Table, Tournament
 from tournaments.series import draw_series
 

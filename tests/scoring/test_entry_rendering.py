@@ -11,6 +11,7 @@ from django import forms
 from django.template import Context, Template
 from django.utils import translation
 
+from office.demo import random_game
 from scoring import tablesheet
 from scoring.forms import (
     BID_CHOICES,
@@ -22,7 +23,6 @@ from scoring.forms import (
 )
 from scoring.models import Game
 from tests import factories
-from tournaments.demo import random_game
 
 pytestmark = pytest.mark.django_db
 

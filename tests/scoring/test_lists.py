@@ -6,12 +6,12 @@ import random
 
 import pytest
 
+from office.demo import random_game
 from referees import corrections
 from scoring.lists import compare, describe, differing_deals
 from scoring.models import ControlEntry, Game
 from tests import factories
 from tests.referees.helpers import full_table
-from tournaments.demo import random_game
 
 pytestmark = pytest.mark.django_db
 

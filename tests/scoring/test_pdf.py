@@ -12,6 +12,7 @@ import segno
 from django.utils import translation
 from pypdf import PdfReader
 
+from office.demo import random_game
 from referees import corrections
 from referees.pins import seat_pin
 from scoring import tablesheet
@@ -30,7 +31,6 @@ from scoring.documents.slips import COLUMNS, ROWS, Slip, layout
 from scoring.models import Game
 from scoring.standings import standings
 from tests import factories
-from tournaments.demo import random_game
 from tournaments.models import Seat, Series, Table
 
 pytestmark = pytest.mark.django_db

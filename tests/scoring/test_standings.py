@@ -7,13 +7,13 @@ from collections import defaultdict
 
 import pytest
 
+from office.demo import random_game
 from scoring import bench
 from scoring.models import Game
 from scoring.rating import Rating, rate_table
 from scoring.sheet import evaluate_sheet
 from scoring.standings import standings
 from tests import factories
-from tournaments.demo import random_game
 from tournaments.models import Series
 from tournaments.series import draw_series
 

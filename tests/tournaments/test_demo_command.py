@@ -7,10 +7,10 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.db.models import Count
 
+from office.demo import demo_players
 from scoring.models import Game
 from scoring.standings import standings, team_standings
 from tests.scoring.test_standings import engine_ratings
-from tournaments.demo import demo_players
 from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db

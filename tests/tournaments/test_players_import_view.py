@@ -6,8 +6,8 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
+from office.demo import PLAYERS_CSV
 from tests import factories
-from tournaments.demo import PLAYERS_CSV
 from tournaments.models import Registration
 
 pytestmark = pytest.mark.django_db

@@ -11,11 +11,11 @@ import pytest
 from django.urls import reverse
 from pypdf import PdfReader
 
+from office.demo import random_game
 from referees.models import SignOff
 from referees.pins import seat_pin
 from scoring.models import Game
 from tests import factories
-from tournaments.demo import random_game
 from tournaments.models import Series
 
 pytestmark = pytest.mark.django_db

@@ -19,9 +19,8 @@ from referees.signoff import mark_on_paper
 from scoring.models import Game
 from scoring.rules import GAME_VALUES, Contract, RuleError
 from scoring.sheet import active_seats
-
-from .models import Club, Player, Registration, Series, Team, Tournament
-from .series import draw_series
+from tournaments.models import Club, Player, Registration, Series, Team, Tournament
+from tournaments.series import draw_series
 
 DEMO_NAME = "Demo Open"
 #: The demo's players: name, club, membership number, nationality (also a sample import file).

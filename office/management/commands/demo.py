@@ -11,7 +11,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandParser
 
-from tournaments.demo import DEMO_NAME, create_demo
+from office.demo import DEMO_NAME, create_demo
 from tournaments.models import Tournament
 
 DIRECTOR = "director"
