@@ -1,0 +1,225 @@
+"""The office's shape: layers that import only downwards, no module cycles, short modules.
+
+The layers (README, "Layout"):
+
+1. the engine: the pure rules modules of ``scoring`` (:data:`ENGINE`), no Django;
+2. ``tournaments``: people, clubs, teams, tournaments, series, tables, seats, the draw;
+3. ``scoring``: games, entry, sign-off, standings, documents, exports;
+4. ``referees``: disputes, decisions, audited corrections;
+5. composition: ``office`` (demo, bench, loadtest) and ``config`` (settings, root URLs).
+
+Every import statement counts, also one inside a function: a lazy import is still a
+dependency. A lower layer that must show something of a higher one defines a hook
+(``tournaments.hooks``, ``scoring.hooks``) that the higher app fills in its AppConfig.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("tournaments", "scoring", "referees", "office", "config")
+
+#: The engine: pure Python (the standard library and each other only).
+ENGINE = frozenset(
+    {
+        "scoring.rules",
+        "scoring.validation",
+        "scoring.rating",
+        "scoring.settlement",
+        "scoring.sheet",
+        "scoring.fees",
+        "scoring.league",
+    }
+)
+MAX_LINES = 400
+
+
+def module_files(root: Path = ROOT) -> dict[str, Path]:
+    """Every module of the office's packages by dotted name (migrations are history, not code)."""
+    found = {}
+    for package in PACKAGES:
+        for path in sorted((root / package).rglob("*.py")):
+            if "migrations" in path.parts:
+                continue
+            parts = list(path.relative_to(root).with_suffix("").parts)
+            if parts[-1] == "__init__":
+                parts.pop()
+            found[".".join(parts)] = path
+    return found
+
+
+def imported_names(module: str, source: str, *, is_package: bool) -> set[str]:
+    """The dotted names an import statement of ``source`` may mean (absolute, relative resolved)."""
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = module.split(".")
+                if not is_package:
+                    base = base[:-1]
+                base = base[: len(base) - (node.level - 1)]
+                prefix = ".".join(base + ([node.module] if node.module else []))
+            else:
+                prefix = node.module or ""
+            names.add(prefix)
+            names.update(f"{prefix}.{alias.name}" for alias in node.names)
+    return names
+
+
+def resolve(name: str, modules) -> str | None:
+    """The office module ``name`` is (or lies in), or None for a library."""
+    while name and name not in modules:
+        name = name.rpartition(".")[0]
+    return name or None
+
+
+def import_graph(modules: dict[str, Path]) -> dict[str, set[str]]:
+    graph = {}
+    for module, path in modules.items():
+        names = imported_names(module, path.read_text(encoding="utf-8"), is_package=path.name == "__init__.py")
+        graph[module] = {m for m in (resolve(n, modules) for n in names) if m and m != module}
+    return graph
+
+
+def layer(module: str) -> int:
+    if module in ENGINE or module == "scoring":
+        return 1  # the bare package: importing scoring.rules runs scoring/__init__.py
+    top = module.split(".")[0]
+    return {"tournaments": 2, "scoring": 3, "referees": 4}.get(top, 5)
+
+
+def upward_imports(graph: dict[str, set[str]]) -> list[str]:
+    return sorted(
+        f"{module} (layer {layer(module)}) imports {dep} (layer {layer(dep)})"
+        for module, deps in graph.items()
+        for dep in deps
+        if layer(dep) > layer(module)
+    )
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan, iteratively)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+    counter = 0
+    for start in sorted(graph):
+        if start in index:
+            continue
+        work = [(start, iter(sorted(graph[start])))]
+        index[start] = low[start] = counter
+        counter += 1
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            node, children = work[-1]
+            for child in children:
+                if child not in graph:
+                    continue
+                if child not in index:
+                    index[child] = low[child] = counter
+                    counter += 1
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(graph[child]))))
+                    break
+                if child in on_stack:
+                    low[node] = min(low[node], index[child])
+            else:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[node])
+                if low[node] == index[node]:
+                    component = []
+                    while True:
+                        member = stack.pop()
+                        on_stack.discard(member)
+                        component.append(member)
+                        if member == node:
+                            break
+                    if len(component) > 1:
+                        found.append(sorted(component))
+    return found
+
+
+def engine_impurities(modules: dict[str, Path]) -> list[str]:
+    """Imports of the engine that are neither the standard library nor the engine."""
+    bad = []
+    for module in sorted(ENGINE & modules.keys()):
+        path = modules[module]
+        for name in sorted(imported_names(module, path.read_text(encoding="utf-8"), is_package=False)):
+            top = name.split(".")[0]
+            if top in sys.stdlib_module_names or top == "__future__":
+                continue
+            if resolve(name, modules) in ENGINE or name == "scoring":
+                continue
+            bad.append(f"{module} imports {name}")
+    return bad
+
+
+@pytest.fixture(scope="module")
+def modules():
+    return module_files()
+
+
+@pytest.fixture(scope="module")
+def graph(modules):
+    return import_graph(modules)
+
+
+def test_no_layer_imports_a_layer_above_it(graph):
+    assert upward_imports(graph) == []
+
+
+def test_no_module_cycles(graph):
+    assert cycles(graph) == []
+
+
+def test_the_engine_is_pure_python(modules):
+    assert ENGINE & modules.keys() >= {"scoring.rules", "scoring.rating", "scoring.sheet"}
+    assert engine_impurities(modules) == []
+
+
+def test_the_scoring_package_itself_imports_nothing(modules):
+    """``import scoring.rules`` runs scoring/__init__.py first: it must stay empty of imports."""
+    source = modules["scoring"].read_text(encoding="utf-8")
+    assert imported_names("scoring", source, is_package=True) == set()
+
+
+def test_no_module_is_over_400_lines(modules):
+    long = {m: n for m, p in modules.items() if (n := len(p.read_text(encoding="utf-8").splitlines())) > MAX_LINES}
+    assert long == {}
+
+
+# The checks themselves, on made-up modules: each finds what it is for.
+
+
+def test_the_scan_resolves_relative_and_lazy_imports():
+    source = "from . import standings\nfrom .models import Game\ndef f():\n    from referees.models import Correction\n"
+    names = imported_names("scoring.views", source, is_package=False)
+    modules = {"scoring.views", "scoring.standings", "scoring.models", "referees.models"}
+    assert {resolve(n, modules) for n in names} - {None} == {"scoring.standings", "scoring.models", "referees.models"}
+    package_names = imported_names("scoring.documents", "from .cards import x\n", is_package=True)
+    assert "scoring.documents.cards" in package_names
+
+
+def test_an_upward_import_is_found():
+    graph = {"tournaments.views": {"scoring.standings", "scoring.rules"}, "scoring.standings": set()}
+    assert upward_imports(graph) == ["tournaments.views (layer 2) imports scoring.standings (layer 3)"]
+    assert upward_imports({"scoring.models": {"referees.models"}, "referees.models": set()}) != []
+    assert upward_imports({"referees.views": {"scoring.models", "tournaments.models"}}) == []
+
+
+def test_a_cycle_is_found():
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}, "e": set()}
+    assert cycles(graph) == [["a", "b", "c"]]
+    assert cycles({"a": {"b"}, "b": set()}) == []
