@@ -4,6 +4,9 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
+from referees import table_urls as referee_table_urls
+from scoring import director_urls, signoff_urls
+from tournaments import urls as tournament_urls
 from tournaments.throttle import LoginView, ThrottledAdminAuthenticationForm
 
 # The admin's login is throttled like ours (tournaments/throttle.py).
@@ -15,8 +18,11 @@ urlpatterns = [
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("s/", include("scoring.urls")),
-    path("s/", include("referees.table_urls")),
-    path("p/", include("tournaments.public_urls")),
-    path("", include("tournaments.urls")),
+    # The table link's sign-off (scoring) and dispute (referees) share one namespace.
+    path("s/", include((signoff_urls.urlpatterns + referee_table_urls.urlpatterns, "signoff"))),
+    path("p/", include("scoring.public_urls")),
+    # The director's pages of tournaments (the draw, players) and of scoring (dashboard,
+    # standings, documents, exports) share one namespace, so every page keeps its name.
+    path("", include((tournament_urls.urlpatterns + director_urls.urlpatterns, "tournaments"))),
     path("", include("referees.urls")),
 ]

@@ -15,10 +15,10 @@ from pathlib import Path
 
 from django.db import transaction
 
-from referees.signoff import mark_on_paper
 from scoring.models import Game
 from scoring.rules import GAME_VALUES, Contract, RuleError
 from scoring.sheet import active_seats
+from scoring.signoff import mark_on_paper
 from tournaments.models import Club, Player, Registration, Series, Team, Tournament
 from tournaments.series import draw_series
 

@@ -2,7 +2,7 @@
 
 from django.contrib import admin
 
-from .models import Correction, Dispute, RefereeAssignment, SignOff
+from .models import Correction, Dispute, RefereeAssignment
 
 
 @admin.register(RefereeAssignment)
@@ -44,9 +44,3 @@ class CorrectionAdmin(ReadOnly):
     list_display = ["made_at", "game", "kind", "made_by", "score_before", "score_after", "dispute"]
     list_filter = ["kind"]
     list_select_related = ["game__table", "made_by", "dispute"]
-
-
-@admin.register(SignOff)
-class SignOffAdmin(ReadOnly):
-    list_display = ["table", "confirmed_at", "on_paper", "confirmed_by"]
-    list_select_related = ["table"]

@@ -3,3 +3,13 @@ from django.apps import AppConfig
 
 class RefereesConfig(AppConfig):
     name = "referees"
+
+    def ready(self) -> None:
+        # Fill the hooks the apps below declare (README, "Layout"): they never import referees.
+        from scoring import hooks as scoring_hooks
+        from tournaments import hooks as tournaments_hooks
+
+        from . import corrections, panels
+
+        scoring_hooks.correction_reason.fill(corrections.latest_reason)
+        tournaments_hooks.home_panels.fill(panels.home_panels)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from django.db import transaction
+from django.db import models, transaction
 
 from scoring.models import Game
 from scoring.rules import RuleError, gettext_noop
@@ -29,6 +29,13 @@ SNAPSHOT_FIELDS: tuple[str, ...] = (
 )
 #: What a correction may change (the rest is derived by the engine).
 CORRECTABLE_FIELDS: tuple[str, ...] = (*Game.ENTERED_FIELDS, "irregularity")
+
+
+def latest_reason() -> models.Subquery:
+    """Each game's latest correction's reason, as a subquery of the games' own query
+    (fills scoring.hooks.correction_reason: the sheets mark corrected deals)."""
+    latest = Correction.objects.filter(game=models.OuterRef("pk")).order_by("-made_at", "-pk")
+    return models.Subquery(latest.values("reason")[:1])
 
 
 def snapshot(game: Game) -> dict[str, object]:

@@ -81,22 +81,6 @@ class AssignForm(forms.Form):
         return self.user, created
 
 
-class PinForm(forms.Form):
-    """One player confirms the sheet himself (5.5.3): his name and the PIN from his own slip."""
-
-    seat = forms.TypedChoiceField(label=_("Player"), coerce=int, widget=forms.RadioSelect)
-    pin = forms.RegexField(
-        label=_("PIN"),
-        regex=r"^\s*\d{4}\s*$",
-        error_messages={"invalid": _("The PIN has 4 digits; it is printed on your PIN slip.")},
-        widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off", "maxlength": 4, "size": 5}),
-    )
-
-    def __init__(self, *args, players: dict[int, str], **kwargs) -> None:
-        super().__init__(*args, **kwargs)
-        self.fields["seat"].choices = sorted(players.items())
-
-
 def _game_of(table: Table, number: int | None) -> Game | None:
     if number is None:
         return None

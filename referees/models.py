@@ -1,9 +1,10 @@
-"""Referees, disputes, audited corrections and the sheet sign-off.
+"""Referees, disputes and audited corrections.
 
 A result is only worth something if nobody can quietly change it:
 
 - a table's sheet is confirmed by every player (a PIN each) or marked signed on paper,
-  and is then locked (5.5.3: corrections only with every participant's agreement);
+  and is then locked (5.5.3: corrections only with every participant's agreement; the
+  sign-off is the sheet's, :mod:`scoring.signoff`);
 - after that, or once the series is finished, only a referee changes a game, through a
   :class:`Correction` that keeps the game before and after, who, when, why and the
   dispute it settles (4.5.10: a referee judges a claim). Nothing is deleted: a voided game
@@ -56,59 +57,6 @@ class RefereeAssignment(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} ({self.tournament})"
-
-
-class SignOff(models.Model):
-    """A table's sheet, confirmed: by every player's PIN or signed on paper. It locks the sheet."""
-
-    table = models.OneToOneField("tournaments.Table", on_delete=models.CASCADE, related_name="signoff")
-    confirmed_at = models.DateTimeField(_("confirmed at"), auto_now_add=True)
-    on_paper = models.BooleanField(_("signed on paper"), default=False)
-    confirmed_by = models.CharField(_("confirmed by"), max_length=150, blank=True)
-    fingerprint = models.CharField(max_length=64, help_text="The sheet as confirmed (see referees.signoff).")
-
-    class Meta:
-        verbose_name = _("sign-off")
-        verbose_name_plural = _("sign-offs")
-
-    def __str__(self) -> str:
-        return f"{self.table} {self.confirmed_at:%Y-%m-%d %H:%M}"
-
-
-class SeatConfirmation(models.Model):
-    """One player's confirmation of the sheet as it stood (its fingerprint): a later change
-    of the sheet needs a new confirmation."""
-
-    table = models.ForeignKey("tournaments.Table", on_delete=models.CASCADE, related_name="seat_confirmations")
-    seat_number = models.PositiveSmallIntegerField(_("seat"))
-    fingerprint = models.CharField(max_length=64)
-    confirmed_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        ordering = ["table", "seat_number"]
-        verbose_name = _("player's confirmation")
-        verbose_name_plural = _("players' confirmations")
-        constraints = [
-            models.UniqueConstraint(fields=["table", "seat_number", "fingerprint"], name="seat_confirms_sheet_once")
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.table} / {self.seat_number}"
-
-
-class PinFailure(models.Model):
-    """A wrong PIN typed on a table link: a few of them lock PIN entry for a while."""
-
-    table = models.ForeignKey("tournaments.Table", on_delete=models.CASCADE, related_name="pin_failures")
-    seat_number = models.PositiveSmallIntegerField(null=True, blank=True)
-    at = models.DateTimeField(auto_now_add=True, db_index=True)
-
-    class Meta:
-        ordering = ["-at"]
-        indexes = [models.Index(fields=["table", "at"], name="pin_failure_table_at")]
-
-    def __str__(self) -> str:
-        return f"{self.table} {self.at:%H:%M:%S}"
 
 
 class Dispute(models.Model):

@@ -1,6 +1,6 @@
 """The referees' pages, and the table link's sign-off and dispute.
 
-Thin: forms validate, referees.signoff confirms sheets, referees.corrections changes games
+Thin: forms validate, scoring.signoff confirms sheets, referees.corrections changes games
 (one transaction each, the engine values them). Every object is looked up inside the
 tournament of the URL, so a referee of another tournament finds nothing here (404), and a
 table link reaches its own table only.
@@ -20,24 +20,23 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from scoring import tablesheet
+from scoring import signoff, tablesheet
 from scoring.exports import CSV_BOM, CSV_DELIMITER
 from scoring.lists import differing_deals
-from scoring.messages import rule_message
 from scoring.models import Game
 from scoring.rules import RuleError
 from scoring.sheet import active_seats
 from scoring.views import _table as table_of_link
 from tournaments.models import Seat, Table, Tournament
 from tournaments.permissions import director_required
+from tournaments.rule_messages import rule_message
 
-from . import corrections, signoff
+from . import corrections
 from .forms import (
     AssignForm,
     CorrectionForm,
     DecideForm,
     DisputeForm,
-    PinForm,
     TableDisputeForm,
     VoidForm,
     WithdrawForm,
@@ -45,47 +44,11 @@ from .forms import (
 from .models import Correction, Dispute, RefereeAssignment
 from .permissions import referee_required
 
-# --- The table link: confirm, signed on paper, raise a dispute ---------------------------
+# --- The table link: raise a dispute -------------------------------------------------------
 
 
 def _players(table: Table) -> dict[int, str]:
     return dict(table.seats.order_by("number").values_list("number", "player__name"))
-
-
-@require_POST
-def confirm(request: HttpRequest, token: str) -> HttpResponse:
-    """One player confirms the sheet with the PIN from his own slip (5.5.3)."""
-    table = table_of_link(token)
-    form = PinForm(request.POST, players=_players(table))
-    if not form.is_valid():
-        # Shown above the sheet, away from the form: each error names its field.
-        for name, errors in form.errors.items():
-            for error in errors:
-                messages.error(request, f"{form[name].label}: {error}")
-        return redirect("tables:sheet", token=token)
-    try:
-        state = signoff.confirm_seat(table, form.cleaned_data["seat"], form.cleaned_data["pin"])
-    except signoff.SignOffRefused as refused:
-        messages.error(request, refused.message)
-    else:
-        if state.confirmed:
-            messages.success(request, _("Every player has confirmed: the sheet is final."))
-        else:
-            messages.success(request, _("Thank you, your confirmation is recorded."))
-    return redirect("tables:sheet", token=token)
-
-
-@require_POST
-def paper(request: HttpRequest, token: str) -> HttpResponse:
-    """The scorekeeper marks the sheet signed on paper by every player."""
-    table = table_of_link(token)
-    try:
-        signoff.mark_on_paper(table, by=_("table link"))
-    except signoff.SignOffRefused as refused:
-        messages.error(request, refused.message)
-    else:
-        messages.success(request, _("The sheet is marked signed on paper; it is final now."))
-    return redirect("tables:sheet", token=token)
 
 
 @require_http_methods(["GET", "POST"])

@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from .models import Game
+from .models import Game, SignOff
 
 
 @admin.register(Game)
@@ -15,4 +15,21 @@ class GameAdmin(admin.ModelAdmin):
         return False
 
     def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(SignOff)
+class SignOffAdmin(admin.ModelAdmin):
+    """Read-only: a sheet is confirmed by the players' PINs or marked signed on paper (5.5.3)."""
+
+    list_display = ["table", "confirmed_at", "on_paper", "confirmed_by"]
+    list_select_related = ["table"]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
         return False

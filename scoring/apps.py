@@ -3,3 +3,12 @@ from django.apps import AppConfig
 
 class ScoringConfig(AppConfig):
     name = "scoring"
+
+    def ready(self) -> None:
+        # Fill the hooks tournaments declares (README, "Layout"): it never imports scoring.
+        from tournaments import hooks
+
+        from . import progress, standings
+
+        hooks.ranking.fill(standings.ranking_order)
+        hooks.play_started.fill(progress.play_started)

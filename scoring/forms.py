@@ -12,8 +12,9 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
+from tournaments.rule_messages import rule_message
+
 from . import rules
-from .messages import rule_message
 from .models import ControlEntry, Game
 
 # Engine field names that differ from the form's.
@@ -231,3 +232,19 @@ class ControlEntryForm(GameForm):
 
     class Meta(GameForm.Meta):
         model = ControlEntry
+
+
+class PinForm(forms.Form):
+    """One player confirms the sheet himself (5.5.3): his name and the PIN from his own slip."""
+
+    seat = forms.TypedChoiceField(label=_("Player"), coerce=int, widget=forms.RadioSelect)
+    pin = forms.RegexField(
+        label=_("PIN"),
+        regex=r"^\s*\d{4}\s*$",
+        error_messages={"invalid": _("The PIN has 4 digits; it is printed on your PIN slip.")},
+        widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off", "maxlength": 4, "size": 5}),
+    )
+
+    def __init__(self, *args, players: dict[int, str], **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["seat"].choices = sorted(players.items())

@@ -21,12 +21,12 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from tournaments.params import number_param
+from tournaments.rule_messages import rule_message
+from tournaments.spreadsheets import Row, SpreadsheetError, flag, read_table, whole_number
 
-from .messages import rule_message
 from .models import Game
 from .rules import NULL_VALUES, Contract, RuleError
 from .sheet import dealer_seat
-from .spreadsheets import Row, SpreadsheetError, flag, read_table, whole_number
 
 SHEET_COLUMNS = {
     "deal": ("Deal", "Nr", "No", "Number", "Spielnummer", "Spiel-Nr", "Lfd Nr"),

@@ -145,6 +145,12 @@ def standings(tournament, series_number: int | None = None) -> list[Ranked[Playe
     return rank(rows, _rating_of, lot_seed=tournament.lot_seed, lot_key=_player_id_of)
 
 
+def ranking_order(tournament) -> list[int]:
+    """The tournament's players in the order of the standings, best first (player ids):
+    what a seeded draw seats by (fills tournaments.hooks.ranking)."""
+    return [row.item.player_id for row in standings(tournament)]
+
+
 @dataclass(slots=True)
 class TeamStanding:
     """A team's result: the sum of its players' results (DOMAIN, "Teams and leagues").

@@ -21,18 +21,17 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from referees import signoff
-from referees.context import table_link_context
-from referees.signoff import is_signed
 from tournaments.models import Seat, Table
 from tournaments.params import number_param
+from tournaments.rule_messages import rule_message
 
-from . import entry, links, lists, tablesheet
+from . import entry, links, lists, signoff, tablesheet
 from .forms import ControlEntryForm, GameForm
-from .messages import rule_message
 from .models import ControlEntry, Deal, Game
 from .rules import RuleError
 from .sheet import active_seats, dealer_seat
+from .signoff import is_signed
+from .signoff_context import table_link_context
 
 
 def _table(token: str) -> Table:

@@ -21,3 +21,13 @@ def _fast_password_hasher(settings):
     """Logins in tests need not resist offline cracking: a fast hasher keeps the
     throttle and access tests (dozens of logins) quick. Production keeps PBKDF2."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def director(client):
+    """A logged-in director (of the tournaments a test names him director of)."""
+    from tests import factories
+
+    user = factories.user("director")
+    client.force_login(user)
+    return user

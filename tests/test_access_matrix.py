@@ -40,8 +40,8 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from referees.models import Dispute, RefereeAssignment
-from referees.pins import seat_pin
 from scoring.models import Game
+from scoring.pins import seat_pin
 from tests import factories
 from tournaments.models import Registration, Seat, Series, Table
 
@@ -384,7 +384,7 @@ MATRIX: list[Row] = [
         prepare=finished_with_games,
     ),
     Row("tables:qr", table_link, get=TABLE_LINK, prepare=finished_with_games),
-    # Printed documents (tournaments/print_views.py).
+    # Printed documents (scoring/print_views.py).
     Row("tournaments:series_sheets_pdf", series, get=STAFF),
     Row("tournaments:series_cards_pdf", series, get=STAFF),
     Row("tournaments:series_pin_slips_pdf", series, get=STAFF),
@@ -410,7 +410,7 @@ MATRIX: list[Row] = [
         post=TABLE_LINK,
         data=lambda w: {"deal": "", "description": "A card was exposed", "name": "Amalia"},
     ),
-    # Results as data (tournaments/data_views.py).
+    # Results as data (scoring/data_views.py).
     Row("tournaments:export", tournament, get=STAFF),
     Row("tournaments:export_xlsx", tournament, get=STAFF),
     Row("tournaments:export_csv", lambda w, token: tournament(w, token) | {"sheet": "results"}, get=STAFF),

@@ -15,9 +15,8 @@ from typing import BinaryIO
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
-from scoring.spreadsheets import Row, SpreadsheetError, read_table
-
 from .models import Club, Player, Registration, Team, Tournament
+from .spreadsheets import Row, SpreadsheetError, read_table
 
 PLAYER_COLUMNS = {
     "name": ("Name", "Spieler", "Spielername", "Player"),
@@ -61,7 +60,7 @@ def _text(row: Row, key: str) -> str:
 def import_players(tournament: Tournament, upload: BinaryIO, name: str) -> PlayerImport:
     """Check every row of the upload, then register all of them in one transaction.
 
-    Raises :class:`scoring.spreadsheets.SpreadsheetError` for an unreadable file; bad
+    Raises :class:`tournaments.spreadsheets.SpreadsheetError` for an unreadable file; bad
     rows come back in ``errors`` and nothing is written.
     """
     rows = read_table(upload, name, PLAYER_COLUMNS, required=["name"], max_rows=MAX_PLAYERS)

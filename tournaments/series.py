@@ -2,7 +2,8 @@
 
 The pure draw lives in :mod:`tournaments.draw`; this module feeds it the series'
 players, their clubs and teams, who already met, and (for a seeded draw) the current
-standings, then writes tables and seats in one transaction.
+standings (scoring's, through tournaments.hooks.ranking), then writes tables and seats in
+one transaction.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from django.db.models import Max
 
 from scoring.rules import RuleError, gettext_noop
 
+from . import hooks
 from .draw import Entrant, draw
 from .models import Registration, Seat, Series, Table, Tournament
 
@@ -66,9 +68,7 @@ def draw_series(tournament: Tournament, method: str = Series.Method.RANDOM, seed
         entrants = [Entrant(r.player_id, club=r.player.club_id, team=r.team_id) for r in registrations]
         ranking = None
         if method == Series.Method.SEEDED and last is not None:
-            from scoring.standings import standings
-
-            order = [row.item.player_id for row in standings(tournament)]
+            order = hooks.ranking(tournament)  # the standings (scoring fills the hook)
             playing = {e.id for e in entrants}
             ranked = [p for p in order if p in playing]
             # Late entries have no standing yet: they are seeded after everybody else.
@@ -100,7 +100,7 @@ def draw_series(tournament: Tournament, method: str = Series.Method.RANDOM, seed
 
 
 def _editable(series: Series) -> None:
-    if series.status != Series.Status.DRAWN or series.tables.filter(games__isnull=False).exists():
+    if series.status != Series.Status.DRAWN or hooks.play_started(series):
         raise RuleError("series", gettext_noop("seats can only change before the series starts"), "3.1.2")
 
 

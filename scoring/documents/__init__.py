@@ -135,7 +135,7 @@ def series_pin_slips_pdf(
 ) -> None:
     """A PIN slip for every seated player of a series, or of table ``table_number`` only.
 
-    ``pin(table, seat_number)`` gives a seat's PIN (``referees.pins.seat_pin``), which each
+    ``pin(table, seat_number)`` gives a seat's PIN (``scoring.pins.seat_pin``), which each
     player types to confirm his table's sheet himself (5.5.3). Slips in table and seat
     order. Two queries, whatever the number of tables.
     """

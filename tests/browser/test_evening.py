@@ -19,8 +19,8 @@ from django.contrib.auth.models import Permission
 from django.urls import reverse
 from playwright.sync_api import expect
 
-from referees.pins import seat_pin
 from scoring.models import Game
+from scoring.pins import seat_pin
 from scoring.rating import rate_table
 from tournaments.models import Table, Tournament
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from referees.models import RefereeAssignment
-from referees.pins import seat_pin
 from scoring.models import Game
+from scoring.pins import seat_pin
 from tests import factories
 
 from .pages import confirm, log_in

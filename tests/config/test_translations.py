@@ -77,8 +77,8 @@ def test_rule_messages_from_the_engine_are_german_too(client):
 
 
 def test_a_translation_with_broken_placeholders_falls_back_to_english(monkeypatch):
-    from scoring import messages
     from scoring.rules import RuleError
+    from tournaments import rule_messages as messages
 
     monkeypatch.setattr(messages, "gettext", lambda text: "kaputt {nope}" if "{" in text else text)
     error = RuleError("tops", "a {kind} has at most {most} tops, not {tops}", "2.4.3", kind="grand", most=4, tops=5)

@@ -19,9 +19,9 @@ from hypothesis import event, example, given
 from hypothesis import strategies as st
 
 from referees import paragraphs
-from referees.models import Correction, Dispute, PinFailure, RefereeAssignment, SeatConfirmation, SignOff
-from referees.pins import seat_pin
-from scoring.models import Game
+from referees.models import Correction, Dispute, RefereeAssignment
+from scoring.models import Game, PinFailure, SeatConfirmation, SignOff
+from scoring.pins import seat_pin
 from tests import factories
 from tests.referees.helpers import full_table, referee_of
 
@@ -57,7 +57,7 @@ def _state(*, pin_failures: bool = True) -> dict:
     """What a refused post must leave alone (a wrong PIN's failure record aside)."""
     state = snapshot()
     if not pin_failures:
-        state.pop("referees.PinFailure")
+        state.pop("scoring.PinFailure")
     return state
 
 

@@ -6,8 +6,9 @@ import pytest
 from django.urls import reverse
 
 from referees import corrections
-from referees.models import Dispute, RefereeAssignment, SignOff
-from referees.signoff import SignOffRefused, confirm_seat, mark_on_paper
+from referees.models import Dispute, RefereeAssignment
+from scoring.models import SignOff
+from scoring.signoff import SignOffRefused, confirm_seat, mark_on_paper
 from tests import factories
 
 from .helpers import full_table
@@ -27,15 +28,16 @@ def test_the_audit_records_are_listed_but_not_editable(admin_client):
     dispute = Dispute.objects.create(table=table, description="x", raised_by="A")
     correction = corrections.void_game(table.games.get(number=1).pk, expected_version=1, user=user, reason="x")
     signoff = mark_on_paper(table, by="ref")
-    for model, obj in (("dispute", dispute), ("correction", correction), ("signoff", signoff)):
-        assert admin_client.get(reverse(f"admin:referees_{model}_changelist")).status_code == 200
-        assert admin_client.get(reverse(f"admin:referees_{model}_add")).status_code == 403
-        page = admin_client.get(reverse(f"admin:referees_{model}_change", args=[obj.pk])).content.decode()
+    for model, obj in (
+        ("referees_dispute", dispute),
+        ("referees_correction", correction),
+        ("scoring_signoff", signoff),
+    ):
+        assert admin_client.get(reverse(f"admin:{model}_changelist")).status_code == 200
+        assert admin_client.get(reverse(f"admin:{model}_add")).status_code == 403
+        page = admin_client.get(reverse(f"admin:{model}_change", args=[obj.pk])).content.decode()
         assert 'name="_save"' not in page
-        assert (
-            admin_client.post(reverse(f"admin:referees_{model}_delete", args=[obj.pk]), {"post": "yes"}).status_code
-            == 403
-        )
+        assert admin_client.post(reverse(f"admin:{model}_delete", args=[obj.pk]), {"post": "yes"}).status_code == 403
     assert str(correction) == f"{correction.game} v1->v2" and "Dispute" in str(dispute) and str(signoff)
     assert Dispute.objects.count() == 1 and SignOff.objects.count() == 1
 

@@ -7,9 +7,9 @@ from datetime import timedelta
 import pytest
 from django.urls import reverse
 
-from referees.models import PinFailure, SeatConfirmation, SignOff
-from referees.pins import seat_pin
-from referees.signoff import PIN_ATTEMPTS, PIN_LOCK
+from scoring.models import PinFailure, SeatConfirmation, SignOff
+from scoring.pins import seat_pin
+from scoring.signoff import PIN_ATTEMPTS, PIN_LOCK
 from tests import factories
 
 from .helpers import confirm_all, full_table, open_table

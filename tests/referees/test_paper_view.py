@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from referees.models import SignOff
+from scoring.models import SignOff
 from tests import factories
 
 from .helpers import full_table, open_table

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from referees import signoff
-from referees.models import PinFailure
-from referees.pins import seat_pin
+from scoring import signoff
+from scoring.models import PinFailure
+from scoring.pins import seat_pin
 from tests.threads import in_parallel
 
 from .helpers import full_table

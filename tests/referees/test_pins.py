@@ -1,4 +1,4 @@
-"""referees.pins: four digits per seat, derived from the link's token and the SECRET_KEY."""
+"""scoring.pins: four digits per seat, derived from the link's token and the SECRET_KEY."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from referees.pins import pin_matches, seat_pin
+from scoring.pins import pin_matches, seat_pin
 from tournaments.models import new_token
 
 from .helpers import open_table

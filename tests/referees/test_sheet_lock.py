@@ -7,11 +7,11 @@ import uuid
 import pytest
 from django.urls import reverse
 
-from referees.signoff import mark_on_paper
 from scoring import entry
 from scoring.forms import GameForm
 from scoring.models import Game
 from scoring.rules import RuleError
+from scoring.signoff import mark_on_paper
 from tests import factories
 
 from .helpers import confirm_all, full_table, open_table

@@ -9,7 +9,7 @@ import pytest
 from django.urls import reverse
 
 from referees import corrections
-from referees.signoff import mark_on_paper
+from scoring.signoff import mark_on_paper
 from scoring.standings import finality, standings
 from tests import factories
 from tournaments.models import Seat, Series, Table, Tournament

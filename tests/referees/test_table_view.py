@@ -6,8 +6,9 @@ import pytest
 from django.urls import reverse
 
 from referees import corrections
-from referees.models import Dispute, SignOff
-from referees.pins import seat_pin
+from referees.models import Dispute
+from scoring.models import SignOff
+from scoring.pins import seat_pin
 
 from .helpers import full_table, open_table, referee_of
 

@@ -10,9 +10,9 @@ from openpyxl import Workbook
 
 from scoring.imports import import_sheet
 from scoring.models import Game
-from scoring.spreadsheets import SpreadsheetError, flag, header_key, read_table
 from tests import factories
 from tournaments.models import Series
+from tournaments.spreadsheets import SpreadsheetError, flag, header_key, read_table
 
 pytestmark = pytest.mark.django_db
 

@@ -14,7 +14,6 @@ from pypdf import PdfReader
 
 from office.demo import random_game
 from referees import corrections
-from referees.pins import seat_pin
 from scoring import tablesheet
 from scoring.accounts import settlements
 from scoring.documents import (
@@ -29,6 +28,7 @@ from scoring.documents import (
 from scoring.documents.cards import draw_qr
 from scoring.documents.slips import COLUMNS, ROWS, Slip, layout
 from scoring.models import Game
+from scoring.pins import seat_pin
 from scoring.standings import standings
 from tests import factories
 from tournaments.models import Seat, Series, Table

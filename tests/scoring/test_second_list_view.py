@@ -10,8 +10,8 @@ import segno
 from django.urls import reverse
 from pypdf import PdfReader
 
-from referees.signoff import mark_on_paper
 from scoring.models import ControlEntry, Game
+from scoring.signoff import mark_on_paper
 from scoring.standings import standings
 from tests import factories
 from tests.referees.helpers import full_table

@@ -7,9 +7,8 @@ import uuid
 import pytest
 from django.urls import reverse
 
-from referees.models import SeatConfirmation
-from referees.pins import seat_pin
-from scoring.models import Game
+from scoring.models import Game, SeatConfirmation
+from scoring.pins import seat_pin
 from scoring.views import _open_link
 from tests import factories
 from tests.referees.helpers import full_table

@@ -7,8 +7,8 @@ from collections import defaultdict
 
 import pytest
 
-from referees.signoff import mark_on_paper
 from scoring.rating import Rating
+from scoring.signoff import mark_on_paper
 from scoring.standings import standings, team_standings
 from tests import factories
 from tests.scoring.test_standings import engine_ratings, play

@@ -9,11 +9,11 @@ from django.utils import translation
 from openpyxl import Workbook
 
 from office.demo import PLAYERS_CSV
-from scoring.spreadsheets import SpreadsheetError
 from tests import factories
 from tournaments.imports import import_players
 from tournaments.models import Club, Player, Registration, Team
 from tournaments.series import draw_series
+from tournaments.spreadsheets import SpreadsheetError
 
 pytestmark = pytest.mark.django_db
 

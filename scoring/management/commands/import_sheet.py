@@ -7,8 +7,8 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from scoring.imports import import_sheet
-from scoring.spreadsheets import SpreadsheetError
 from tournaments.models import Table
+from tournaments.spreadsheets import SpreadsheetError
 
 
 class Command(BaseCommand):

@@ -10,11 +10,11 @@ import pytest
 from django.urls import reverse
 from pypdf import PdfReader
 
-from referees.signoff import mark_on_paper
+from scoring.signoff import mark_on_paper
 from scoring.standings import standings
 from tests import factories
 from tests.scoring.test_standings import play
-from tests.tournaments.test_print_views import rules_post
+from tests.scoring.test_print_views import rules_post
 from tournaments.models import Prize, Series
 from tournaments.series import draw_series
 

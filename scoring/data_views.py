@@ -1,8 +1,9 @@
-"""Results as data: the league export, player and scoresheet imports, statistics pages.
+"""Results as data: the league export, scoresheet imports, statistics pages.
 
-Thin views over scoring.exports, tournaments.imports, scoring.imports and
-scoring.statistics. A bad upload never costs a 500: the file's problem or every bad
-row (with its row number) is shown and nothing is written.
+Thin views over scoring.exports, scoring.imports and scoring.statistics (the players'
+import is tournaments'; both report a bad file through tournaments.uploads). A bad upload
+never costs a 500: the file's problem or every bad row (with its row number) is shown and
+nothing is written.
 """
 
 from __future__ import annotations
@@ -16,19 +17,16 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from scoring.charts import running_score_svg
-from scoring.exports import SHEETS, csv_lines, league_xlsx
-from scoring.imports import import_sheet
-from scoring.spreadsheets import SpreadsheetError
-from scoring.standings import standings
-from scoring.statistics import player_statistics, running_scores, tournament_statistics
+from tournaments.models import Table, Tournament
+from tournaments.permissions import director_required
+from tournaments.spreadsheets import SpreadsheetError
+from tournaments.uploads import report_row_errors, uploaded_file
 
-from .imports import import_players
-from .models import Table, Tournament
-from .permissions import director_required
-
-#: Row problems shown at once; the rest are counted.
-SHOWN_ERRORS = 30
+from .charts import running_score_svg
+from .exports import SHEETS, csv_lines, league_xlsx
+from .imports import import_sheet
+from .standings import standings
+from .statistics import player_statistics, running_scores, tournament_statistics
 
 
 def _filename(tournament: Tournament, suffix: str) -> str:
@@ -69,49 +67,11 @@ def export_csv(request: HttpRequest, tournament: Tournament, sheet: str) -> Stre
     return response
 
 
-def _report(request: HttpRequest, errors: list[tuple[int, str]]) -> None:
-    messages.error(
-        request, _("Nothing was imported: %(n)s problems. Correct the file and upload it again.") % {"n": len(errors)}
-    )
-    for row, problem in errors[:SHOWN_ERRORS]:
-        messages.error(request, _("Row %(row)s: %(problem)s") % {"row": row, "problem": problem})
-    if len(errors) > SHOWN_ERRORS:
-        messages.error(request, _("... and %(n)s more.") % {"n": len(errors) - SHOWN_ERRORS})
-
-
-def _upload(request: HttpRequest):
-    upload = request.FILES.get("file")
-    if upload is None:
-        messages.error(request, _("Choose a CSV or XLSX file to upload."))
-    return upload
-
-
-@require_POST
-@director_required
-def players_import(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    upload = _upload(request)
-    if upload is not None:
-        try:
-            result = import_players(tournament, upload, upload.name)
-        except SpreadsheetError as error:
-            messages.error(request, _("Nothing was imported: %(error)s") % {"error": error})
-        else:
-            if result.errors:
-                _report(request, result.errors)
-            else:
-                messages.success(
-                    request,
-                    _("%(n)s players registered (%(new)s new, %(known)s already known by membership number).")
-                    % {"n": result.registered, "new": result.created, "known": result.existing},
-                )
-    return redirect("tournaments:players", tournament.pk)
-
-
 @require_POST
 @director_required
 def sheet_import(request: HttpRequest, tournament: Tournament, number: int, table: int) -> HttpResponse:
     target = get_object_or_404(Table, series__tournament=tournament, series__number=number, number=table)
-    upload = _upload(request)
+    upload = uploaded_file(request)
     if upload is not None:
         try:
             result = import_sheet(target, upload, upload.name, entered_by=f"{request.user.get_username()}: import")
@@ -119,7 +79,7 @@ def sheet_import(request: HttpRequest, tournament: Tournament, number: int, tabl
             messages.error(request, _("Nothing was imported: %(error)s") % {"error": error})
         else:
             if result.errors:
-                _report(request, result.errors)
+                report_row_errors(request, result.errors)
             else:
                 messages.success(
                     request,

@@ -12,9 +12,8 @@ from django.urls import reverse
 from pypdf import PdfReader
 
 from office.demo import random_game
-from referees.models import SignOff
-from referees.pins import seat_pin
-from scoring.models import Game
+from scoring.models import Game, SignOff
+from scoring.pins import seat_pin
 from tests import factories
 from tournaments.models import Series
 
@@ -336,7 +335,7 @@ def charted(pages: list[str]) -> int:
 
 
 def test_the_ranking_list_appends_the_running_scores_of_the_first_places(client, running, monkeypatch):
-    from tournaments import print_views
+    from scoring import print_views
 
     t, _series = running
     url = urls(t)["standings_pdf"]

@@ -14,9 +14,9 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from . import rules
-from .rules import gettext_noop
-from .sheet import active_seats, dealer_seat
+from .. import hooks, rules
+from ..rules import gettext_noop
+from ..sheet import active_seats, dealer_seat
 
 
 class GameQuerySet(models.QuerySet):
@@ -24,16 +24,13 @@ class GameQuerySet(models.QuerySet):
         return self.filter(passed_out=False)
 
     def with_correction_reason(self) -> GameQuerySet:
-        """Annotate ``correction_reason``: the reason of the game's latest referee correction
-        (referees.models.Correction), None if a referee never changed it.
+        """Annotate ``correction_reason``: the reason of the game's latest referee correction,
+        None if a referee never changed it (the referees app fills :data:`scoring.hooks.correction_reason`).
 
         A subquery of the games' own query, so marking corrected deals on a sheet costs no
         query of its own (the table link's requests are counted).
         """
-        from referees.models import Correction
-
-        latest = Correction.objects.filter(game=models.OuterRef("pk")).order_by("-made_at", "-pk")
-        return self.annotate(correction_reason=models.Subquery(latest.values("reason")[:1]))
+        return self.annotate(correction_reason=hooks.correction_reason())
 
 
 IRREGULARITY_CHOICES = [

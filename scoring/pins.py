@@ -14,7 +14,7 @@ signature under the sheet (5.5.3), so nobody else may know it.
 
 Rotating SECRET_KEY changes every PIN: do not rotate it between printing the PIN slips
 and the end of the tournament. Four digits are guessable, so wrong PINs are throttled
-per table (:mod:`referees.signoff`).
+per table (:mod:`scoring.signoff`).
 """
 
 from __future__ import annotations
@@ -28,6 +28,8 @@ PIN_DIGITS = 4
 
 def seat_pin(table, seat_number: int) -> str:
     """The 4-digit PIN of ``seat_number`` at ``table``, as printed on that player's PIN slip."""
+    # The salt names the module where PINs were first made: changing it would change every
+    # PIN already printed on a slip, so it stays as it was when this lived in referees.
     digest = salted_hmac("referees.pins.seat_pin", f"{table.token}:{seat_number}", algorithm="sha256").hexdigest()
     return f"{int(digest, 16) % 10**PIN_DIGITS:0{PIN_DIGITS}d}"
 

@@ -23,10 +23,9 @@ from django.utils import timezone
 from django.utils.formats import time_format
 from django.utils.translation import gettext as _
 
-from scoring.models import Game
 from tournaments.models import Series, Table
 
-from .models import PinFailure, SeatConfirmation, SignOff
+from .models import Game, PinFailure, SeatConfirmation, SignOff
 from .pins import pin_matches
 
 PIN_ATTEMPTS = 5
@@ -59,7 +58,7 @@ class SignOffState:
     @property
     def confirmable(self) -> bool:
         """The last deal is entered, or the series was finished with games on the sheet."""
-        return self.complete or (self.series_finished and self.entered > 0)
+        return confirmable(entered=self.entered, deals=self.deals, series_finished=self.series_finished)
 
     @property
     def confirmed(self) -> bool:
@@ -68,6 +67,16 @@ class SignOffState:
     @property
     def awaiting(self) -> bool:
         return self.confirmable and not self.confirmed
+
+
+def confirmable(*, entered: int, deals: int, series_finished: bool) -> bool:
+    """5.5.3: a sheet is confirmed once its last deal is entered, or once the director
+    finished the series with games on it. Until it is confirmed, it awaits confirmation.
+
+    The one statement of this rule: the table link, the dashboard's tiles and the
+    referees' board all ask here.
+    """
+    return entered >= deals or (series_finished and entered > 0)
 
 
 def fingerprint(table: Table) -> str:

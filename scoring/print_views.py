@@ -14,14 +14,14 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from referees.pins import seat_pin
-from scoring import accounts, documents
-from scoring.fees import FeeError
-from scoring.standings import finality
+from tournaments.models import Series, Table, Tournament
+from tournaments.params import number_param
+from tournaments.permissions import director_required
 
-from .models import Series, Table, Tournament
-from .params import number_param
-from .permissions import director_required
+from . import accounts, documents
+from .fees import FeeError
+from .pins import seat_pin
+from .standings import finality
 
 FORMS = ("blank", "filled")
 
@@ -99,7 +99,7 @@ def series_cards(request: HttpRequest, tournament: Tournament, number: int) -> H
 def series_pin_slips(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
     """Each seated player's PIN slip, handed to him face down: he alone confirms his
     table's sheet with it (5.5.3). ``?table=<n>``: one table's slips only, for new ones
-    after its link was replaced (a new link means new PINs, referees.pins)."""
+    after its link was replaced (a new link means new PINs, scoring.pins)."""
     series = _series(tournament, number)
     selected = request.GET.get("table", "")
     table_number = None

@@ -1,0 +1,18 @@
+"""Scoring's models: the deals of both lists and the seat totals (deals.py), the sheet's
+sign-off (signoff.py)."""
+
+from .deals import IRREGULARITY_CHOICES, PASSED_OR_DECLARED, ControlEntry, Deal, Game, GameQuerySet, SeatTotal
+from .signoff import PinFailure, SeatConfirmation, SignOff
+
+__all__ = [
+    "IRREGULARITY_CHOICES",
+    "PASSED_OR_DECLARED",
+    "ControlEntry",
+    "Deal",
+    "Game",
+    "GameQuerySet",
+    "PinFailure",
+    "SeatConfirmation",
+    "SeatTotal",
+    "SignOff",
+]

@@ -1,0 +1,67 @@
+"""The sheet's sign-off (5.5.3): the players' confirmations, wrong PINs, the final sign-off.
+
+The signatures under a scoresheet belong to the sheet, so these live in scoring. They
+were the referees app's until issue 14; their tables keep the old names (``db_table``),
+so moving them changed no data (migrations scoring/0006, referees/0002).
+"""
+
+from __future__ import annotations
+
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class SignOff(models.Model):
+    """A table's sheet, confirmed: by every player's PIN or signed on paper. It locks the sheet."""
+
+    table = models.OneToOneField("tournaments.Table", on_delete=models.CASCADE, related_name="signoff")
+    confirmed_at = models.DateTimeField(_("confirmed at"), auto_now_add=True)
+    on_paper = models.BooleanField(_("signed on paper"), default=False)
+    confirmed_by = models.CharField(_("confirmed by"), max_length=150, blank=True)
+    fingerprint = models.CharField(max_length=64, help_text="The sheet as confirmed (see scoring.signoff).")
+
+    class Meta:
+        db_table = "referees_signoff"
+        verbose_name = _("sign-off")
+        verbose_name_plural = _("sign-offs")
+
+    def __str__(self) -> str:
+        return f"{self.table} {self.confirmed_at:%Y-%m-%d %H:%M}"
+
+
+class SeatConfirmation(models.Model):
+    """One player's confirmation of the sheet as it stood (its fingerprint): a later change
+    of the sheet needs a new confirmation."""
+
+    table = models.ForeignKey("tournaments.Table", on_delete=models.CASCADE, related_name="seat_confirmations")
+    seat_number = models.PositiveSmallIntegerField(_("seat"))
+    fingerprint = models.CharField(max_length=64)
+    confirmed_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        db_table = "referees_seatconfirmation"
+        ordering = ["table", "seat_number"]
+        verbose_name = _("player's confirmation")
+        verbose_name_plural = _("players' confirmations")
+        constraints = [
+            models.UniqueConstraint(fields=["table", "seat_number", "fingerprint"], name="seat_confirms_sheet_once")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} / {self.seat_number}"
+
+
+class PinFailure(models.Model):
+    """A wrong PIN typed on a table link: a few of them lock PIN entry for a while."""
+
+    table = models.ForeignKey("tournaments.Table", on_delete=models.CASCADE, related_name="pin_failures")
+    seat_number = models.PositiveSmallIntegerField(null=True, blank=True)
+    at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        db_table = "referees_pinfailure"
+        ordering = ["-at"]
+        indexes = [models.Index(fields=["table", "at"], name="pin_failure_table_at")]
+
+    def __str__(self) -> str:
+        return f"{self.table} {self.at:%H:%M:%S}"

@@ -1,0 +1,56 @@
+"""The table link's sign-off: each player confirms the sheet with his PIN, or the sheet is
+marked signed on paper (5.5.3). The token opens its own table and nothing else."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from tournaments.models import Table
+
+from . import signoff
+from .forms import PinForm
+from .views import _table as table_of_link
+
+
+def _players(table: Table) -> dict[int, str]:
+    return dict(table.seats.order_by("number").values_list("number", "player__name"))
+
+
+@require_POST
+def confirm(request: HttpRequest, token: str) -> HttpResponse:
+    """One player confirms the sheet with the PIN from his own slip (5.5.3)."""
+    table = table_of_link(token)
+    form = PinForm(request.POST, players=_players(table))
+    if not form.is_valid():
+        # Shown above the sheet, away from the form: each error names its field.
+        for name, errors in form.errors.items():
+            for error in errors:
+                messages.error(request, f"{form[name].label}: {error}")
+        return redirect("tables:sheet", token=token)
+    try:
+        state = signoff.confirm_seat(table, form.cleaned_data["seat"], form.cleaned_data["pin"])
+    except signoff.SignOffRefused as refused:
+        messages.error(request, refused.message)
+    else:
+        if state.confirmed:
+            messages.success(request, _("Every player has confirmed: the sheet is final."))
+        else:
+            messages.success(request, _("Thank you, your confirmation is recorded."))
+    return redirect("tables:sheet", token=token)
+
+
+@require_POST
+def paper(request: HttpRequest, token: str) -> HttpResponse:
+    """The scorekeeper marks the sheet signed on paper by every player."""
+    table = table_of_link(token)
+    try:
+        signoff.mark_on_paper(table, by=_("table link"))
+    except signoff.SignOffRefused as refused:
+        messages.error(request, refused.message)
+    else:
+        messages.success(request, _("The sheet is marked signed on paper; it is final now."))
+    return redirect("tables:sheet", token=token)
