@@ -13,8 +13,8 @@ from pypdf import PdfReader
 from scoring.signoff import mark_on_paper
 from scoring.standings import standings
 from tests import factories
-from tests.scoring.test_standings import play
 from tests.scoring.test_print_views import rules_post
+from tests.scoring.test_standings import play
 from tournaments.models import Prize, Series
 from tournaments.series import draw_series
 
