@@ -205,7 +205,9 @@ def test_no_module_is_over_400_lines(modules):
 
 
 def test_the_scan_resolves_relative_and_lazy_imports():
-    source = "from . import standings\nfrom .models import Game\ndef f():\n    from referees.models import Correction\n"
+    source = (
+        "from . import standings\nfrom .models import Game\ndef f():\n    from referees.models import Correction\n"
+    )
     names = imported_names("scoring.views", source, is_package=False)
     modules = {"scoring.views", "scoring.standings", "scoring.models", "referees.models"}
     assert {resolve(n, modules) for n in names} - {None} == {"scoring.standings", "scoring.models", "referees.models"}
