@@ -41,7 +41,7 @@ test: $(STAMP) $(CHROMIUM)
 	$(BIN)/ruff format --check .
 	$(BIN)/python manage.py compiletranslations
 	$(BIN)/python -m pytest --cov --cov-branch --cov-report=term -p no:cacheprovider $(PYTEST_ARGS)
-	$(BIN)/python -m coverage report --fail-under=100 --include="scoring/rules.py,scoring/rating.py,scoring/settlement.py,scoring/sheet.py"
+	$(BIN)/python -m coverage report --fail-under=100 --include="scoring/rules.py,scoring/skat.py,scoring/validation.py,scoring/rating.py,scoring/settlement.py,scoring/sheet.py"
 
 format: $(STAMP)
 	$(BIN)/ruff check --fix .

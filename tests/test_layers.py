@@ -28,6 +28,7 @@ PACKAGES = ("tournaments", "scoring", "referees", "office", "config")
 ENGINE = frozenset(
     {
         "scoring.rules",
+        "scoring.skat",
         "scoring.validation",
         "scoring.rating",
         "scoring.settlement",

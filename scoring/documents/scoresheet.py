@@ -14,12 +14,15 @@ Nothing here values a game: the filled form prints the stored fields of
 Speed: everything that is the same on every sheet of a size (grid, column labels, deal
 numbers, shading, round lines, foot labels) is one PDF form per page layout, drawn once
 per document and placed on each page; a page then only adds its names and numbers.
+
+The page geometry (rows, columns, labels) is :mod:`scoring.documents.scoresheet_layout`;
+what a sheet prints is prepared by :mod:`scoring.documents.scoresheet_data`, whose
+:func:`sheet_inputs` and types are re-exported here.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import BinaryIO
 
 from django.utils.translation import get_language
@@ -31,105 +34,32 @@ from scoring.rating import LOSS_POINTS, WIN_POINTS, opponent_bonus
 from scoring.rules import BASE_VALUES, Contract
 from scoring.sheet import dealer_seat
 
-from .common import MARGIN, PAGE_HEIGHT, PAGE_WIDTH, Text, choose_fonts, fit, new_canvas, width, wrap
+from .common import MARGIN, PAGE_HEIGHT, Text, choose_fonts, fit, new_canvas, width, wrap
+from .scoresheet_data import SeatInfo, SheetInput, _date, sheet_inputs
+from .scoresheet_layout import (
+    CELL,
+    CORRECTED,
+    FOOT_ROWS,
+    GAME_COLUMNS,
+    HEADER_TOP,
+    LABELS_HEIGHT,
+    PLAYERS_WIDTH,
+    PLAYERS_X,
+    RIGHT,
+    ROW,
+    ROWS_PER_PAGE,
+    ROWS_TOP,
+    SIGNATURE_GAP,
+    SMALL,
+    TITLE_HEIGHT,
+    WIDTH,
+    X,
+    column_labels,
+)
 
-#: 5.5.2: 48 deals (12 rounds at a table of four) fit one page; longer sheets continue.
-ROWS_PER_PAGE = 48
-ROW = 11.5
-CELL = 7.5
-SMALL = 6.5
-HEADER_TOP = PAGE_HEIGHT - MARGIN
-TITLE_HEIGHT = 48.0
-LABELS_HEIGHT = 58.0
-ROWS_TOP = HEADER_TOP - TITLE_HEIGHT - LABELS_HEIGHT
-FOOT_ROWS = 7
-SIGNATURE_GAP = 28.0
+__all__ = ["ScoresheetWriter", "SeatInfo", "SheetInput", "_date", "sheet_inputs", "write_sheets"]
 
 _CONTRACT_BASE = {contract.value: str(base) for contract, base in BASE_VALUES.items()}
-#: The mark of a deal a referee changed (referees.models.Correction), explained on its page.
-CORRECTED = "*"
-
-
-@dataclass(frozen=True, slots=True)
-class Column:
-    key: str
-    width: float
-    rotated: bool = True
-
-
-#: The game columns, left to right; the players' columns share the rest of the width.
-GAME_COLUMNS = (
-    Column("number", 16, rotated=False),
-    Column("dealer", 60, rotated=False),
-    Column("declarer", 68, rotated=False),
-    Column("base", 20),
-    Column("with", 14),
-    Column("without", 14),
-    Column("hand", 14),
-    Column("schneider", 14),
-    Column("schneider_announced", 14),
-    Column("schwarz", 14),
-    Column("schwarz_announced", 14),
-    Column("ouvert", 14),
-    Column("value", 24),
-    Column("overbid", 14),
-    Column("score", 30),
-)
-X: dict[str, float] = {}
-_x = MARGIN
-for _column in GAME_COLUMNS:
-    X[_column.key] = _x
-    _x += _column.width
-PLAYERS_X = _x
-PLAYERS_WIDTH = PAGE_WIDTH - MARGIN - PLAYERS_X
-RIGHT = PAGE_WIDTH - MARGIN
-WIDTH = {c.key: c.width for c in GAME_COLUMNS}
-
-
-def _labels() -> dict[str, str]:
-    """The column labels in the active language (Skat terms of the German list)."""
-    return {
-        "number": _("No."),
-        "dealer": _("Dealer"),
-        "declarer": _("Declarer"),
-        "base": _("Base value"),
-        "with": _("Tops with"),
-        "without": _("Tops without"),
-        "hand": _("Hand"),
-        "schneider": _("Schneider"),
-        "schneider_announced": _("announced"),
-        "schwarz": _("Schwarz"),
-        "schwarz_announced": _("announced"),
-        "ouvert": _("Ouvert"),
-        "value": _("Game value"),
-        "overbid": _("Overbid"),
-        "score": _("Won / lost"),
-    }
-
-
-@dataclass(frozen=True, slots=True)
-class SeatInfo:
-    number: int
-    name: str
-    club: str
-
-
-@dataclass(frozen=True, slots=True)
-class SheetInput:
-    """What one scoresheet prints; built from the database by :func:`sheet_inputs`."""
-
-    tournament: str
-    date: str
-    venue: str
-    series: int
-    table: int
-    size: int
-    deals: int
-    seats: tuple[SeatInfo, ...]
-    games: tuple | None  # stored Game rows in deal order; None for the blank form
-
-    def texts(self) -> list[str]:
-        return [self.tournament, self.venue] + [s.name for s in self.seats] + [s.club for s in self.seats]
 
 
 class ScoresheetWriter:
@@ -138,7 +68,7 @@ class ScoresheetWriter:
     def __init__(self, canvas: Canvas, fonts: tuple[str, str]) -> None:
         self.canvas = canvas
         self.font, self.bold = fonts
-        self.labels = _labels()
+        self.labels = column_labels()
         self.forms: set[str] = set()
         self.text = Text(canvas)
         self.passed_out = _("passed out")
@@ -428,39 +358,6 @@ class ScoresheetWriter:
                 self.font,
                 SMALL,
             )
-
-
-def sheet_inputs(tables: Sequence, games_by_table: dict[int, list] | None) -> list[SheetInput]:
-    """SheetInputs for tables loaded with their series, tournament and seats."""
-    inputs = []
-    for table in tables:
-        series = table.series
-        tournament = series.tournament
-        seats = tuple(
-            SeatInfo(s.number, s.player.name, s.player.club.name if s.player.club_id else "")
-            for s in sorted(table.seats.all(), key=lambda s: s.number)
-        )
-        games = None if games_by_table is None else tuple(games_by_table.get(table.pk, ()))
-        inputs.append(
-            SheetInput(
-                tournament=tournament.name,
-                date=_date(tournament.date),
-                venue=tournament.venue,
-                series=series.number,
-                table=table.number,
-                size=table.size,
-                deals=tournament.deals_per_table(table.size),
-                seats=seats,
-                games=games,
-            )
-        )
-    return inputs
-
-
-def _date(value) -> str:
-    from django.utils.formats import date_format
-
-    return date_format(value, "SHORT_DATE_FORMAT")
 
 
 def write_sheets(inputs: Sequence[SheetInput], out: BinaryIO, title: str) -> None:
