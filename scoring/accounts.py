@@ -7,6 +7,7 @@ valued again), the settlement from :mod:`scoring.settlement` and the money from
 
 from __future__ import annotations
 
+from collections import namedtuple
 from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
@@ -16,6 +17,35 @@ from django.db.models import Prefetch
 from . import fees, tablesheet
 from .rating import Rating
 from .settlement import pairwise, settle
+
+#: The stored fields a printed sheet shows (5.5.2) and a settlement reads; the rest of a Game
+#: is not loaded. Defined here, where the settlement reads them; scoring.documents, which
+#: prints them, imports them from here (documents draw what accounts compute, not back).
+SHEET_GAME_FIELDS = (
+    "table_id",
+    "number",
+    "passed_out",
+    "declarer_seat",
+    "contract",
+    "tops",
+    "tops_kind",
+    "hand",
+    "schneider_announced",
+    "schwarz_announced",
+    "ouvert",
+    "value",
+    "score",
+    "won",
+    "lost",
+    "overbid",
+    "schneider",
+    "schwarz",
+    "voided",
+)
+
+#: A filled sheet also marks the deals a referee changed (GameQuerySet.with_correction_reason).
+PrintedGame = namedtuple("PrintedGame", (*SHEET_GAME_FIELDS, "correction_reason"), defaults=(None,))
+PrintedGame.__doc__ = "A stored game's printed fields; read like a Game by tablesheet.build and the sheet."
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,7 +96,6 @@ def settlements(tournament, series_list, table_pk: int | None = None) -> list[Ta
     """
     from tournaments.models import Registration
 
-    from .documents import SHEET_GAME_FIELDS, PrintedGame
     from .models import Game
 
     series_list = list(series_list)

@@ -10,49 +10,22 @@ tables or players.
 from __future__ import annotations
 
 import io
-from collections import namedtuple
 from collections.abc import Callable
 from typing import BinaryIO
 
 from django.db.models import Prefetch
 
+from scoring.accounts import SHEET_GAME_FIELDS, PrintedGame
+
 from .cards import CardInput, CardSeat, write_cards
 from .scoresheet import sheet_inputs, write_sheets
 from .slips import Slip, write_slips
-
-#: The stored fields a printed sheet shows (5.5.2); the rest of a Game is not loaded.
-SHEET_GAME_FIELDS = (
-    "table_id",
-    "number",
-    "passed_out",
-    "declarer_seat",
-    "contract",
-    "tops",
-    "tops_kind",
-    "hand",
-    "schneider_announced",
-    "schwarz_announced",
-    "ouvert",
-    "value",
-    "score",
-    "won",
-    "lost",
-    "overbid",
-    "schneider",
-    "schwarz",
-    "voided",
-)
 
 
 def _seats_prefetch() -> Prefetch:
     from tournaments.models import Seat
 
     return Prefetch("seats", queryset=Seat.objects.select_related("player__club").order_by("number"))
-
-
-#: A filled sheet also marks the deals a referee changed (GameQuerySet.with_correction_reason).
-PrintedGame = namedtuple("PrintedGame", (*SHEET_GAME_FIELDS, "correction_reason"), defaults=(None,))
-PrintedGame.__doc__ = "A stored game's printed fields; read like a Game by tablesheet.build and the sheet."
 
 
 def _games_by_table(games) -> dict[int, list]:

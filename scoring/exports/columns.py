@@ -1,0 +1,117 @@
+"""The league workbook's columns and its cell helper.
+
+Column names are fixed English data names (documented in the README, "Exports and
+imports") so scripts can rely on them, and the tournament import reads them back; flags
+are ``x`` or empty, as ticked on the paper sheet; typed-in text never becomes a formula.
+"""
+
+from __future__ import annotations
+
+#: Bumped when the workbook's layout changes in a way the import must know about.
+FORMAT_VERSION = 1
+
+RANKING_COLUMNS = (
+    "Place",
+    "Name",
+    "Club",
+    "Membership number",
+    "Nationality",
+    "Game points",
+    "Won",
+    "Lost",
+    "Bonus",
+    "Rating",
+    "Tables",
+)
+TEAMS_COLUMNS = (
+    "Place",
+    "Team",
+    "Players",
+    "Game points",
+    "Won",
+    "Lost",
+    "Bonus",
+    "Rating",
+    "Tables",
+)
+RESULTS_COLUMNS = (
+    "Place",
+    "Name",
+    "Membership number",
+    "Series",
+    "Table",
+    "Seat",
+    "Game points",
+    "Won",
+    "Lost",
+    "Bonus",
+    "Rating",
+)
+GAMES_COLUMNS = (
+    "Series",
+    "Table",
+    "Deal",
+    "Dealer seat",
+    "Dealer",
+    "Declarer seat",
+    "Declarer",
+    "Membership number",
+    "Contract",
+    "With/without",
+    "Tops",
+    "Hand",
+    "Schneider",
+    "Schneider announced",
+    "Schwarz",
+    "Schwarz announced",
+    "Ouvert",
+    "Bid",
+    "Declarer card points",
+    "Declarer tricks",
+    "Game value",
+    "Won/lost",
+    "Overbid",
+    "Score",
+    "Passed out",
+    "Irregularity by",
+    "Void",
+)
+TOURNAMENT_COLUMNS = ("Field", "Value")
+PLAYERS_COLUMNS = (
+    "Player ID",
+    "Name",
+    "Club",
+    "Membership number",
+    "Nationality",
+    "Team",
+    "Plays from series",
+    "Withdrew after series",
+    "Paid",
+)
+TABLES_COLUMNS = (
+    "Series",
+    "Status",
+    "Draw",
+    "Draw seed",
+    "Table",
+    "Size",
+    "Seat",
+    "Player ID",
+    "Name",
+    "Membership number",
+)
+
+
+#: First characters that make Excel and LibreOffice read a cell as a formula.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def text(value: str | None) -> str | None:
+    """A name or other typed-in text, never a formula (CSV/formula injection, OWASP).
+
+    Text that a spreadsheet would run as a formula gets a leading apostrophe, which the
+    tournament import removes again; empty text becomes an empty cell.
+    """
+    if not value:
+        return None
+    return "'" + value if value.startswith(FORMULA_STARTS) else value
