@@ -8,7 +8,7 @@ from collections import defaultdict
 import pytest
 
 from office.demo import random_game
-from scoring import bench
+from office.perf import bench
 from scoring.models import Game
 from scoring.rating import Rating, rate_table
 from scoring.sheet import evaluate_sheet

@@ -35,14 +35,13 @@ from django.test import Client
 from django.test.utils import override_settings
 
 from office.demo import random_game
+from scoring.models import Game
+from scoring.rating import Rating
+from scoring.sheet import evaluate_sheet
+from scoring.standings import standings
 from tournaments.draw import Entrant, draw
 from tournaments.models import Club, Player, Registration, Series, Team, Tournament
 from tournaments.series import draw_series, previous_meetings
-
-from .models import Game
-from .rating import Rating
-from .sheet import evaluate_sheet
-from .standings import standings
 
 Log = Callable[[str], None]
 

@@ -1,7 +1,7 @@
 """The load test behind ``manage.py loadtest``: many scorekeepers at once, then an audit.
 
 The app runs under gunicorn on 127.0.0.1 against a throwaway database
-(:func:`scoring.bench.scratch_database`). Simulated scorekeepers, one per table, do what
+(:func:`office.perf.bench.scratch_database`). Simulated scorekeepers, one per table, do what
 a phone does through the table link: GET the sheet, read the CSRF token and the form's
 ``client_id``, POST every deal as htmx does and read the next form from the answer.
 Some double-submit (the same ``client_id`` twice at once), some give up waiting for an
@@ -37,12 +37,12 @@ from django.conf import settings
 from django.db import connections
 
 from office.demo import random_game
+from scoring.models import Game
+from scoring.standings import seat_totals_differ, standings
 from tournaments.models import Player, Registration, Table, Tournament
 from tournaments.series import draw_series
 
 from . import bench
-from .models import Game
-from .standings import seat_totals_differ, standings
 
 Log = Callable[[str], None]
 

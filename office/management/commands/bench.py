@@ -2,7 +2,7 @@
 
 Prints one table of figures (each the median of repeated runs) with its floor and
 target and a pass/fail mark; exits non-zero when a target is missed. See README,
-BENCHMARKS, and :mod:`scoring.bench`.
+BENCHMARKS, and :mod:`office.perf.bench`.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import time
 from django.core.management.base import BaseCommand, CommandError
 
 from config.heap import freeze_startup_heap
-from scoring import bench
+from office.perf import bench
 
 
 class Command(BaseCommand):

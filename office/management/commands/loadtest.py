@@ -1,13 +1,13 @@
 """``manage.py loadtest``: scorekeepers at once through the table links, then an audit of the database.
 
-See README, BENCHMARKS, and :mod:`scoring.loadtest`.
+See README, BENCHMARKS, and :mod:`office.perf.loadtest`.
 """
 
 from __future__ import annotations
 
 from django.core.management.base import BaseCommand, CommandError
 
-from scoring import bench, loadtest
+from office.perf import bench, loadtest
 
 
 class Command(BaseCommand):

@@ -12,7 +12,7 @@ import re
 import pytest
 from django.core.management import CommandError, call_command
 
-from scoring import loadtest
+from office.perf import loadtest
 from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db

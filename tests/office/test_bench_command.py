@@ -9,7 +9,7 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.db import connection
 
-from scoring import bench
+from office.perf import bench
 from scoring.models import Game
 from tournaments.models import Tournament
 
