@@ -8,7 +8,7 @@ from collections import defaultdict
 import pytest
 
 from office.demo import random_game
-from scoring import bench
+from office.perf import oracle
 from scoring.models import Game
 from scoring.rating import Rating, rate_table
 from scoring.sheet import evaluate_sheet
@@ -130,7 +130,7 @@ def test_each_seat_is_rated_as_the_engine_rates_its_table():
     totals: dict[int, Rating] = defaultdict(Rating)
     for (_table, number, player_id, _size, pk), rating in rated:
         table = Seat.objects.get(pk=pk).table
-        sheet = bench.sheet_of(table, table.games.order_by("number"))
+        sheet = oracle.sheet_of(table, table.games.order_by("number"))
         assert rating == evaluate_sheet(sheet).ratings[number - 1]
         totals[player_id] = totals[player_id] + rating
     assert {row.item.player_id: row.rating for row in standings(t)} == totals

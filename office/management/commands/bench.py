@@ -2,7 +2,8 @@
 
 Prints one table of figures (each the median of repeated runs) with its floor and
 target and a pass/fail mark; exits non-zero when a target is missed. See README,
-BENCHMARKS, and :mod:`scoring.bench`.
+BENCHMARKS, and :mod:`office.perf.bench` (the figures), :mod:`office.perf.fixtures` (the
+tournament), :mod:`office.perf.scratch` (the throwaway database).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import time
 from django.core.management.base import BaseCommand, CommandError
 
 from config.heap import freeze_startup_heap
-from scoring import bench
+from office.perf import bench, fixtures, report, scratch
 
 
 class Command(BaseCommand):
@@ -47,10 +48,10 @@ class Command(BaseCommand):
             for f in bench.FIGURES
             if not options["only"] or any(o.lower() in f.name.lower() for o in options["only"])
         ]
-        with bench.scratch_database(options["database"], log=log) as scratch:
+        with scratch.scratch_database(options["database"], log=log) as database:
             started = time.perf_counter()
             log(f"building {options['players']} players, {options['series']} series ...")
-            tournament = bench.build(options["players"], options["series"], seed=options["seed"], log=log)
+            tournament = fixtures.build(options["players"], options["series"], seed=options["seed"], log=log)
             log(f"built in {time.perf_counter() - started:.1f} s")
             ctx = bench.Context(tournament=tournament, repeat=options["repeat"], log=log)
             # Measure in the heap a server worker has (config/wsgi.py freezes its start-up heap).
@@ -60,9 +61,9 @@ class Command(BaseCommand):
                 log(f"measuring: {figure.name} ...")
                 rows.append((figure.name, figure.measure(ctx)))
         log("")
-        where = f"{scratch.description.split()[0]}, {platform.node()}, Python {platform.python_version()}"
+        where = f"{database.description.split()[0]}, {platform.node()}, Python {platform.python_version()}"
         log(f"{where}, {os.cpu_count()} cores, repeat {options['repeat']}")
-        log(bench.report(rows))
+        log(report.report(rows))
         failed = [name for name, result in rows if not result.ok]
         if failed:
             raise CommandError(f"{len(failed)} target(s) missed: " + ", ".join(failed))

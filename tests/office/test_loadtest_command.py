@@ -7,12 +7,13 @@ engine, no 5xx, double submits answered); latency is the command's output, not a
 from __future__ import annotations
 
 import io
+import ipaddress
 import re
 
 import pytest
 from django.core.management import CommandError, call_command
 
-from scoring import loadtest
+from office.perf import client, loadtest, scorekeepers, server
 from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
@@ -43,7 +44,12 @@ def test_six_scorekeepers_enter_their_tables_and_nothing_is_lost():
 
 def test_the_client_reads_status_headers_and_body():
     raw = b"HTTP/1.1 422 Unprocessable\r\nSet-Cookie: a=1\r\nset-cookie: csrftoken=x; Path=/\r\n\r\n<p>no</p>"
-    status, headers, body = loadtest.parse(raw)
+    status, headers, body = client.parse(raw)
     assert status == 422 and body == b"<p>no</p>"
-    assert loadtest.COOKIE.search(headers["set-cookie"]).group(1) == "x"
+    assert scorekeepers.COOKIE.search(headers["set-cookie"]).group(1) == "x"
     assert loadtest.percentile([0.3, 0.1, 0.2], 0.5) == 0.2 and loadtest.percentile([], 0.99) == 0
+
+
+def test_the_load_test_only_talks_to_loopback():
+    assert ipaddress.ip_address(client.LOOPBACK).is_loopback
+    assert server.free_port() > 0

@@ -1,13 +1,13 @@
 """``manage.py loadtest``: scorekeepers at once through the table links, then an audit of the database.
 
-See README, BENCHMARKS, and :mod:`scoring.loadtest`.
+See README, BENCHMARKS, and :mod:`office.perf.loadtest`.
 """
 
 from __future__ import annotations
 
 from django.core.management.base import BaseCommand, CommandError
 
-from scoring import bench, loadtest
+from office.perf import loadtest, scorekeepers, scratch
 
 
 class Command(BaseCommand):
@@ -49,16 +49,16 @@ class Command(BaseCommand):
         postgres = options["database"] not in ("", "sqlite")
         workers = options["workers"] or (4 if postgres else 1)
         threads = options["threads"] or (1 if postgres else 4)
-        plan = loadtest.Plan(
+        plan = scorekeepers.Plan(
             think=options["think"],
             ramp=options["think"] if options["ramp"] is None else options["ramp"],
             double=options["double"],
             retry=options["retry"],
         )
         log = self.stdout.write
-        with bench.scratch_database(options["database"], log=log, prefix="bench_load") as scratch:
+        with scratch.scratch_database(options["database"], log=log, prefix="bench_load") as database:
             outcome = loadtest.run(
-                scratch,
+                database,
                 clients=options["clients"],
                 rounds=options["rounds"],
                 workers=workers,

@@ -1,0 +1,1 @@
+"""Tools that time the whole office: ``manage.py bench`` and ``manage.py loadtest``."""

@@ -1,0 +1,70 @@
+"""A minimal HTTP/1.1 client over asyncio for the load test: loopback only, no dependency.
+
+One connection per request, as a phone on Wi-Fi. It talks to :data:`LOOPBACK` and
+nowhere else: a load test never leaves the machine.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import urllib.parse
+from dataclasses import dataclass
+
+#: The only address the load test serves on and sends to (127.0.0.0/8).
+LOOPBACK = "127.0.0.1"
+
+
+@dataclass
+class Response:
+    status: int
+    headers: dict[str, str]
+    body: bytes
+
+
+async def request(
+    port: int,
+    method: str,
+    path: str,
+    *,
+    form: dict[str, str] | None = None,
+    headers: dict[str, str] | None = None,
+    timeout: float = 15.0,
+) -> Response:
+    """Send one request to 127.0.0.1:``port`` and read the whole answer (Connection: close)."""
+    body = urllib.parse.urlencode(form).encode() if form is not None else b""
+    lines = [f"{method} {path} HTTP/1.1", f"Host: {LOOPBACK}:{port}", "Connection: close"]
+    for name, value in (headers or {}).items():
+        lines.append(f"{name}: {value}")
+    if form is not None:
+        lines += ["Content-Type: application/x-www-form-urlencoded", f"Content-Length: {len(body)}"]
+    raw = ("\r\n".join(lines) + "\r\n\r\n").encode() + body
+
+    async def exchange() -> bytes:
+        reader, writer = await asyncio.open_connection(LOOPBACK, port)
+        try:
+            writer.write(raw)
+            await writer.drain()
+            return await reader.read()
+        finally:
+            writer.close()
+
+    return Response(*parse(await asyncio.wait_for(exchange(), timeout)))
+
+
+def parse(data: bytes) -> tuple[int, dict[str, str], bytes]:
+    """Status, headers (lower-case names; repeated ones joined) and body of a raw answer."""
+    head, _, content = data.partition(b"\r\n\r\n")
+    status_line, *header_lines = head.decode("latin-1").split("\r\n")
+    parsed: dict[str, str] = {}
+    for line in header_lines:
+        name, _, value = line.partition(":")
+        key = name.strip().lower()
+        parsed[key] = f"{parsed[key]}, {value.strip()}" if key in parsed else value.strip()
+    return int(status_line.split()[1]), parsed, content
+
+
+async def abandon(port: int, path: str, form: dict[str, str], headers: dict[str, str], after: float) -> None:
+    """Send a POST and stop waiting after ``after`` seconds: the phone's timeout, the server goes on."""
+    with contextlib.suppress(TimeoutError, OSError):
+        await request(port, "POST", path, form=form, headers=headers, timeout=after)

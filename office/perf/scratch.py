@@ -1,0 +1,110 @@
+"""The throwaway database the bench and the load test build their tournaments in.
+
+A temporary SQLite file, or a scratch database created and dropped on a PostgreSQL
+server. The user's own database is never touched.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+from django.db import connections
+
+from .timing import Log
+
+
+@dataclass(frozen=True)
+class Scratch:
+    """The throwaway database: a description for the report and a DATABASE_URL for a server process."""
+
+    description: str
+    url: str
+    vendor: str
+
+
+@contextmanager
+def scratch_database(url: str | None = None, log: Log = print, prefix: str = "bench") -> Iterator[Scratch]:
+    """Point the ``default`` connection at a throwaway database for the block, then restore it.
+
+    ``url`` None or ``"sqlite"``: a temporary SQLite file with the office's own SQLite
+    options (WAL, IMMEDIATE transactions). A ``postgres://user@host:port/`` URL: a
+    database ``<prefix>_<pid>`` created on that server and dropped afterwards. Yields a
+    :class:`Scratch`. Migrations run first.
+    """
+    import dj_database_url
+    from django.core.management import call_command
+
+    original_settings = connections.settings["default"]
+    original_connection = connections["default"]
+    cleanup: Callable[[], None]
+    if url in (None, "", "sqlite"):
+        directory = Path(tempfile.mkdtemp(prefix="skat-bench-"))
+        path = directory / "bench.sqlite3"
+        if original_settings["ENGINE"] == "django.db.backends.sqlite3":
+            config = dict(original_settings, NAME=str(path))
+        else:
+            config = dj_database_url.parse(f"sqlite:///{path}")
+            config["OPTIONS"] = {
+                "transaction_mode": "IMMEDIATE",
+                "timeout": 20,
+                "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;",
+            }
+        config["CONN_MAX_AGE"] = 0
+        scratch = Scratch(f"SQLite {path}", f"sqlite:///{path}", "sqlite")
+
+        def cleanup() -> None:
+            for child in directory.iterdir():
+                child.unlink()
+            directory.rmdir()
+
+    else:
+        config = dj_database_url.parse(url)
+        if "postgresql" not in config["ENGINE"]:
+            raise ValueError(f"--database: give sqlite or a postgres:// URL, not {url!r}")
+        name = f"{prefix}_{os.getpid()}"
+        admin = dict(config, NAME=config.get("NAME") or "postgres")
+        _postgres_admin(admin, f'DROP DATABASE IF EXISTS "{name}"', f'CREATE DATABASE "{name}"')
+        config["NAME"] = name
+        parts = urlsplit(url)
+        scratch = Scratch(
+            f"PostgreSQL {config.get('HOST') or 'localhost'}:{config.get('PORT') or 5432}/{name}",
+            urlunsplit((parts.scheme, parts.netloc, f"/{name}", parts.query, "")),
+            "postgresql",
+        )
+
+        def cleanup() -> None:
+            _postgres_admin(admin, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+    config = connections.configure_settings({"default": config})["default"]
+    connections.settings["default"] = config
+    connections["default"] = connections.create_connection("default")
+    try:
+        log(f"scratch database: {scratch.description}")
+        call_command("migrate", verbosity=0, interactive=False)
+        yield scratch
+    finally:
+        connections["default"].close()
+        connections.settings["default"] = original_settings
+        connections["default"] = original_connection
+        cleanup()
+
+
+def _postgres_admin(config: dict, *statements: str) -> None:
+    import psycopg
+
+    with psycopg.connect(
+        dbname=config["NAME"],
+        user=config.get("USER") or None,
+        password=config.get("PASSWORD") or None,
+        host=config.get("HOST") or None,
+        port=config.get("PORT") or None,
+        autocommit=True,
+    ) as conn:
+        for statement in statements:
+            conn.execute(statement)
