@@ -9,7 +9,7 @@ from __future__ import annotations
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
-from tournaments.transfer import TransferError, import_tournament
+from scoring.transfer import TransferError, import_tournament
 
 
 class Command(BaseCommand):

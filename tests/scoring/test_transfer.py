@@ -13,9 +13,9 @@ from openpyxl import load_workbook
 from scoring.exports import GAMES_COLUMNS, league_xlsx
 from scoring.models import Game
 from scoring.standings import standings
+from scoring.transfer import TransferError, import_tournament
 from tests.scoring.test_exports import finished_tournament
 from tournaments.models import Club, Player, Registration, Seat, Series, Table, Tournament
-from tournaments.transfer import TransferError, import_tournament
 
 pytestmark = pytest.mark.django_db
 

@@ -1,0 +1,101 @@
+"""Reading the tournament file's cells: every refusal names the sheet, row and column."""
+
+from __future__ import annotations
+
+from decimal import Decimal, InvalidOperation
+
+from ..exports import FORMAT_VERSION, FORMULA_STARTS
+
+
+class TransferError(ValueError):
+    """The workbook cannot be imported; the message names the sheet, row and column."""
+
+
+def sheet_rows(workbook, name: str, columns: tuple[str, ...]):
+    if name not in workbook.sheetnames:
+        raise TransferError(f"sheet {name!r} is missing; export the tournament with this office")
+    sheet = workbook[name]
+    # A streamed workbook states no dimensions; without this openpyxl would read each
+    # sheet twice, once only to measure it. Rows then end at their last value.
+    sheet.reset_dimensions()
+    rows = sheet.iter_rows(values_only=True)
+    header = next(rows, ())
+    positions = {title: i for i, title in enumerate(header) if title is not None}
+    missing = [c for c in columns if c not in positions]
+    if missing:
+        raise TransferError(f"sheet {name}: missing columns {', '.join(missing)}")
+    index = [positions[c] for c in columns]
+    for number, values in enumerate(rows, start=2):
+        if values is None or all(v is None for v in values):
+            continue
+        padded = list(values) + [None] * (len(header) - len(values))
+        yield number, [padded[i] for i in index]
+
+
+def whole(value, where: str, *, optional: bool = False) -> int | None:
+    if value is None or value == "":
+        if optional:
+            return None
+        raise TransferError(f"{where}: a whole number is required")
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        try:
+            return int(value.strip())
+        except ValueError:  # "²" passes isdigit(); thousands of digits exceed int()'s limit
+            pass
+    raise TransferError(f"{where}: {value!r} is not a whole number")
+
+
+def text(value) -> str:
+    """A text cell; the apostrophe the export puts before formula-like text is removed."""
+    text = "" if value is None else str(value).strip()
+    if text.startswith("'") and text[1:].startswith(FORMULA_STARTS):
+        return text[1:]
+    return text
+
+
+def flag(value) -> bool:
+    return text(value).casefold() in {"x", "1", "true", "yes", "ja"}
+
+
+def settings_of(workbook) -> dict[str, object]:
+    if "Tournament" not in workbook.sheetnames:
+        raise TransferError("sheet 'Tournament' is missing; export the tournament with this office")
+    values = {}
+    for row in workbook["Tournament"].iter_rows(min_row=2, values_only=True):
+        if row and row[0] is not None:
+            values[str(row[0])] = row[1] if len(row) > 1 else None
+    if whole(values.get("Format"), "Tournament, Format", optional=True) != FORMAT_VERSION:
+        raise TransferError(f"Tournament, Format: this office reads format {FORMAT_VERSION}")
+    return values
+
+
+def decimal(value, where: str) -> Decimal:
+    try:
+        return Decimal(str(value if value is not None else "0"))
+    except InvalidOperation:
+        raise TransferError(f"{where}: {value!r} is not an amount") from None
+
+
+#: The largest value of a PositiveSmallIntegerField on every database (PostgreSQL's smallint).
+SMALLINT_MAX = 32767
+
+
+def step_number(value, where: str) -> int:
+    """A step or a place: a whole number from 1 to what its column holds, or a named refusal."""
+    number = whole(value, where)
+    if not 1 <= number <= SMALLINT_MAX:
+        raise TransferError(f"{where}: {number} is not a number from 1 to {SMALLINT_MAX}")
+    return number
+
+
+def money(value: str, where: str, *, below: int = 10**4) -> Decimal:
+    """An amount in cents, 0 or more and below ``below`` (the model's column: a fee has
+    6 digits, a prize 8), so PostgreSQL never refuses what this let through."""
+    amount = decimal(value, where)
+    if not amount.is_finite() or not 0 <= amount < below or amount != amount.quantize(Decimal("0.01")):
+        raise TransferError(f"{where}: {value!r} is not an amount of 0 to {below - 1}.99 in cents")
+    return amount

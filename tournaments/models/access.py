@@ -1,0 +1,25 @@
+"""The login throttle's counted attempts (tournaments/throttle.py)."""
+
+from __future__ import annotations
+
+from django.db import models
+
+
+class LoginAttempt(models.Model):
+    """One login attempt counted against a key: ``user:`` or ``ip:`` and the sha256 of the
+    case-folded username or of the client address (tournaments/throttle.py).
+
+    A row is written *before* the password is checked, so parallel guesses count each
+    other; it stays as a failure unless the login succeeds. Rows older than the window
+    are pruned as new attempts arrive. No verbose names or admin: the digests mean
+    nothing to a reader, and ``manage.py unlocklogin`` is the office's tool.
+    """
+
+    key = models.CharField(max_length=72)
+    created = models.DateTimeField(db_index=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["key", "created"], name="login_attempt_key_created")]
+
+    def __str__(self) -> str:
+        return f"{self.key[:13]} {self.created:%Y-%m-%d %H:%M:%S}"

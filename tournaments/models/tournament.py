@@ -1,0 +1,114 @@
+"""The tournament: its settings, directors and the money rules it owns."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+from .defaults import new_seed
+
+
+class TournamentQuerySet(models.QuerySet):
+    def for_user(self, user) -> TournamentQuerySet:
+        """Tournaments the user directs (all of them for a superuser)."""
+        if not user.is_authenticated:
+            return self.none()
+        if user.is_superuser:
+            return self
+        return self.filter(directors=user)
+
+
+class Tournament(models.Model):
+    """One event with its own rules and money tables (DOMAIN: never constants)."""
+
+    name = models.CharField(_("name"), max_length=160)
+    date = models.DateField(_("date"))
+    venue = models.CharField(_("venue"), max_length=160, blank=True)
+    series_count = models.PositiveSmallIntegerField(
+        _("number of series"), default=2, validators=[MinValueValidator(1), MaxValueValidator(20)]
+    )
+    rounds_per_series = models.PositiveSmallIntegerField(
+        _("rounds per series"),
+        default=12,
+        validators=[MinValueValidator(1), MaxValueValidator(30)],
+        help_text=_("A round is one deal by each player at the table: 12 rounds are 36 deals at three, 48 at four."),
+    )
+    entry_fee = models.DecimalField(_("entry fee"), max_digits=8, decimal_places=2, default=Decimal("0"))
+    list_fee = models.DecimalField(_("list fee per series"), max_digits=8, decimal_places=2, default=Decimal("0"))
+    prize_pool_percent = models.PositiveSmallIntegerField(
+        _("share of the fees for prizes (%)"), default=100, validators=[MaxValueValidator(100)]
+    )
+    lot_seed = models.PositiveIntegerField(
+        _("seed for draws and lots"), default=new_seed, help_text=_("Makes draws and tie-breaks by lot reproducible.")
+    )
+    standings_public = models.BooleanField(
+        _("publish standings"), default=False, help_text=_("Anyone with the link may see the standings.")
+    )
+    directors = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, verbose_name=_("directors"), blank=True, related_name="directed_tournaments"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = TournamentQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-date", "name"]
+        verbose_name = _("tournament")
+        verbose_name_plural = _("tournaments")
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.date:%Y-%m-%d})"
+
+    def get_absolute_url(self) -> str:
+        return reverse("tournaments:detail", args=[self.pk])
+
+    def deals_per_table(self, size: int) -> int:
+        """3.2.1: a round is one deal by each player, so a series has rounds x size deals."""
+        return self.rounds_per_series * size
+
+    @property
+    def deals_at_three(self) -> int:
+        return self.deals_per_table(3)
+
+    @property
+    def deals_at_four(self) -> int:
+        return self.deals_per_table(4)
+
+    def is_director(self, user) -> bool:
+        return user.is_authenticated and (user.is_superuser or self.directors.filter(pk=user.pk).exists())
+
+    def fee_rules(self):
+        """The money rules as :class:`scoring.fees.FeeRules` (three queries, or none when prefetched)."""
+        from scoring.fees import FeeRules
+
+        passed: dict[int, list] = {}
+        for step in self.passed_out_fees.all():
+            passed.setdefault(step.table_size, []).append((step.from_passed_out, step.amount))
+        money: dict[int, dict] = {}
+        for row in self.table_money.all():
+            money.setdefault(row.table_size, {})[row.place] = row.amount
+        return FeeRules(
+            entry_fee=self.entry_fee,
+            list_fee=self.list_fee,
+            prize_pool_percent=self.prize_pool_percent,
+            lost_game_steps=tuple((step.from_lost_game, step.amount) for step in self.lost_game_fees.all()),
+            passed_out_steps={size: tuple(steps) for size, steps in passed.items()},
+            table_money=money,
+        )
+
+    def prize_rules(self) -> tuple:
+        """The prize table as :class:`scoring.fees.PrizeRule` lines (one query, none when prefetched)."""
+        return tuple(prize.rule() for prize in self.prizes.all())
+
+    def lost_game_fee(self, nth_lost: int) -> Decimal:
+        """The fee for a player's nth lost game on one sheet, from the step table."""
+        fee = Decimal("0")
+        for step in self.lost_game_fees.all():
+            if step.from_lost_game <= nth_lost:
+                fee = step.amount
+        return fee
