@@ -1,7 +1,8 @@
 """The referees' pages, and the table link's sign-off and dispute.
 
-Thin: forms validate, scoring.signoff confirms sheets, referees.corrections changes games
-(one transaction each, the engine values them). Every object is looked up inside the
+Thin: forms validate, scoring.signoff confirms sheets, referees.disputes raises and closes
+disputes, referees.corrections changes games (one transaction each, the engine values them),
+referees.reports lists the corrections. Every object is looked up inside the
 tournament of the URL, so a referee of another tournament finds nothing here (404), and a
 table link reaches its own table only.
 """
@@ -12,7 +13,7 @@ import csv
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError
 from django.db.models import Count, Prefetch, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -27,11 +28,11 @@ from scoring.models import Game
 from scoring.rules import RuleError
 from scoring.sheet import active_seats
 from scoring.views import _table as table_of_link
-from tournaments.models import Seat, Table, Tournament
+from tournaments.models import Seat, Series, Table, Tournament
 from tournaments.permissions import director_required
 from tournaments.rule_messages import rule_message
 
-from . import corrections
+from . import corrections, disputes, reports
 from .forms import (
     AssignForm,
     CorrectionForm,
@@ -57,19 +58,19 @@ def table_dispute(request: HttpRequest, token: str) -> HttpResponse:
     table = table_of_link(token)
     form = TableDisputeForm(request.POST if request.method == "POST" else None, table=table)
     if request.method == "POST" and form.is_valid():
-        Dispute.objects.create(
-            table=table,
+        disputes.raise_dispute(
+            table,
             game=form.cleaned_data.get("game"),
             description=form.cleaned_data["description"],
             raised_by=_("%(name)s (table link)") % {"name": form.cleaned_data["name"]},
         )
         messages.success(request, _("The dispute is recorded; a referee will come to your table."))
         return redirect("tables:sheet", token=token)
-    disputes = Dispute.objects.filter(table=table).select_related("game").order_by("-raised_at")
+    table_disputes = Dispute.objects.filter(table=table).select_related("game").order_by("-raised_at")
     return render(
         request,
         "referees/table_dispute.html",
-        {"table": table, "series": table.series, "form": form, "disputes": disputes},
+        {"table": table, "series": table.series, "form": form, "disputes": table_disputes},
         status=422 if form.errors else 200,
     )
 
@@ -99,16 +100,10 @@ def _tables_with_status(tournament: Tournament):
     )
 
 
-def _corrections(tournament: Tournament):
-    return Correction.objects.filter(game__table__series__tournament=tournament).select_related(
-        "game__table__series", "made_by", "dispute"
-    )
-
-
 @referee_required
 def board(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """Open disputes by age, every table's sign-off, the history of every correction."""
-    disputes = (
+    board_disputes = (
         Dispute.objects.filter(table__series__tournament=tournament)
         .select_related("table__series", "game", "decided_by")
         .order_by("raised_at")
@@ -120,10 +115,12 @@ def board(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         table.lists_differ = differing.get(table.pk, [])
         table.deal_count = tournament.deals_per_table(table.size)
         table.confirmed = getattr(table, "signoff", None) is not None
-        table.awaiting = not table.confirmed and (
-            table.entered >= table.deal_count or (table.series.status == "finished" and table.entered > 0)
+        table.awaiting = not table.confirmed and signoff.confirmable(
+            entered=table.entered,
+            deals=table.deal_count,
+            series_finished=table.series.status == Series.Status.FINISHED,
         )
-    open_disputes = [d for d in disputes if d.status == Dispute.Status.OPEN]
+    open_disputes = [d for d in board_disputes if d.status == Dispute.Status.OPEN]
     now = timezone.now()
     for dispute in open_disputes:
         dispute.age_minutes = int((now - dispute.raised_at).total_seconds() // 60)
@@ -131,68 +128,27 @@ def board(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         "tournament": tournament,
         "is_director": tournament.is_director(request.user),
         "open_disputes": open_disputes,
-        "closed_disputes": [d for d in disputes if d.status != Dispute.Status.OPEN][::-1],
+        "closed_disputes": [d for d in board_disputes if d.status != Dispute.Status.OPEN][::-1],
         "tables": tables,
         "confirmed": sum(t.confirmed for t in tables),
         "awaiting": sum(t.awaiting for t in tables),
-        "corrections": _corrections(tournament),
+        "corrections": reports.corrections_of(tournament),
     }
     return render(request, "referees/board.html", context)
 
 
 @referee_required
 def corrections_csv(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    """Every correction as CSV: who, when, why, before -> after, the score change."""
+    """Every correction as CSV (:func:`referees.reports.corrections_rows`)."""
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="corrections-{tournament.pk}.csv"'
     # The league exports' dialect (scoring.exports): ";" and a byte order mark, so German
     # Excel opens it in columns and reads "ü" as UTF-8.
     response.write(CSV_BOM)
-    writer = csv.writer(response, delimiter=CSV_DELIMITER, lineterminator="\r\n")
-    writer.writerow(
-        [
-            "time",
-            "series",
-            "table",
-            "deal",
-            "kind",
-            "by",
-            "reason",
-            "dispute",
-            "paragraph",
-            "score_before",
-            "score_after",
-            "score_change",
-            "version_before",
-            "version_after",
-            "changes",
-        ]
+    csv.writer(response, delimiter=CSV_DELIMITER, lineterminator="\r\n").writerows(
+        reports.corrections_rows(tournament)
     )
-    for c in _corrections(tournament).order_by("made_at", "pk"):
-        writer.writerow(
-            [
-                timezone.localtime(c.made_at).isoformat(timespec="seconds"),
-                c.game.table.series.number,
-                c.game.table.number,
-                c.game.number,
-                c.kind,
-                c.made_by.get_username(),
-                c.reason,
-                c.dispute_id or "",
-                c.dispute.paragraph if c.dispute else "",
-                c.score_before,
-                c.score_after,
-                c.score_change,
-                c.version_before,
-                c.version_after,
-                "; ".join(f"{name}: {_csv_value(old)} -> {_csv_value(new)}" for name, old, new in c.changed),
-            ]
-        )
     return response
-
-
-def _csv_value(value: object) -> str:
-    return "" if value is None else str(value).lower() if isinstance(value, bool) else str(value)
 
 
 @director_required
@@ -240,12 +196,12 @@ def dispute_new(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     initial = {"table": request.GET.get("table"), "deal": request.GET.get("deal")}
     form = DisputeForm(request.POST if request.method == "POST" else None, tournament=tournament, initial=initial)
     if request.method == "POST" and form.is_valid():
-        dispute = Dispute.objects.create(
-            table=form.cleaned_data["table"],
+        dispute = disputes.raise_dispute(
+            form.cleaned_data["table"],
             game=form.cleaned_data.get("game"),
             description=form.cleaned_data["description"],
             raised_by=request.user.get_username(),
-            raised_by_user=request.user,
+            user=request.user,
         )
         messages.success(request, _("Dispute recorded."))
         return redirect("referees:dispute", tournament.pk, dispute.pk)
@@ -302,43 +258,32 @@ def dispute_decide(request: HttpRequest, tournament: Tournament, dispute_id: int
     form = DecideForm(request.POST, dispute=dispute)
     if not form.is_valid():
         return _dispute_page(request, tournament, dispute, decide_form=form, status=422)
-    with transaction.atomic():
-        closed = Dispute.objects.filter(pk=dispute.pk, status=Dispute.Status.OPEN).update(
-            status=Dispute.Status.DECIDED,
-            paragraph=form.cleaned_data["paragraph"],
-            effect=form.cleaned_data["effect"],
-            decision=form.cleaned_data["decision"],
-            decided_by=request.user,
-            decided_at=timezone.now(),
-        )
+    closed = disputes.decide(
+        dispute,
+        user=request.user,
+        paragraph=form.cleaned_data["paragraph"],
+        effect=form.cleaned_data["effect"],
+        decision=form.cleaned_data["decision"],
+    )
     if not closed:
-        messages.error(request, _("This dispute was already closed meanwhile; see the decision below."))
-    else:
-        messages.success(
-            request, _("Decision recorded (%(paragraph)s).") % {"paragraph": form.cleaned_data["paragraph"]}
-        )
+        return _already_closed(request, tournament, dispute)
+    messages.success(request, _("Decision recorded (%(paragraph)s).") % {"paragraph": form.cleaned_data["paragraph"]})
     return redirect("referees:dispute", tournament.pk, dispute.pk)
 
 
 @require_POST
 @referee_required
 def dispute_withdraw(request: HttpRequest, tournament: Tournament, dispute_id: int) -> HttpResponse:
+    """4.5.10: the claim is dropped; the note says why."""
     dispute = _dispute(tournament, dispute_id)
     if dispute.status != Dispute.Status.OPEN:
         return _already_closed(request, tournament, dispute)
     form = WithdrawForm(request.POST)
     if not form.is_valid():
         return _dispute_page(request, tournament, dispute, withdraw_form=form, status=422)
-    closed = Dispute.objects.filter(pk=dispute.pk, status=Dispute.Status.OPEN).update(
-        status=Dispute.Status.WITHDRAWN,
-        decision=form.cleaned_data["note"],
-        decided_by=request.user,
-        decided_at=timezone.now(),
-    )
-    if closed:
-        messages.success(request, _("The dispute is withdrawn."))
-    else:
-        messages.error(request, _("This dispute was already closed meanwhile; see the decision below."))
+    if not disputes.withdraw(dispute, user=request.user, note=form.cleaned_data["note"]):
+        return _already_closed(request, tournament, dispute)
+    messages.success(request, _("The dispute is withdrawn."))
     return redirect("referees:dispute", tournament.pk, dispute.pk)
 
 
