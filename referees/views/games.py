@@ -1,0 +1,157 @@
+"""A table's sheet for the referee, "signed on paper", and correcting, voiding or restoring
+one game (:mod:`referees.corrections`: one transaction each, the engine values the game)."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.db.models import Prefetch
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+
+from scoring import signoff, tablesheet
+from scoring.models import Game
+from scoring.rules import RuleError
+from scoring.sheet import active_seats
+from tournaments.models import Seat, Tournament
+from tournaments.rule_messages import rule_message
+
+from .. import corrections
+from ..forms import CorrectionForm, VoidForm
+from ..models import Correction, Dispute
+from ..permissions import referee_required
+from .lookups import game_or_404, players_of, table_or_404
+
+
+@referee_required
+def table_detail(request: HttpRequest, tournament: Tournament, table_id: int) -> HttpResponse:
+    """One table's sheet for the referee: sign-off, disputes, every game with its corrections."""
+    table = table_or_404(tournament, table_id)
+    games = list(
+        Game.objects.filter(table=table)
+        .order_by("number")
+        .prefetch_related(Prefetch("corrections", queryset=Correction.objects.select_related("made_by")))
+    )
+    players = players_of(table)
+    return render(
+        request,
+        "referees/table.html",
+        {
+            "tournament": tournament,
+            "is_director": tournament.is_director(request.user),
+            "table": table,
+            "series": table.series,
+            "players": [players.get(n, "?") for n in range(1, table.size + 1)],
+            "sheet": tablesheet.build(table.size, table.deals, games),
+            "signoff": signoff.state(table, entered=len(games)),
+            "seats": Seat.objects.filter(table=table).select_related("player").order_by("number"),
+            "disputes": Dispute.objects.filter(table=table).select_related("game").order_by("-raised_at"),
+        },
+    )
+
+
+@require_POST
+@referee_required
+def table_paper(request: HttpRequest, tournament: Tournament, table_id: int) -> HttpResponse:
+    table = table_or_404(tournament, table_id)
+    try:
+        signoff.mark_on_paper(table, by=request.user.get_username())
+    except signoff.SignOffRefused as refused:
+        messages.error(request, refused.message)
+    else:
+        messages.success(request, _("The sheet is marked signed on paper; it is final now."))
+    return redirect("referees:table", tournament.pk, table.pk)
+
+
+def _correction_form(game: Game, data=None, *, dispute: str | None = None) -> CorrectionForm:
+    seats = active_seats(game.number, game.table.size)
+    players = {n: name for n, name in players_of(game.table).items() if n in seats}
+    initial = {"number": game.number, "version": game.version, "dispute": dispute}
+    return CorrectionForm(data, instance=game, table=game.table, players=players, initial=initial)
+
+
+@require_http_methods(["GET", "POST"])
+@referee_required
+def game_correct(request: HttpRequest, tournament: Tournament, game_id: int) -> HttpResponse:
+    """Correct one game (the engine values the new version), void or restore it; its history."""
+    game = game_or_404(tournament, game_id)
+    status = 200
+    if request.method == "POST":
+        form = _correction_form(game, request.POST)
+        if form.is_valid():
+            changes = {name: getattr(form.instance, name) for name in corrections.CORRECTABLE_FIELDS}
+            try:
+                correction = corrections.correct_game(
+                    game.pk,
+                    expected_version=form.cleaned_data["version"],
+                    changes=changes,
+                    user=request.user,
+                    reason=form.cleaned_data["reason"],
+                    dispute=form.cleaned_data["dispute"],
+                )
+            except RuleError as error:
+                form.add_error(None, rule_message(error))
+            else:
+                messages.success(request, _correction_text(correction))
+                return redirect("referees:correct", tournament.pk, game.pk)
+        status = 422
+        game = game_or_404(tournament, game_id)  # the form changed its instance; show the stored game
+    else:
+        form = _correction_form(game, dispute=request.GET.get("dispute"))
+    return _correct_page(
+        request, tournament, game, form, VoidForm(table=game.table, initial={"version": game.version}), status
+    )
+
+
+def _correct_page(request, tournament, game, form, void_form, status):
+    players = players_of(game.table)
+    return render(
+        request,
+        "referees/correct.html",
+        {
+            "tournament": tournament,
+            "is_director": tournament.is_director(request.user),
+            "game": game,
+            "table": game.table,
+            "declarer": players.get(game.declarer_seat, ""),
+            "form": form,
+            "void_form": void_form,
+            "history": game.corrections.select_related("made_by", "dispute"),
+            "signed": signoff.is_signed(game.table),
+        },
+        status=status,
+    )
+
+
+def _correction_text(correction: Correction) -> str:
+    return _("Deal %(deal)s: %(kind)s, score %(before)s -> %(after)s.") % {
+        "deal": correction.game.number,
+        "kind": correction.get_kind_display(),
+        "before": f"{correction.score_before:+d}",
+        "after": f"{correction.score_after:+d}",
+    }
+
+
+@require_POST
+@referee_required
+def game_void(request: HttpRequest, tournament: Tournament, game_id: int) -> HttpResponse:
+    """Void the game (it stays, scoring nothing), or restore a voided one."""
+    game = game_or_404(tournament, game_id)
+    form = VoidForm(request.POST, table=game.table)
+    if form.is_valid():
+        action = corrections.restore_game if game.voided else corrections.void_game
+        try:
+            correction = action(
+                game.pk,
+                expected_version=form.cleaned_data["version"],
+                user=request.user,
+                reason=form.cleaned_data["reason"],
+                dispute=form.cleaned_data["dispute"],
+            )
+        except RuleError as error:
+            form.add_error(None, rule_message(error))
+        else:
+            messages.success(request, _correction_text(correction))
+            return redirect("referees:correct", tournament.pk, game.pk)
+    return _correct_page(request, tournament, game, _correction_form(game), form, 422)
