@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import tempfile
 
-from django.contrib import messages
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.text import slugify
@@ -19,8 +18,7 @@ from django.views.decorators.http import require_POST
 
 from tournaments.models import Table, Tournament
 from tournaments.permissions import director_required
-from tournaments.spreadsheets import SpreadsheetError
-from tournaments.uploads import report_row_errors, uploaded_file
+from tournaments.uploads import import_upload
 
 from .charts import running_score_svg
 from .exports import SHEETS, csv_lines, league_xlsx
@@ -71,21 +69,14 @@ def export_csv(request: HttpRequest, tournament: Tournament, sheet: str) -> Stre
 @director_required
 def sheet_import(request: HttpRequest, tournament: Tournament, number: int, table: int) -> HttpResponse:
     target = get_object_or_404(Table, series__tournament=tournament, series__number=number, number=table)
-    upload = uploaded_file(request)
-    if upload is not None:
-        try:
-            result = import_sheet(target, upload, upload.name, entered_by=f"{request.user.get_username()}: import")
-        except SpreadsheetError as error:
-            messages.error(request, _("Nothing was imported: %(error)s") % {"error": error})
-        else:
-            if result.errors:
-                report_row_errors(request, result.errors)
-            else:
-                messages.success(
-                    request,
-                    _("Table %(table)s: %(n)s deals imported, every one valued by the rules.")
-                    % {"table": table, "n": result.games},
-                )
+    import_upload(
+        request,
+        lambda upload: import_sheet(target, upload, upload.name, entered_by=f"{request.user.get_username()}: import"),
+        lambda result: (
+            _("Table %(table)s: %(n)s deals imported, every one valued by the rules.")
+            % {"table": table, "n": result.games}
+        ),
+    )
     return redirect("tournaments:series", tournament.pk, number)
 
 

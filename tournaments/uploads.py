@@ -1,10 +1,20 @@
-"""Uploaded lists (players, paper sheets): the file from the form, and row problems as messages."""
+"""Uploaded lists (players, paper sheets): read the posted file and say what happened.
+
+Every import is all or nothing: the file's problem, or every bad row with its row number,
+is shown and nothing is written; otherwise one line says what was imported.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from django.contrib import messages
+from django.core.files.uploadedfile import UploadedFile
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
+
+from .spreadsheets import SpreadsheetError
 
 #: Row problems shown at once; the rest are counted.
 SHOWN_ERRORS = 30
@@ -21,8 +31,19 @@ def report_row_errors(request: HttpRequest, errors: list[tuple[int, str]]) -> No
         messages.error(request, _("... and %(n)s more.") % {"n": len(errors) - SHOWN_ERRORS})
 
 
-def uploaded_file(request: HttpRequest):
+def import_upload(request: HttpRequest, read: Callable[[UploadedFile], Any], done: Callable[[Any], str]) -> None:
+    """Import the posted file with ``read`` (an import answering ``.errors``) and say what happened:
+    no file, the file's problem, every bad row, or ``done(result)``."""
     upload = request.FILES.get("file")
     if upload is None:
         messages.error(request, _("Choose a CSV or XLSX file to upload."))
-    return upload
+        return
+    try:
+        result = read(upload)
+    except SpreadsheetError as error:
+        messages.error(request, _("Nothing was imported: %(error)s") % {"error": error})
+        return
+    if result.errors:
+        report_row_errors(request, result.errors)
+    else:
+        messages.success(request, done(result))

@@ -31,8 +31,7 @@ from .imports import import_players
 from .models import Registration, Seat, Series, Tournament
 from .permissions import director_required
 from .rule_messages import rule_message
-from .spreadsheets import SpreadsheetError
-from .uploads import report_row_errors, uploaded_file
+from .uploads import import_upload
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -211,19 +210,12 @@ def move(request: HttpRequest, tournament: Tournament, number: int) -> HttpRespo
 @require_POST
 @director_required
 def players_import(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    upload = uploaded_file(request)
-    if upload is not None:
-        try:
-            result = import_players(tournament, upload, upload.name)
-        except SpreadsheetError as error:
-            messages.error(request, _("Nothing was imported: %(error)s") % {"error": error})
-        else:
-            if result.errors:
-                report_row_errors(request, result.errors)
-            else:
-                messages.success(
-                    request,
-                    _("%(n)s players registered (%(new)s new, %(known)s already known by membership number).")
-                    % {"n": result.registered, "new": result.created, "known": result.existing},
-                )
+    import_upload(
+        request,
+        lambda upload: import_players(tournament, upload, upload.name),
+        lambda result: (
+            _("%(n)s players registered (%(new)s new, %(known)s already known by membership number).")
+            % {"n": result.registered, "new": result.created, "known": result.existing}
+        ),
+    )
     return redirect("tournaments:players", tournament.pk)
