@@ -2,7 +2,8 @@
 
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
-from django.urls import include, path
+from django.http import HttpRequest, HttpResponsePermanentRedirect
+from django.urls import include, path, re_path
 
 from referees import table_urls as referee_table_urls
 from scoring import director_urls, signoff_urls
@@ -12,7 +13,15 @@ from tournaments.throttle import LoginView, ThrottledAdminAuthenticationForm
 # The admin's login is throttled like ours (tournaments/throttle.py).
 admin.site.login_form = ThrottledAdminAuthenticationForm
 
+
+def moved_admin(request: HttpRequest, rest: str) -> HttpResponsePermanentRedirect:
+    """The sign-offs moved from the referees app to scoring (issue 14): old admin bookmarks follow."""
+    query = f"?{request.META['QUERY_STRING']}" if request.META.get("QUERY_STRING") else ""
+    return HttpResponsePermanentRedirect(f"/admin/scoring/signoff/{rest}{query}")
+
+
 urlpatterns = [
+    re_path(r"^admin/referees/signoff/(?P<rest>.*)$", moved_admin, name="moved_admin_signoff"),
     path("admin/", admin.site.urls),
     path("accounts/login/", LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),

@@ -21,6 +21,7 @@ from scoring.sheet import active_seats
 from scoring.signoff import mark_on_paper
 from tournaments.models import Club, Player, Registration, Series, Team, Tournament
 from tournaments.series import draw_series
+from tournaments.services import DEFAULT_LOST_GAME_FEES
 
 DEMO_NAME = "Demo Open"
 #: The demo's players: name, club, membership number, nationality (also a sample import file).
@@ -89,8 +90,8 @@ def create_demo(director=None, seed: int = 2026) -> Tournament:
     )
     if director is not None:
         tournament.directors.add(director)
-    tournament.lost_game_fees.create(from_lost_game=1, amount="0.50")
-    tournament.lost_game_fees.create(from_lost_game=4, amount="1.00")
+    for start, amount in DEFAULT_LOST_GAME_FEES:  # as a new tournament starts
+        tournament.lost_game_fees.create(from_lost_game=start, amount=amount)
     # The DOMAIN's examples of the other money rules, so the settlement sheets show them.
     tournament.passed_out_fees.create(table_size=3, from_passed_out=4, amount="0.50")
     tournament.passed_out_fees.create(table_size=4, from_passed_out=5, amount="0.50")
@@ -115,7 +116,7 @@ def create_demo(director=None, seed: int = 2026) -> Tournament:
     _play(first, rng, share=1.0)
     first.status = Series.Status.FINISHED
     first.save(update_fields=["status"])
-    # Series 1's sheets were signed on paper by their players: final (referees app, 5.5.3).
+    # Series 1's sheets were signed on paper by their players: final (scoring.signoff, 5.5.3).
     for table in first.tables.all():
         mark_on_paper(table, by="demo")
     second = draw_series(tournament, Series.Method.SEEDED)

@@ -2,6 +2,8 @@
 
 from django.contrib import admin
 
+from scoring.admin import ReadOnly
+
 from .models import Correction, Dispute, RefereeAssignment
 
 
@@ -17,19 +19,6 @@ class RefereeAssignmentAdmin(admin.ModelAdmin):
         if not change:
             obj.assigned_by = request.user
         super().save_model(request, obj, form, change)
-
-
-class ReadOnly(admin.ModelAdmin):
-    """An audit record is never edited or deleted by hand, not even in the admin."""
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(Dispute)

@@ -12,4 +12,5 @@ class RefereesConfig(AppConfig):
         from . import corrections, panels
 
         scoring_hooks.correction_reason.fill(corrections.latest_reason)
+        scoring_hooks.corrected.fill(corrections.corrected)
         tournaments_hooks.home_panels.fill(panels.home_panels)

@@ -38,6 +38,11 @@ def latest_reason() -> models.Subquery:
     return models.Subquery(latest.values("reason")[:1])
 
 
+def corrected() -> models.Q:
+    """The games a referee corrected (fills scoring.hooks.corrected)."""
+    return models.Q(corrections__isnull=False)
+
+
 def snapshot(game: Game) -> dict[str, object]:
     """The game's fields as plain JSON values."""
     return {name: getattr(game, name) for name in SNAPSHOT_FIELDS}

@@ -18,12 +18,8 @@ class GameAdmin(admin.ModelAdmin):
         return False
 
 
-@admin.register(SignOff)
-class SignOffAdmin(admin.ModelAdmin):
-    """Read-only: a sheet is confirmed by the players' PINs or marked signed on paper (5.5.3)."""
-
-    list_display = ["table", "confirmed_at", "on_paper", "confirmed_by"]
-    list_select_related = ["table"]
+class ReadOnly(admin.ModelAdmin):
+    """An audit record is never edited or deleted by hand, not even in the admin."""
 
     def has_add_permission(self, request) -> bool:
         return False
@@ -33,3 +29,11 @@ class SignOffAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None) -> bool:
         return False
+
+
+@admin.register(SignOff)
+class SignOffAdmin(ReadOnly):
+    """A sheet is confirmed by the players' PINs or marked signed on paper (5.5.3)."""
+
+    list_display = ["table", "confirmed_at", "on_paper", "confirmed_by"]
+    list_select_related = ["table"]

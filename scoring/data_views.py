@@ -16,6 +16,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from tournaments.lookups import published_tournament
 from tournaments.models import Table, Tournament
 from tournaments.permissions import director_required
 from tournaments.uploads import import_upload
@@ -80,13 +81,6 @@ def sheet_import(request: HttpRequest, tournament: Tournament, number: int, tabl
     return redirect("tournaments:series", tournament.pk, number)
 
 
-def _visible(request: HttpRequest, tournament_id: int) -> Tournament:
-    tournament = get_object_or_404(Tournament, pk=tournament_id)
-    if not (tournament.standings_public or tournament.is_director(request.user)):
-        raise Http404
-    return tournament
-
-
 def _statistics(request: HttpRequest, tournament: Tournament, public: bool) -> HttpResponse:
     ranked = standings(tournament)
     stats = player_statistics(tournament)
@@ -110,7 +104,7 @@ def statistics(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 
 def public_statistics(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The statistics for everybody once the director publishes the standings."""
-    return _statistics(request, _visible(request, tournament_id), public=True)
+    return _statistics(request, published_tournament(request, tournament_id), public=True)
 
 
 def _player(request: HttpRequest, tournament: Tournament, player_id: int, public: bool) -> HttpResponse:
@@ -144,4 +138,4 @@ def player_statistics_view(request: HttpRequest, tournament: Tournament, player_
 
 
 def public_player_statistics(request: HttpRequest, tournament_id: int, player_id: int) -> HttpResponse:
-    return _player(request, _visible(request, tournament_id), player_id, public=True)
+    return _player(request, published_tournament(request, tournament_id), player_id, public=True)

@@ -6,19 +6,17 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from tournaments.forms import DrawForm, MoveForm, SwapForm
-from tournaments.models import Registration, Series, Tournament
+from tournaments.lookups import series_or_404
+from tournaments.models import Registration, Tournament
 from tournaments.permissions import director_required
+from tournaments.series import can_draw_next, seats_editable
 
 from .progress import FinishNeedsConfirmation, finish_series, table_progress
-
-
-def _series(tournament: Tournament, number: int) -> Series:
-    return get_object_or_404(Series.objects.select_related("tournament"), tournament=tournament, number=number)
 
 
 @director_required
@@ -39,8 +37,7 @@ def tournament_detail(request: HttpRequest, tournament: Tournament) -> HttpRespo
         "awaiting_tables": sum(t.awaiting for t in tables),
         "registered": registered,
         "draw_form": DrawForm(),
-        "can_draw": len(all_series) < tournament.series_count
-        and (current is None or current.status == Series.Status.FINISHED),
+        "can_draw": can_draw_next(tournament, all_series),
     }
     return render(request, "tournaments/tournament_detail.html", context)
 
@@ -55,7 +52,7 @@ def progress(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 
 @director_required
 def series_detail(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
-    series = _series(tournament, number)
+    series = series_or_404(tournament, number)
     tables = table_progress(series)
     seated = sorted(((s.player_id, s.player.name) for t in tables for s in t.seats.all()), key=lambda p: p[1])
     table_choices = [(t.pk, _("Table %(n)s") % {"n": t.number}) for t in tables]
@@ -66,7 +63,7 @@ def series_detail(request: HttpRequest, tournament: Tournament, number: int) -> 
             "tournament": tournament,
             "series": series,
             "tables": tables,
-            "editable": series.status == Series.Status.DRAWN and not any(t.entered for t in tables),
+            "editable": seats_editable(series, play_started=any(t.entered for t in tables)),
             "swap_form": SwapForm(players=seated),
             "move_form": MoveForm(players=seated, tables=table_choices),
         },
@@ -76,7 +73,7 @@ def series_detail(request: HttpRequest, tournament: Tournament, number: int) -> 
 @require_POST
 @director_required
 def series_finish(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
-    series = _series(tournament, number)
+    series = series_or_404(tournament, number)
     try:
         finish_series(series, force=request.POST.get("force") == "1")
     except FinishNeedsConfirmation as refused:

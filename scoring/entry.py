@@ -19,6 +19,7 @@ from django.db.models import F, Max, Q
 
 from tournaments.models import Series, Table
 
+from . import hooks
 from .forms import GameForm
 from .models import Deal, Game
 from .rules import RuleError, gettext_noop
@@ -45,7 +46,7 @@ def _check_open(table: Table) -> None:
             "5.5.3",
             series=series.number,
         )
-    # The sheet sign-off (referees app): a confirmed sheet is locked against the table link.
+    # The sheet's sign-off (scoring.signoff): a confirmed sheet is locked against the table link.
     if Table.objects.filter(pk=table.pk, signoff__isnull=False).exists():
         raise RuleError(
             "number",
@@ -126,7 +127,7 @@ def correct_last_game(form: GameForm, *, entered_by: str) -> Deal:
             raise RuleError(
                 "number", gettext_noop("only the last deal can be corrected at the table; ask a referee"), "5.5.3"
             )
-        decided = Q(voided=True) | Q(corrections__isnull=False)
+        decided = Q(voided=True) | hooks.corrected()
         if model is Game and Game.objects.filter(pk=game.pk).filter(decided).exists():
             raise RuleError(
                 "number",

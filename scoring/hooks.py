@@ -12,3 +12,8 @@ from tournaments.hooks import Hook
 correction_reason = Hook(
     "scoring.correction_reason", lambda: models.Value(None, output_field=models.TextField(null=True))
 )
+
+#: A condition on a query of games: the game was changed by a referee's correction (the
+#: table link may no longer change it; the second list no longer has to agree with it).
+#: The referees app fills it; until then no game is corrected.
+corrected = Hook("scoring.corrected", lambda: models.Q(pk__in=[]))

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from django.db.models import Exists, OuterRef, Q
 from django.utils.translation import gettext as _
 
+from . import hooks
 from .models import ControlEntry, Deal, Game
 
 #: What makes a line of the sheet: the same in both lists, or the lists differ.
@@ -90,8 +91,8 @@ def differing_deals(tables: Iterable | object) -> dict[int, list[int]]:
     """{table id: the deal numbers whose lines differ} for the tables given (a queryset
     or ids), in one query: each second-list entry is paired with the sheet's game of its
     deal by the database, so a 750-table series page reads only the differences."""
-    sheet = Game.objects.filter(table=OuterRef("table"), number=OuterRef("number"), voided=False).filter(
-        corrections__isnull=True
+    sheet = Game.objects.filter(table=OuterRef("table"), number=OuterRef("number"), voided=False).exclude(
+        hooks.corrected()
     )
     same = sheet.filter(
         passed_out=OuterRef("passed_out"),

@@ -14,7 +14,8 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from tournaments.models import Series, Table, Tournament
+from tournaments.lookups import series_or_404
+from tournaments.models import Table, Tournament
 from tournaments.params import number_param
 from tournaments.permissions import director_required
 
@@ -46,10 +47,6 @@ def _bad(request: HttpRequest, tournament: Tournament, message: str) -> HttpResp
     return render(request, "tournaments/bad_request.html", {"tournament": tournament, "message": message}, status=400)
 
 
-def _series(tournament: Tournament, number: int) -> Series:
-    return get_object_or_404(Series.objects.select_related("tournament"), tournament=tournament, number=number)
-
-
 def _form(request: HttpRequest) -> str | None:
     """``?form=blank`` (the default) or ``?form=filled``; None for anything else."""
     value = request.GET.get("form", "blank")
@@ -63,7 +60,7 @@ def _form_message() -> str:
 @director_required
 def series_sheets(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
     """All scoresheets of a series: blank to print before it, filled after it (5.5.2)."""
-    series = _series(tournament, number)
+    series = series_or_404(tournament, number)
     form = _form(request)
     if form is None:
         return _bad(request, tournament, _form_message())
@@ -75,7 +72,7 @@ def series_sheets(request: HttpRequest, tournament: Tournament, number: int) -> 
 @director_required
 def table_sheet(request: HttpRequest, tournament: Tournament, number: int, table: int) -> HttpResponse:
     """One table's scoresheet."""
-    series = _series(tournament, number)
+    series = series_or_404(tournament, number)
     table_obj = get_object_or_404(Table.objects.select_related("series__tournament"), series=series, number=table)
     form = _form(request)
     if form is None:
@@ -89,7 +86,7 @@ def table_sheet(request: HttpRequest, tournament: Tournament, number: int, table
 def series_cards(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
     """The table cards of a series, with each table's entry link as QR code (no PINs:
     the whole table reads the card; see :func:`series_pin_slips`)."""
-    series = _series(tournament, number)
+    series = series_or_404(tournament, number)
     response = _pdf(_name(tournament, "series", number, "table-cards"))
     documents.series_cards_pdf(series, absolute_url=request.build_absolute_uri, out=response)
     return response
@@ -100,7 +97,7 @@ def series_pin_slips(request: HttpRequest, tournament: Tournament, number: int) 
     """Each seated player's PIN slip, handed to him face down: he alone confirms his
     table's sheet with it (5.5.3). ``?table=<n>``: one table's slips only, for new ones
     after its link was replaced (a new link means new PINs, scoring.pins)."""
-    series = _series(tournament, number)
+    series = series_or_404(tournament, number)
     selected = request.GET.get("table", "")
     table_number = None
     if selected:
@@ -124,7 +121,7 @@ def series_pin_slips(request: HttpRequest, tournament: Tournament, number: int) 
 @director_required
 def series_settlement(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
     """The settlement sheet (5.5.5 and fee account) of every table of a series."""
-    series = _series(tournament, number)
+    series = series_or_404(tournament, number)
     response = _pdf(_name(tournament, "series", number, "settlement"))
     documents.series_settlement_pdf(series, out=response)
     return response
@@ -132,7 +129,7 @@ def series_settlement(request: HttpRequest, tournament: Tournament, number: int)
 
 @director_required
 def table_settlement(request: HttpRequest, tournament: Tournament, number: int, table: int) -> HttpResponse:
-    series = _series(tournament, number)
+    series = series_or_404(tournament, number)
     table_obj = get_object_or_404(Table.objects.select_related("series"), series=series, number=table)
     response = _pdf(_name(tournament, "series", number, "table", table, "settlement"))
     response.write(documents.table_settlement_pdf(table_obj))

@@ -9,22 +9,17 @@ from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from tournaments.models import Table
+from tournaments.lookups import names_by_seat, table_of_link
 
 from . import signoff
 from .forms import PinForm
-from .views import _table as table_of_link
-
-
-def _players(table: Table) -> dict[int, str]:
-    return dict(table.seats.order_by("number").values_list("number", "player__name"))
 
 
 @require_POST
 def confirm(request: HttpRequest, token: str) -> HttpResponse:
     """One player confirms the sheet with the PIN from his own slip (5.5.3)."""
     table = table_of_link(token)
-    form = PinForm(request.POST, players=_players(table))
+    form = PinForm(request.POST, players=names_by_seat(table))
     if not form.is_valid():
         # Shown above the sheet, away from the form: each error names its field.
         for name, errors in form.errors.items():

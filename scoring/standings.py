@@ -131,7 +131,7 @@ def standings(tournament, series_number: int | None = None) -> list[Ranked[Playe
         series = series.filter(number=series_number)
     series_ids = series.order_by().values("pk")
     seat_rows = _seats_with_totals(series_ids)
-    # Only confirmed sheets are final (referees app, 5.5.3); the others are marked provisional.
+    # Only confirmed sheets are final (scoring.signoff, 5.5.3); the others are marked provisional.
     table_rows = _rows(Table.objects.filter(series__in=series_ids).order_by().values_list("pk", "size", "signoff"))
     names = Registration.objects.filter(tournament=tournament).order_by()
     name_rows = _rows(names.values_list("player_id", "player__name", "player__club__name"))

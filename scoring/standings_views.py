@@ -3,11 +3,12 @@ live page. Thin: scoring.standings ranks, scoring.tables lays the rows out."""
 
 from __future__ import annotations
 
-from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
 from django.urls import reverse
 from django_tables2 import RequestConfig
 
+from tournaments.lookups import published_tournament
 from tournaments.models import Tournament
 from tournaments.params import number_param
 from tournaments.permissions import director_required
@@ -56,18 +57,14 @@ def standings_view(request: HttpRequest, tournament: Tournament) -> HttpResponse
 
 def public_standings(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """Standings for everybody, once the director publishes them."""
-    tournament = get_object_or_404(Tournament, pk=tournament_id)
-    if not (tournament.standings_public or tournament.is_director(request.user)):
-        raise Http404
+    tournament = published_tournament(request, tournament_id)
     context = _standings_context(request, tournament, "public:player_statistics")
     return render(request, "tournaments/standings.html", context | {"public": True})
 
 
 def live(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The projector page: the top of the standings, refreshing itself."""
-    tournament = get_object_or_404(Tournament, pk=tournament_id)
-    if not (tournament.standings_public or tournament.is_director(request.user)):
-        raise Http404
+    tournament = published_tournament(request, tournament_id)
     context = _standings_context(request, tournament)
     template = "tournaments/_live_table.html" if request.htmx else "tournaments/live.html"
     return render(request, template, context)

@@ -34,10 +34,6 @@ from .signoff import is_signed
 from .signoff_context import table_link_context
 
 
-def _table(token: str) -> Table:
-    return get_object_or_404(Table.objects.select_related("series__tournament"), token=token)
-
-
 @dataclass(frozen=True, slots=True)
 class Link:
     """What a token opens: its table, the players by seat, and which list."""

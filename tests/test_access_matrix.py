@@ -306,6 +306,15 @@ MATRIX: list[Row] = [
         data=lambda w: {"language": "de", "next": "/"},
         writes=False,
     ),
+    # The sign-offs' admin address before they moved to scoring: a permanent redirect for
+    # everyone (the admin it leads to asks for a staff login).
+    Row(
+        "moved_admin_signoff",
+        lambda w, token: {"rest": ""},
+        get=dict.fromkeys(EVERYONE, 301),
+        post=dict.fromkeys(EVERYONE, 301),
+        writes=False,
+    ),
     # The director's pages.
     Row("tournaments:home", get=EVERYONE),
     Row(

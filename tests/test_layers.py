@@ -16,6 +16,8 @@ dependency. A lower layer that must show something of a higher one defines a hoo
 from __future__ import annotations
 
 import ast
+import itertools
+import re
 import sys
 from pathlib import Path
 
@@ -224,3 +226,68 @@ def test_a_cycle_is_found():
     graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}, "e": set()}
     assert cycles(graph) == [["a", "b", "c"]]
     assert cycles({"a": {"b"}, "b": set()}) == []
+
+
+# The ORM is an import too: a lower app that filters on a higher app's reverse relation
+# (``corrections__isnull``) depends on it as surely as an import statement.
+
+
+def reverse_relation_names() -> dict[str, tuple[int, set[str]]]:
+    """{name a lower layer's query could use: (the layer that owns it, the modules' layers it may not appear in)}."""
+    from django.apps import apps
+
+    names: dict[str, int] = {}
+    for model in apps.get_models():
+        owner = layer(model.__module__)
+        if model._meta.app_label not in {p.split(".")[0] for p in PACKAGES}:
+            continue
+        for field in model._meta.get_fields():
+            if not ((field.is_relation and field.many_to_one) or field.one_to_one) or field.auto_created:
+                continue
+            target = field.related_model
+            if target is None or layer(target.__module__) >= owner:
+                continue
+            for name in {field.related_query_name(), field.remote_field.get_accessor_name()} - {None, "+"}:
+                names[name] = max(names.get(name, 0), owner)
+    return names
+
+
+def upward_relations(modules: dict[str, Path], names: dict[str, int]) -> list[str]:
+    import io
+    import tokenize
+
+    found = []
+    for module, path in sorted(modules.items()):
+        here = layer(module)
+        if here == 1:
+            continue  # the engine has no ORM (its JSON keys, e.g. "games", are its own)
+        tokens = list(tokenize.generate_tokens(io.StringIO(path.read_text(encoding="utf-8")).readline))
+        for before, token in itertools.pairwise(tokens):
+            if token.type == tokenize.STRING:  # "games", "games__score" (not prose that says games)
+                text = token.string.strip("\"'")
+                words = {w.split("__")[0] for w in re.findall(r"\b\w+__\w+", text)}
+                words |= {text} if text.isidentifier() else set()
+            elif token.type == tokenize.NAME and before.string == ".":
+                words = {token.string}
+            elif token.type == tokenize.NAME and "__" in token.string:  # keyword arguments: games__isnull=...
+                words = {token.string.split("__")[0]}
+            else:
+                continue
+            for word in words:
+                if names.get(word, 0) > here:
+                    found.append(f"{module}:{token.start[0]} uses {word!r} of layer {names[word]}")
+    return found
+
+
+@pytest.mark.django_db
+def test_no_layer_queries_a_relation_of_a_layer_above_it(modules):
+    names = reverse_relation_names()
+    assert {"corrections", "disputes", "games", "signoff"} <= names.keys()
+    assert upward_relations(modules, names) == []
+
+
+def test_a_query_on_a_relation_above_is_found(tmp_path):
+    source = tmp_path / "lists.py"
+    source.write_text('q = Game.objects.filter(corrections__isnull=True)\nt.games.count()\nx(disputes__status="o")\n')
+    found = upward_relations({"scoring.lists": source}, {"corrections": 4, "games": 3, "disputes": 4})
+    assert found == ["scoring.lists:1 uses 'corrections' of layer 4", "scoring.lists:3 uses 'disputes' of layer 4"]

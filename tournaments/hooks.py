@@ -12,9 +12,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from django.core.exceptions import ImproperlyConfigured
+
 
 class Hook:
-    """One slot a higher app fills; called before that, it answers with its default."""
+    """One slot a higher app fills; called before that, it answers with its default.
+
+    Where no answer is right without the higher app (the standings for a seeded draw),
+    the default is :func:`unfilled`, which refuses loudly instead of guessing.
+    """
 
     def __init__(self, name: str, default: Callable[..., Any]) -> None:
         self.name = name
@@ -28,18 +34,29 @@ class Hook:
         self._filled = function
         return function
 
+    @property
+    def filled(self) -> bool:
+        return self._filled is not None
+
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if self._filled is None and self._default is unfilled:
+            raise ImproperlyConfigured(f"the hook {self.name} is not filled: is the app that fills it installed?")
         return (self._filled or self._default)(*args, **kwargs)
 
 
-#: The players of a tournament in the order of its standings (player ids, best first),
-#: for a seeded draw (3.1.1); filled by scoring. Without results nobody is ranked.
-ranking = Hook("tournaments.ranking", lambda tournament: [])
+def unfilled(*args: Any, **kwargs: Any) -> Any:
+    """The default of a hook that has no safe answer of its own."""
+    raise AssertionError("never called: Hook.__call__ refuses first")  # pragma: no cover
 
-#: The front page's extra panels for a user: (template name, context) pairs, e.g. the
-#: tournaments he referees; filled by the apps that have some.
+
+#: The players of a tournament in the order of its standings (player ids, best first),
+#: for a seeded draw (3.1.1); filled by scoring.
+ranking = Hook("tournaments.ranking", unfilled)
+
+#: The front page's extra panels for the request's user, as rendered HTML (e.g. the
+#: tournaments he referees); filled by referees. Without it the front page has none.
 home_panels = Hook("tournaments.home_panels", lambda request: [])
 
 #: Whether a deal of the series is entered (seats and tables are then fixed, 3.1.2);
 #: filled by scoring, which keeps the games.
-play_started = Hook("tournaments.play_started", lambda series: False)
+play_started = Hook("tournaments.play_started", unfilled)

@@ -10,24 +10,14 @@ PIN slips (one table's: ``pin-slips.pdf?table=<n>``).
 from __future__ import annotations
 
 from django.contrib import messages
-from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from .models import Series, Table, Tournament, new_token
+from . import services
+from .models import Series, Table, Tournament
 from .permissions import director_required
-
-
-def reissue(tables: list[Table]) -> None:
-    """Give each table new unguessable tokens, in one transaction: the sheet's link and
-    its second list's (a leaked card shows both QR codes)."""
-    with transaction.atomic():
-        for table in tables:
-            table.token = new_token()
-            table.control_token = new_token()
-            table.save(update_fields=["token", "control_token"])
 
 
 @require_POST
@@ -35,7 +25,7 @@ def reissue(tables: list[Table]) -> None:
 def reissue_table_link(request: HttpRequest, tournament: Tournament, number: int, table_number: int) -> HttpResponse:
     series = get_object_or_404(Series, tournament=tournament, number=number)
     table = get_object_or_404(Table, series=series, number=table_number)
-    reissue([table])
+    services.reissue_links([table])
     messages.success(
         request,
         _(
@@ -52,7 +42,7 @@ def reissue_table_link(request: HttpRequest, tournament: Tournament, number: int
 def reissue_series_links(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
     series = get_object_or_404(Series, tournament=tournament, number=number)
     tables = list(series.tables.order_by("number"))
-    reissue(tables)
+    services.reissue_links(tables)
     messages.success(
         request,
         _(

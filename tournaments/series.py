@@ -99,8 +99,23 @@ def draw_series(tournament: Tournament, method: str = Series.Method.RANDOM, seed
         return series
 
 
+def can_draw_next(tournament: Tournament, drawn: list[Series]) -> bool:
+    """Whether the next series may be drawn: one is left to play and the last one drawn is
+    finished (3.2.11). ``drawn``: the tournament's series in order. :func:`draw_series`
+    refuses the same cases, each with its reason."""
+    return len(drawn) < tournament.series_count and (not drawn or drawn[-1].status == Series.Status.FINISHED)
+
+
+def seats_editable(series: Series, *, play_started: bool | None = None) -> bool:
+    """3.1.2: seats and tables change only before the series starts: drawn, no deal entered.
+    ``play_started`` when the caller already knows it (else the games are asked)."""
+    if series.status != Series.Status.DRAWN:
+        return False
+    return not (hooks.play_started(series) if play_started is None else play_started)
+
+
 def _editable(series: Series) -> None:
-    if series.status != Series.Status.DRAWN or hooks.play_started(series):
+    if not seats_editable(series):
         raise RuleError("series", gettext_noop("seats can only change before the series starts"), "3.1.2")
 
 

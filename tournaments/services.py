@@ -1,4 +1,5 @@
-"""The tournament's own rules as services: creating a tournament, withdrawing a player.
+"""The tournament's own rules as services: creating a tournament, withdrawing a player,
+replacing table links.
 
 Views call these and only say what happened; the rules live here, beside the models.
 """
@@ -7,7 +8,7 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from .models import Registration, Tournament
+from .models import Registration, Table, Tournament, new_token
 
 #: The common lost-game fee schedule (DOMAIN, "Fees"): 0.50 for the 1st-3rd lost game,
 #: 1.00 from the 4th. A new tournament starts with it; the director edits the table.
@@ -43,3 +44,13 @@ def withdraw(registration: Registration) -> int:
             Registration.objects.filter(pk=registration.pk).update(withdrawn_after_series=drawn)
             registration.withdrawn_after_series = drawn
     return drawn
+
+
+def reissue_links(tables: list[Table]) -> None:
+    """Give each table new unguessable tokens, in one transaction: the sheet's link and
+    its second list's (a leaked card shows both QR codes)."""
+    with transaction.atomic():
+        for table in tables:
+            table.token = new_token()
+            table.control_token = new_token()
+            table.save(update_fields=["token", "control_token"])

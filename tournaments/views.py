@@ -28,7 +28,8 @@ from .forms import (
     TournamentForm,
 )
 from .imports import import_players
-from .models import Registration, Seat, Series, Tournament
+from .lookups import series_or_404
+from .models import Registration, Seat, Tournament
 from .permissions import director_required
 from .rule_messages import rule_message
 from .uploads import import_upload
@@ -167,14 +168,10 @@ def draw(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     return redirect("tournaments:series", tournament.pk, series.number)
 
 
-def _series(tournament: Tournament, number: int) -> Series:
-    return get_object_or_404(Series.objects.select_related("tournament"), tournament=tournament, number=number)
-
-
 @require_POST
 @director_required
 def swap(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
-    series = _series(tournament, number)
+    series = series_or_404(tournament, number)
     players = list(Seat.objects.filter(series=series).values_list("player_id", "player__name"))
     form = SwapForm(request.POST, players=players)
     if form.is_valid():
@@ -191,7 +188,7 @@ def swap(request: HttpRequest, tournament: Tournament, number: int) -> HttpRespo
 @require_POST
 @director_required
 def move(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
-    series = _series(tournament, number)
+    series = series_or_404(tournament, number)
     players = list(Seat.objects.filter(series=series).values_list("player_id", "player__name"))
     tables = list(series.tables.values_list("pk", "number"))
     form = MoveForm(request.POST, players=players, tables=tables)

@@ -9,7 +9,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from scoring.views import _table as table_of_link
+from tournaments.lookups import table_of_link
 from tournaments.models import Tournament
 
 from .. import disputes

@@ -5,12 +5,10 @@ from __future__ import annotations
 from django.shortcuts import get_object_or_404
 
 from scoring.models import Game
+from tournaments.lookups import names_by_seat as players_of
 from tournaments.models import Table, Tournament
 
-
-def players_of(table: Table) -> dict[int, str]:
-    """The table's players' names by seat number."""
-    return dict(table.seats.order_by("number").values_list("number", "player__name"))
+__all__ = ["game_or_404", "players_of", "table_or_404"]
 
 
 def table_or_404(tournament: Tournament, table_id: int) -> Table:

@@ -9,10 +9,15 @@ FROM, TO = "referees", "scoring"
 
 def relabel(old: str, new: str):
     def run(apps, schema_editor):
-        ContentType = apps.get_model("contenttypes", "ContentType")
-        ContentType.objects.using(schema_editor.connection.alias).filter(app_label=old, model__in=MODELS).update(
-            app_label=new
-        )
+        types = apps.get_model("contenttypes", "ContentType").objects.using(schema_editor.connection.alias)
+        for model in MODELS:
+            if not types.filter(app_label=old, model=model).exists():
+                continue
+            # New code that ran before this migration (the admin's history page, say) may
+            # have made an empty content type under the new label: the old one, with the
+            # permissions and admin log entries hanging on it, is the one to keep.
+            types.filter(app_label=new, model=model).delete()
+            types.filter(app_label=old, model=model).update(app_label=new)
 
     return run
 

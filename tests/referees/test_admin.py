@@ -58,3 +58,11 @@ def test_the_service_refuses_a_seat_the_table_does_not_have():
     with pytest.raises(SignOffRefused) as caught:
         confirm_seat(table, 4, "0000")
     assert "Seat 4 is not at this table" in caught.value.message
+
+
+def test_the_sign_offs_old_admin_address_leads_to_its_new_one(admin_client):
+    """SignOff moved from referees to scoring (issue 14); an old bookmark still arrives."""
+    response = admin_client.get("/admin/referees/signoff/5/change/?_changelist_filters=on_paper")
+    assert response.status_code == 301
+    assert response["Location"] == "/admin/scoring/signoff/5/change/?_changelist_filters=on_paper"
+    assert admin_client.get("/admin/referees/signoff/")["Location"] == "/admin/scoring/signoff/"

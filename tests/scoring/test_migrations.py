@@ -94,3 +94,18 @@ def test_the_move_can_be_undone_and_keeps_the_rows_on_the_way_back():
     assert ContentType.objects.filter(app_label="referees", model="signoff").exists()
     assert not ContentType.objects.filter(app_label="scoring", model="signoff").exists()
     _migrate(_latest())  # the rest of the suite runs on the latest schema
+
+
+def test_a_content_type_made_early_by_the_new_code_does_not_stop_the_migration():
+    """Deployed as "pull, restart, migrate": the new code may make scoring's content type
+    for SignOff before the migration relabels the old one; the old one wins."""
+    _migrate(BEFORE)
+    ContentType.objects.clear_cache()
+    old_type = ContentType.objects.get(app_label="referees", model="signoff")
+    ContentType.objects.create(app_label="scoring", model="signoff")
+
+    _migrate(_latest())
+    ContentType.objects.clear_cache()
+
+    assert ContentType.objects.get_for_model(SignOff).pk == old_type.pk
+    assert ContentType.objects.filter(model="signoff").count() == 1
