@@ -14,6 +14,7 @@ from tournaments.forms import DrawForm, MoveForm, SwapForm
 from tournaments.models import Registration, Series, Tournament
 from tournaments.permissions import director_required
 
+from .addresses import loopback_office
 from .progress import FinishNeedsConfirmation, finish_series, table_progress
 
 
@@ -69,6 +70,7 @@ def series_detail(request: HttpRequest, tournament: Tournament, number: int) -> 
             "editable": series.status == Series.Status.DRAWN and not any(t.entered for t in tables),
             "swap_form": SwapForm(players=seated),
             "move_form": MoveForm(players=seated, tables=table_choices),
+            "loopback_office": loopback_office(request),
         },
     )
 
