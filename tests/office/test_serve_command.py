@@ -7,6 +7,8 @@ from __future__ import annotations
 import io
 import re
 import stat
+import subprocess
+from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -148,3 +150,16 @@ def test_the_server_pieces():
     argv = serve.gunicorn_argv("0.0.0.0", 8000, 2, 4)
     assert argv[argv.index("--worker-class") + 1] == "gthread"
     assert serve.terminal_qr("http://192.168.1.20:8000/").count("\n") > 10
+
+
+def test_make_run_serves_the_network_on_the_chosen_port_and_make_dev_stays_on_loopback():
+    root = Path(__file__).resolve().parents[2]
+
+    def dry_run(*args: str) -> str:
+        return subprocess.run(["make", "-n", *args], cwd=root, capture_output=True, text=True, check=True).stdout
+
+    run = dry_run("run", "PORT=9123")
+    assert "PORT=9123 .venv/bin/python manage.py serve --bind 0.0.0.0 --port 9123" in run
+    assert "runserver" not in run and "8000" not in run
+    dev = dry_run("dev", "PORT=9123")
+    assert "DEBUG=1 OFFICE_URL=http://127.0.0.1:9123 .venv/bin/python manage.py runserver 127.0.0.1:9123" in dev
