@@ -81,8 +81,12 @@ def _ioctl_interfaces() -> list[tuple[str, str]]:
     except ImportError:  # pragma: no cover - not POSIX
         return []
     found = []
+    try:
+        names = [name for _index, name in socket.if_nameindex()]
+    except OSError:
+        return []
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as handle:  # a handle for the ioctl; nothing is sent
-        for _index, name in socket.if_nameindex():
+        for name in names:
             try:
                 answer = fcntl.ioctl(handle.fileno(), SIOCGIFADDR, struct.pack("256s", name.encode()[:15]))
             except OSError:

@@ -16,6 +16,7 @@ import sys
 
 import segno
 from django.conf import settings
+from django.utils import translation
 
 from config import hall
 
@@ -93,3 +94,12 @@ def terminal_qr(url: str) -> str:
     drawing = io.StringIO()
     segno.make(url, error="m").terminal(out=drawing, compact=True)
     return drawing.getvalue()
+
+
+def terminal_language() -> str:
+    """The terminal's language (``LANG=de_DE.UTF-8``: German), else English."""
+    locale = os.environ.get("LC_ALL") or os.environ.get("LC_MESSAGES") or os.environ.get("LANG") or ""
+    try:
+        return translation.get_supported_language_variant(translation.to_language(locale.split(".")[0]))
+    except LookupError:
+        return "en"

@@ -118,9 +118,9 @@ def test_without_a_network_it_says_phones_cannot_reach_it(started, monkeypatch):
 def test_the_terminal_speaks_german_when_its_language_is(started, monkeypatch):
     monkeypatch.setenv("LANG", "de_DE.UTF-8")
     assert "Handys im Saal öffnen" in started()["out"]
-    assert command.terminal_language() == "de"
+    assert serve.terminal_language() == "de"
     monkeypatch.setenv("LANG", "C")
-    assert command.terminal_language() == "en"
+    assert serve.terminal_language() == "en"
 
 
 def test_at_a_terminal_the_director_types_the_password_twice(monkeypatch):

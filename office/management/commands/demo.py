@@ -11,9 +11,11 @@ from typing import Any
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
+from django.utils import translation
 
 from office.demo import DEMO_NAME, create_demo
 from office.director import ensure_director, password_message
+from office.serve import terminal_language
 from tournaments.models import Tournament
 
 
@@ -24,6 +26,10 @@ class Command(BaseCommand):
         parser.add_argument("--password", default="", help="password for a newly created director login")
 
     def handle(self, *args: Any, **options: Any) -> None:
+        with translation.override(terminal_language()):
+            self.create(options)
+
+    def create(self, options: dict[str, Any]) -> None:
         login = ensure_director(password=options["password"])
         self.stdout.write(password_message(login))
         tournament = Tournament.objects.filter(name=DEMO_NAME).first()

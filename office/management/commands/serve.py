@@ -28,18 +28,8 @@ from scoring.addresses import url_is_loopback
 from tournaments.models import Tournament
 
 
-def terminal_language() -> str:
-    """The terminal's language (``LANG=de_DE.UTF-8``: German), else English."""
-    locale = os.environ.get("LC_ALL") or os.environ.get("LC_MESSAGES") or os.environ.get("LANG") or ""
-    try:
-        return translation.get_supported_language_variant(translation.to_language(locale.split(".")[0]))
-    except LookupError:
-        return "en"
-
-
 class Command(BaseCommand):
     help = "Serve the office to the hall: gunicorn on the laptop's network, DEBUG off, the demo in an empty database."
-    leave_locale_alone = True
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--bind", default=os.environ.get("HOST") or "0.0.0.0", help="address to listen on")
@@ -55,7 +45,7 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        with translation.override(terminal_language()):
+        with translation.override(serve.terminal_language()):
             self.prepare_and_serve(options)
 
     def prepare_and_serve(self, options: dict[str, Any]) -> None:
