@@ -3,12 +3,12 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-HOST ?= 127.0.0.1
+HOST ?= 0.0.0.0
 PORT ?= 8000
 
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: run test lint format install clean
+.PHONY: run dev test lint format install clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -28,12 +28,19 @@ $(CHROMIUM):
 		echo "The browser tests need Debian's chromium: sudo apt-get install chromium"; exit 1; \
 	fi
 
-## Install, migrate, load the demo tournament and serve http://$(HOST):$(PORT)
+## Install and serve the hall: gunicorn on the laptop's network (HOST, PORT), DEBUG off,
+## the demo in an empty database; prints the address phones use, its QR code and the
+## director's login on the first start (manage.py serve).
 run: $(STAMP)
+	$(BIN)/python manage.py compiletranslations
+	PORT=$(PORT) $(BIN)/python manage.py serve --bind $(HOST) --port $(PORT)
+
+## A developer's server: runserver on loopback with DEBUG on (never for a hall).
+dev: $(STAMP)
 	$(BIN)/python manage.py compiletranslations
 	$(BIN)/python manage.py migrate --no-input
 	$(BIN)/python manage.py demo
-	$(BIN)/python manage.py runserver $(HOST):$(PORT)
+	DEBUG=1 OFFICE_URL=http://127.0.0.1:$(PORT) $(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
 
 ## The full suite: lint, tests with coverage, 100% branch coverage of the rules engine
 test: $(STAMP) $(CHROMIUM)

@@ -4,8 +4,13 @@ Defaults suit one laptop in a hall: SQLite next to the code, DEBUG on, a local s
 Everything a server needs comes from the environment:
 
 - ``DATABASE_URL``: e.g. ``postgres://postgres@127.0.0.1:5432/skat`` (dj-database-url);
-- ``SECRET_KEY``, ``DEBUG`` (``0``/``1``), ``ALLOWED_HOSTS`` (comma-separated),
-  ``CSRF_TRUSTED_ORIGINS`` (comma-separated), ``SECURE`` (``1`` behind HTTPS).
+- ``SECRET_KEY`` (or ``SECRET_KEY_FILE``: a file holding it; by default the file
+  ``manage.py serve`` generates beside the SQLite database), ``DEBUG`` (``0``/``1``),
+  ``ALLOWED_HOSTS`` (comma-separated), ``CSRF_TRUSTED_ORIGINS`` (comma-separated),
+  ``SECURE`` (``1`` behind HTTPS);
+- ``OFFICE_URL``: the address printed on table cards and in QR codes, e.g.
+  ``http://192.168.1.20:8000``; detected from the laptop's interfaces (``config.hall``)
+  with ``PORT`` when unset, or the request's own address behind HTTPS (``SECURE``).
 """
 
 from __future__ import annotations
@@ -16,6 +21,8 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
+
+from config import hall
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -35,19 +42,6 @@ def env_list(name: str, default: list[str]) -> list[str]:
 
 
 DEBUG = env_bool("DEBUG", True)
-# The local default is for a laptop in a hall with DEBUG on; with DEBUG off the office
-# refuses to start without a real SECRET_KEY from the environment (no secret in git).
-INSECURE_LOCAL_SECRET_KEY = "django-insecure-local-only-skat-office-change-me"
-SECRET_KEY = os.environ.get("SECRET_KEY", "").strip() or (INSECURE_LOCAL_SECRET_KEY if DEBUG else "")
-if not DEBUG and (
-    not SECRET_KEY or SECRET_KEY == INSECURE_LOCAL_SECRET_KEY or SECRET_KEY.startswith("django-insecure")
-):
-    raise ImproperlyConfigured(
-        "DEBUG is off: set SECRET_KEY in the environment to a long random value, e.g. "
-        '`python -c "import secrets; print(secrets.token_urlsafe(50))"` (the local default is refused).'
-    )
-ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]", "*"] if DEBUG else ["localhost"])
-CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -123,6 +117,25 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # phones at once (tests/scoring/test_concurrency.py) would not behave as in the hall.
     DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / ".test-db.sqlite3")}
 
+# The local default is for a developer with DEBUG on; with DEBUG off the office refuses
+# to start without a real key: SECRET_KEY from the environment, or the file
+# ``manage.py serve`` generated once beside the database (config.hall; no secret in git).
+INSECURE_LOCAL_SECRET_KEY = "django-insecure-local-only-skat-office-change-me"
+SECRET_KEY_FILE = Path(os.environ.get("SECRET_KEY_FILE") or hall.key_file_beside(DATABASES["default"], BASE_DIR))
+SECRET_KEY = (
+    os.environ.get("SECRET_KEY", "").strip()
+    or hall.read_secret_key(SECRET_KEY_FILE)
+    or (INSECURE_LOCAL_SECRET_KEY if DEBUG else "")
+)
+if not DEBUG and (
+    not SECRET_KEY or SECRET_KEY == INSECURE_LOCAL_SECRET_KEY or SECRET_KEY.startswith("django-insecure")
+):
+    raise ImproperlyConfigured(
+        "DEBUG is off: set SECRET_KEY in the environment to a long random value, e.g. "
+        '`python -c "import secrets; print(secrets.token_urlsafe(50))"` (the local default is refused), '
+        f"or start the office with `make run` (manage.py serve), which keeps a generated key in {SECRET_KEY_FILE}."
+    )
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -178,6 +191,22 @@ SESSION_COOKIE_HTTPONLY = True
 X_FRAME_OPTIONS = "DENY"
 # Table links carry their token in the path: never send it to another site as a Referer.
 SECURE_REFERRER_POLICY = "same-origin"
+
+# The hall (config.hall, manage.py serve): the address phones use, printed on the table
+# cards and in their QR codes. Detected from the laptop's interfaces when unset; behind
+# HTTPS (SECURE) a league server's links use the address the request came by.
+PORT = int(os.environ.get("PORT") or 8000)
+OFFICE_URL = os.environ.get("OFFICE_URL", "").strip().rstrip("/") or (
+    "" if SECURE else hall.office_url(hall.detect().host, PORT)
+)
+# 127.0.0.2 stands for "another device in the hall" in the tests; the hall address is
+# always accepted, so every link the office prints opens.
+_LOCAL_HOSTS = ["localhost", "127.0.0.1", "127.0.0.2", "[::1]"]
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", [*_LOCAL_HOSTS, "*"] if DEBUG else _LOCAL_HOSTS)
+_OFFICE_HOST = hall.host_of(OFFICE_URL)
+if _OFFICE_HOST and _OFFICE_HOST not in ALLOWED_HOSTS:
+    ALLOWED_HOSTS.append(_OFFICE_HOST)
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
 LOGGING = {
     "version": 1,

@@ -16,6 +16,7 @@ from tournaments.models import Registration, Tournament
 from tournaments.permissions import director_required
 from tournaments.series import can_draw_next, seats_editable
 
+from .addresses import loopback_office
 from .progress import FinishNeedsConfirmation, finish_series, table_progress
 
 
@@ -66,6 +67,7 @@ def series_detail(request: HttpRequest, tournament: Tournament, number: int) -> 
             "editable": seats_editable(series, play_started=any(t.entered for t in tables)),
             "swap_form": SwapForm(players=seated),
             "move_form": MoveForm(players=seated, tables=table_choices),
+            "loopback_office": loopback_office(request),
         },
     )
 

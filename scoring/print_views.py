@@ -8,6 +8,7 @@ the parameter, and lets :mod:`scoring.documents` draw the PDF.
 from __future__ import annotations
 
 import io
+from functools import partial
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
@@ -20,6 +21,7 @@ from tournaments.params import number_param
 from tournaments.permissions import director_required
 
 from . import accounts, documents
+from .addresses import absolute_link
 from .fees import FeeError
 from .pins import seat_pin
 from .standings import finality
@@ -84,11 +86,12 @@ def table_sheet(request: HttpRequest, tournament: Tournament, number: int, table
 
 @director_required
 def series_cards(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
-    """The table cards of a series, with each table's entry link as QR code (no PINs:
-    the whole table reads the card; see :func:`series_pin_slips`)."""
+    """The table cards of a series, with each table's entry link as QR code on the
+    office's hall address (no PINs: the whole table reads the card; see
+    :func:`series_pin_slips`)."""
     series = series_or_404(tournament, number)
     response = _pdf(_name(tournament, "series", number, "table-cards"))
-    documents.series_cards_pdf(series, absolute_url=request.build_absolute_uri, out=response)
+    documents.series_cards_pdf(series, absolute_url=partial(absolute_link, request), out=response)
     return response
 
 

@@ -26,6 +26,7 @@ from tournaments.params import number_param
 from tournaments.rule_messages import rule_message
 
 from . import entry, links, lists, signoff, tablesheet
+from .addresses import absolute_link
 from .forms import ControlEntryForm, GameForm
 from .models import ControlEntry, Deal, Game
 from .rules import RuleError
@@ -260,8 +261,8 @@ def correct_last(request: HttpRequest, token: str) -> HttpResponse:
 
 
 def table_qr(request: HttpRequest, token: str) -> HttpResponse:
-    """The table link (or its second list's) as a QR code (SVG), for the table card."""
+    """The table link (or its second list's) as a QR code (SVG) on the hall address."""
     link = _open_link(token)
-    url = request.build_absolute_uri(reverse("tables:sheet", args=[link.token]))
+    url = absolute_link(request, reverse("tables:sheet", args=[link.token]))
     svg = segno.make(url, error="m").svg_inline(scale=6, border=2)
     return HttpResponse(svg, content_type="image/svg+xml")

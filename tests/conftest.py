@@ -31,3 +31,10 @@ def director(client):
     user = factories.user("director")
     client.force_login(user)
     return user
+
+
+@pytest.fixture(autouse=True)
+def _office_url_of_the_request(settings):
+    """Links on the address the test's request used (http://testserver/...), not on
+    the hall address this machine's interfaces happen to give (config.hall)."""
+    settings.OFFICE_URL = ""

@@ -73,7 +73,7 @@ def table_sheet_pdf(table, *, filled: bool) -> bytes:
 def series_cards_pdf(series, *, absolute_url: Callable[[str], str], out: BinaryIO) -> None:
     """The table cards of a series: two per A4 page, each with its entry link as QR code.
 
-    ``absolute_url`` makes the link absolute (``request.build_absolute_uri``). No PINs:
+    ``absolute_url`` makes the link absolute (on the hall address: ``scoring.addresses``). No PINs:
     the whole table reads the card, so each player's PIN is on his own slip
     (:func:`series_pin_slips_pdf`). Two queries, whatever the number of tables.
     """

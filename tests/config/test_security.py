@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import secrets
@@ -22,7 +23,15 @@ ROOT = Path(__file__).resolve().parents[2]
 def _manage(*args: str, **env: str) -> subprocess.CompletedProcess:
     # A server's environment: none of the test run's settings (the browser tests set
     # DJANGO_ALLOW_ASYNC_UNSAFE for Playwright, which check --deploy rightly refuses).
-    unset = {"SECRET_KEY", "DEBUG", "ALLOWED_HOSTS", "DJANGO_ALLOW_ASYNC_UNSAFE"}
+    unset = {
+        "SECRET_KEY",
+        "SECRET_KEY_FILE",
+        "DEBUG",
+        "SECURE",
+        "ALLOWED_HOSTS",
+        "OFFICE_URL",
+        "DJANGO_ALLOW_ASYNC_UNSAFE",
+    }
     environment = {k: v for k, v in os.environ.items() if k not in unset}
     environment.update(env)
     return subprocess.run(
@@ -31,12 +40,14 @@ def _manage(*args: str, **env: str) -> subprocess.CompletedProcess:
 
 
 def test_production_settings_pass_check_deploy_without_a_warning():
+    """A league server: DEBUG off behind HTTPS keeps every HTTPS protection."""
     result = _manage(
         "check",
         "--deploy",
         "--fail-level",
         "WARNING",
         DEBUG="0",
+        SECURE="1",
         SECRET_KEY=secrets.token_urlsafe(50),
         ALLOWED_HOSTS="skat.example.org",
     )
@@ -45,14 +56,54 @@ def test_production_settings_pass_check_deploy_without_a_warning():
 
 
 @pytest.mark.parametrize("key", [None, "", "django-insecure-local-only-skat-office-change-me", "django-insecure-xyz"])
-def test_debug_off_refuses_a_missing_or_the_local_secret_key(key):
-    env = {"DEBUG": "0", "ALLOWED_HOSTS": "skat.example.org"}
+def test_debug_off_refuses_a_missing_or_the_local_secret_key(key, tmp_path):
+    # No key file either (one a `make run` in this checkout left beside db.sqlite3).
+    env = {"DEBUG": "0", "ALLOWED_HOSTS": "skat.example.org", "SECRET_KEY_FILE": str(tmp_path / "none.secret-key")}
     if key is not None:
         env["SECRET_KEY"] = key
     result = _manage("check", **env)
     assert result.returncode != 0
     assert "ImproperlyConfigured" in result.stderr
     assert "set SECRET_KEY in the environment" in result.stderr
+
+
+SHOW_SETTINGS = (
+    "from django.conf import settings as s; import json; print(json.dumps([s.SECRET_KEY, s.SESSION_COOKIE_SECURE, "
+    "s.CSRF_COOKIE_SECURE, s.SECURE_SSL_REDIRECT, s.SECURE_HSTS_SECONDS, s.ALLOWED_HOSTS, s.OFFICE_URL]))"
+)
+
+
+def _settings(**env: str) -> list:
+    result = _manage("shell", "-c", SHOW_SETTINGS, **env)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def test_the_hall_serves_plain_http_with_the_key_from_its_file(tmp_path):
+    """`make run`'s environment: DEBUG off, SECURE=0, the generated key file; no HTTPS
+    redirect, no secure-only cookies, no HSTS; the hall address and 127.0.0.2 accepted."""
+    key_file = tmp_path / "db.sqlite3.secret-key"
+    key_file.write_text("k" * 60 + "\n")
+    key, *secure, hsts, hosts, office_url = _settings(
+        DEBUG="0", SECURE="0", SECRET_KEY_FILE=str(key_file), OFFICE_URL="http://192.168.1.20:8000/"
+    )
+    assert key == "k" * 60
+    assert secure == [False, False, False] and hsts == 0
+    assert office_url == "http://192.168.1.20:8000"
+    assert {"192.168.1.20", "127.0.0.2", "127.0.0.1"} <= set(hosts) and "*" not in hosts
+
+
+def test_a_league_server_behind_https_keeps_its_protections_and_uses_the_request_address():
+    _key, *secure, hsts, hosts, office_url = _settings(
+        DEBUG="0", SECURE="1", SECRET_KEY=secrets.token_urlsafe(50), ALLOWED_HOSTS="skat.example.org"
+    )
+    assert secure == [True, True, True] and hsts == 31536000
+    assert office_url == "" and hosts == ["skat.example.org"]
+
+
+def test_without_office_url_the_hall_address_is_detected_with_the_port(tmp_path):
+    *_rest, office_url = _settings(DEBUG="0", SECURE="0", SECRET_KEY=secrets.token_urlsafe(50), PORT="8123")
+    assert office_url.startswith("http://") and office_url.endswith(":8123")
 
 
 def test_no_secret_key_value_in_the_repository():

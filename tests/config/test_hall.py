@@ -1,0 +1,123 @@
+"""config.hall: the hall address from the interfaces (fed fake lists here: nothing is
+read from this machine's network, nothing is sent) and the secret key file."""
+
+from __future__ import annotations
+
+import stat
+import subprocess
+
+import pytest
+
+from config import hall
+
+
+def test_a_private_lan_address_is_preferred_to_any_other():
+    found = [("lo", "127.0.0.1"), ("eth0", "203.0.113.7"), ("wlan0", "192.168.178.23")]
+    assert hall.choose(found) == hall.HallAddress("192.168.178.23", "wlan0")
+
+
+@pytest.mark.parametrize(
+    "ignored",
+    [
+        ("lo", "127.0.0.1"),
+        ("lo0", "127.0.0.1"),
+        ("docker0", "172.17.0.1"),
+        ("br-5f2a", "172.18.0.1"),
+        ("veth12ab", "10.0.0.5"),
+        ("virbr0", "192.168.122.1"),
+        ("tun0", "10.8.0.2"),
+        ("wg0", "10.66.0.3"),
+        ("tailscale0", "100.101.102.103"),
+        ("eth1", "169.254.10.20"),  # link-local: no DHCP answered
+        ("eth2", "not an address"),
+    ],
+)
+def test_loopback_containers_tunnels_and_link_local_are_never_the_hall(ignored):
+    assert hall.choose([ignored, ("wlp2s0", "10.1.2.3")]) == hall.HallAddress("10.1.2.3", "wlp2s0")
+    assert hall.choose([ignored]).loopback
+
+
+def test_of_several_lan_addresses_the_first_interface_wins():
+    found = [("enp3s0", "10.0.0.4"), ("wlan0", "192.168.1.5")]
+    assert hall.choose(found).host == "10.0.0.4"
+
+
+def test_a_public_address_serves_when_there_is_no_lan():
+    assert hall.choose([("lo", "127.0.0.1"), ("eth0", "192.0.2.2")]) == hall.HallAddress("192.0.2.2", "eth0")
+
+
+def test_without_a_network_it_falls_back_to_loopback():
+    fallback = hall.choose([("lo", "127.0.0.1"), ("docker0", "172.17.0.1")])
+    assert fallback == hall.HallAddress("127.0.0.1", "lo") and fallback.loopback
+    assert hall.choose([]).loopback
+
+
+def test_ifconfig_output_is_read_on_systems_without_the_linux_call():
+    output = (
+        "lo0: flags=8049<UP,LOOPBACK,RUNNING,MULTICAST> mtu 16384\n"
+        "\tinet 127.0.0.1 netmask 0xff000000\n"
+        "en0: flags=8863<UP,BROADCAST,SMART,RUNNING,SIMPLEX,MULTICAST> mtu 1500\n"
+        "\tinet6 fe80::1c2b:3d4e%en0 prefixlen 64 scopeid 0x4\n"
+        "\tinet 192.168.0.42 netmask 0xffffff00 broadcast 192.168.0.255\n"
+        "bridge100: flags=8863<UP> mtu 1500\n"
+        "\tinet 192.168.64.1 netmask 0xffffff00\n"
+    )
+    found = hall.parse_ifconfig(output)
+    assert found == [("lo0", "127.0.0.1"), ("en0", "192.168.0.42"), ("bridge100", "192.168.64.1")]
+    assert hall.choose(found).host == "192.168.0.42"
+
+
+def test_interfaces_fall_back_to_ifconfig(monkeypatch):
+    monkeypatch.setattr(hall, "_ioctl_interfaces", list)
+    monkeypatch.setattr(hall.shutil, "which", lambda name: "/sbin/ifconfig")
+    answer = subprocess.CompletedProcess([], 0, stdout="en0: flags=1<UP> mtu 1500\n\tinet 10.9.8.7 netmask 0\n")
+    monkeypatch.setattr(hall.subprocess, "run", lambda *args, **kwargs: answer)
+    assert hall.interfaces() == [("en0", "10.9.8.7")]
+    assert hall.detect() == hall.HallAddress("10.9.8.7", "en0")
+
+
+def test_this_machines_interfaces_are_read_without_error():
+    """Read from the kernel (no packet): whatever they are, each is a name and an IPv4 address."""
+    for name, address in hall.interfaces():
+        assert name and address.count(".") == 3
+
+
+def test_the_office_url_and_its_host():
+    assert hall.office_url("192.168.1.20", 8000) == "http://192.168.1.20:8000"
+    assert hall.office_url("fd00::5", 80) == "http://[fd00::5]:80"
+    assert hall.host_of("http://[fd00::5]:80") == "[fd00::5]"
+    assert hall.host_of("http://192.168.1.20:8000") == "192.168.1.20"
+    assert hall.host_of("") == ""
+
+
+def test_the_key_file_is_beside_the_sqlite_database(tmp_path):
+    sqlite = {"ENGINE": "django.db.backends.sqlite3", "NAME": str(tmp_path / "db.sqlite3")}
+    assert hall.key_file_beside(sqlite, tmp_path / "code") == tmp_path / "db.sqlite3.secret-key"
+    postgres = {"ENGINE": "django.db.backends.postgresql", "NAME": "skat"}
+    assert hall.key_file_beside(postgres, tmp_path) == tmp_path / "office.secret-key"
+
+
+def test_the_secret_key_is_generated_once_private_and_then_reused(tmp_path):
+    path = tmp_path / "data" / "db.sqlite3.secret-key"
+    assert hall.read_secret_key(path) == ""
+    key = hall.ensure_secret_key(path)
+    assert len(key) >= 50 and path.read_text() == key + "\n"
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert hall.ensure_secret_key(path) == key == hall.read_secret_key(path)
+    assert [p.name for p in path.parent.iterdir()] == [path.name]  # no temporary file left
+
+
+def test_a_key_file_readable_by_others_is_made_private_and_an_empty_one_refilled(tmp_path):
+    path = tmp_path / "office.secret-key"
+    path.write_text("the-kept-key\n")
+    path.chmod(0o644)
+    assert hall.ensure_secret_key(path) == "the-kept-key"
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    path.write_text("")
+    assert len(hall.ensure_secret_key(path)) >= 50
+
+
+def test_the_key_file_stays_out_of_git():
+    root = hall.Path(__file__).resolve().parents[2]
+    ignored = subprocess.run(["git", "check-ignore", "-q", "db.sqlite3.secret-key"], cwd=root, check=False)
+    assert ignored.returncode == 0
