@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Max, Q
 
 from .models import Category, Club, Player, Registration, Team, Tournament
 from .names import identity_key
@@ -54,6 +54,10 @@ def give_start_numbers(tournament: Tournament, count: int) -> range:
     the last-numbered player left (the counter is kept on the tournament, its row locked)."""
     with transaction.atomic():
         last = Tournament.objects.select_for_update().values_list("last_start_number", flat=True).get(pk=tournament.pk)
+        # A full save of a tournament loaded earlier (the rules page) may have written an
+        # older counter back: never below a number in use.
+        in_use = Registration.objects.filter(tournament=tournament).aggregate(m=Max("start_number"))["m"] or 0
+        last = max(last, in_use)
         Tournament.objects.filter(pk=tournament.pk).update(last_start_number=last + count)
     return range(last + 1, last + count + 1)
 
