@@ -20,8 +20,9 @@ from scoring.rules import GAME_VALUES, Contract, RuleError
 from scoring.sheet import active_seats
 from scoring.signoff import mark_on_paper
 from tournaments.models import Club, Player, Registration, Series, Team, Tournament
+from tournaments.names import identity_key
 from tournaments.series import draw_series
-from tournaments.services import DEFAULT_LOST_GAME_FEES
+from tournaments.services import DEFAULT_LOST_GAME_FEES, give_start_numbers
 
 DEMO_NAME = "Demo Open"
 #: The demo's players: name, club, membership number, nationality (also a sample import file).
@@ -101,7 +102,10 @@ def create_demo(director=None, seed: int = 2026) -> Tournament:
     # The prize pool paid out to the first ten places (shares of the pool, 100 % in all).
     for place, percent in enumerate((25, 18, 14, 11, 9, 7, 6, 5, 3, 2), start=1):
         tournament.prizes.create(place=place, percent=percent)
-    for row in demo_players():
+    rows = list(demo_players())
+    # Everybody came and paid the entry fee at the desk; start numbers in the list's order.
+    start_numbers = iter(give_start_numbers(tournament, len(rows)))
+    for row in rows:
         club = Club.objects.get_or_create(name=row["club"])[0]
         player, _created = Player.objects.get_or_create(
             membership_number=row["membership_number"],
@@ -110,7 +114,15 @@ def create_demo(director=None, seed: int = 2026) -> Tournament:
         # Each club sends a team of its four (DOMAIN, teams): the draw keeps them apart
         # and the standings rank the teams too.
         team = Team.objects.get_or_create(tournament=tournament, name=row["team"])[0] if row.get("team") else None
-        Registration.objects.create(tournament=tournament, player=player, team=team, paid=True)
+        Registration.objects.create(
+            tournament=tournament,
+            player=player,
+            team=team,
+            paid=True,
+            present=True,
+            start_number=next(start_numbers),
+            identity_key=identity_key(player.name, player.club_id),
+        )
 
     first = draw_series(tournament)
     _play(first, rng, share=1.0)

@@ -9,8 +9,9 @@ class RefereesConfig(AppConfig):
         from scoring import hooks as scoring_hooks
         from tournaments import hooks as tournaments_hooks
 
-        from . import corrections, panels
+        from . import corrections, panels, permissions
 
         scoring_hooks.correction_reason.fill(corrections.latest_reason)
         scoring_hooks.corrected.fill(corrections.corrected)
         tournaments_hooks.home_panels.fill(panels.home_panels)
+        tournaments_hooks.reads_results.fill(permissions.is_referee)

@@ -110,7 +110,7 @@ def settlements(tournament, series_list, table_pk: int | None = None) -> list[Ta
     registrations = {
         r.player_id: r
         for r in Registration.objects.filter(tournament=tournament, player_id__in=player_ids).only(
-            "player_id", "first_series", "paid"
+            "player_id", "first_series", "paid", "list_fees_paid"
         )
     }
     rules = tournament.fee_rules()
@@ -134,6 +134,10 @@ def settlements(tournament, series_list, table_pk: int | None = None) -> list[Ta
             due.append(
                 registration is not None and not registration.paid and registration.first_series == table.series.number
             )
+        # Who paid his list fees at the desk pays none at the table.
+        list_due = [
+            not (registrations.get(seat.player_id) and registrations[seat.player_id].list_fees_paid) for seat in seats
+        ]
         accounts = fees.table_account(
             rules,
             size=table.size,
@@ -141,6 +145,7 @@ def settlements(tournament, series_list, table_pk: int | None = None) -> list[Ta
             places=places,
             passed_out=passed_out,
             entry_due=due,
+            list_due=list_due,
         )
         result.append(
             TableSettlement(
@@ -170,8 +175,8 @@ def total_account(items: Iterable[TableSettlement]) -> fees.Account:
 
 @dataclass(frozen=True, slots=True)
 class FeeAccount:
-    """The tournament's money overall: per series, the entry fees paid at registration,
-    the total, and where it goes (prize pool and organiser)."""
+    """The tournament's money overall: per series, the entry fees (and list fees) paid at
+    the desk, the total, and where it goes (prize pool and organiser)."""
 
     by_series: tuple[tuple[object, int, fees.Account], ...]  # (series, tables, account)
     paid_at_registration: int
@@ -182,7 +187,10 @@ class FeeAccount:
 
 def fee_account(tournament) -> FeeAccount:
     """Sum every table's fee account of every series (see :func:`settlements`) and add
-    the entry fees paid at registration; the unpaid ones are collected at the tables."""
+    the cash taken at the desk (tournaments.door: entry fees, and the list fees of the
+    players who paid them there); the rest is collected at the tables."""
+    from tournaments import door
+
     all_series = list(tournament.series.order_by("number"))
     items = settlements(tournament, all_series)
     by_series = tuple(
@@ -193,8 +201,10 @@ def fee_account(tournament) -> FeeAccount:
         )
         for series in all_series
     )
-    paid = tournament.registrations.filter(paid=True).count()
-    at_registration = fees.Account(entry_fees=tournament.entry_fee * paid)
+    desk = door.totals(tournament)
+    paid = desk.paid
+    entry_fees = tournament.entry_fee * paid
+    at_registration = fees.Account(entry_fees=entry_fees, list_fees=desk.cash - entry_fees)
     total = total_account(items) + at_registration
     return FeeAccount(
         by_series=by_series,

@@ -14,6 +14,7 @@ from django.http import FileResponse, Http404, HttpRequest, HttpResponse, Stream
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from tournaments.lookups import published_tournament
@@ -21,6 +22,7 @@ from tournaments.models import Table, Tournament
 from tournaments.permissions import director_required
 from tournaments.uploads import import_upload
 
+from .categories import CategoryError, chosen_category
 from .charts import running_score_svg
 from .exports import SHEETS, csv_lines, league_xlsx
 from .imports import import_sheet
@@ -34,15 +36,25 @@ def _filename(tournament: Tournament, suffix: str) -> str:
 
 @director_required
 def export(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    return render(request, "tournaments/export.html", {"tournament": tournament, "sheets": list(SHEETS)})
+    context = {"tournament": tournament, "sheets": list(SHEETS), "categories": tournament.categories.all()}
+    return render(request, "tournaments/export.html", context)
+
+
+def _bad(request: HttpRequest, tournament: Tournament, message) -> HttpResponse:
+    return render(request, "tournaments/bad_request.html", {"tournament": tournament, "message": message}, status=400)
 
 
 @director_required
-def export_xlsx(request: HttpRequest, tournament: Tournament) -> FileResponse:
-    """The workbook is written to a temporary file, then streamed from it: never twice in memory."""
+def export_xlsx(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """The workbook is written to a temporary file, then streamed from it: never twice in memory.
+    ``?category=<id>``: its Ranking sheet is that category's own ranking."""
+    try:
+        category = chosen_category(tournament, request.GET.get("category"))
+    except CategoryError as error:
+        return _bad(request, tournament, error)
     spool = tempfile.TemporaryFile(suffix=".xlsx")  # noqa: SIM115 - FileResponse closes it, which deletes it
     try:
-        league_xlsx(tournament, spool)
+        league_xlsx(tournament, spool, category=category)
     except BaseException:
         spool.close()
         raise
@@ -56,12 +68,17 @@ def export_xlsx(request: HttpRequest, tournament: Tournament) -> FileResponse:
 
 
 @director_required
-def export_csv(request: HttpRequest, tournament: Tournament, sheet: str) -> StreamingHttpResponse:
+def export_csv(request: HttpRequest, tournament: Tournament, sheet: str) -> HttpResponse:
     names = {name.lower(): name for name in SHEETS}
     if sheet.lower() not in names:
         raise Http404
     name = names[sheet.lower()]
-    response = StreamingHttpResponse(csv_lines(tournament, name), content_type="text/csv; charset=utf-8")
+    try:
+        category = chosen_category(tournament, request.GET.get("category"))
+    except CategoryError as error:
+        return _bad(request, tournament, error)
+    lines = csv_lines(tournament, name, category=category)
+    response = StreamingHttpResponse(lines, content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{_filename(tournament, f"-{name.lower()}.csv")}"'
     return response
 
@@ -74,7 +91,11 @@ def sheet_import(request: HttpRequest, tournament: Tournament, number: int, tabl
         request,
         lambda upload: import_sheet(target, upload, upload.name, entered_by=f"{request.user.get_username()}: import"),
         lambda result: (
-            _("Table %(table)s: %(n)s deals imported, every one valued by the rules.")
+            ngettext(
+                "Table %(table)s: %(n)s deal imported, valued by the rules.",
+                "Table %(table)s: %(n)s deals imported, every one valued by the rules.",
+                result.games,
+            )
             % {"table": table, "n": result.games}
         ),
     )

@@ -41,6 +41,7 @@ urlpatterns += [
     ),
     path("t/<int:tournament_id>/standings.pdf", print_views.standings_pdf, name="standings_pdf"),
     path("t/<int:tournament_id>/prizes.pdf", print_views.prize_list_pdf, name="prizes_pdf"),
+    path("t/<int:tournament_id>/start-list.pdf", print_views.start_list_pdf, name="start_list_pdf"),
     path("t/<int:tournament_id>/fees/", print_views.fee_account, name="fee_account"),
 ]
 

@@ -176,18 +176,26 @@ def table_account(
     places: Sequence[int],
     passed_out: int,
     entry_due: Sequence[bool] | None = None,
+    list_due: Sequence[bool] | None = None,
 ) -> tuple[PlayerAccount, ...]:
     """Every player's account at one table, in seat order.
 
     ``lost`` are the games each seat lost on this sheet, ``places`` its place at the
     table, ``passed_out`` the table's passed-out deals; ``entry_due`` says who pays the
-    entry fee at this table (not yet paid, first series).
+    entry fee at this table (not yet paid, first series), ``list_due`` who pays the list
+    fee here (default: everybody; not who paid his list fees at the desk).
     """
     if size not in (3, 4):
         raise FeeError(f"size: a table has 3 or 4 players, not {size!r}")
-    if len(lost) != size or len(places) != size or (entry_due is not None and len(entry_due) != size):
+    if (
+        len(lost) != size
+        or len(places) != size
+        or (entry_due is not None and len(entry_due) != size)
+        or (list_due is not None and len(list_due) != size)
+    ):
         raise FeeError(f"seats: give one value per seat, {size} in all")
     due = entry_due if entry_due is not None else [False] * size
+    list_due = list_due if list_due is not None else [True] * size
     passed = passed_out_fees(rules.passed_out_steps.get(size, ()), passed_out)
     money = rules.table_money.get(size, {})
     return tuple(
@@ -196,7 +204,7 @@ def table_account(
             place=places[seat - 1],
             lost_games=lost[seat - 1],
             entry_fee=Decimal(rules.entry_fee) if due[seat - 1] else ZERO,
-            list_fee=Decimal(rules.list_fee),
+            list_fee=Decimal(rules.list_fee) if list_due[seat - 1] else ZERO,
             lost_game_fees=lost_game_fees(rules.lost_game_steps, lost[seat - 1]),
             passed_out_fees=passed,
             table_money=table_money(money, places[seat - 1]),

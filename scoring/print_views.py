@@ -22,6 +22,7 @@ from tournaments.permissions import director_required
 
 from . import accounts, documents
 from .addresses import absolute_link
+from .categories import CategoryError, chosen_category
 from .fees import FeeError
 from .pins import seat_pin
 from .standings import finality
@@ -150,6 +151,7 @@ def standings_pdf(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     With the running-score charts of the first 100 places appended (``?appendix=1``, the
     default), of every player (``?appendix=all``) or none (``?appendix=0``).
     ``?view=teams``: the team ranking list (no charts), for a tournament with teams.
+    ``?category=<id>``: the category's own ranking (its players, placed from 1).
     """
     view = request.GET.get("view") or "players"
     if view not in ("players", "teams"):
@@ -181,10 +183,23 @@ def standings_pdf(request: HttpRequest, tournament: Tournament) -> HttpResponse:
                 _("series: %(value)s is not a drawn series of this tournament (drawn: %(drawn)s).")
                 % {"value": selected, "drawn": drawn},
             )
+    try:
+        category = chosen_category(tournament, request.GET.get("category"))
+    except CategoryError as error:
+        return _bad(request, tournament, str(error))
     teams = view == "teams"
     parts = ("team-standings" if teams else "standings",) + (("series", series_number) if series_number else ())
+    if category is not None and not teams:
+        parts += (slugify(category.name.translate(_SPELLED)) or "category",)
     out = io.BytesIO()
-    documents.standings_pdf(tournament, series_number=series_number, appendix=APPENDIX[choice], out=out, teams=teams)
+    documents.standings_pdf(
+        tournament,
+        series_number=series_number,
+        appendix=APPENDIX[choice],
+        out=out,
+        teams=teams,
+        category=None if teams else category,
+    )
     response = _pdf(_name(tournament, *parts))
     response.write(out.getvalue())
     return response
@@ -230,4 +245,13 @@ def prize_list_pdf(request: HttpRequest, tournament: Tournament) -> HttpResponse
         return _bad(request, tournament, _("prizes: %(error)s") % {"error": payout})
     response = _pdf(_name(tournament, "prize-list"))
     documents.prize_list_pdf(tournament, payout, finality=finality(tournament), out=response)
+    return response
+
+
+@director_required
+def start_list_pdf(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """The start list for the wall: start number, name, club and each drawn series'
+    table and seat, alphabetical by surname."""
+    response = _pdf(_name(tournament, "start-list"))
+    documents.start_list_pdf(tournament, out=response)
     return response

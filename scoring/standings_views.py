@@ -11,8 +11,9 @@ from django_tables2 import RequestConfig
 from tournaments.lookups import published_tournament
 from tournaments.models import Tournament
 from tournaments.params import number_param
-from tournaments.permissions import director_required
+from tournaments.permissions import results_reader_required
 
+from .categories import CategoryError, chosen_category, within_category
 from .standings import finality, standings, team_standings
 from .tables import StandingsTable, TeamStandingsTable, rows, team_rows
 
@@ -21,6 +22,7 @@ def _standings_context(request: HttpRequest, tournament: Tournament, player_link
     numbers = list(tournament.series.order_by("number").values_list("number", flat=True))
     selected = number_param(request.GET.get("series"))
     series_number = selected if selected in numbers else None
+    category = chosen_category(tournament, request.GET.get("category"))
     ranked = standings(tournament, series_number)
     # The team ranking is offered once the tournament has teams; ?view=teams shows it.
     has_teams = tournament.teams.exists()
@@ -28,7 +30,7 @@ def _standings_context(request: HttpRequest, tournament: Tournament, player_link
     if teams_view:
         table = TeamStandingsTable(team_rows(team_standings(tournament, series_number, players=ranked)))
     else:
-        data = rows(ranked)
+        data = rows(within_category(ranked, category))
         if player_link:  # each name links to the player's statistics page
             for row in data:
                 row["url"] = reverse(player_link, args=[tournament.pk, row["player_id"]])
@@ -41,6 +43,8 @@ def _standings_context(request: HttpRequest, tournament: Tournament, player_link
         "numbers": numbers,
         "series_number": series_number,
         "has_teams": has_teams,
+        "categories": list(tournament.categories.all()),
+        "category": category,
         "teams_view": teams_view,
         "sheets_confirmed": finished.confirmed,
         "sheets": finished.sheets,
@@ -49,22 +53,37 @@ def _standings_context(request: HttpRequest, tournament: Tournament, player_link
     }
 
 
-@director_required
+def _bad_category(request: HttpRequest, tournament: Tournament, error: CategoryError) -> HttpResponse:
+    return render(request, "tournaments/bad_request.html", {"tournament": tournament, "message": error}, status=400)
+
+
+@results_reader_required
 def standings_view(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    context = _standings_context(request, tournament, "tournaments:player_statistics")
+    """The director's standings; the tournament's referees may read them too (the page
+    changes nothing). ``?category=<id>``: the category's own ranking."""
+    try:
+        context = _standings_context(request, tournament, "tournaments:player_statistics")
+    except CategoryError as error:
+        return _bad_category(request, tournament, error)
     return render(request, "tournaments/standings.html", context)
 
 
 def public_standings(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """Standings for everybody, once the director publishes them."""
     tournament = published_tournament(request, tournament_id)
-    context = _standings_context(request, tournament, "public:player_statistics")
+    try:
+        context = _standings_context(request, tournament, "public:player_statistics")
+    except CategoryError as error:
+        return _bad_category(request, tournament, error)
     return render(request, "tournaments/standings.html", context | {"public": True})
 
 
 def live(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The projector page: the top of the standings, refreshing itself."""
     tournament = published_tournament(request, tournament_id)
-    context = _standings_context(request, tournament)
+    try:
+        context = _standings_context(request, tournament)
+    except CategoryError as error:
+        return _bad_category(request, tournament, error)
     template = "tournaments/_live_table.html" if request.htmx else "tournaments/live.html"
     return render(request, template, context)

@@ -354,7 +354,27 @@ MATRIX: list[Row] = [
         data=lambda w: {"player": w.registrations[0].player_id, "table": w.table2.pk},
     ),
     Row("tournaments:finish", series, post=STAFF, data=lambda w: {"force": "1"}),
-    Row("tournaments:standings", tournament, get=STAFF),
+    # The standings only show results: the tournament's referees may read them too.
+    Row("tournaments:standings", tournament, get=REFEREE),
+    # The door (tournaments/door_views.py, player_views.py): check-in, cash desk, corrections.
+    Row("tournaments:desk", tournament, get=STAFF),
+    Row("tournaments:desk_add", tournament, post=STAFF, data=lambda w: {"walkin-name": "Wanda Walkin"}),
+    Row(
+        "tournaments:desk_toggle",
+        lambda w, token: {"tournament_id": w.t.pk, "registration_id": w.registrations[0].pk, "flag": "paid"},
+        post=STAFF,
+        data=lambda w: {"value": "1"},
+    ),
+    Row(
+        "tournaments:player_edit",
+        lambda w, token: {"tournament_id": w.t.pk, "registration_id": w.registrations[0].pk},
+        get=STAFF,
+        post=STAFF,
+        data=lambda w: {"name": "Amalia Oneworth-Neu", "club": "", "membership_number": "", "team": ""},
+    ),
+    Row("tournaments:category_add", tournament, post=STAFF, data=lambda w: {"name": "Damen"}),
+    Row("tournaments:delete", tournament, get=STAFF, post=STAFF, data=lambda w: {"confirm": "yes"}),
+    Row("tournaments:start_list_pdf", tournament, get=STAFF),
     Row("tournaments:reissue_link", lambda w, token: series(w, token) | {"table_number": 1}, post=STAFF),
     Row("tournaments:reissue_links", series, post=STAFF),
     # Public pages (this tournament's standings are not published).

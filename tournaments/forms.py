@@ -5,21 +5,9 @@ from __future__ import annotations
 from decimal import Decimal
 
 from django import forms
-from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
-from .models import (
-    Club,
-    LostGameFee,
-    PassedOutFee,
-    Player,
-    Prize,
-    Registration,
-    Series,
-    TableMoney,
-    Team,
-    Tournament,
-)
+from .models import LostGameFee, PassedOutFee, Prize, Series, TableMoney, Tournament
 
 
 class TournamentForm(forms.ModelForm):
@@ -116,92 +104,6 @@ PrizeFormSet = forms.inlineformset_factory(
     extra=3,
     can_delete=True,
 )
-
-
-class RegistrationForm(forms.Form):
-    """Register a player: an existing one by membership number, or a new one."""
-
-    name = forms.CharField(label=_("name"), max_length=120)
-    club = forms.CharField(label=_("club"), max_length=120, required=False)
-    membership_number = forms.CharField(label=_("membership number"), max_length=32, required=False)
-    nationality = forms.CharField(label=_("nationality"), max_length=3, required=False)
-    team = forms.CharField(label=_("team"), max_length=120, required=False)
-    first_series = forms.IntegerField(label=_("plays from series"), min_value=1, initial=1)
-
-    def __init__(self, *args, tournament: Tournament, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
-        self.tournament = tournament
-        self.fields["first_series"].max_value = tournament.series_count
-        self.fields["first_series"].widget.attrs["max"] = tournament.series_count
-        # A late entry plays from the first series not yet drawn (3.1.2): offer that one.
-        last_drawn = max(tournament.series.values_list("number", flat=True), default=0)
-        self.fields["first_series"].initial = min(last_drawn + 1, tournament.series_count)
-
-    def clean_name(self) -> str:
-        name = " ".join(self.cleaned_data["name"].split())
-        if not name:
-            raise forms.ValidationError(_("Enter the player's name."))
-        return name
-
-    def clean_first_series(self) -> int:
-        first = self.cleaned_data["first_series"]
-        if first > self.tournament.series_count:
-            raise forms.ValidationError(
-                _("This tournament has %(count)s series.") % {"count": self.tournament.series_count}
-            )
-        drawn = self.tournament.series.filter(number__gte=first).order_by("number").first()
-        if drawn is not None:
-            raise forms.ValidationError(
-                _("Series %(number)s is already drawn; a late entry plays from the next series (3.1.2).")
-                % {"number": drawn.number}
-            )
-        return first
-
-    def clean(self) -> dict:
-        data = super().clean()
-        number = (data.get("membership_number") or "").strip()
-        if number:
-            player = Player.objects.filter(membership_number=number).first()
-            if player is not None and data.get("name") and player.name.casefold() != data["name"].casefold():
-                self.add_error(
-                    "membership_number",
-                    _("Membership number %(number)s belongs to %(name)s.") % {"number": number, "name": player.name},
-                )
-            if player is not None and Registration.objects.filter(tournament=self.tournament, player=player).exists():
-                self.add_error("membership_number", _("%(name)s is already registered.") % {"name": player.name})
-        elif data.get("name"):
-            # Without a number, the same name and club is the player already registered.
-            club = " ".join((data.get("club") or "").split()).casefold()
-            wanted = (data["name"].casefold(), club)
-            registered = Registration.objects.filter(tournament=self.tournament).values_list(
-                "player__name", "player__club__name"
-            )
-            if any((name.casefold(), (their_club or "").casefold()) == wanted for name, their_club in registered):
-                self.add_error(
-                    "name",
-                    _("%(name)s is already registered (give a membership number to tell them apart).")
-                    % {"name": data["name"]},
-                )
-        return data
-
-    @transaction.atomic
-    def save(self) -> Registration:
-        data = self.cleaned_data
-        club = None
-        if data.get("club", "").strip():
-            club, _created = Club.objects.get_or_create(name=" ".join(data["club"].split()))
-        number = data.get("membership_number", "").strip()
-        player = Player.objects.filter(membership_number=number).first() if number else None
-        if player is None:
-            player = Player.objects.create(
-                name=data["name"], club=club, membership_number=number, nationality=data.get("nationality", "").upper()
-            )
-        team = None
-        if data.get("team", "").strip():
-            team, _created = Team.objects.get_or_create(tournament=self.tournament, name=data["team"].strip())
-        return Registration.objects.create(
-            tournament=self.tournament, player=player, team=team, first_series=data["first_series"]
-        )
 
 
 class DrawForm(forms.Form):

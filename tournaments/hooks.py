@@ -60,3 +60,7 @@ home_panels = Hook("tournaments.home_panels", lambda request: [])
 #: Whether a deal of the series is entered (seats and tables are then fixed, 3.1.2);
 #: filled by scoring, which keeps the games.
 play_started = Hook("tournaments.play_started", unfilled)
+
+#: Whether a user who does not direct the tournament may still read its results (the
+#: standings): its referees may (DOMAIN: they check results); filled by referees.
+reads_results = Hook("tournaments.reads_results", lambda tournament, user: False)

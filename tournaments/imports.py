@@ -1,10 +1,13 @@
 """Registering players from a list (CSV or XLSX): every row checked first, then all or nothing.
 
-Columns (English or German headers): name (required), club, membership number,
-nationality, team. A row whose membership number is already in the database registers
-that player (the number identifies him; the name must agree); a row without one
-creates a new player. Late lists register players from the next series that is not
-drawn yet (3.1.2).
+Columns (English or German headers, and the usual columns of club lists): name (or
+surname: ``Name``/``Nachname``) with an optional separate first name (``Vorname``/``First
+name``), club (``Verein``), membership number (``Mitgliedsnummer``: read as text, leading
+zeros kept), nationality, team, category (``Kategorie``), or gender (``Geschlecht``: a woman
+is put in the category "Women"). Every player gets the next start number. A row whose
+membership number is already in the database registers that player (the number
+identifies him; the name must agree); a row without one creates a new player. Late
+lists register players from the next series that is not drawn yet (3.1.2).
 """
 
 from __future__ import annotations
@@ -15,11 +18,14 @@ from typing import BinaryIO
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
-from .models import Club, Player, Registration, Team, Tournament
+from . import services
+from .models import Category, Club, Player, Registration, Team, Tournament
+from .names import identity_key
 from .spreadsheets import Row, SpreadsheetError, read_table
 
 PLAYER_COLUMNS = {
-    "name": ("Name", "Spieler", "Spielername", "Player"),
+    "name": ("Name", "Spieler", "Spielername", "Player", "Nachname", "Familienname", "Surname", "Last name"),
+    "first_name": ("First name", "Firstname", "Given name", "Vorname"),
     "club": ("Club", "Verein", "Klub"),
     "membership_number": (
         "Membership number",
@@ -33,9 +39,13 @@ PLAYER_COLUMNS = {
     ),
     "nationality": ("Nationality", "Nation", "Nationalität", "Land", "Country"),
     "team": ("Team", "Mannschaft"),
+    "category": ("Category", "Kategorie", "Klasse", "Altersklasse", "Wertung"),
+    "gender": ("Gender", "Sex", "Geschlecht"),
 }
+#: Genders a club list writes for a woman: her row goes to the category "Women".
+WOMEN = frozenset({"w", "weiblich", "f", "female", "frau", "damen", "d", "woman", "women"})
 #: The longest values the database takes (tournaments.models).
-MAX_LENGTH = {"name": 120, "club": 120, "membership_number": 32, "nationality": 3, "team": 120}
+MAX_LENGTH = {"name": 120, "club": 120, "membership_number": 32, "nationality": 3, "team": 120, "category": 60}
 MAX_PLAYERS = 5000
 
 
@@ -79,6 +89,12 @@ def import_players(tournament: Tournament, upload: BinaryIO, name: str) -> Playe
     for row in rows:
         values = {key: _text(row, key) for key in PLAYER_COLUMNS}
         values["nationality"] = values["nationality"].upper()
+        first_name = values.pop("first_name")
+        if first_name and values["name"]:
+            values["name"] = f"{first_name} {values['name']}"
+        gender = values.pop("gender").casefold()
+        if not values["category"] and gender in WOMEN:
+            values["category"] = _("Women")
         problems = []
         if not values["name"]:
             problems.append(_("name: empty; every player needs a name"))
@@ -89,7 +105,7 @@ def import_players(tournament: Tournament, upload: BinaryIO, name: str) -> Playe
                     % {"column": key.replace("_", " "), "limit": limit}
                 )
         number = values["membership_number"]
-        key = (values["name"].casefold(), values["club"].casefold())
+        key = identity_key(values["name"], values["club"].casefold())
         if number:
             if number in seen_numbers:
                 problems.append(
@@ -127,7 +143,7 @@ def import_players(tournament: Tournament, upload: BinaryIO, name: str) -> Playe
     # A row without a membership number is the registered player of that name and club,
     # whether or not he was registered with a number.
     registered_names = {
-        (name.casefold(), (club or "").casefold())
+        identity_key(name, (club or "").casefold())
         for name, club in Registration.objects.filter(tournament=tournament).values_list(
             "player__name", "player__club__name"
         )
@@ -145,7 +161,7 @@ def import_players(tournament: Tournament, upload: BinaryIO, name: str) -> Playe
                 )
             elif player.pk in registered:
                 result.errors.append((number, _("%(name)s is already registered") % {"name": player.name}))
-        elif not values["membership_number"] and (values["name"].casefold(), values["club"].casefold()) in (
+        elif not values["membership_number"] and identity_key(values["name"], values["club"].casefold()) in (
             registered_names
         ):
             result.errors.append(
@@ -189,16 +205,41 @@ def _write(tournament: Tournament, entries, known: dict[str, Player], first_seri
                 nationality=values["nationality"],
             )
         players.append(player)
-    new = [player for player in players if player.pk is None]
+    new = [player.fill_keys() for player in players if player.pk is None]
     Player.objects.bulk_create(new, batch_size=1000)
     result.created = len(new)
     result.existing = len(players) - len(new)
+    categories = {category.name.casefold(): category for category in tournament.categories.all()}
+    keys = services.identity_keys(
+        tournament,
+        [
+            (p.name, p.club_id, bool(values["membership_number"]))
+            for (_n, values), p in zip(entries, players, strict=True)
+        ],
+    )
+    start_numbers = services.give_start_numbers(tournament, len(players))
     registrations = []
-    for (_number, values), player in zip(entries, players, strict=True):
+    for (_number, values), player, key, start in zip(entries, players, keys, start_numbers, strict=True):
         team = None
         if values["team"]:
             team = teams.get(values["team"])
             if team is None:
                 team = teams[values["team"]] = Team.objects.create(tournament=tournament, name=values["team"])
-        registrations.append(Registration(tournament=tournament, player=player, team=team, first_series=first_series))
+        category = None
+        if values["category"]:
+            category = categories.get(values["category"].casefold())
+            if category is None:
+                category = Category.objects.create(tournament=tournament, name=values["category"])
+                categories[values["category"].casefold()] = category
+        registrations.append(
+            Registration(
+                tournament=tournament,
+                player=player,
+                team=team,
+                category=category,
+                first_series=first_series,
+                start_number=start,
+                identity_key=key,
+            )
+        )
     Registration.objects.bulk_create(registrations, batch_size=1000)

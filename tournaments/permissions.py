@@ -23,3 +23,20 @@ def director_required(view):
         return view(request, tournament, *args, **kwargs)
 
     return wrapper
+
+
+def results_reader_required(view):
+    """Like :func:`director_required`, and also lets in whom the apps above allow to read
+    the tournament's results (its referees, tournaments.hooks.reads_results): for pages
+    that only show results and change nothing."""
+    from . import hooks
+
+    @login_required
+    @wraps(view)
+    def wrapper(request, tournament_id: int, *args, **kwargs):
+        tournament = get_object_or_404(Tournament, pk=tournament_id)
+        if not (tournament.is_director(request.user) or hooks.reads_results(tournament, request.user)):
+            raise PermissionDenied("You neither direct nor referee this tournament.")
+        return view(request, tournament, *args, **kwargs)
+
+    return wrapper

@@ -59,12 +59,12 @@ def draw_series(tournament: Tournament, method: str = Series.Method.RANDOM, seed
         if method not in Series.Method.values:
             raise RuleError("method", gettext_noop("{method} is not a draw method"), "3.1.1", method=repr(method))
 
-        registrations = list(
-            Registration.objects.filter(tournament=tournament)
-            .playing_in(number)
-            .select_related("player")
-            .order_by("player_id")
-        )
+        taking_part = Registration.objects.filter(tournament=tournament).playing_in(number)
+        # Once check-in has started (anybody marked present at the door), only the
+        # players present are seated.
+        if taking_part.filter(present=True).exists():
+            taking_part = taking_part.filter(present=True)
+        registrations = list(taking_part.select_related("player").order_by("player_id"))
         entrants = [Entrant(r.player_id, club=r.player.club_id, team=r.team_id) for r in registrations]
         ranking = None
         if method == Series.Method.SEEDED and last is not None:

@@ -6,9 +6,13 @@ Views call these and only say what happened; the rules live here, beside the mod
 
 from __future__ import annotations
 
-from django.db import transaction
+from dataclasses import dataclass
 
-from .models import Registration, Table, Tournament, new_token
+from django.db import transaction
+from django.db.models import Max, Q
+
+from .models import Category, Club, Player, Registration, Table, Team, Tournament, new_token
+from .names import identity_key
 
 #: The common lost-game fee schedule (DOMAIN, "Fees"): 0.50 for the 1st-3rd lost game,
 #: 1.00 from the 4th. A new tournament starts with it; the director edits the table.
@@ -54,3 +58,158 @@ def reissue_links(tables: list[Table]) -> None:
             table.token = new_token()
             table.control_token = new_token()
             table.save(update_fields=["token", "control_token"])
+
+
+def give_start_numbers(tournament: Tournament, count: int) -> range:
+    """The next ``count`` start numbers of ``tournament``: never given before, even when
+    the last-numbered player left (the counter is kept on the tournament, its row locked)."""
+    with transaction.atomic():
+        last = Tournament.objects.select_for_update().values_list("last_start_number", flat=True).get(pk=tournament.pk)
+        # A full save of a tournament loaded earlier (the rules page) may have written an
+        # older counter back: never below a number in use.
+        in_use = Registration.objects.filter(tournament=tournament).aggregate(m=Max("start_number"))["m"] or 0
+        last = max(last, in_use)
+        Tournament.objects.filter(pk=tournament.pk).update(last_start_number=last + count)
+    return range(last + 1, last + count + 1)
+
+
+def identity_keys(tournament: Tournament, people: list[tuple[str, int | None, bool]]) -> list[str]:
+    """The identity key of each new registration (name, club id, namesake allowed).
+
+    A namesake the director allowed (or one told apart by a membership number) gets the
+    key with the next free ``#n``; anyone else the plain key, which the unique constraint
+    refuses when that person is registered already (a double registration racing in).
+    """
+    keys = [identity_key(name, club_id) for name, club_id, _ok in people]
+    taken = set(
+        Registration.objects.filter(tournament=tournament, identity_key__in=keys).values_list(
+            "identity_key", flat=True
+        )
+    )
+    # The namesakes already numbered (``key#2``...): one more query, only for namesakes.
+    if taken:
+        numbered = Q()
+        for key in taken:
+            numbered |= Q(identity_key__startswith=f"{key}#")
+        taken |= set(
+            Registration.objects.filter(numbered, tournament=tournament).values_list("identity_key", flat=True)
+        )
+    result = []
+    for key, (_name, _club, namesake_ok) in zip(keys, people, strict=True):
+        if key in taken and namesake_ok:
+            n = 2
+            while f"{key}#{n}" in taken:
+                n += 1
+            key = f"{key}#{n}"
+        taken.add(key)
+        result.append(key)
+    return result
+
+
+def namesakes(tournament: Tournament, name: str, club_id: int | None, exclude_player: int | None = None) -> list[str]:
+    """The registered players of this tournament with the same name and club, however
+    written ("Anna Schäfer" and "Schäfer, Anna"): the door warns before a second one."""
+    key = identity_key(name, club_id)
+    found = Registration.objects.filter(tournament=tournament).filter(
+        Q(identity_key=key) | Q(identity_key__startswith=f"{key}#")
+    )
+    if exclude_player is not None:
+        found = found.exclude(player_id=exclude_player)
+    return list(found.values_list("player__name", flat=True))
+
+
+@dataclass
+class Entry:
+    """What the players page or the desk's quick-add says about a new player."""
+
+    name: str
+    club: str = ""
+    membership_number: str = ""
+    nationality: str = ""
+    team: str = ""
+    category: Category | None = None
+    first_series: int = 1
+    present: bool = False
+    namesake_ok: bool = False
+
+
+def register(tournament: Tournament, entry: Entry) -> Registration:
+    """Register one player (an existing one by membership number, else a new one) with
+    the next start number. Raises IntegrityError when he (or his namesake of the same
+    club, not allowed) is registered meanwhile: the caller says so."""
+    with transaction.atomic():
+        club = None
+        if entry.club:
+            club, _created = Club.objects.get_or_create(name=entry.club)
+        player = (
+            Player.objects.filter(membership_number=entry.membership_number).first()
+            if entry.membership_number
+            else None
+        )
+        if player is None:
+            player = Player.objects.create(
+                name=entry.name,
+                club=club,
+                membership_number=entry.membership_number,
+                nationality=entry.nationality.upper(),
+            )
+        team = None
+        if entry.team:
+            team, _created = Team.objects.get_or_create(tournament=tournament, name=entry.team)
+        ok = entry.namesake_ok or bool(entry.membership_number)
+        (key,) = identity_keys(tournament, [(player.name, player.club_id, ok)])
+        (number,) = give_start_numbers(tournament, 1)
+        return Registration.objects.create(
+            tournament=tournament,
+            player=player,
+            team=team,
+            category=entry.category,
+            first_series=entry.first_series,
+            present=entry.present,
+            start_number=number,
+            identity_key=key,
+        )
+
+
+def edit_player(
+    registration: Registration,
+    *,
+    name: str,
+    club: str,
+    membership_number: str,
+    team: str,
+    category,
+    namesake_ok: bool = False,
+) -> None:
+    """Correct a registered player: his name, club and number (everywhere: the standings
+    and printed sheets read them from the player), his team and category here.
+    Raises IntegrityError for a number or identity another player holds."""
+    with transaction.atomic():
+        player = registration.player
+        club_obj = Club.objects.get_or_create(name=club)[0] if club else None
+        player.name, player.club, player.membership_number = name, club_obj, membership_number
+        player.save()
+        tournament = registration.tournament
+        team_obj = Team.objects.get_or_create(tournament=tournament, name=team)[0] if team else None
+        # His identity key in every tournament he is registered in follows the new name.
+        for other in Registration.objects.filter(player=player).select_related("tournament"):
+            Registration.objects.filter(pk=other.pk).update(identity_key="")
+            ok = namesake_ok or bool(membership_number)
+            (key,) = identity_keys(other.tournament, [(name, player.club_id, ok)])
+            fields = {"identity_key": key}
+            if other.pk == registration.pk:
+                fields |= {"team": team_obj, "category": category}
+            Registration.objects.filter(pk=other.pk).update(**fields)
+
+
+def delete_or_archive(tournament: Tournament, has_games: bool) -> str:
+    """Delete a tournament without games; archive one with games (its results are kept).
+    Answers "deleted" or "archived"."""
+    with transaction.atomic():
+        if has_games:
+            Tournament.objects.filter(pk=tournament.pk).update(archived=True)
+            return "archived"
+        # Without games its series, tables, seats and registrations go with it; the
+        # players stay (people are kept across tournaments).
+        tournament.delete()
+    return "deleted"

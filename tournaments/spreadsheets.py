@@ -86,6 +86,17 @@ def _csv_rows(data: bytes) -> list[list[str]]:
         raise SpreadsheetError(_("The CSV file cannot be read: %(error)s") % {"error": error}) from None
 
 
+def _xlsx_value(xlsx_cell) -> object:
+    """A cell's value; a number the sheet shows zero-padded (format ``00000``, as club
+    lists format membership numbers) as that text, so 00417 stays 00417, not 417."""
+    value = xlsx_cell.value
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        shown = getattr(xlsx_cell, "number_format", None) or ""
+        if len(shown) > 1 and set(shown) == {"0"} and float(value).is_integer():
+            return str(int(value)).zfill(len(shown))
+    return value
+
+
 def _xlsx_rows(data: bytes, sheet: str | None, max_rows: int) -> list[list[object]]:
     from openpyxl import load_workbook
 
@@ -96,8 +107,8 @@ def _xlsx_rows(data: bytes, sheet: str | None, max_rows: int) -> list[list[objec
     try:
         worksheet = workbook[sheet] if sheet in workbook.sheetnames else workbook.worksheets[0]
         rows = []
-        for values in worksheet.iter_rows(values_only=True):
-            rows.append(list(values))
+        for cells in worksheet.iter_rows():
+            rows.append([_xlsx_value(c) for c in cells])
             if len(rows) > max_rows + 1:
                 break
         return rows

@@ -13,6 +13,7 @@ from django.contrib import messages
 from django.core.files.uploadedfile import UploadedFile
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from .spreadsheets import SpreadsheetError
 
@@ -23,12 +24,21 @@ SHOWN_ERRORS = 30
 def report_row_errors(request: HttpRequest, errors: list[tuple[int, str]]) -> None:
     """Nothing was imported: say so, and which rows are wrong (the first few of them)."""
     messages.error(
-        request, _("Nothing was imported: %(n)s problems. Correct the file and upload it again.") % {"n": len(errors)}
+        request,
+        ngettext(
+            "Nothing was imported: %(n)s problem. Correct the file and upload it again.",
+            "Nothing was imported: %(n)s problems. Correct the file and upload it again.",
+            len(errors),
+        )
+        % {"n": len(errors)},
     )
     for row, problem in errors[:SHOWN_ERRORS]:
         messages.error(request, _("Row %(row)s: %(problem)s") % {"row": row, "problem": problem})
     if len(errors) > SHOWN_ERRORS:
-        messages.error(request, _("... and %(n)s more.") % {"n": len(errors) - SHOWN_ERRORS})
+        more = len(errors) - SHOWN_ERRORS
+        messages.error(
+            request, ngettext("... and %(n)s more problem.", "... and %(n)s more problems.", more) % {"n": more}
+        )
 
 
 def import_upload(request: HttpRequest, read: Callable[[UploadedFile], Any], done: Callable[[Any], str]) -> None:

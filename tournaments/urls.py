@@ -5,7 +5,7 @@ them together); public pages are in scoring/public_urls.py, table links in scori
 
 from django.urls import path
 
-from . import link_views, views
+from . import door_views, link_views, player_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -14,6 +14,16 @@ urlpatterns = [
     path("t/<int:tournament_id>/players/", views.players, name="players"),
     path("t/<int:tournament_id>/players/import/", views.players_import, name="players_import"),
     path("t/<int:tournament_id>/players/<int:registration_id>/withdraw/", views.withdraw, name="withdraw"),
+    path("t/<int:tournament_id>/players/<int:registration_id>/edit/", player_views.player_edit, name="player_edit"),
+    path("t/<int:tournament_id>/categories/", views.category_add, name="category_add"),
+    path("t/<int:tournament_id>/delete/", views.tournament_delete, name="delete"),
+    path("t/<int:tournament_id>/desk/", door_views.desk, name="desk"),
+    path("t/<int:tournament_id>/desk/add/", door_views.quick_add, name="desk_add"),
+    path(
+        "t/<int:tournament_id>/desk/<int:registration_id>/<str:flag>/",
+        door_views.toggle,
+        name="desk_toggle",
+    ),
     path("t/<int:tournament_id>/draw/", views.draw, name="draw"),
     path("t/<int:tournament_id>/series/<int:number>/swap/", views.swap, name="swap"),
     path("t/<int:tournament_id>/series/<int:number>/move/", views.move, name="move"),

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required, permission_required
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from scoring.rules import RuleError
@@ -22,7 +23,6 @@ from .forms import (
     MoveForm,
     PassedOutFeeFormSet,
     PrizeFormSet,
-    RegistrationForm,
     SwapForm,
     TableMoneyFormSet,
     TournamentForm,
@@ -31,14 +31,16 @@ from .imports import import_players
 from .lookups import series_or_404
 from .models import Registration, Seat, Tournament
 from .permissions import director_required
+from .player_forms import CategoryForm, RegistrationForm
 from .rule_messages import rule_message
 from .uploads import import_upload
 
 
 def home(request: HttpRequest) -> HttpResponse:
     """Directors see their tournaments; everybody sees the published standings."""
-    mine = Tournament.objects.for_user(request.user)
-    public = Tournament.objects.filter(standings_public=True)
+    # Archived tournaments leave the lists; their pages stay reachable by their links.
+    mine = Tournament.objects.for_user(request.user).filter(archived=False)
+    public = Tournament.objects.filter(standings_public=True, archived=False)
     # Panels of the apps above (the tournaments a user referees): tournaments.hooks.
     panels = hooks.home_panels(request)
     return render(request, "tournaments/home.html", {"mine": mine, "public": public, "panels": panels})
@@ -104,15 +106,29 @@ def tournament_edit(request: HttpRequest, tournament: Tournament) -> HttpRespons
 
 @director_required
 def players(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """Register players (a namesake of the same club only after a warning), list them by
+    surname, and keep the tournament's categories."""
     form = RegistrationForm(request.POST if request.method == "POST" else None, tournament=tournament)
     if request.method == "POST" and form.is_valid():
-        registration = form.save()
-        messages.success(request, _("%(name)s is registered.") % {"name": registration.player.name})
-        return redirect("tournaments:players", tournament.pk)
+        try:
+            registration = services.register(tournament, form.entry())
+        except IntegrityError:
+            form.add_error("name", _("This player was registered meanwhile; look him up in the list."))
+        else:
+            messages.success(
+                request,
+                _("%(name)s is registered with start number %(number)s.")
+                % {"name": registration.player.name, "number": registration.start_number},
+            )
+            return redirect("tournaments:players", tournament.pk)
+    return _players_page(request, tournament, form, CategoryForm(tournament=tournament))
+
+
+def _players_page(request: HttpRequest, tournament: Tournament, form, category_form) -> HttpResponse:
     registrations = (
         Registration.objects.filter(tournament=tournament)
-        .select_related("player__club", "team")
-        .order_by("player__name")
+        .select_related("player__club", "team", "category")
+        .order_by("player__sort_key", "player__name", "pk")
     )
     return render(
         request,
@@ -120,11 +136,29 @@ def players(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         {
             "tournament": tournament,
             "form": form,
+            "category_form": category_form,
+            "categories": tournament.categories.all(),
             "registrations": registrations,
             "drawn": tournament.series.count(),
         },
-        status=422 if form.errors else 200,
+        status=422 if form.errors or category_form.errors else 200,
     )
+
+
+@require_POST
+@director_required
+def category_add(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    form = CategoryForm(request.POST, tournament=tournament)
+    if form.is_valid():
+        try:
+            with transaction.atomic():
+                category = form.save()
+        except IntegrityError:
+            form.add_error("name", _("This tournament has this category already."))
+        else:
+            messages.success(request, _("Category %(name)s added.") % {"name": category.name})
+            return redirect("tournaments:players", tournament.pk)
+    return _players_page(request, tournament, RegistrationForm(tournament=tournament), form)
 
 
 @require_POST
@@ -211,8 +245,34 @@ def players_import(request: HttpRequest, tournament: Tournament) -> HttpResponse
         request,
         lambda upload: import_players(tournament, upload, upload.name),
         lambda result: (
-            _("%(n)s players registered (%(new)s new, %(known)s already known by membership number).")
+            ngettext(
+                "%(n)s player registered (%(new)s new, %(known)s already known by membership number).",
+                "%(n)s players registered (%(new)s new, %(known)s already known by membership number).",
+                result.registered,
+            )
             % {"n": result.registered, "new": result.created, "known": result.existing}
         ),
     )
     return redirect("tournaments:players", tournament.pk)
+
+
+@director_required
+def tournament_delete(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """Delete a tournament without games (after a confirmation page); archive one with games."""
+    # A deal entered in any series (scoring answers through the hook): archive, never delete.
+    has_games = any(hooks.play_started(series) for series in tournament.series.all())
+    if request.method == "POST":
+        if request.POST.get("confirm") != "yes":
+            messages.error(request, _("confirm: tick the box to confirm."))
+            return redirect("tournaments:delete", tournament.pk)
+        done = services.delete_or_archive(tournament, has_games)
+        if done == "deleted":
+            messages.success(request, _("%(name)s is deleted.") % {"name": tournament.name})
+        else:
+            messages.success(
+                request,
+                _("%(name)s is archived: hidden from the front page, its pages still reachable.")
+                % {"name": tournament.name},
+            )
+        return redirect("tournaments:home")
+    return render(request, "tournaments/tournament_delete.html", {"tournament": tournament, "has_games": has_games})

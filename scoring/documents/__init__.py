@@ -184,8 +184,10 @@ def standings_pdf(
     appendix: int | None = APPENDIX_PLACES,
     out: BinaryIO,
     teams: bool = False,
+    category=None,
 ) -> None:
-    """The ranking list, overall or for one series, from :func:`scoring.standings.standings`.
+    """The ranking list, overall or for one series, from :func:`scoring.standings.standings`;
+    with a ``category``, that category's own ranking (scoring.categories).
 
     The appendix charts the running score of every player placed up to ``appendix``
     (0: no appendix; None: every player), from :func:`scoring.statistics.running_scores`:
@@ -194,6 +196,7 @@ def standings_pdf(
     ``teams``: the team ranking list instead (:func:`scoring.standings.team_standings`),
     each team with its players where a player's club stands; no appendix.
     """
+    from scoring.categories import within_category
     from scoring.standings import finality, standings, team_standings
     from scoring.statistics import running_scores
 
@@ -211,6 +214,7 @@ def standings_pdf(
             teams=True,
         )
         return
+    ranked = within_category(ranked, category)
     chosen = [entry for entry in ranked if appendix is None or entry.place <= appendix]
     charts = []
     if chosen:
@@ -229,6 +233,7 @@ def standings_pdf(
         series_number=series_number,
         charts=charts,
         finality=finality(tournament, series_number),
+        category=category.name if category is not None else "",
     )
 
 
@@ -238,3 +243,33 @@ def prize_list_pdf(tournament, payout, *, finality=None, out: BinaryIO) -> None:
     from .prizes import write_prize_list
 
     write_prize_list(payout, out, tournament=tournament, finality=finality)
+
+
+def start_list_pdf(tournament, *, out: BinaryIO) -> None:
+    """The start list (:mod:`.startlist`): every registered player still playing, by
+    surname, with his table and seat in each drawn series. Two queries."""
+    from tournaments.models import Registration, Seat
+
+    from .startlist import StartLine, write_start_list
+
+    registrations = (
+        Registration.objects.filter(tournament=tournament, withdrawn_after_series__isnull=True)
+        .select_related("player__club")
+        .order_by("player__sort_key", "player__name", "pk")
+    )
+    numbers = list(tournament.series.order_by("number").values_list("number", flat=True))
+    places: dict[int, dict[int, str]] = {}
+    for player_id, series, table, seat in Seat.objects.filter(series__tournament=tournament).values_list(
+        "player_id", "series__number", "table__number", "number"
+    ):
+        places.setdefault(player_id, {})[series] = f"{table}/{seat}"
+    lines = [
+        StartLine(
+            r.start_number,
+            r.player.name,
+            r.player.club.name if r.player.club_id else "",
+            tuple(places.get(r.player_id, {}).get(n, "") for n in numbers),
+        )
+        for r in registrations
+    ]
+    write_start_list(lines, numbers, out, tournament=tournament)

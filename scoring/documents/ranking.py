@@ -82,16 +82,20 @@ def write_ranking(
     charts: Sequence[ChartEntry] = (),
     finality=None,
     teams: bool = False,
+    category: str = "",
 ) -> None:
     """``ranked`` is :func:`scoring.standings.standings`'s answer, best first; ``charts``
     the running-score charts of the appendix (:mod:`.appendix`), in ranking order;
     ``finality`` :func:`scoring.standings.finality`'s answer (None: no status line).
     ``teams``: ``ranked`` holds :class:`scoring.standings.TeamStanding` entries, printed
-    with the team's players where a player's club stands."""
+    with the team's players where a player's club stands. ``category``: the name of the
+    category whose own ranking ``ranked`` is, printed in the title."""
     from .scoresheet import _date
 
     title = _("Team ranking list") if teams else _("Ranking list")
     scope = _("series %(number)s only") % {"number": series_number} if series_number else _("overall")
+    if category:
+        scope = f"{scope} · {category}"
     canvas = new_canvas(out, f"{tournament.name}: {title} ({scope})")
     second = [e.item.players if teams else e.item.club for e in ranked]
     texts = [tournament.name, tournament.venue] + [e.item.name for e in ranked] + second

@@ -20,10 +20,13 @@ def _players(tournament) -> dict[int, tuple[str, str]]:
     }
 
 
-def ranking_rows(tournament) -> Iterator[tuple]:
-    """The Ranking sheet: the standings, with membership number and nationality."""
+def ranking_rows(tournament, category=None) -> Iterator[tuple]:
+    """The Ranking sheet: the standings, with membership number and nationality; with a
+    ``category``, its own ranking (its players only, placed again from 1)."""
+    from ..categories import within_category
+
     players = _players(tournament)
-    for entry in standings(tournament):
+    for entry in within_category(standings(tournament), category):
         number, nationality = players.get(entry.item.player_id, ("", ""))
         r = entry.rating
         yield (

@@ -38,8 +38,17 @@ SHEETS: dict[str, tuple[tuple[str, ...], Callable[..., Iterator[tuple]]]] = {
 _WIDE = {"Name": 26, "Club": 26, "Team": 26, "Players": 60, "Dealer": 22, "Declarer": 22, "Value": 30, "Field": 20}
 
 
-def league_xlsx(tournament, out: BinaryIO) -> None:
-    """Write the whole workbook to ``out`` (a file opened for binary writing).
+def _sheets(category) -> dict:
+    """:data:`SHEETS`, the Ranking sheet ranking only ``category`` when one is given."""
+    if category is None:
+        return SHEETS
+    columns, _rows = SHEETS["Ranking"]
+    return SHEETS | {"Ranking": (columns, lambda tournament: ranking_rows(tournament, category))}
+
+
+def league_xlsx(tournament, out: BinaryIO, category=None) -> None:
+    """Write the whole workbook to ``out`` (a file opened for binary writing); with a
+    ``category``, its Ranking sheet is that category's own ranking.
 
     openpyxl's write-only mode streams each sheet to a temporary file as rows arrive;
     the header row is bold and frozen so the columns stay readable while scrolling.
@@ -51,7 +60,7 @@ def league_xlsx(tournament, out: BinaryIO) -> None:
 
     workbook = Workbook(write_only=True)
     bold = Font(bold=True)
-    for title, (columns, rows) in SHEETS.items():
+    for title, (columns, rows) in _sheets(category).items():
         sheet = workbook.create_sheet(title)
         sheet.freeze_panes = "A2"
         for index, name in enumerate(columns, start=1):
@@ -76,9 +85,9 @@ CSV_DELIMITER = ";"
 CSV_BOM = "\ufeff"
 
 
-def csv_lines(tournament, sheet: str) -> Iterator[str]:
+def csv_lines(tournament, sheet: str, category=None) -> Iterator[str]:
     """One sheet as CSV text, line by line (for a streaming response)."""
-    columns, rows = SHEETS[sheet]
+    columns, rows = _sheets(category)[sheet]
 
     class _Line:
         text = ""

@@ -47,7 +47,7 @@ def start_evening(desktop, base: str) -> Tournament:
         desktop.fill("#id_name", name)
         desktop.fill("#id_club", f"Club {i % 3}")
         desktop.click("form.form-grid button[type=submit]")
-        desktop.wait_for_selector(f"text={name} is registered.")
+        desktop.wait_for_selector(f"text={name} is registered with start number {i + 1}.")
     desktop.click("text=Dashboard")
     desktop.click("form.inline-form button[type=submit]")  # draw series 1
     desktop.wait_for_selector("text=Series 1 is drawn")

@@ -47,7 +47,7 @@ def test_a_good_sheet_is_imported(client, table):
 
 def test_an_invalid_row_names_row_column_and_paragraph(client, table):
     page = post(client, table, SHEET + b"3;Seat3;Grand;5;80;\n").content.decode()
-    assert "Nothing was imported: 1 problems." in page
+    assert "Nothing was imported: 1 problem." in page
     assert "Row 4: tops: 2.4.3:" in page
     assert not Game.objects.exists()
 

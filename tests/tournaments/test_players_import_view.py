@@ -78,3 +78,10 @@ def test_anonymous_and_other_directors_are_refused(client):
     client.force_login(factories.user())
     assert client.post(url, {"file": SimpleUploadedFile("p.csv", b"name\nX\n")}).status_code == 403
     assert not Registration.objects.exists()
+
+
+def test_one_problem_and_one_player_are_counted_in_the_singular(client, tournament):
+    page = post(client, tournament, b"name;club\n;SC Nord\n").content.decode()
+    assert "Nothing was imported: 1 problem. Correct" in page
+    page = post(client, tournament, b"name;club\nAnna Schulz;SC Nord\n").content.decode()
+    assert "1 player registered (1 new, 0 already known by membership number)." in page

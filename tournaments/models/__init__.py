@@ -9,13 +9,14 @@ sound: seat numbers are unique per table and a player sits at most once per seri
 
 from .access import LoginAttempt
 from .defaults import new_seed, new_token
-from .entries import Registration, RegistrationQuerySet, Team
+from .entries import Category, Registration, RegistrationQuerySet, Team
 from .money import LostGameFee, PassedOutFee, Prize, TableMoney
 from .people import Club, Player
 from .play import Seat, Series, Table, TableQuerySet
 from .tournament import Tournament, TournamentQuerySet
 
 __all__ = [
+    "Category",
     "Club",
     "LoginAttempt",
     "LostGameFee",

@@ -27,6 +27,29 @@ class Team(models.Model):
         return self.name
 
 
+class Category(models.Model):
+    """A tournament's own category (e.g. women, seniors, juniors): the standings, the
+    ranking list and the league export can rank its players on their own."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="categories")
+    name = models.CharField(_("name"), max_length=60)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("category")
+        verbose_name_plural = _("categories")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "name"],
+                name="category_name_unique",
+                violation_error_message=_("This tournament has this category already."),
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
 class RegistrationQuerySet(models.QuerySet):
     def playing_in(self, series_number: int) -> RegistrationQuerySet:
         """Registrations that take part in series ``series_number``: late entries from
@@ -48,7 +71,26 @@ class Registration(models.Model):
     withdrawn_after_series = models.PositiveSmallIntegerField(
         _("withdrew after series"), null=True, blank=True, help_text=_("Empty while the player is still playing.")
     )
+    category = models.ForeignKey(
+        Category,
+        verbose_name=_("category"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="members",
+    )
     paid = models.BooleanField(_("entry fee paid"), default=False)
+    #: Paid at the desk together with the entry fee: the list fees of every series he
+    #: plays (scoring.accounts then charges him none at the tables).
+    list_fees_paid = models.BooleanField(_("list fees paid"), default=False)
+    present = models.BooleanField(_("present"), default=False)
+    #: Fixed for the tournament: given at registration from Tournament.last_start_number,
+    #: never reused; a player who leaves leaves a gap.
+    start_number = models.PositiveIntegerField(_("start number"), null=True, blank=True)
+    #: The player's name and club as tournaments.names.identity_key, with "#n" for the
+    #: n-th namesake the director registered knowingly: a second registration of the same
+    #: person racing in hits the unique constraint.
+    identity_key = models.CharField(max_length=210, blank=True, editable=False)
     registered_at = models.DateTimeField(auto_now_add=True)
 
     objects = RegistrationQuerySet.as_manager()
@@ -62,7 +104,18 @@ class Registration(models.Model):
                 fields=["tournament", "player"],
                 name="registration_once_per_tournament",
                 violation_error_message=_("This player is already registered."),
-            )
+            ),
+            models.UniqueConstraint(
+                fields=["tournament", "start_number"],
+                name="registration_start_number_unique",
+                violation_error_message=_("This start number is taken."),
+            ),
+            models.UniqueConstraint(
+                fields=["tournament", "identity_key"],
+                condition=~Q(identity_key=""),
+                name="registration_identity_unique",
+                violation_error_message=_("A player of this name and club is already registered."),
+            ),
         ]
 
     def __str__(self) -> str:

@@ -6,6 +6,8 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from ..names import search_key, sort_key
+
 
 class Club(models.Model):
     name = models.CharField(_("name"), max_length=120, unique=True)
@@ -26,6 +28,10 @@ class Player(models.Model):
     )
     membership_number = models.CharField(_("membership number"), max_length=32, blank=True)
     nationality = models.CharField(_("nationality"), max_length=3, blank=True, help_text=_("e.g. DE, AT, CH"))
+    #: Kept from ``name`` on every save (tournaments.names): the door's search box looks
+    #: a player up with one filter per typed word, the lists sort by surname.
+    search_key = models.CharField(max_length=400, blank=True, db_index=True, editable=False)
+    sort_key = models.CharField(max_length=160, blank=True, db_index=True, editable=False)
 
     class Meta:
         ordering = ["name"]
@@ -42,3 +48,15 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.club})" if self.club_id else self.name
+
+    def save(self, *args, **kwargs) -> None:
+        self.fill_keys()
+        if kwargs.get("update_fields") is not None and "name" in kwargs["update_fields"]:
+            kwargs["update_fields"] = {*kwargs["update_fields"], "search_key", "sort_key"}
+        super().save(*args, **kwargs)
+
+    def fill_keys(self) -> Player:
+        """Derive the search and sort keys from the name (bulk_create skips save: call this)."""
+        self.search_key = search_key(self.name)[:400]
+        self.sort_key = sort_key(self.name)
+        return self

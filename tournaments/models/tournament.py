@@ -52,6 +52,12 @@ class Tournament(models.Model):
     directors = models.ManyToManyField(
         settings.AUTH_USER_MODEL, verbose_name=_("directors"), blank=True, related_name="directed_tournaments"
     )
+    #: The last start number given (tournaments.services.next_start_numbers): numbers are
+    #: never given twice, even when the last-numbered player leaves.
+    last_start_number = models.PositiveIntegerField(default=0, editable=False)
+    archived = models.BooleanField(
+        _("archived"), default=False, help_text=_("Hidden from the front page's list; its pages stay reachable.")
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     objects = TournamentQuerySet.as_manager()

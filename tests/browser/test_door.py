@@ -1,0 +1,160 @@
+"""The door in a real browser: a club list imported (surname and first name in two
+columns), 13 of the 15 checked in and paid at the desk by searching as they arrive and
+one tap each, a walk-in quick-added, the draw seating only who is present, a name
+corrected on the players page and shown so on the standings, the women's own ranking,
+and the start list PDF for the wall."""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import tempfile
+from pathlib import Path
+
+import pypdf
+import pytest
+from django.contrib.auth.models import Permission
+from playwright.sync_api import expect
+
+from tournaments.models import Registration, Seat, Tournament
+
+from .pages import log_in
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
+
+SCREENSHOTS = Path(os.environ.get("BROWSER_SCREENSHOTS", tempfile.gettempdir()))
+
+#: The club list: Nachname, Vorname, Verein, Mitgliedsnummer, Geschlecht.
+CLUB_LIST = [
+    ("Müller", "Anna", "SC Altenburg", "00417", "w"),
+    ("Schäfer", "Bernd", "SC Altenburg", "00418", "m"),
+    ("Özdemir", "Canan", "Herz Dame Gera", "", "w"),
+    ("Weiß", "Dieter", "Herz Dame Gera", "", "m"),
+    ("Krüger", "Elke", "Kreuz Bube Zeitz", "", "w"),
+    ("Becker", "Frank", "Kreuz Bube Zeitz", "", "m"),
+    ("Hoffmann", "Gisela", "SC Altenburg", "", "w"),
+    ("Jäger", "Holger", "Herz Dame Gera", "", "m"),
+    ("Lange", "Ines", "Kreuz Bube Zeitz", "", "w"),
+    ("Neumann", "Jens", "SC Altenburg", "", "m"),
+    ("Richter", "Karin", "Herz Dame Gera", "", "w"),
+    ("Schröder", "Lutz", "Kreuz Bube Zeitz", "", "m"),
+    ("Vogel", "Monika", "SC Altenburg", "", "w"),
+    ("Wolf", "Norbert", "Herz Dame Gera", "", "m"),
+    ("Zimmermann", "Olaf", "Kreuz Bube Zeitz", "", "m"),
+]
+#: How the desk types them as they arrive: any order, without umlauts, abbreviated.
+ARRIVALS = [
+    "mueller anna",
+    "Bernd Schäfer",
+    "ozdemir",
+    "Weiss, D.",
+    "kruger elke",
+    "becker",
+    "Hoffmann, G.",
+    "jaeger holger",
+    "ines lange",
+    "neumann",
+    "Richter, Karin",
+    "schroeder",
+    "monika vogel",
+]  # Norbert Wolf and Olaf Zimmermann do not come.
+
+
+def _club_list(path: Path) -> Path:
+    lines = ["Nachname;Vorname;Verein;Mitgliedsnummer;Geschlecht"]
+    lines += [";".join(row) for row in CLUB_LIST]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def test_the_door_from_the_club_list_to_the_start_list(live_server, desktop, browser, django_user_model, tmp_path):
+    base = live_server.url
+    director = django_user_model.objects.create_user("leiter", password="pw")
+    director.user_permissions.add(Permission.objects.get(codename="add_tournament"))
+    log_in(desktop, base, "leiter")
+    desktop.click("text=New tournament")
+    desktop.fill("#id_name", "Wintercup")
+    desktop.fill("#id_date", "2026-12-04")
+    desktop.fill("#id_series_count", "2")
+    desktop.fill("#id_rounds_per_series", "1")
+    desktop.fill("#id_entry_fee", "10")
+    desktop.fill("#id_list_fee", "2")
+    desktop.click("form button[type=submit]")
+    desktop.wait_for_url(re.compile(r"/players/$"))
+    t = Tournament.objects.get(name="Wintercup")
+
+    # The club list: surname and first name in two columns, a woman by her gender.
+    desktop.set_input_files("form.import-form input[type=file]", str(_club_list(tmp_path / "verein.csv")))
+    desktop.click("form.import-form button[type=submit]")
+    desktop.wait_for_selector("text=15 players registered")
+    assert Registration.objects.get(player__name="Anna Müller").player.membership_number == "00417"
+    # The list sorts by surname, start numbers in the order of the list.
+    names = desktop.locator("table.players tbody tr td:nth-child(2)").all_inner_texts()
+    assert names[:3] == ["Frank Becker", "Gisela Hoffmann", "Holger Jäger"]
+    assert sorted(t.registrations.values_list("start_number", flat=True)) == list(range(1, 16))
+
+    # At the desk: each arrival found by what the desk types, checked in and paid.
+    desktop.click("nav.subnav >> text=Check-in")
+    search = desktop.locator("#desk-q")
+    for query in ARRIVALS:
+        search.fill(query)
+        rows = desktop.locator("#desk-rows tr")
+        expect(rows).to_have_count(1)
+        rows.first.locator("button", has_text="check in").click()
+        expect(rows.first.locator("button", has_text="present")).to_be_visible()
+        rows.first.locator("button", has_text="take 14.00").click()  # 10 entry + 2 x 2 list fees
+        expect(rows.first.locator("button", has_text="paid")).to_be_visible()
+    expect(desktop.locator("#desk-totals .total-present")).to_have_text("13")
+    expect(desktop.locator("#desk-totals .total-cash")).to_have_text("182.00")
+
+    # A walk-in in one line: present at once, the next start number.
+    desktop.fill("#id_walkin-name", "Paula Quast")
+    desktop.fill("#id_walkin-club", "Kreuz Bube Zeitz")
+    desktop.click("form.quick-add button[type=submit]")
+    desktop.wait_for_selector("text=Paula Quast is registered with start number 16 and present.")
+    desktop.locator("#desk-rows tr").first.locator("button", has_text="take 14.00").click()
+    expect(desktop.locator("#desk-totals .total-cash")).to_have_text("196.00")
+    for width, height in ((390, 844), (1920, 1080)):
+        desktop.set_viewport_size({"width": width, "height": height})
+        desktop.fill("#desk-q", "")
+        desktop.screenshot(path=str(SCREENSHOTS / f"door-desk-{width}.png"), full_page=True)
+    desktop.set_viewport_size({"width": 1280, "height": 900})
+
+    # The draw seats the 14 present, not the two who stayed away.
+    desktop.click("nav.subnav >> text=Dashboard")
+    desktop.click("form.inline-form button[type=submit]")
+    desktop.wait_for_selector("text=Series 1 is drawn")
+    seated = set(Seat.objects.filter(series__tournament=t).values_list("player__name", flat=True))
+    assert len(seated) == 14 and not seated & {"Norbert Wolf", "Olaf Zimmermann"}
+
+    # A typo corrected on the players page shows on the standings.
+    desktop.click("nav.subnav >> text=Players")
+    row = desktop.locator("table.players tr", has_text="Canan Özdemir")
+    row.locator("text=edit").click()
+    desktop.fill("#id_name", "Canan Özdemir-Kaya")
+    desktop.click("form button[type=submit]")
+    desktop.wait_for_selector("text=Canan Özdemir-Kaya is saved.")
+    desktop.click("nav.subnav >> text=Standings")
+    expect(desktop.locator("table")).to_contain_text("Canan Özdemir-Kaya")
+
+    # The women's own ranking: only them, placed from 1.
+    desktop.click("text=Women")
+    women = {"Anna Müller", "Canan Özdemir-Kaya", "Elke Krüger", "Gisela Hoffmann", "Ines Lange", "Karin Richter"}
+    women.add("Monika Vogel")
+    body = desktop.locator("table tbody")
+    expect(body.locator("tr")).to_have_count(7)
+    assert all(any(w in line for w in women) for line in body.locator("tr").all_inner_texts())
+    desktop.screenshot(path=str(SCREENSHOTS / "door-standings-women.png"), full_page=True)
+
+    # The start list for the wall: by surname, with table/seat of series 1.
+    response = desktop.request.get(f"{base}/t/{t.pk}/start-list.pdf")
+    assert response.status == 200 and response.headers["content-type"] == "application/pdf"
+    text = "".join(page.extract_text() for page in pypdf.PdfReader(io.BytesIO(response.body())).pages)
+    order = [text.index(n) for n in ("Frank Becker", "Gisela Hoffmann", "Olaf Zimmermann")]
+    assert order == sorted(order)
+    seat = Seat.objects.select_related("table").get(series__tournament=t, player__name="Paula Quast")
+    assert f"{seat.table.number}/{seat.number}" in text
+    assert "Canan Özdemir-Kaya" in text
+    (SCREENSHOTS / "door-start-list.pdf").write_bytes(response.body())
+    assert t.registrations.filter(paid=True).count() == 14

@@ -1,0 +1,129 @@
+"""The check-in and cash desk: find, tap present and paid, add a walk-in, the totals."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+from django.db import IntegrityError
+from django.urls import reverse
+
+from tests import factories
+from tournaments import door, services
+from tournaments.models import Registration
+from tournaments.series import draw_series
+
+pytestmark = pytest.mark.django_db
+
+
+def _register(t, name, club=""):
+    return services.register(t, services.Entry(name=name, club=club))
+
+
+def test_the_search_finds_a_player_however_typed_in_one_query(django_assert_num_queries):
+    t = factories.tournament()
+    anna = _register(t, "Anna Müller", "SC Altenburg")
+    _register(t, "Bernd Müller")
+    _register(t, "Anna Schmidt")
+    for query in ("mueller anna", "Anna Müller", "Müller, A.", str(anna.start_number)):
+        with django_assert_num_queries(1):
+            found = list(door.search(Registration.objects.filter(tournament=t), query))
+        assert found == [anna], query
+
+
+def test_a_tap_marks_present_and_paid_and_the_totals_count_the_cash(client, director):
+    t = factories.tournament(directors=[director], entry_fee=Decimal("10"), list_fee=Decimal("2"), series_count=3)
+    anna = _register(t, "Anna Müller")
+    _register(t, "Bernd Becker")
+    url = reverse("tournaments:desk_toggle", args=[t.pk, anna.pk, "present"])
+    response = client.post(url, {"value": "1"}, headers={"HX-Request": "true"})
+    assert response.status_code == 200 and 'id="desk-totals"' in response.content.decode()
+    client.post(reverse("tournaments:desk_toggle", args=[t.pk, anna.pk, "paid"]), {"value": "1"})
+    anna.refresh_from_db()
+    assert anna.present and anna.paid and anna.list_fees_paid
+    totals = door.totals(t)
+    assert (totals.present, totals.paid, totals.cash) == (1, 1, Decimal("16"))  # 10 + 3 x 2
+    page = client.get(reverse("tournaments:desk", args=[t.pk])).content.decode()
+    assert "16.00" in page and "take 16.00" in page  # Bernd still owes it
+
+
+def test_a_bad_tap_is_refused_and_changes_nothing(client, director):
+    t = factories.tournament(directors=[director])
+    anna = _register(t, "Anna Müller")
+    unknown = reverse("tournaments:desk_toggle", args=[t.pk, anna.pk, "vip"])
+    assert client.post(unknown, {"value": "1"}).status_code == 404
+    url = reverse("tournaments:desk_toggle", args=[t.pk, anna.pk, "paid"])
+    response = client.post(url, {"value": "yes"}, follow=True)
+    assert "value: send 1 or 0." in response.content.decode()
+    anna.refresh_from_db()
+    assert not anna.paid
+
+
+def test_a_walk_in_is_added_present_with_the_next_start_number(client, director):
+    t = factories.tournament(directors=[director])
+    first = _register(t, "Anna Müller")
+    services.withdraw(first)  # before any draw: removed, her number stays unused
+    response = client.post(
+        reverse("tournaments:desk_add", args=[t.pk]),
+        {"walkin-name": "Paula Quast", "walkin-club": "SC Zeitz", "walkin-membership_number": "00042"},
+    )
+    assert response.status_code == 302
+    paula = Registration.objects.get(player__name="Paula Quast")
+    assert paula.present and paula.start_number == 2 and paula.player.membership_number == "00042"
+
+
+def test_a_walk_in_without_a_name_is_refused(client, director):
+    t = factories.tournament(directors=[director])
+    response = client.post(reverse("tournaments:desk_add", args=[t.pk]), {"walkin-name": " "})
+    assert response.status_code == 422 and "This field is required." in response.content.decode()
+    assert not t.registrations.exists()
+
+
+def test_start_numbers_are_never_given_twice():
+    t = factories.tournament()
+    a, b = _register(t, "A One"), _register(t, "B Two")
+    b.delete()
+    assert _register(t, "C Three").start_number == 3
+    assert a.start_number == 1
+
+
+def test_the_same_person_twice_is_stopped_by_the_database():
+    t = factories.tournament()
+    _register(t, "Anna Schäfer", "SC Altenburg")
+    with pytest.raises(IntegrityError):
+        _register(t, "Schäfer, Anna", "SC Altenburg")
+
+
+def test_a_namesake_the_director_confirmed_registers():
+    t = factories.tournament()
+    _register(t, "Anna Schäfer", "SC Altenburg")
+    second = services.register(t, services.Entry(name="Anna Schäfer", club="SC Altenburg", namesake_ok=True))
+    assert second.identity_key.endswith("#2")
+
+
+def test_once_check_in_started_the_draw_seats_only_who_is_present():
+    t = factories.tournament()
+    registrations = [_register(t, f"Player {i}") for i in range(9)]
+    for r in registrations[:7]:
+        door.set_present(r, True)
+    series = draw_series(t)
+    seated = set(series.seats.values_list("player_id", flat=True))
+    assert seated == {r.player_id for r in registrations[:7]}
+
+
+def test_the_fee_account_counts_the_desk_and_the_tables_do_not_charge_again(client, director):
+    from scoring.accounts import fee_account
+
+    t = factories.tournament(directors=[director], entry_fee=Decimal("10"), list_fee=Decimal("2"), series_count=1)
+    registrations = [_register(t, f"Player {i}") for i in range(4)]
+    for r in registrations:
+        door.set_present(r, True)
+    door.set_paid(registrations[0], True)
+    draw_series(t)
+    account = fee_account(t)
+    assert account.at_registration.entry_fees == Decimal("10")
+    assert account.at_registration.list_fees == Decimal("2")
+    series_account = account.by_series[0][2]
+    assert series_account.list_fees == Decimal("6"), "three list fees at the table, the desk took the fourth"
+    assert series_account.entry_fees == Decimal("30")
+    assert account.total.entry_fees + account.total.list_fees == Decimal("48")

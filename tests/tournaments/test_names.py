@@ -1,0 +1,35 @@
+"""Names at the door: one search key finds a player however his name is typed."""
+
+from __future__ import annotations
+
+from tournaments.names import identity_key, query_words, search_key, sort_key, split_name
+
+
+def _finds(name: str, query: str) -> bool:
+    key = search_key(name)
+    return all(f" {word}" in key for word in query_words(query))
+
+
+def test_the_search_ignores_word_order_accents_and_umlaut_spelling():
+    for query in ("mueller anna", "Anna Müller", "Müller, A.", "muller", "ANNA MUE"):
+        assert _finds("Anna Müller", query), query
+    assert _finds("Müller, Anna", "anna mueller")
+    assert _finds("René Weiß", "rene weiss")
+    assert not _finds("Anna Müller", "bernd")
+
+
+def test_the_surname_is_the_last_word_unless_written_first_with_a_comma():
+    assert split_name("Anna Maria Müller") == ("Müller", "Anna Maria")
+    assert split_name("Müller, Anna") == ("Müller", "Anna")
+    assert split_name("Cher") == ("Cher", "")
+    assert sort_key("Anna Müller") == sort_key("Müller, Anna") == "mueller anna"
+    assert sorted(["Anna Müller", "Bernd Becker", "Özdemir, Canan"], key=sort_key) == [
+        "Bernd Becker",
+        "Anna Müller",
+        "Özdemir, Canan",
+    ]
+
+
+def test_the_identity_is_the_name_in_any_order_and_the_club():
+    assert identity_key("Anna Schäfer", 3) == identity_key("schaefer,  anna", 3)
+    assert identity_key("Anna Schäfer", 3) != identity_key("Anna Schäfer", 4)

@@ -1,0 +1,82 @@
+"""The door: check-in and the cash desk (who is present, who paid what), and the
+search that finds a registered player however his name is typed.
+
+The desk takes the entry fee and the list fees of every series the player plays in one
+payment; :mod:`scoring.accounts` then charges him neither at the tables. Amounts come
+from the tournament's own fees, never constants.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+
+from django.db import transaction
+from django.db.models import Count, F, Q, Sum
+
+from .models import Registration, Tournament
+from .names import query_words
+
+#: The most rows the search answers with (the desk shows every player without a query).
+SEARCH_LIMIT = 50
+
+
+def search(registrations, query: str):
+    """The registrations whose player matches every word of ``query`` at the start of a
+    word of his name (any order, accents and umlauts folded), or whose start number or
+    membership number is the query: one filtered query, nothing in Python."""
+    query = query.strip()
+    if not query:
+        return registrations
+    if query.isdigit():
+        return registrations.filter(Q(start_number=int(query)) | Q(player__membership_number=query))
+    for word in query_words(query):
+        registrations = registrations.filter(player__search_key__contains=f" {word}")
+    return registrations
+
+
+def series_to_pay(tournament: Tournament, registration: Registration) -> int:
+    """The series whose list fee the player pays at the desk: from his first to the last."""
+    return max(tournament.series_count - registration.first_series + 1, 0)
+
+
+def amount_due(tournament: Tournament, registration: Registration) -> Decimal:
+    """Entry fee and the list fee of every series he plays: what the desk takes."""
+    return tournament.entry_fee + tournament.list_fee * series_to_pay(tournament, registration)
+
+
+def checkin_started(tournament: Tournament) -> bool:
+    """Once anybody is marked present, the draw seats only the players present."""
+    return tournament.registrations.filter(present=True).exists()
+
+
+def set_present(registration: Registration, present: bool) -> None:
+    Registration.objects.filter(pk=registration.pk).update(present=present)
+    registration.present = present
+
+
+def set_paid(registration: Registration, paid: bool) -> None:
+    """Paid at the desk: entry fee and list fees in one; unpaid undoes both."""
+    with transaction.atomic():
+        Registration.objects.filter(pk=registration.pk).update(paid=paid, list_fees_paid=paid)
+    registration.paid = registration.list_fees_paid = paid
+
+
+@dataclass(frozen=True)
+class DeskTotals:
+    registered: int
+    present: int
+    paid: int
+    cash: Decimal
+
+
+def totals(tournament: Tournament) -> DeskTotals:
+    """Registered (still playing), present, paid and the cash taken at the desk: one query."""
+    row = tournament.registrations.aggregate(
+        registered=Count("pk", filter=Q(withdrawn_after_series__isnull=True)),
+        present=Count("pk", filter=Q(present=True)),
+        paid=Count("pk", filter=Q(paid=True)),
+        list_series=Sum(tournament.series_count + 1 - F("first_series"), filter=Q(list_fees_paid=True)),
+    )
+    cash = tournament.entry_fee * row["paid"] + tournament.list_fee * (row["list_series"] or 0)
+    return DeskTotals(row["registered"], row["present"], row["paid"], cash)

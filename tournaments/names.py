@@ -1,0 +1,84 @@
+"""Players' names as the door needs them: a search key, a sort key, a duplicate key.
+
+Pure functions of the written name (no Django). A name is "First Last" (the surname is
+the last word) unless written "Surname, First name". Keys are case-folded, accents
+dropped, and German umlauts folded both ways (ü -> ue and u), so "mueller anna",
+"Anna Müller", "Muller" and "Müller, A." find the same player.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+_UMLAUTS = {"ä": ("ae", "a"), "ö": ("oe", "o"), "ü": ("ue", "u")}
+
+
+def _plain(text: str) -> str:
+    """Accents dropped (é -> e), ß -> ss; umlauts kept for :func:`_variants`."""
+    out = []
+    for char in text.casefold():
+        if char in _UMLAUTS:
+            out.append(char)
+            continue
+        if char == "ß":
+            out.append("ss")
+            continue
+        out.append("".join(c for c in unicodedata.normalize("NFKD", char) if not unicodedata.combining(c)))
+    return "".join(out)
+
+
+def _words(text: str) -> list[str]:
+    """Words of letters and digits (commas, dots and hyphens separate words)."""
+    cleaned = "".join(char if char.isalnum() else " " for char in _plain(text))
+    return cleaned.split()
+
+
+def _variants(word: str) -> set[str]:
+    """A word's spellings: with umlauts as ae/oe/ue and as a/o/u."""
+    spelled = [""]
+    for char in word:
+        options = _UMLAUTS.get(char, (char,))
+        spelled = [s + o for s in spelled for o in options]
+    return set(spelled)
+
+
+def fold(word: str) -> str:
+    """The standard spelling of one word of a query or a name: umlauts as ae/oe/ue."""
+    return "".join(_UMLAUTS[c][0] if c in _UMLAUTS else c for c in "".join(_words(word)))
+
+
+def search_key(name: str) -> str:
+    """Every spelling of every word, sorted, between spaces: `` anna mueller muller ``.
+
+    A query word matches when `` <word>`` is in the key (the start of a word), so the
+    query is one filter per word, in the database.
+    """
+    words = sorted({variant for word in _words(name) for variant in _variants(word)})
+    return f" {' '.join(words)} " if words else ""
+
+
+def query_words(query: str) -> list[str]:
+    """The words of a search box's text in the key's standard spelling."""
+    return [fold(word) for word in _words(query)]
+
+
+def split_name(name: str) -> tuple[str, str]:
+    """(surname, first names): "Anna Müller" and "Müller, Anna" -> ("Müller", "Anna")."""
+    name = " ".join(name.split())
+    if "," in name:
+        surname, _sep, first = name.partition(",")
+        return surname.strip(), first.strip()
+    first, _sep, surname = name.rpartition(" ")
+    return surname, first
+
+
+def sort_key(name: str) -> str:
+    """Surname first, folded: "Anna Müller" -> "mueller anna" (the player list's order)."""
+    surname, first = split_name(name)
+    return " ".join(fold(word) for word in _words(f"{surname} {first}"))[:160]
+
+
+def identity_key(name: str, club_id: int | None) -> str:
+    """One player of one club, whatever the spelling or word order: the duplicate check's key."""
+    words = sorted(fold(word) for word in _words(name))
+    return f"{' '.join(words)}|{club_id or ''}"[:200]

@@ -1,0 +1,35 @@
+"""Correcting a registered player from the players page: name, club, membership number,
+team and category. The change shows everywhere: standings and printed sheets read the
+player's name and club from the database."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.db import IntegrityError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+
+from .models import Registration, Tournament
+from .permissions import director_required
+from .player_forms import PlayerEditForm
+
+
+@director_required
+def player_edit(request: HttpRequest, tournament: Tournament, registration_id: int) -> HttpResponse:
+    registration = get_object_or_404(
+        Registration.objects.select_related("player__club", "team", "category", "tournament"),
+        pk=registration_id,
+        tournament=tournament,
+    )
+    form = PlayerEditForm(request.POST if request.method == "POST" else None, registration=registration)
+    if request.method == "POST" and form.is_valid():
+        try:
+            form.save()
+        except IntegrityError:
+            form.add_error(None, _("Another player took this name or membership number meanwhile; nothing changed."))
+        else:
+            messages.success(request, _("%(name)s is saved.") % {"name": form.cleaned_data["name"]})
+            return redirect("tournaments:players", tournament.pk)
+    context = {"tournament": tournament, "registration": registration, "form": form}
+    return render(request, "tournaments/player_edit.html", context, status=422 if form.errors else 200)
