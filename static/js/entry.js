@@ -249,7 +249,7 @@
   /* The office's sheet replaces the page's. The form being filled in stays where it is
    * (moving it would close the phone's keyboard) unless the office asks for a later deal. */
   function swap(incoming, keepForm) {
-    keep(incoming);
+    if (keepForm) keep(incoming); // not a refusal: reopened, the page shows the sheet, not the rule
     var current = document.getElementById("sheet");
     var live = entrySection();
     var arriving = entrySection(incoming);
@@ -303,6 +303,13 @@
     if (!entered.matches || !entered.matches("form[data-queue]")) return;
     event.preventDefault();
     var submitter = event.submitter;
+    var passed = Boolean(submitter && submitter.name === "passed_out");
+    if (!passed && !entered.querySelector("input[name=declarer_seat]:checked, input[name=contract]:checked")) {
+      // Nothing chosen (a second tap on the next deal's button, say): not a deal to
+      // keep; the live value asks the office what is missing.
+      window.htmx.trigger(entered.querySelector(".fields"), "change");
+      return;
+    }
     var data = new FormData(entered);
     if (submitter && submitter.name) data.append(submitter.name, submitter.value);
     data.delete("csrfmiddlewaretoken");
@@ -310,7 +317,7 @@
       id: data.get("client_id"),
       number: parseInt(data.get("number"), 10),
       body: new URLSearchParams(data).toString(),
-      shown: forms.describe(entered, Boolean(submitter && submitter.name === "passed_out")),
+      shown: forms.describe(entered, passed),
     };
     var queue = load();
     var at = queue.findIndex(function (waiting) { return waiting.id === item.id; });

@@ -159,3 +159,15 @@ def test_a_stale_form_is_told_the_deal_was_entered_on_another_device(browser, ph
         assert [number for number, *_ in stored(table)] == [1, 2]
     finally:
         second.close()
+
+
+def test_a_form_with_nothing_chosen_is_not_kept_as_a_deal(phone, live_server):
+    """A second tap on "Enter deal" lands on the next deal's empty form: no deal to keep
+    (it would stop the queue with a refusal); the live value says what is missing."""
+    table = factories.table_of(3)
+    phone.goto(live_server.url + table.entry_url())
+    phone.click("button.enter")
+    expect(phone.locator("#preview")).to_contain_text("5.5.1: choose the declarer, or mark the deal passed out")
+    expect(phone.locator("tr.queued")).to_have_count(0)
+    expect(phone.locator("section.entry h2")).to_contain_text("Deal 1")
+    assert stored(table) == []
