@@ -25,6 +25,12 @@ from .models import Deal, Game
 from .rules import RuleError, gettext_noop
 
 
+class DealTaken(RuleError):
+    """The deal was entered meanwhile under another client id: another phone (or an
+    older form on this one) has it. The table link answers with the sheet as it is and
+    a fresh form, not with a refusal to correct."""
+
+
 @dataclass(frozen=True, slots=True)
 class Saved:
     game: Game
@@ -79,7 +85,7 @@ def add_game(form: GameForm, *, entered_by: str) -> Saved:
             _check_open(table)
             expected = next_deal(table, model)
             if game.number < expected:
-                raise RuleError(
+                raise DealTaken(
                     "number",
                     gettext_noop("deal {deal} is already entered; correct the last deal instead"),
                     "5.5.3",
@@ -105,7 +111,10 @@ def add_game(form: GameForm, *, entered_by: str) -> Saved:
         existing = model.objects.filter(client_id=client_id, table=table).order_by().first()
         if existing is not None:
             return Saved(existing, created=False)
-        raise RuleError(
+        # The same deal, stored by another device a moment ago; else a client id that
+        # belongs to another table (reused or forged), refused as it is.
+        taken = model.objects.filter(table=table, number=game.number).exists()
+        raise (DealTaken if taken else RuleError)(
             "number", gettext_noop("deal {deal} was just entered from another device"), "5.5.3", deal=game.number
         ) from None
     return Saved(game, created=True)

@@ -7,6 +7,7 @@ from . import views
 app_name = "tables"
 
 urlpatterns = [
+    path("worker.js", views.table_worker, name="worker"),
     path("<str:token>/", views.table_sheet, name="sheet"),
     path("<str:token>/preview/", views.preview, name="preview"),
     path("<str:token>/correct/", views.correct_last, name="correct"),

@@ -11,15 +11,17 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
+from functools import cache
 
 import segno
 from django.contrib import messages
+from django.contrib.staticfiles import finders
 from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from tournaments.models import Seat, Table
 from tournaments.params import number_param
@@ -144,6 +146,8 @@ def table_sheet(request: HttpRequest, token: str) -> HttpResponse:
         if form.is_valid():
             try:
                 saved = entry.add_game(form, entered_by=_who(request))
+            except entry.DealTaken as error:
+                return _taken(request, link, error.params["deal"])
             except RuleError as error:
                 form.add_error(None, rule_message(error))
             else:
@@ -165,6 +169,15 @@ def table_sheet(request: HttpRequest, token: str) -> HttpResponse:
     if number <= table.deals and not links.is_closed(table) and not is_signed(table):
         form = _new_form(link, number)
     return render(request, "scoring/table_sheet.html", _context(request, link, form))
+
+
+def _taken(request: HttpRequest, link: Link, number: int) -> HttpResponse:
+    """409: the posted deal was entered on another device (a second phone at the table,
+    or a form older than the sheet): say so and give the form for the deal now due."""
+    following = entry.next_deal(link.table, link.model)
+    form = _new_form(link, following) if following <= link.table.deals else None
+    template = "scoring/_sheet_and_form.html" if request.htmx else "scoring/table_sheet.html"
+    return render(request, template, _context(request, link, form) | {"taken": number}, status=409)
 
 
 def _entered_text(game: Deal) -> str:
@@ -266,3 +279,24 @@ def table_qr(request: HttpRequest, token: str) -> HttpResponse:
     url = absolute_link(request, reverse("tables:sheet", args=[link.token]))
     svg = segno.make(url, error="m").svg_inline(scale=6, border=2)
     return HttpResponse(svg, content_type="image/svg+xml")
+
+
+@require_GET
+def table_worker(request: HttpRequest) -> HttpResponse:
+    """The table links' service worker (static/js/table-worker.js): it keeps a link page
+    and its assets on the phone, so a reload without network still opens the sheet.
+
+    Served from /s/ rather than /static/: a worker controls only pages under its own
+    path, and each page registers it for its own link (scope /s/<token>/).
+    """
+    response = HttpResponse(_worker_source(), content_type="text/javascript; charset=utf-8")
+    response["Service-Worker-Allowed"] = reverse("tables:worker").rsplit("/", 1)[0] + "/"
+    response["Cache-Control"] = "no-cache"  # a new version of the app reaches the phones
+    return response
+
+
+@cache
+def _worker_source() -> bytes:
+    path = finders.find("js/table-worker.js")
+    with open(path, "rb") as source:
+        return source.read()

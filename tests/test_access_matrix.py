@@ -394,6 +394,8 @@ MATRIX: list[Row] = [
         prepare=games_at_both_tables,
     ),
     Row("tables:qr", table_link, get=TABLE_LINK),
+    # The table links' service worker: the same script for everyone, no token in it.
+    Row("tables:worker", get=EVERYONE, post=dict.fromkeys(EVERYONE, NOT_ALLOWED), writes=False),
     # The same links once the series is finished: the sheet reads, entry is gone.
     Row(
         "tables:sheet",

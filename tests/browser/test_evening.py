@@ -75,8 +75,9 @@ def enter_the_table(phone, table: Table, names: list[str]) -> None:
     phone.evaluate("htmx.config.defaultSettleDelay = 700")
     # A grand has at most 4 tops: refused with the paragraph, nothing stored.
     enter(phone, names[0], "Grand", tops=5, declarer_points=70)
-    # The refusal comes back from the server at the field (the live value showed it already).
-    phone.wait_for_selector("fieldset.tops .errorlist >> text=2.4.3: a grand has at most 4 tops, not 5")
+    # The refusal comes back from the server beside "Enter deal", once (the live value showed it already).
+    phone.wait_for_selector("#preview .errorlist >> text=2.4.3: a grand has at most 4 tops, not 5")
+    expect(phone.get_by_text("2.4.3: a grand has at most 4 tops, not 5")).to_have_count(1)
     assert not Game.objects.filter(table=table).exists()
     phone.fill("#id_tops", "2")
     phone.wait_for_selector("#preview >> text=+72")  # the value appears before saving

@@ -1,5 +1,6 @@
 """The table link on a poor hall network (static/js/entry.js): a deal that did not get
-through is said so and sent again by itself, and is stored exactly once."""
+through waits on the phone, is said so and sent again by itself, and is stored exactly
+once. (Without any network at all, and across a reload: tests/browser/test_offline.py.)"""
 
 from __future__ import annotations
 
@@ -51,10 +52,12 @@ def test_a_deal_that_never_left_the_phone_is_sent_again_and_stored_once(phone, l
 
     posts = on_posts(phone, table, lose_the_first)
     enter(phone, "Seat2", "Grand", tops=2, declarer_points=70)
-    expect(phone.locator("#connection")).to_contain_text("No connection: this deal is not saved yet.")
+    expect(phone.locator("#connection")).to_contain_text("No connection to the office. Deals waiting on this phone: 1")
+    expect(phone.locator("tr.queued")).to_contain_text("waiting to send · valued when sent")
     phone.screenshot(path=str(SCREENSHOTS / "phone-no-connection.png"))
     phone.wait_for_selector("text=Deal 1 entered: +72.")
     expect(phone.locator("#connection")).to_be_hidden()
+    expect(phone.locator("tr.queued")).to_have_count(0)
     assert len(posts) == 2 and posts[0] == posts[1]  # the same deal, the same client id
     game = Game.objects.get(table=table)
     assert (game.number, game.declarer_seat, game.score) == (1, 2, 72)
@@ -98,11 +101,13 @@ def test_an_error_answer_is_shown_and_not_repeated(phone, live_server):
 
     posts = on_posts(phone, table, fail)
     enter(phone, "Seat2", "Grand", tops=2, declarer_points=70)
-    expect(phone.locator("#connection")).to_contain_text("The office refused the deal (error 500): it is not saved.")
+    refused = "The office refused the deal (error 500): it is not saved yet."
+    expect(phone.locator("#connection")).to_contain_text(refused)
     phone.wait_for_timeout(2500)  # longer than the first pause before a resend
     assert len(posts) == 1
     assert not Game.objects.filter(table=table).exists()
-    expect(phone.locator("#game-form")).to_be_visible()  # the entry stays on the phone
+    expect(phone.locator("tr.queued")).to_have_count(1)  # the deal waits on the phone
+    expect(phone.locator("#game-form")).to_be_visible()  # and the next one can be entered
 
 
 def test_a_refused_deal_brings_its_rule_into_view(phone, live_server):

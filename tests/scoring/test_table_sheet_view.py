@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import uuid
 
 import pytest
@@ -82,12 +83,22 @@ def test_the_opponents_points_can_be_entered_instead(client):
     assert Game.objects.get(table=table).declarer_points == 75
 
 
-def test_a_refused_game_shows_the_rule_and_stores_nothing(client):
+def test_a_refused_game_shows_the_rule_once_and_stores_nothing(client):
     table = factories.table_of(3)
     response = post_game(client, table, 1, declarer_seat=1, contract="grand", tops=5, declarer_points=70)
     assert response.status_code == 422
-    assert "2.4.3: a grand has at most 4 tops, not 5" in response.content.decode()
+    assert response.content.decode().count("2.4.3: a grand has at most 4 tops, not 5") == 1
     assert not Game.objects.exists()
+
+
+def test_a_refusal_of_the_office_is_shown_once_instead_of_the_value(client):
+    """A valid game the office cannot take (3.2.1: deals in turn) shows that rule, once."""
+    table = factories.table_of(3)
+    response = post_game(client, table, 2, declarer_seat=1, contract="grand", tops=1, declarer_points=70)
+    assert response.status_code == 422
+    page = response.content.decode()
+    assert page.count("deal 1 comes before deal 2") == 1
+    assert 'class="value' not in page
 
 
 def test_a_null_below_the_bid_is_refused_with_3_4_4(client):
@@ -123,12 +134,17 @@ def test_a_double_submit_never_makes_two_games(client):
     assert Game.objects.filter(table=table).count() == 1
 
 
-def test_a_second_phone_entering_the_same_deal_is_told(client):
+@pytest.mark.parametrize("htmx", [False, True])
+def test_a_second_phone_entering_the_same_deal_is_told_and_gets_the_new_form(client, htmx):
+    """Its form was stale: the deal is the other device's, the answer the form now due."""
     table = factories.table_of(3)
     post_game(client, table, 1, declarer_seat=1, contract="clubs", tops=2, declarer_points=80)
-    response = post_game(client, table, 1, declarer_seat=2, contract="grand", tops=1, declarer_points=61)
-    assert response.status_code == 422
-    assert "deal 1 is already entered" in response.content.decode()
+    response = post_game(client, table, 1, htmx=htmx, declarer_seat=2, contract="grand", tops=1, declarer_points=61)
+    assert response.status_code == 409
+    page = response.content.decode()
+    assert page.count("Deal 1 was entered on another device") == 1
+    assert "Deal 2" in page and 'name="number" value="2"' in page  # the new form, unbound
+    assert "errorlist" not in page
     assert Game.objects.get(table=table).contract == "clubs"
 
 
@@ -257,6 +273,29 @@ def test_an_entry_id_of_another_table_answers_nothing_of_that_table(client):
     response = post_game(
         client, table, 1, client_id=entry_id, declarer_seat=3, contract="hearts", tops=1, declarer_points=70
     )
-    assert response.status_code == 422
+    assert response.status_code == 422  # not "taken": this table has no deal 1
     assert "deal 1 was just entered from another device" in response.content.decode()
     assert not Game.objects.filter(table=table).exists() and Game.objects.get(table=other).contract == "grand"
+
+
+def test_the_service_worker_is_served_under_the_table_links(client):
+    """Served from /s/ (not /static/) so it may control a link page: scope /s/<token>/."""
+    response = client.get(reverse("tables:worker"))
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/javascript")
+    assert response["Service-Worker-Allowed"] == "/s/"
+    assert response["Cache-Control"] == "no-cache"
+    assert b'addEventListener("fetch"' in response.content
+
+
+def test_the_link_page_gives_the_phone_its_seating_and_no_value(client):
+    """What the next deal's form needs offline: the link, the table size, the deals and
+    the players by seat (3.2.1, 3.2.7), as data; the page has no inline script."""
+    table = factories.table_of(4)
+    page = client.get(reverse("tables:sheet", args=[table.token])).content.decode()
+    assert f'data-link="{table.entry_url()}"' in page and 'data-worker="/s/worker.js"' in page
+    assert 'data-size="4"' in page and f'data-deals="{table.deals}"' in page
+    assert '<script id="table-players" type="application/json">["Seat1", "Seat2", "Seat3", "Seat4"]</script>' in page
+    assert "waiting to send · valued when sent" in page
+    scripts = re.findall(r"<script(?![^>]*\b(?:src|type=\"application/json\"))[^>]*>", page)
+    assert not scripts and " onclick=" not in page
