@@ -7,7 +7,7 @@ from django.contrib.auth import get_user_model, password_validation
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
-from scoring.forms import GameForm
+from scoring.forms import FIELD_PARAGRAPHS, GameForm
 from scoring.models import IRREGULARITY_CHOICES, Game
 from tournaments.models import Table
 
@@ -190,6 +190,7 @@ class CorrectionForm(GameForm):
     )
     reason = forms.CharField(label=_("Why"), max_length=2000, widget=forms.Textarea(attrs={"rows": 3}))
     dispute = forms.ModelChoiceField(label=_("Settles dispute"), queryset=Dispute.objects.none(), required=False)
+    paragraphs = {**FIELD_PARAGRAPHS, "irregularity": "4.1.4", "reason": "4.5.10", "dispute": "4.5.10"}
 
     class Meta(GameForm.Meta):
         fields = [*Game.ENTERED_FIELDS, "irregularity"]

@@ -191,3 +191,21 @@ def test_the_table_link_marks_the_corrected_deal_with_its_reason(client, signed)
     page = client.get(sheet_url).content.decode()
     assert page.count("corrected by a referee") == 2
     assert 'title="dealt twice"' in page and 'title="recounted"' in page and "&lt;again&gt;" not in page
+
+
+def test_a_null_game_with_tops_is_refused_by_the_correction_form(client, signed):
+    game = signed.games.get(number=1)
+    data = form_data(game, contract="null", tops=2, declarer_points=None, declarer_tricks=0)
+    response = client.post(url(signed, game), data)
+    assert response.status_code == 422
+    assert "2.4.3: null games have no tops" in response.content.decode()
+    game.refresh_from_db()
+    assert game.contract == "grand" and not Correction.objects.exists()
+
+
+def test_the_correction_form_s_own_field_errors_cite_the_paragraph(client, signed):
+    game = signed.games.get(number=1)
+    page = client.post(url(signed, game), form_data(game, bid="17", reason="", irregularity="x")).content.decode()
+    assert "3.3.2, 5.4.1: Select a valid choice. 17 is not one of the available choices." in page
+    assert "4.5.10: This field is required." in page
+    assert "4.1.4: Select a valid choice. x is not one of the available choices." in page

@@ -141,3 +141,19 @@ def test_a_dispute_of_another_table_cannot_be_settled_here():
     assert caught.value.field == "dispute"
     game.refresh_from_db()
     assert not game.voided
+
+
+def test_a_null_game_with_tops_is_refused_by_the_engine():
+    table = full_table(3)
+    game = table.games.get(number=1)
+    with pytest.raises(RuleError) as raised:
+        corrections.correct_game(
+            game.pk,
+            expected_version=game.version,
+            changes={"contract": "null", "tops": 2, "declarer_points": None, "declarer_tricks": 0},
+            user=factories.user("ref"),
+            reason="It was a null game.",
+        )
+    assert (raised.value.field, raised.value.paragraph) == ("tops", "2.4.3")
+    game.refresh_from_db()
+    assert game.contract == "grand" and not Correction.objects.exists()

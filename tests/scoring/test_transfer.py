@@ -323,3 +323,30 @@ def test_a_file_from_before_the_money_tables_still_imports(tmp_path):
     empty_the_database()
     new = import_tournament(path).tournament
     assert not new.passed_out_fees.exists() and not new.table_money.exists() and not new.prizes.exists()
+
+
+def test_a_null_game_with_tops_stops_the_import(tmp_path):
+    t = finished_tournament(players=7, series=1)
+    path = tmp_path / "t.xlsx"
+    export(t, path)
+    row = played_row(path)
+    tamper(path, "Contract", row, "null")
+    tamper(path, "Declarer tricks", row, 0)
+    tamper(path, "Declarer card points", row, "")
+    empty_the_database()
+    with pytest.raises(TransferError, match=rf"Games, row {row}: tops: null games have no tops \(2.4.3\)"):
+        import_tournament(path)
+    assert not Tournament.objects.exists() and not Game.objects.exists()
+
+
+def test_impossible_card_points_for_the_tricks_stop_the_import(tmp_path):
+    t = finished_tournament(players=7, series=1)
+    path = tmp_path / "t.xlsx"
+    export(t, path)
+    row = played_row(path)
+    tamper(path, "Declarer card points", row, 0)
+    tamper(path, "Declarer tricks", row, 5)
+    empty_the_database()
+    with pytest.raises(TransferError, match=rf"Games, row {row}: declarer_points, declarer_tricks: .* \(1.2.2\)"):
+        import_tournament(path)
+    assert not Tournament.objects.exists()
