@@ -89,6 +89,7 @@ def game_correct(request: HttpRequest, tournament: Tournament, game_id: int) -> 
                     user=request.user,
                     reason=form.cleaned_data["reason"],
                     dispute=form.cleaned_data["dispute"],
+                    paragraph=form.cleaned_data["paragraph"],
                 )
             except RuleError as error:
                 form.add_error(None, rule_message(error))
@@ -125,12 +126,15 @@ def _correct_page(request, tournament, game, form, void_form, status):
 
 
 def _correction_text(correction: Correction) -> str:
-    return _("Deal %(deal)s: %(kind)s, score %(before)s -> %(after)s.") % {
+    text = _("Deal %(deal)s: %(kind)s, score %(before)s -> %(after)s.") % {
         "deal": correction.game.number,
         "kind": correction.get_kind_display(),
         "before": f"{correction.score_before:+d}",
         "after": f"{correction.score_after:+d}",
     }
+    if correction.dispute_id:
+        text += " " + _("Dispute %(n)s is decided with it.") % {"n": correction.dispute_id}
+    return text
 
 
 @require_POST
@@ -148,6 +152,7 @@ def game_void(request: HttpRequest, tournament: Tournament, game_id: int) -> Htt
                 user=request.user,
                 reason=form.cleaned_data["reason"],
                 dispute=form.cleaned_data["dispute"],
+                paragraph=form.cleaned_data["paragraph"],
             )
         except RuleError as error:
             form.add_error(None, rule_message(error))

@@ -108,10 +108,12 @@ def test_void_and_restore_with_a_dispute(client, signed):
     dispute = Dispute.objects.create(table=signed, game=game, description="dealt out of turn", raised_by="x")
     response = client.post(
         url(signed, game, "referees:void"),
-        {"version": 1, "reason": "3.2.11: dealt out of turn", "dispute": dispute.pk},
+        {"version": 1, "reason": "3.2.11: dealt out of turn", "dispute": dispute.pk, "paragraph": "3.2.11"},
         follow=True,
     )
-    assert "Deal 1: voided, score +48 -&gt; +0." in response.content.decode()
+    assert f"Deal 1: voided, score +48 -&gt; +0. Dispute {dispute.pk} is decided with it." in response.content.decode()
+    dispute.refresh_from_db()
+    assert (dispute.status, dispute.paragraph, dispute.effect) == ("decided", "3.2.11", "voided")
     game.refresh_from_db()
     assert game.voided and game.score == 0
     assert dispute.corrections.get().kind == "void"
@@ -209,3 +211,35 @@ def test_the_correction_form_s_own_field_errors_cite_the_paragraph(client, signe
     assert "3.3.2, 5.4.1: Select a valid choice. 17 is not one of the available choices." in page
     assert "4.5.10: This field is required." in page
     assert "4.1.4: Select a valid choice. x is not one of the available choices." in page
+
+
+def test_saving_a_correction_that_settles_a_dispute_closes_it(client, signed):
+    """Was: "settles dispute 1" was recorded on the correction, and the dispute stayed open."""
+    game = signed.games.get(number=2)
+    dispute = Dispute.objects.create(table=signed, game=game, description="points miscounted", raised_by="Seat2")
+    data = form_data(game, declarer_points=75, dispute=dispute.pk, paragraph="5.2.2", reason="recounted: 75")
+    response = client.post(url(signed, game), data, follow=True)
+    assert f"Dispute {dispute.pk} is decided with it." in response.content.decode()
+    dispute.refresh_from_db()
+    correction = Correction.objects.get()
+    assert correction.dispute == dispute and correction.made_by == dispute.decided_by
+    assert (dispute.status, dispute.paragraph, dispute.effect, dispute.decision) == (
+        "decided",
+        "5.2.2",
+        "corrected",
+        "recounted: 75",
+    )
+    # A closed dispute is offered no more.
+    page = client.get(url(signed, game)).content.decode()
+    assert f'<option value="{dispute.pk}"' not in page
+
+
+def test_settling_a_dispute_needs_the_paragraph_and_changes_nothing_without(client, signed):
+    game = signed.games.get(number=2)
+    dispute = Dispute.objects.create(table=signed, game=game, description="points miscounted", raised_by="Seat2")
+    response = client.post(url(signed, game), form_data(game, declarer_points=75, dispute=dispute.pk))
+    assert response.status_code == 422
+    assert "4.5.10: settling a dispute decides it; choose the paragraph" in response.content.decode()
+    dispute.refresh_from_db()
+    game.refresh_from_db()
+    assert dispute.status == "open" and game.declarer_points == 50 and not Correction.objects.exists()
