@@ -236,6 +236,19 @@ class CorrectionForm(GameForm):
         return data
 
 
+class CorrectionPreviewForm(CorrectionForm):
+    """The correction form for the value shown as it is filled in: the game's fields only.
+
+    The reason, version and dispute are asked when the correction is saved; the preview
+    values the game as the engine would then (it saves nothing).
+    """
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        for name in ("reason", "version", "dispute", "paragraph"):
+            del self.fields[name]
+
+
 class VoidForm(forms.Form):
     # Hidden: its errors are shown above the form as "version: error" (correct.html).
     version = forms.IntegerField(label=_("version"), widget=forms.HiddenInput)

@@ -243,3 +243,26 @@ def test_settling_a_dispute_needs_the_paragraph_and_changes_nothing_without(clie
     dispute.refresh_from_db()
     game.refresh_from_db()
     assert dispute.status == "open" and game.declarer_points == 50 and not Correction.objects.exists()
+
+
+def test_the_correction_form_shows_the_value_as_it_is_filled_in(client, signed):
+    game = signed.games.get(number=2)
+    page = client.get(url(signed, game)).content.decode()
+    preview = url(signed, game, "referees:preview")
+    assert f'hx-post="{preview}"' in page and 'id="preview"' in page and "htmx.min.js" in page
+    # Hearts with 2, 75 card points: won, 3 x 10; nothing is saved, no reason needed yet.
+    shown = client.post(preview, form_data(game, declarer_points=75, reason="")).content.decode()
+    assert "won" in shown and "value 30" in shown and "+30" in shown
+    game.refresh_from_db()
+    assert game.declarer_points == 50 and game.version == 1 and not Correction.objects.exists()
+    # A refusal names its field and paragraph, as on the table link.
+    null = form_data(game, contract="null", tops=2, declarer_points=None, declarer_tricks=0)
+    refused = client.post(preview, null).content.decode()
+    assert "Tops: 2.4.3: null games have no tops" in refused
+
+
+def test_the_preview_is_the_referees_only(client, signed):
+    game = signed.games.get(number=2)
+    client.logout()
+    response = client.post(url(signed, game, "referees:preview"), form_data(game))
+    assert response.status_code == 302 and "/login/" in response.url
