@@ -17,7 +17,15 @@ from scoring.models import Game
 from scoring.rules import RuleError, gettext_noop
 from tournaments.models import Table
 
+from . import disputes, paragraphs
 from .models import Correction, Dispute
+
+#: What settling a dispute with a correction of each kind decides (4.5.10).
+_EFFECT_OF = {
+    Correction.Kind.EDIT: Dispute.Effect.CORRECTED,
+    Correction.Kind.VOID: Dispute.Effect.VOIDED,
+    Correction.Kind.RESTORE: Dispute.Effect.CORRECTED,
+}
 
 #: What a snapshot keeps: what was entered, the referee's marks, and what the engine derived.
 SNAPSHOT_FIELDS: tuple[str, ...] = (
@@ -57,10 +65,17 @@ def _apply(
     user,
     reason: str,
     dispute: Dispute | None,
+    paragraph: str,
 ) -> Correction:
     reason = (reason or "").strip()
     if not reason:
         raise RuleError("reason", gettext_noop("say why the game is changed"), "4.5.10")
+    if dispute is not None and paragraph not in paragraphs.PARAGRAPHS:
+        raise RuleError(
+            "paragraph",
+            gettext_noop("settling a dispute decides it; cite the paragraph of sections 3-5 it rests on"),
+            "4.5.10",
+        )
     with transaction.atomic():
         # The table first, as game entry locks it: one table's writers queue in one order
         # (saving the game also updates its seats' totals, scoring.models.SeatTotal).
@@ -78,8 +93,8 @@ def _apply(
                 seen=expected_version,
                 now=game.version,
             )
-        if dispute is not None and dispute.table_id != game.table_id:
-            raise RuleError("dispute", gettext_noop("the dispute is about another table"), "4.5.10")
+        if dispute is not None:
+            _check_open(dispute, game)
         before = snapshot(game)
         for name, value in changes.items():
             setattr(game, name, value)
@@ -89,7 +104,7 @@ def _apply(
             raise RuleError("game", gettext_noop("the correction changes nothing"), "5.5.3")
         game.version = expected_version + 1
         game.save()
-        return Correction.objects.create(
+        correction = Correction.objects.create(
             game=game,
             dispute=dispute,
             kind=kind,
@@ -102,6 +117,24 @@ def _apply(
             version_before=expected_version,
             version_after=game.version,
         )
+        if dispute is not None:
+            # The change is the referee's decision: the dispute closes with it, or neither happens.
+            disputes.decide(dispute, user=user, paragraph=paragraph, effect=_EFFECT_OF[kind], decision=reason)
+        return correction
+
+
+def _check_open(dispute: Dispute, game: Game) -> None:
+    """The dispute is the game's table's and still open, locked until the transaction ends."""
+    locked = Dispute.objects.select_for_update().filter(pk=dispute.pk).values("table_id", "status").first()
+    if locked is None or locked["table_id"] != game.table_id:
+        raise RuleError("dispute", gettext_noop("the dispute is about another table"), "4.5.10")
+    if locked["status"] != Dispute.Status.OPEN:
+        raise RuleError(
+            "dispute",
+            gettext_noop("dispute {number} is closed already; a closed dispute is settled by nothing else"),
+            "4.5.10",
+            number=dispute.pk,
+        )
 
 
 def correct_game(
@@ -112,8 +145,13 @@ def correct_game(
     user,
     reason: str,
     dispute: Dispute | None = None,
+    paragraph: str = "",
 ) -> Correction:
-    """Change the entered fields of a game (and its irregularity mark), with the reason."""
+    """Change the entered fields of a game (and its irregularity mark), with the reason.
+
+    With a ``dispute``, the change is its decision: the dispute closes (decided, citing
+    ``paragraph``, effect "corrected", the reason as the decision) in the same transaction.
+    """
     unknown = set(changes) - set(CORRECTABLE_FIELDS)
     if unknown:
         raise RuleError(
@@ -127,11 +165,15 @@ def correct_game(
         user=user,
         reason=reason,
         dispute=dispute,
+        paragraph=paragraph,
     )
 
 
-def void_game(game_id: int, *, expected_version: int, user, reason: str, dispute: Dispute | None = None) -> Correction:
-    """Mark a game void: it stays on the sheet and scores nothing (e.g. 3.2.11, 3.2.12)."""
+def void_game(
+    game_id: int, *, expected_version: int, user, reason: str, dispute: Dispute | None = None, paragraph: str = ""
+) -> Correction:
+    """Mark a game void: it stays on the sheet and scores nothing (e.g. 3.2.11, 3.2.12); a
+    ``dispute`` closes with it (effect "voided"), as with :func:`correct_game`."""
     return _apply(
         game_id,
         expected_version=expected_version,
@@ -140,11 +182,12 @@ def void_game(game_id: int, *, expected_version: int, user, reason: str, dispute
         user=user,
         reason=reason,
         dispute=dispute,
+        paragraph=paragraph,
     )
 
 
 def restore_game(
-    game_id: int, *, expected_version: int, user, reason: str, dispute: Dispute | None = None
+    game_id: int, *, expected_version: int, user, reason: str, dispute: Dispute | None = None, paragraph: str = ""
 ) -> Correction:
     """Undo a void: the game counts again, valued by the engine as entered."""
     return _apply(
@@ -155,4 +198,5 @@ def restore_game(
         user=user,
         reason=reason,
         dispute=dispute,
+        paragraph=paragraph,
     )

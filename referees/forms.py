@@ -7,7 +7,7 @@ from django.contrib.auth import get_user_model, password_validation
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
-from scoring.forms import GameForm
+from scoring.forms import FIELD_PARAGRAPHS, GameForm
 from scoring.models import IRREGULARITY_CHOICES, Game
 from tournaments.models import Table
 
@@ -174,6 +174,27 @@ class WithdrawForm(forms.Form):
     note = forms.CharField(label=_("Note"), max_length=4000, required=False)
 
 
+SETTLES_HELP = _(
+    "Choosing a dispute closes it with this change: decided, citing the paragraph, the reason as its decision."
+)
+
+
+def offer_open_disputes(form: forms.BaseForm, table: Table) -> None:
+    """Only the table's open disputes can be settled (4.5.10), each citing a paragraph of sections 3-5."""
+    form.fields["dispute"].queryset = Dispute.objects.filter(table=table, status=Dispute.Status.OPEN).order_by(
+        "-raised_at"
+    )
+    form.fields["paragraph"].choices = [("", _("choose the paragraph")), *paragraphs.choices()]
+
+
+def require_paragraph(form: forms.BaseForm, data: dict) -> None:
+    """A change that settles a dispute is its decision, and a decision cites its paragraph (4.5.10)."""
+    if data.get("dispute") is not None and not data.get("paragraph"):
+        form.add_error(
+            "paragraph", _("4.5.10: settling a dispute decides it; choose the paragraph the decision rests on")
+        )
+
+
 class CorrectionForm(GameForm):
     """The game form of the table link plus what only a referee records: the irregularity
     that ended the game (4.1.3-4.1.6), the reason, and the dispute it settles."""
@@ -189,7 +210,17 @@ class CorrectionForm(GameForm):
         ),
     )
     reason = forms.CharField(label=_("Why"), max_length=2000, widget=forms.Textarea(attrs={"rows": 3}))
-    dispute = forms.ModelChoiceField(label=_("Settles dispute"), queryset=Dispute.objects.none(), required=False)
+    dispute = forms.ModelChoiceField(
+        label=_("Settles dispute"), queryset=Dispute.objects.none(), required=False, help_text=SETTLES_HELP
+    )
+    paragraph = forms.ChoiceField(label=_("Decision citing paragraph"), choices=(), required=False)
+    paragraphs = {
+        **FIELD_PARAGRAPHS,
+        "irregularity": "4.1.4",
+        "reason": "4.5.10",
+        "dispute": "4.5.10",
+        "paragraph": "4.5.10",
+    }
 
     class Meta(GameForm.Meta):
         fields = [*Game.ENTERED_FIELDS, "irregularity"]
@@ -197,15 +228,41 @@ class CorrectionForm(GameForm):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.fields["version"].required = True
-        self.fields["dispute"].queryset = Dispute.objects.filter(table=self.table).order_by("-raised_at")
+        offer_open_disputes(self, self.table)
+
+    def clean(self) -> dict:
+        data = super().clean()
+        require_paragraph(self, data)
+        return data
+
+
+class CorrectionPreviewForm(CorrectionForm):
+    """The correction form for the value shown as it is filled in: the game's fields only.
+
+    The reason, version and dispute are asked when the correction is saved; the preview
+    values the game as the engine would then (it saves nothing).
+    """
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        for name in ("reason", "version", "dispute", "paragraph"):
+            del self.fields[name]
 
 
 class VoidForm(forms.Form):
     # Hidden: its errors are shown above the form as "version: error" (correct.html).
     version = forms.IntegerField(label=_("version"), widget=forms.HiddenInput)
     reason = forms.CharField(label=_("Why"), max_length=2000, widget=forms.Textarea(attrs={"rows": 2}))
-    dispute = forms.ModelChoiceField(label=_("Settles dispute"), queryset=Dispute.objects.none(), required=False)
+    dispute = forms.ModelChoiceField(
+        label=_("Settles dispute"), queryset=Dispute.objects.none(), required=False, help_text=SETTLES_HELP
+    )
+    paragraph = forms.ChoiceField(label=_("Decision citing paragraph"), choices=(), required=False)
 
     def __init__(self, *args, table: Table, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["dispute"].queryset = Dispute.objects.filter(table=table).order_by("-raised_at")
+        offer_open_disputes(self, table)
+
+    def clean(self) -> dict:
+        data = super().clean()
+        require_paragraph(self, data)
+        return data

@@ -22,4 +22,5 @@ urlpatterns = [
     path("t/<int:tournament_id>/referees/tables/<int:table_id>/paper/", views.table_paper, name="table_paper"),
     path("t/<int:tournament_id>/referees/games/<int:game_id>/correct/", views.game_correct, name="correct"),
     path("t/<int:tournament_id>/referees/games/<int:game_id>/void/", views.game_void, name="void"),
+    path("t/<int:tournament_id>/referees/games/<int:game_id>/preview/", views.game_preview, name="preview"),
 ]

@@ -6,6 +6,8 @@ at the field it concerns with its paragraph first ("5.4.1: ...").
 
 from __future__ import annotations
 
+import re
+
 from django import forms
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
@@ -19,6 +21,41 @@ from .models import ControlEntry, Game
 
 # Engine field names that differ from the form's.
 _FIELD_OF = {"declarer": "declarer_seat", "game": None, "players": None}
+
+#: The paragraph each entered field rests on: Django's own field errors ("Select a valid
+#: choice", "Enter a whole number", a min or max) cite it like the engine's refusals.
+FIELD_PARAGRAPHS = {
+    "declarer_seat": "3.1.1, 3.2.7",
+    "contract": "2.1.1",
+    "tops_kind": "2.4.1",
+    "tops": "2.4.3",
+    "hand": "5.2.1",
+    "schneider_announced": "5.2.1",
+    "schwarz_announced": "5.2.1",
+    "ouvert": "5.2.1",
+    "bid": "3.3.2, 5.4.1",
+    "declarer_points": "1.2.2",
+    "opponents_points": "1.2.2",
+    "declarer_tricks": "4.4.1",
+}
+_CITES = re.compile(r"^\d+(\.\d+)+[:,]|\(\d+(\.\d+)+(, \d+(\.\d+)+)*\)\.?$")
+
+
+def cite_paragraphs(form: forms.BaseForm, paragraphs: dict[str, str]) -> None:
+    """Put the field's paragraph before each of its errors that cites none ("1.2.2: Ensure ...").
+
+    Every refusal names its rule, Django's own messages included; the engine's messages
+    already start with theirs and are left as they are.
+    """
+    for name, errors in form.errors.items():
+        paragraph = paragraphs.get(name)
+        if paragraph is None:
+            continue
+        errors.data = [
+            forms.ValidationError(message if _CITES.search(message) else f"{paragraph}: {message}")
+            for message in errors
+        ]
+
 
 BID_CHOICES = [("", _("no bid"))] + [(str(v), str(v)) for v in sorted(rules.GAME_VALUES)]
 
@@ -149,6 +186,9 @@ class GameForm(forms.ModelForm):
     bid = forms.TypedChoiceField(
         label=_("bid"), choices=BID_CHOICES, coerce=int, empty_value=None, required=False, widget=BidSelect
     )
+    #: Which paragraph Django's own errors of each field cite (see :func:`cite_paragraphs`).
+    paragraphs = FIELD_PARAGRAPHS
+
     opponents_points = forms.IntegerField(
         label=_("opponents' card points"),
         required=False,
@@ -209,9 +249,15 @@ class GameForm(forms.ModelForm):
         elif points is not None and opponents is not None and points + opponents != 120:
             self.add_error("opponents_points", _("declarer and opponents together hold 120 card points (1.2.2)"))
         if data.get("contract") == rules.Contract.NULL:
-            data["tops"] = None
+            # The with/without choice means nothing at null; tops given go to the engine,
+            # which refuses them (2.4.3) rather than the form dropping them unseen.
             data["tops_kind"] = ""
         return data
+
+    def full_clean(self) -> None:
+        super().full_clean()
+        if self._errors:
+            cite_paragraphs(self, self.paragraphs)
 
     def _post_clean(self) -> None:
         # The instance is built from cleaned_data here; only then can the engine value it.

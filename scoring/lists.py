@@ -25,6 +25,7 @@ from django.db.models import Exists, OuterRef, Q
 from django.utils.translation import gettext as _
 
 from . import hooks
+from .describe import game_text
 from .models import ControlEntry, Deal, Game
 
 #: What makes a line of the sheet: the same in both lists, or the lists differ.
@@ -42,13 +43,14 @@ def decided(game: Deal) -> bool:
 
 
 def describe(deal: Deal, names: Sequence[str]) -> str:
-    """A deal as the lists show it: "Anna: Hearts, 60, won +60" or "passed out"."""
+    """A deal as the lists show it: "Anna: Hearts with 1 hand = 30, won +30" or "passed out"
+    (the game in the words of :func:`scoring.describe.game_text`, as every page says it)."""
     if deal.passed_out:
-        return _("passed out")
+        return game_text(deal)
     seat = deal.declarer_seat or 0
     name = names[seat - 1] if 0 < seat <= len(names) else _("seat %(seat)s") % {"seat": seat}
     outcome = _("won") if deal.won else _("lost")
-    return f"{name}: {deal.get_contract_display()}, {deal.value}, {outcome} {deal.score:+d}"
+    return f"{name}: {game_text(deal)}, {outcome} {deal.score:+d}"
 
 
 @dataclass(frozen=True, slots=True)

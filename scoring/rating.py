@@ -31,7 +31,7 @@ import hashlib
 from collections.abc import Callable, Iterable
 from typing import Generic, NamedTuple, TypeVar
 
-from .rules import RuleError
+from .rules import RuleError, gettext_noop
 
 T = TypeVar("T")
 
@@ -53,7 +53,7 @@ def opponent_bonus(table_size: int) -> int:
     rule defines no bonus for anything else.
     """
     if not _is_int(table_size) or table_size not in OPPONENT_BONUS:
-        raise RuleError("table_size", f"a table has 3 or 4 players, not {table_size}", "3.2.7")
+        raise RuleError("table_size", gettext_noop("a table has 3 or 4 players, not {size}"), "3.2.7", size=table_size)
     return OPPONENT_BONUS[table_size]
 
 
@@ -102,10 +102,20 @@ def rate_table(table_size: int, games: Iterable[tuple[int, bool, int]]) -> list[
     lost = [0] * table_size
     for declarer, game_won, score in games:
         if not _is_int(declarer) or not 0 <= declarer < table_size:
-            raise RuleError("declarer", f"seat index {declarer!r} is not at a table of {table_size}", "3.1.1")
+            raise RuleError(
+                "declarer",
+                gettext_noop("seat index {seat} is not at a table of {size}"),
+                "3.1.1",
+                seat=repr(declarer),
+                size=table_size,
+            )
         if not (_is_int(score) and (score > 0 if game_won else score < 0)):
-            outcome = "a won game scores its value (> 0)" if game_won else "a lost game scores -2 x its value (< 0)"
-            raise RuleError("score", f"{outcome}, not {score!r}", "5.5.1")
+            template = (
+                gettext_noop("a won game scores its value (> 0), not {score}")
+                if game_won
+                else gettext_noop("a lost game scores -2 x its value (< 0), not {score}")
+            )
+            raise RuleError("score", template, "5.5.1", score=repr(score))
         points[declarer] += score
         if game_won:
             won[declarer] += 1

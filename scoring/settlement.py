@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .rules import RuleError
+from .rules import RuleError, gettext_noop
 
 
 def _check(totals: Sequence[int]) -> None:
@@ -29,7 +29,9 @@ def _check(totals: Sequence[int]) -> None:
     ``[]`` would hide that, so it is a :class:`RuleError` on ``totals``.
     """
     if len(totals) < 2:
-        raise RuleError("totals", f"a settlement needs at least two players, not {len(totals)}", "5.5.5")
+        raise RuleError(
+            "totals", gettext_noop("a settlement needs at least two players, not {count}"), "5.5.5", count=len(totals)
+        )
 
 
 def settle(totals: Sequence[int]) -> list[int]:

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from .rating import Rating, rate_table
-from .rules import Outcome, RuleError, evaluate, field_name, game_from_mapping
+from .rules import Outcome, RuleError, evaluate, field_name, game_from_mapping, gettext_noop
 from .settlement import settle
 
 TABLE_SIZES = (3, 4)
@@ -65,8 +65,23 @@ class SheetResult:
         }
 
 
-class SheetError(ValueError):
-    """A sheet that cannot be evaluated; the message names the game number or the field."""
+class SheetError(RuleError):
+    """A sheet that cannot be evaluated: a :class:`RuleError` (field, translatable template,
+    paragraph) and, when one game's line is at fault, its number: ``str(error)`` reads
+    ``"game 7: tops: a grand has at most 4 tops, not 5 (2.4.3)"``."""
+
+    def __init__(self, field: str, template: str, paragraph: str, *, game: int | None = None, **params: object):
+        super().__init__(field, template, paragraph, **params)
+        self.game = game
+        if game is not None:
+            self.args = (f"game {game}: {self.args[0]}",)
+
+    @classmethod
+    def of_game(cls, number: int, error: RuleError) -> SheetError:
+        """The engine's refusal of game ``number``, as the sheet's."""
+        return cls(
+            error.field, error.template, error.paragraph, game=number, and_field=error.and_field, **error.params
+        )
 
 
 def evaluate_sheet(data: object) -> SheetResult:
@@ -77,14 +92,16 @@ def evaluate_sheet(data: object) -> SheetResult:
     deal: it counts as dealt and nobody scores (3.2.16, 5.5.1).
     """
     if not isinstance(data, Mapping):
-        raise SheetError('sheet: must be a JSON object {"players": [...], "games": [...]} (5.5.2)')
+        raise SheetError(
+            "sheet", gettext_noop("must be a JSON object {shape}"), "5.5.2", shape='{"players": [...], "games": [...]}'
+        )
     unknown = sorted(set(data) - {"players", "games"})
     if unknown:
-        raise SheetError(f"{field_name(unknown[0])}: unknown field; a sheet has players and games (5.5.2)")
+        raise SheetError(field_name(unknown[0]), gettext_noop("unknown field; a sheet has players and games"), "5.5.2")
     players = _players(data.get("players"))
     games = data.get("games")
     if not isinstance(games, list):
-        raise SheetError("games: must be a list of games, one per deal (5.5.2)")
+        raise SheetError("games", gettext_noop("must be a list of games, one per deal"), "5.5.2")
 
     size = len(players)
     lines: list[SheetLine] = []
@@ -92,7 +109,7 @@ def evaluate_sheet(data: object) -> SheetResult:
         try:
             lines.append(_line(number, entry, players))
         except RuleError as error:
-            raise SheetError(f"game {number}: {error}") from None
+            raise SheetError.of_game(number, error) from None
     declared = [(line.declarer - 1, line.outcome.won, line.outcome.score) for line in lines if line.outcome]
     ratings = tuple(rate_table(size, declared))
     return SheetResult(
@@ -105,12 +122,16 @@ def evaluate_sheet(data: object) -> SheetResult:
 
 def _players(value: object) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(name, str) and name.strip() for name in value):
-        raise SheetError("players: must be a list of 3 or 4 player names in seat order (3.1.1)")
+        raise SheetError("players", gettext_noop("must be a list of 3 or 4 player names in seat order"), "3.1.1")
     if len(value) not in TABLE_SIZES:
-        raise SheetError(f"players: a table has 3 or 4 players, not {len(value)} (3.2.7)")
+        raise SheetError("players", gettext_noop("a table has 3 or 4 players, not {size}"), "3.2.7", size=len(value))
     names = tuple(name.strip() for name in value)
     if len(set(names)) != len(names):
-        raise SheetError("players: every player's name must be different, so the declarer is unambiguous (5.5.2)")
+        raise SheetError(
+            "players",
+            gettext_noop("every player's name must be different, so the declarer is unambiguous"),
+            "5.5.2",
+        )
     return names
 
 
@@ -118,25 +139,37 @@ def _line(number: int, entry: object, players: tuple[str, ...]) -> SheetLine:
     size = len(players)
     dealer = dealer_seat(number, size)
     if not isinstance(entry, Mapping):
-        raise RuleError("game", 'must be a JSON object: a game or {"passed": true}', "5.5.2")
+        raise RuleError(
+            "game", gettext_noop("must be a JSON object: a game or {passed}"), "5.5.2", passed='{"passed": true}'
+        )
     passed = entry.get("passed", False)
     if not isinstance(passed, bool):
-        raise RuleError("passed", "must be true or false", "3.3.7")
+        raise RuleError("passed", gettext_noop("must be true or false"), "3.3.7")
     if passed:
         extra = sorted(set(entry) - {"passed"})
         if extra:
-            raise RuleError(field_name(extra[0]), "a passed-out deal has no declarer and no game", "3.3.7")
+            raise RuleError(
+                field_name(extra[0]), gettext_noop("a passed-out deal has no declarer and no game"), "3.3.7"
+            )
         return SheetLine(number=number, dealer=dealer, declarer=None, outcome=None)
 
     name = entry.get("declarer")
     if not isinstance(name, str) or name.strip() not in players:
-        raise RuleError("declarer", f"{name!r} is not a player of this table: " + ", ".join(players), "5.5.2")
+        raise RuleError(
+            "declarer",
+            gettext_noop("{name} is not a player of this table: {players}"),
+            "5.5.2",
+            name=repr(name),
+            players=", ".join(players),
+        )
     declarer = players.index(name.strip()) + 1
     if declarer not in active_seats(number, size):
         raise RuleError(
             "declarer",
-            f"{players[declarer - 1]} deals game {number} and sits out at a table of four, so cannot be declarer",
+            gettext_noop("{name} deals game {number} and sits out at a table of four, so cannot be declarer"),
             "3.2.7",
+            name=players[declarer - 1],
+            number=number,
         )
     game = game_from_mapping({k: v for k, v in entry.items() if k not in ("declarer", "passed")})
     return SheetLine(number=number, dealer=dealer, declarer=declarer, outcome=evaluate(game))

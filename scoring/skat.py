@@ -38,13 +38,18 @@ class RuleError(ValueError):
     ``message == template.format(**params)``.
     """
 
-    def __init__(self, field: str, template: str, paragraph: str, **params: object) -> None:
+    def __init__(
+        self, field: str, template: str, paragraph: str, *, and_field: str | None = None, **params: object
+    ) -> None:
         self.field = field
+        #: A second field the rule concerns (card points and tricks that do not fit together).
+        self.and_field = and_field
         self.template = template
         self.params = params
         self.message = template.format(**params) if params else template
         self.paragraph = paragraph
-        super().__init__(f"{field}: {self.message} ({paragraph})")
+        named = f"{field}, {and_field}" if and_field else field
+        super().__init__(f"{named}: {self.message} ({paragraph})")
 
     @property
     def rule_text(self) -> str:
@@ -117,11 +122,38 @@ GAME_POINTS = 61
 SCHNEIDER_POINTS = 90
 #: ... and a party with 30 or fewer is schneidered (5.2.3).
 SCHNEIDERED_POINTS = 30
+#: 1.2.2: the card values of the pack: 12 blanks (seven, eight, nine), and 4 each of
+#: jack 2, queen 3, king 4, ten 10 and ace 11 (4 x 30 = 120 card points).
+PACK: tuple[int, ...] = (0,) * 12 + (2,) * 4 + (3,) * 4 + (4,) * 4 + (10,) * 4 + (11,) * 4
 #: 1.2.2: the whole pack counts 120 card points.
-TOTAL_POINTS = 120
-#: 2.2.1, 1.2.2: the skat holds at most two aces, 22 card points.
-MAX_SKAT_POINTS = 22
+TOTAL_POINTS = sum(PACK)
 TRICKS = 10
+#: 2.2.1: the skat's two cards belong to the declarer (4.4.1: a trick is three cards).
+SKAT_CARDS = 2
+TRICK_CARDS = 3
+
+
+def _sums_of_cards(pack: tuple[int, ...]) -> tuple[frozenset[int], ...]:
+    """``sums[n]``: every card-point total that some n cards of ``pack`` count.
+
+    A subset sum over the pack, card by card (32 cards, totals up to 120): derived from
+    the card values, so no total is typed in by hand.
+    """
+    sums: list[set[int]] = [{0}] + [set() for _ in pack]
+    for taken, value in enumerate(pack):
+        for n in range(taken + 1, 0, -1):
+            sums[n] |= {total + value for total in sums[n - 1]}
+    return tuple(frozenset(totals) for totals in sums)
+
+
+_SUMS = _sums_of_cards(PACK)
+#: 1.2.2: the card points the declarer can hold after ``t`` tricks, keyed by ``t``: some
+#: 3t + 2 cards of the pack (his tricks and the skat) must count them.
+HELD_POINTS: dict[int, frozenset[int]] = {t: _SUMS[TRICK_CARDS * t + SKAT_CARDS] for t in range(TRICKS + 1)}
+#: Every total the declarer can hold with any number of tricks (1 and 119 are none).
+POSSIBLE_POINTS: frozenset[int] = frozenset().union(*HELD_POINTS.values())
+#: 2.2.1, 1.2.2: the skat holds at most two aces, 22 card points.
+MAX_SKAT_POINTS = max(HELD_POINTS[0])
 
 #: 5.6.1: every value a game can have, from 18 (diamonds with or without 1) to 264
 #: (grand ouvert with 4). Generated here, checked against the printed table in the tests.

@@ -7,7 +7,7 @@ marks round boundaries: a round is one deal by each player (3.2.1).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -16,6 +16,7 @@ from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 
+from .describe import game_html
 from .models import Game
 from .rating import Rating, rate_table
 
@@ -80,27 +81,7 @@ def rows_html(sheet: Sheet, players: Sequence[str]) -> SafeString:
     # Without thousand separators Django's localize() writes an int as str() does; the
     # sheet writes five numbers a row, so skip its settings look-ups when it can.
     number = localize if settings.USE_THOUSAND_SEPARATOR else str
-    # The choice labels once per sheet, not once per row (each is a lazy translation).
-    labels = {
-        **{value: conditional_escape(label) for value, label in Game.CONTRACT_CHOICES},
-        **{value: conditional_escape(label) for value, label in Game.TopsKind.choices},
-    }
-    # Literal gettext calls, so makemessages still finds the words the template used to hold.
-    words = {
-        key: conditional_escape(text)
-        for key, text in (
-            ("passed out", gettext("passed out")),
-            ("hand", gettext("hand")),
-            ("schneider", gettext("schneider")),
-            ("announced", gettext("announced")),
-            ("schwarz", gettext("schwarz")),
-            ("ouvert", gettext("ouvert")),
-            ("overbid", gettext("overbid")),
-            ("irregularity", gettext("irregularity")),
-            ("void", gettext("void")),
-            ("corrected", gettext("corrected by a referee")),
-        )
-    }
+    corrected = conditional_escape(gettext("corrected by a referee"))
     out = []
     for row in sheet.rows:
         g = row.game
@@ -108,10 +89,12 @@ def rows_html(sheet: Sheet, players: Sequence[str]) -> SafeString:
         out.append(f'\n    <tr class="{classes}">\n      <td class="num">{number(g.number)}</td>\n      ')
         declarer = g.declarer_seat
         if g.passed_out:
-            out.append(f'<td colspan="3" class="muted">{words["passed out"]}{_corrected(g, words)}</td>')
+            out.append(f'<td colspan="3" class="muted">{game_html(g, number)}{_corrected(g, corrected)}</td>')
         else:
             name = names[declarer - 1] if declarer is not None and 0 < declarer <= len(names) else ""
-            out.append(f"\n      <td>{name}</td>\n      <td>{_game_text(g, words, labels, number)}</td>\n      ")
+            out.append(
+                f"\n      <td>{name}</td>\n      <td>{game_html(g, number)}{_corrected(g, corrected)}</td>\n      "
+            )
             if g.voided:
                 score = '<span class="muted">0</span>'
             elif g.won:
@@ -131,35 +114,7 @@ def rows_html(sheet: Sheet, players: Sequence[str]) -> SafeString:
     return mark_safe("".join(out))  # every value above escaped or a number
 
 
-def _game_text(g: Game, words: dict[str, str], labels: dict[str, str], number: Callable[[int], str]) -> str:
-    """The "Game" cell: contract, tops, announcements, value and marks, as the paper list writes them."""
-    parts = [labels.get(g.contract, conditional_escape(g.contract))]
-    if g.tops:
-        parts.append(f" {labels.get(g.tops_kind, conditional_escape(g.tops_kind))} {number(g.tops)}")
-    if g.hand:
-        parts.append(f" {words['hand']}")
-    if g.schneider:
-        parts.append(f" {words['schneider']}")
-    if g.schneider_announced and not g.schwarz_announced and not g.ouvert:
-        parts.append(f" {words['announced']}")
-    if g.schwarz:
-        parts.append(f" {words['schwarz']}")
-    if g.schwarz_announced and not g.ouvert:
-        parts.append(f" {words['announced']}")
-    if g.ouvert:
-        parts.append(f" {words['ouvert']}")
-    if g.overbid:
-        parts.append(f" <strong>{words['overbid']}</strong>")
-    parts.append(f' <span class="muted">= {number(g.value)}</span>')
-    if g.irregularity:
-        parts.append(f' <em class="mark">{words["irregularity"]}</em>')
-    if g.voided:
-        parts.append(f' <strong class="mark">{words["void"]}</strong>')
-    parts.append(_corrected(g, words))
-    return "".join(parts)
-
-
-def _corrected(g: Game, words: dict[str, str]) -> str:
+def _corrected(g: Game, word: str) -> str:
     """The mark of a deal a referee changed, its latest reason as the title; "" for others.
 
     ``correction_reason`` is annotated by GameQuerySet.with_correction_reason (absent: not marked).
@@ -167,4 +122,4 @@ def _corrected(g: Game, words: dict[str, str]) -> str:
     reason = getattr(g, "correction_reason", None)
     if not reason:
         return ""
-    return f' <em class="mark" title="{conditional_escape(reason)}">{words["corrected"]}</em>'
+    return f' <em class="mark" title="{conditional_escape(reason)}">{word}</em>'

@@ -17,9 +17,12 @@ from collections.abc import Mapping
 from .skat import (
     FLAG_NAMES,
     GAME_VALUES,
-    MAX_SKAT_POINTS,
+    HELD_POINTS,
     MAX_TOPS,
+    POSSIBLE_POINTS,
+    SKAT_CARDS,
     TOTAL_POINTS,
+    TRICK_CARDS,
     TRICKS,
     Contract,
     Game,
@@ -75,20 +78,8 @@ def check_game(game: Game) -> Contract:
         raise RuleError(
             "declarer_tricks", gettext_noop("{tricks} is not between 0 and 10 tricks"), "4.4.1", tricks=tricks
         )
-    if tricks == TRICKS and points is not None and points != TOTAL_POINTS:
-        raise RuleError(
-            "declarer_tricks",
-            gettext_noop("all 10 tricks hold all 120 card points, not {points}"),
-            "5.2.4",
-            points=points,
-        )
-    if tricks == 0 and points is not None and points > MAX_SKAT_POINTS:
-        raise RuleError(
-            "declarer_points",
-            gettext_noop("a declarer without a trick has only the skat's card points (at most 22), not {points}"),
-            "2.2.1",
-            points=points,
-        )
+    if points is not None:
+        _check_card_points(points, tricks)
 
     if contract.is_null:
         if game.tops is not None:
@@ -146,13 +137,70 @@ def check_game(game: Game) -> Contract:
             "5.2.2",
             kind=_kind(contract),
         )
-    if (game.schwarz_announced or game.ouvert) and tricks is None:
+    if (game.schwarz_announced or game.ouvert) and tricks is None and points == TOTAL_POINTS:
+        # Fewer than 120 card points prove the opponents took a trick: the game is lost
+        # without counting tricks. At 120 the opponents may still hold a pointless trick.
         raise RuleError(
             "declarer_tricks",
-            gettext_noop("required when schwarz is announced or ouvert is played: all tricks decide it"),
+            gettext_noop(
+                "required when schwarz is announced or ouvert is played and the declarer has all 120 card points: "
+                "only all 10 tricks make schwarz"
+            ),
             "5.2.8",
         )
     return contract
+
+
+def _check_card_points(points: int, tricks: int | None) -> None:
+    """1.2.2: the declarer's card points are what some of the pack's cards count.
+
+    With the tricks given, exactly his 3 x tricks + 2 cards (2.2.1: the skat is his);
+    without, any number of them (no cards count 1 or 119). Derived from the card values
+    (:data:`HELD_POINTS <scoring.skat.HELD_POINTS>`), so every impossible pair is refused.
+    """
+    if tricks is None:
+        if points not in POSSIBLE_POINTS:
+            raise RuleError(
+                "declarer_points",
+                gettext_noop(
+                    "no cards of the pack count exactly {points} card points (cards count 0, 2, 3, 4, 10, 11)"
+                ),
+                "1.2.2",
+                points=points,
+            )
+        return
+    held = HELD_POINTS[tricks]
+    if points in held:
+        return
+    cards = TRICK_CARDS * tricks + SKAT_CARDS
+    low, high = min(held), max(held)
+    if low <= points <= high or low == high:
+        raise RuleError(
+            "declarer_points",
+            gettext_noop(
+                "card points {points} and tricks {tricks} do not fit: the declarer's tricks and the skat "
+                "are {cards} cards, and no {cards} cards of the pack count exactly {points}"
+            ),
+            "1.2.2",
+            and_field="declarer_tricks",
+            points=points,
+            tricks=tricks,
+            cards=cards,
+        )
+    raise RuleError(
+        "declarer_points",
+        gettext_noop(
+            "card points {points} and tricks {tricks} do not fit: the declarer's tricks and the skat "
+            "are {cards} cards, which count {low} to {high} card points"
+        ),
+        "1.2.2",
+        and_field="declarer_tricks",
+        points=points,
+        tricks=tricks,
+        cards=cards,
+        low=low,
+        high=high,
+    )
 
 
 def _kind(contract: Contract) -> str:

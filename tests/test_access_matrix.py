@@ -525,6 +525,14 @@ MATRIX: list[Row] = [
         data=lambda w: {"version": "1", "reason": "Misdeal found afterwards"},
         prepare=games_at_both_tables,
     ),
+    Row(
+        "referees:preview",
+        lambda w, token: tournament(w, token) | {"game_id": w.table1.games.get(number=1).pk},
+        post=REFEREE,
+        data=referee_game_data,
+        prepare=games_at_both_tables,
+        writes=False,
+    ),
 ]
 
 

@@ -17,7 +17,7 @@ The URL modules import the views from here; no view module imports this package.
 from .assign import assign, unassign
 from .board import board, corrections_csv, mine
 from .disputes import dispute_decide, dispute_detail, dispute_new, dispute_withdraw, table_dispute
-from .games import game_correct, game_void, table_detail, table_paper
+from .games import game_correct, game_preview, game_void, table_detail, table_paper
 
 __all__ = [
     "assign",
@@ -28,6 +28,7 @@ __all__ = [
     "dispute_new",
     "dispute_withdraw",
     "game_correct",
+    "game_preview",
     "game_void",
     "mine",
     "table_detail",

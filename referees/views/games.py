@@ -18,7 +18,7 @@ from tournaments.models import Seat, Tournament
 from tournaments.rule_messages import rule_message
 
 from .. import corrections
-from ..forms import CorrectionForm, VoidForm
+from ..forms import CorrectionForm, CorrectionPreviewForm, VoidForm
 from ..models import Correction, Dispute
 from ..permissions import referee_required
 from .lookups import game_or_404, players_of, table_or_404
@@ -64,11 +64,24 @@ def table_paper(request: HttpRequest, tournament: Tournament, table_id: int) -> 
     return redirect("referees:table", tournament.pk, table.pk)
 
 
-def _correction_form(game: Game, data=None, *, dispute: str | None = None) -> CorrectionForm:
+def _correction_form(
+    game: Game, data=None, *, dispute: str | None = None, form_class: type[CorrectionForm] = CorrectionForm
+) -> CorrectionForm:
     seats = active_seats(game.number, game.table.size)
     players = {n: name for n, name in players_of(game.table).items() if n in seats}
     initial = {"number": game.number, "version": game.version, "dispute": dispute}
-    return CorrectionForm(data, instance=game, table=game.table, players=players, initial=initial)
+    return form_class(data, instance=game, table=game.table, players=players, initial=initial)
+
+
+@require_POST
+@referee_required
+def game_preview(request: HttpRequest, tournament: Tournament, game_id: int) -> HttpResponse:
+    """The corrected game's value and score as the referee fills in the form (htmx), like
+    the table link's preview; it saves nothing."""
+    game = game_or_404(tournament, game_id)
+    form = _correction_form(game, request.POST, form_class=CorrectionPreviewForm)
+    form.is_valid()
+    return render(request, "scoring/_preview.html", {"form": form, "outcome": form.outcome})
 
 
 @require_http_methods(["GET", "POST"])
@@ -89,6 +102,7 @@ def game_correct(request: HttpRequest, tournament: Tournament, game_id: int) -> 
                     user=request.user,
                     reason=form.cleaned_data["reason"],
                     dispute=form.cleaned_data["dispute"],
+                    paragraph=form.cleaned_data["paragraph"],
                 )
             except RuleError as error:
                 form.add_error(None, rule_message(error))
@@ -125,12 +139,15 @@ def _correct_page(request, tournament, game, form, void_form, status):
 
 
 def _correction_text(correction: Correction) -> str:
-    return _("Deal %(deal)s: %(kind)s, score %(before)s -> %(after)s.") % {
+    text = _("Deal %(deal)s: %(kind)s, score %(before)s -> %(after)s.") % {
         "deal": correction.game.number,
         "kind": correction.get_kind_display(),
         "before": f"{correction.score_before:+d}",
         "after": f"{correction.score_after:+d}",
     }
+    if correction.dispute_id:
+        text += " " + _("Dispute %(n)s is decided with it.") % {"n": correction.dispute_id}
+    return text
 
 
 @require_POST
@@ -148,6 +165,7 @@ def game_void(request: HttpRequest, tournament: Tournament, game_id: int) -> Htt
                 user=request.user,
                 reason=form.cleaned_data["reason"],
                 dispute=form.cleaned_data["dispute"],
+                paragraph=form.cleaned_data["paragraph"],
             )
         except RuleError as error:
             form.add_error(None, rule_message(error))

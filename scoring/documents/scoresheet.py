@@ -30,6 +30,7 @@ from django.utils.translation import gettext as _
 from reportlab.pdfgen.canvas import Canvas
 
 from scoring import tablesheet
+from scoring.describe import announced
 from scoring.rating import LOSS_POINTS, WIN_POINTS, opponent_bonus
 from scoring.rules import BASE_VALUES, Contract
 from scoring.sheet import dealer_seat
@@ -280,9 +281,10 @@ class ScoresheetWriter:
                 key = "without" if game.tops_kind == "without" else "with"
                 t.centre(X[key] + WIDTH[key] / 2, y, str(game.tops), font, CELL)
             # 5.2.6: ouvert includes schwarz announced, which includes schneider announced.
-            if game.schneider_announced or game.schwarz_announced or game.ouvert:
+            schneider_announced, schwarz_announced = announced(game)
+            if schneider_announced:
                 tick("schneider_announced")
-            if game.schwarz_announced or game.ouvert:
+            if schwarz_announced:
                 tick("schwarz_announced")
             if game.schneider:
                 tick("schneider")

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 
 from django.db import connections
 
+from ..describe import announced_levels
 from ..models import Game
 from .columns import text
 
@@ -107,6 +108,10 @@ def game_rows(tournament) -> Iterator[tuple]:
                 voided,
             ) in chunk:
                 declarer_name, declarer_number = names.get((table, declarer), nobody) if declarer else nobody
+                # 5.2.6: schwarz announced (and ouvert) include schneider announced, as on the PDF.
+                schneider_announced, schwarz_announced = announced_levels(
+                    contract, schneider_announced, schwarz_announced, ouvert
+                )
                 yield (
                     series,
                     table_number,

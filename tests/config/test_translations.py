@@ -85,3 +85,60 @@ def test_a_translation_with_broken_placeholders_falls_back_to_english(monkeypatc
     monkeypatch.setattr(messages, "gettext", lambda text: "kaputt {nope}" if "{" in text else text)
     error = RuleError("tops", "a {kind} has at most {most} tops, not {tops}", "2.4.3", kind="grand", most=4, tops=5)
     assert messages.rule_message(error) == "2.4.3: a grand has at most 4 tops, not 5"
+
+
+ENGINE = ("skat", "validation", "rules", "rating", "sheet", "settlement")
+
+
+def test_every_engine_message_is_in_the_catalogue():
+    """Every template the engine marks (gettext_noop), rating, sheet and settlement included."""
+    import ast
+
+    catalogue = {entry.msgid for entry in polib.pofile(str(CATALOGUE)) if not entry.obsolete}
+    marked = []
+    for module in ENGINE:
+        tree = ast.parse((Path(settings.BASE_DIR) / "scoring" / f"{module}.py").read_text(encoding="utf-8"))
+        marked += [
+            (module, node.args[0].value)
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Call)
+            and getattr(node.func, "id", None) == "gettext_noop"
+            and isinstance(node.args[0], ast.Constant)
+        ]
+    assert {"rating", "sheet", "settlement"} <= {module for module, _text in marked}
+    assert [(module, text) for module, text in marked if text not in catalogue] == []
+
+
+def test_rating_sheet_and_settlement_messages_are_german():
+    from django.utils import translation
+
+    from scoring.rating import opponent_bonus, rate_table
+    from scoring.rules import RuleError
+    from scoring.settlement import settle
+    from scoring.sheet import SheetError, evaluate_sheet
+    from tournaments.rule_messages import rule_message
+
+    call_command("compiletranslations")
+    refusals = []
+    for attempt in (
+        lambda: opponent_bonus(5),
+        lambda: rate_table(3, [(0, True, -10)]),
+        lambda: settle([1]),
+        lambda: evaluate_sheet({"players": ["A", "B"], "games": []}),
+    ):
+        with pytest.raises(RuleError) as raised:
+            attempt()
+        refusals.append(raised.value)
+    with translation.override("de"):
+        german = [rule_message(error) for error in refusals]
+    assert german == [
+        "3.2.7: ein Tisch hat 3 oder 4 Spieler, nicht 5",
+        "5.5.1: ein gewonnenes Spiel zählt seinen Wert (> 0), nicht -10",
+        "5.5.5: eine Abrechnung braucht mindestens zwei Spieler, nicht 1",
+        "3.2.7: ein Tisch hat 3 oder 4 Spieler, nicht 2",
+    ]
+    with pytest.raises(SheetError) as raised:
+        evaluate_sheet({"players": ["A", "B", "C"], "games": [{"declarer": "A", "contract": "grand", "tops": 5}]})
+    assert str(raised.value).startswith("game 1: tops: ") and raised.value.game == 1
+    with translation.override("de"):
+        assert rule_message(raised.value) == "2.4.3: ein Grand hat höchstens 4 Spitzen, nicht 5"

@@ -47,7 +47,7 @@ def test_the_preview_names_the_field_of_each_error(client):
     """Was: "Enter a whole number." without saying which field."""
     table = factories.table_of(3)
     response = client.post(reverse("tables:preview", args=[table.token]), {"number": "1", "tops": "x"})
-    assert "Tops: Enter a whole number." in response.content.decode()
+    assert "Tops: 2.4.3: Enter a whole number." in response.content.decode()
 
 
 @pytest.mark.parametrize("name", ["tournaments:create", "tournaments:edit", "tournaments:players"])

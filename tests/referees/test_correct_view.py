@@ -108,10 +108,12 @@ def test_void_and_restore_with_a_dispute(client, signed):
     dispute = Dispute.objects.create(table=signed, game=game, description="dealt out of turn", raised_by="x")
     response = client.post(
         url(signed, game, "referees:void"),
-        {"version": 1, "reason": "3.2.11: dealt out of turn", "dispute": dispute.pk},
+        {"version": 1, "reason": "3.2.11: dealt out of turn", "dispute": dispute.pk, "paragraph": "3.2.11"},
         follow=True,
     )
-    assert "Deal 1: voided, score +48 -&gt; +0." in response.content.decode()
+    assert f"Deal 1: voided, score +48 -&gt; +0. Dispute {dispute.pk} is decided with it." in response.content.decode()
+    dispute.refresh_from_db()
+    assert (dispute.status, dispute.paragraph, dispute.effect) == ("decided", "3.2.11", "voided")
     game.refresh_from_db()
     assert game.voided and game.score == 0
     assert dispute.corrections.get().kind == "void"
@@ -191,3 +193,76 @@ def test_the_table_link_marks_the_corrected_deal_with_its_reason(client, signed)
     page = client.get(sheet_url).content.decode()
     assert page.count("corrected by a referee") == 2
     assert 'title="dealt twice"' in page and 'title="recounted"' in page and "&lt;again&gt;" not in page
+
+
+def test_a_null_game_with_tops_is_refused_by_the_correction_form(client, signed):
+    game = signed.games.get(number=1)
+    data = form_data(game, contract="null", tops=2, declarer_points=None, declarer_tricks=0)
+    response = client.post(url(signed, game), data)
+    assert response.status_code == 422
+    assert "2.4.3: null games have no tops" in response.content.decode()
+    game.refresh_from_db()
+    assert game.contract == "grand" and not Correction.objects.exists()
+
+
+def test_the_correction_form_s_own_field_errors_cite_the_paragraph(client, signed):
+    game = signed.games.get(number=1)
+    page = client.post(url(signed, game), form_data(game, bid="17", reason="", irregularity="x")).content.decode()
+    assert "3.3.2, 5.4.1: Select a valid choice. 17 is not one of the available choices." in page
+    assert "4.5.10: This field is required." in page
+    assert "4.1.4: Select a valid choice. x is not one of the available choices." in page
+
+
+def test_saving_a_correction_that_settles_a_dispute_closes_it(client, signed):
+    """Was: "settles dispute 1" was recorded on the correction, and the dispute stayed open."""
+    game = signed.games.get(number=2)
+    dispute = Dispute.objects.create(table=signed, game=game, description="points miscounted", raised_by="Seat2")
+    data = form_data(game, declarer_points=75, dispute=dispute.pk, paragraph="5.2.2", reason="recounted: 75")
+    response = client.post(url(signed, game), data, follow=True)
+    assert f"Dispute {dispute.pk} is decided with it." in response.content.decode()
+    dispute.refresh_from_db()
+    correction = Correction.objects.get()
+    assert correction.dispute == dispute and correction.made_by == dispute.decided_by
+    assert (dispute.status, dispute.paragraph, dispute.effect, dispute.decision) == (
+        "decided",
+        "5.2.2",
+        "corrected",
+        "recounted: 75",
+    )
+    # A closed dispute is offered no more.
+    page = client.get(url(signed, game)).content.decode()
+    assert f'<option value="{dispute.pk}"' not in page
+
+
+def test_settling_a_dispute_needs_the_paragraph_and_changes_nothing_without(client, signed):
+    game = signed.games.get(number=2)
+    dispute = Dispute.objects.create(table=signed, game=game, description="points miscounted", raised_by="Seat2")
+    response = client.post(url(signed, game), form_data(game, declarer_points=75, dispute=dispute.pk))
+    assert response.status_code == 422
+    assert "4.5.10: settling a dispute decides it; choose the paragraph" in response.content.decode()
+    dispute.refresh_from_db()
+    game.refresh_from_db()
+    assert dispute.status == "open" and game.declarer_points == 50 and not Correction.objects.exists()
+
+
+def test_the_correction_form_shows_the_value_as_it_is_filled_in(client, signed):
+    game = signed.games.get(number=2)
+    page = client.get(url(signed, game)).content.decode()
+    preview = url(signed, game, "referees:preview")
+    assert f'hx-post="{preview}"' in page and 'id="preview"' in page and "htmx.min.js" in page
+    # Hearts with 2, 75 card points: won, 3 x 10; nothing is saved, no reason needed yet.
+    shown = client.post(preview, form_data(game, declarer_points=75, reason="")).content.decode()
+    assert "won" in shown and "value 30" in shown and "+30" in shown
+    game.refresh_from_db()
+    assert game.declarer_points == 50 and game.version == 1 and not Correction.objects.exists()
+    # A refusal names its field and paragraph, as on the table link.
+    null = form_data(game, contract="null", tops=2, declarer_points=None, declarer_tricks=0)
+    refused = client.post(preview, null).content.decode()
+    assert "Tops: 2.4.3: null games have no tops" in refused
+
+
+def test_the_preview_is_the_referees_only(client, signed):
+    game = signed.games.get(number=2)
+    client.logout()
+    response = client.post(url(signed, game, "referees:preview"), form_data(game))
+    assert response.status_code == 302 and "/login/" in response.url

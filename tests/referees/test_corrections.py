@@ -137,7 +137,74 @@ def test_a_dispute_of_another_table_cannot_be_settled_here():
     dispute = Dispute.objects.create(table=other, description="x", raised_by="x")
     game = table.games.get(number=1)
     with pytest.raises(RuleError) as caught:
-        corrections.void_game(game.pk, expected_version=1, user=factories.user(), reason="x", dispute=dispute)
+        corrections.void_game(
+            game.pk, expected_version=1, user=factories.user(), reason="x", dispute=dispute, paragraph="3.2.11"
+        )
     assert caught.value.field == "dispute"
     game.refresh_from_db()
     assert not game.voided
+
+
+def test_a_null_game_with_tops_is_refused_by_the_engine():
+    table = full_table(3)
+    game = table.games.get(number=1)
+    with pytest.raises(RuleError) as raised:
+        corrections.correct_game(
+            game.pk,
+            expected_version=game.version,
+            changes={"contract": "null", "tops": 2, "declarer_points": None, "declarer_tricks": 0},
+            user=factories.user("ref"),
+            reason="It was a null game.",
+        )
+    assert (raised.value.field, raised.value.paragraph) == ("tops", "2.4.3")
+    game.refresh_from_db()
+    assert game.contract == "grand" and not Correction.objects.exists()
+
+
+def test_a_correction_settling_a_dispute_closes_it_in_the_same_transaction():
+    table = full_table(3)
+    referee = factories.user("ref")
+    game = table.games.get(number=2)
+    dispute = Dispute.objects.create(table=table, game=game, description="points", raised_by="x")
+    corrections.correct_game(
+        game.pk,
+        expected_version=1,
+        changes={"declarer_points": 75},
+        user=referee,
+        reason="recounted",
+        dispute=dispute,
+        paragraph="5.2.2",
+    )
+    dispute.refresh_from_db()
+    assert (dispute.status, dispute.effect, dispute.paragraph, dispute.decided_by) == (
+        "decided",
+        "corrected",
+        "5.2.2",
+        referee,
+    )
+    # A closed dispute settles nothing else: the second change is refused, the game kept.
+    with pytest.raises(RuleError) as raised:
+        corrections.void_game(
+            game.pk, expected_version=2, user=referee, reason="x", dispute=dispute, paragraph="3.2.11"
+        )
+    assert (raised.value.field, raised.value.paragraph) == ("dispute", "4.5.10")
+    game.refresh_from_db()
+    assert not game.voided and game.version == 2 and Correction.objects.count() == 1
+
+
+def test_without_a_paragraph_a_dispute_is_not_settled_and_nothing_changes():
+    table = full_table(3)
+    game = table.games.get(number=2)
+    dispute = Dispute.objects.create(table=table, game=game, description="points", raised_by="x")
+    with pytest.raises(RuleError) as raised:
+        corrections.correct_game(
+            game.pk,
+            expected_version=1,
+            changes={"declarer_points": 75},
+            user=factories.user(),
+            reason="r",
+            dispute=dispute,
+        )
+    assert (raised.value.field, raised.value.paragraph) == ("paragraph", "4.5.10")
+    dispute.refresh_from_db()
+    assert dispute.status == "open" and not Correction.objects.exists()

@@ -30,6 +30,7 @@ def test_the_csv_holds_who_when_why_before_after_and_the_score_change(client, dj
         user=referee,
         reason="revoke, 4.2.3",
         dispute=dispute,
+        paragraph="4.2.3",
     )
     corrections.void_game(table.games.get(number=2).pk, expected_version=1, user=referee, reason="dealt out of turn")
     other = full_table(3)  # another tournament's corrections stay out

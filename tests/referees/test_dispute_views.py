@@ -109,11 +109,20 @@ def test_the_effect_corrected_needs_the_correction_first(client, setup):
             "irregularity": "declarer",
             "reason": "4.2.3 revoke",
             "dispute": dispute.pk,
+            "paragraph": "4.2.3",
         },
     )
-    response = client.post(reverse("referees:decide", args=[tournament.pk, dispute.pk]), decide, follow=True)
+    # The correction was the decision: the dispute closed with it, citing 4.2.3.
+    dispute.refresh_from_db()
+    assert (dispute.status, dispute.paragraph, dispute.effect, dispute.decision) == (
+        "decided",
+        "4.2.3",
+        "corrected",
+        "4.2.3 revoke",
+    )
+    response = client.get(reverse("referees:dispute", args=[tournament.pk, dispute.pk]))
     page = response.content.decode()
-    assert "Decision recorded (4.2.3)." in page
+    assert "a game was corrected" in page
     assert "+48 → -96" in page  # the correction is listed with the dispute
     dispute.refresh_from_db()
     assert dispute.status == "decided" and dispute.corrections.count() == 1

@@ -9,6 +9,7 @@ from referees import corrections
 from referees.models import Dispute
 from scoring.models import SignOff
 from scoring.pins import seat_pin
+from tests import factories
 
 from .helpers import full_table, open_table, referee_of
 
@@ -58,3 +59,26 @@ def test_a_table_of_another_tournament_is_404(client):
     assert client.get(reverse("referees:table", args=[tournament.pk, other.pk])).status_code == 404
     assert client.post(reverse("referees:table_paper", args=[tournament.pk, other.pk])).status_code == 404
     assert not SignOff.objects.exists()
+
+
+def test_the_referee_reads_each_game_as_the_table_link_writes_it(client):
+    """Was: "Hearts without 2 hand schneider = 60" where the table link said "schneider announced"."""
+    table = open_table(3)
+    tournament = table.series.tournament
+    hearts = {"contract": "hearts", "tops_kind": "without", "tops": 2, "hand": True, "declarer_points": 95}
+    factories.game(table, 1, declarer_seat=1, schneider_announced=True, **hearts)
+    factories.game(
+        table, 2, declarer_seat=2, contract="hearts", tops=1, hand=True, schwarz_announced=True, declarer_points=100
+    )
+    client.force_login(referee_of(tournament))
+    page = client.get(reverse("referees:table", args=[tournament.pk, table.pk])).content.decode()
+    link = client.get(reverse("tables:sheet", args=[table.token])).content.decode()
+    for text in (
+        'Hearts without 2 hand schneider announced <span class="muted">= 60</span>',
+        'Hearts with 1 hand schneider schwarz announced <span class="muted">= 70</span>',
+    ):
+        assert text in page and text in link
+    correct = client.get(reverse("referees:correct", args=[tournament.pk, table.games.get(number=1).pk]))
+    assert (
+        'Seat1 · Hearts without 2 hand schneider announced <span class="muted">= 60</span>' in correct.content.decode()
+    )

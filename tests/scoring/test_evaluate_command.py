@@ -221,3 +221,37 @@ def test_an_irregularity_may_be_given_and_the_answer_keeps_its_five_keys(tmp_pat
     # Without it (or null) the game is valued as played: schneider counts.
     assert answers[2] == {"won": True, "value": 72, "score": 72, "overbid": False, "multiplier": 3}
     assert answers[3]["error"].startswith("irregularity: ") and answers[3]["error"].endswith("(4.1.4)")
+
+
+def test_impossible_card_points_for_the_tricks_answer_an_error_naming_both_fields(tmp_path, capsys):
+    path = jsonl(
+        tmp_path,
+        '{"contract": "clubs", "tops": 1, "declarer_points": 0, "declarer_tricks": 5}',
+        '{"contract": "grand", "tops": 1, "declarer_points": 120, "declarer_tricks": 3}',
+        '{"contract": "hearts", "tops": 1, "declarer_points": 30, "declarer_tricks": 0}',
+        '{"contract": "spades", "tops": 2, "declarer_points": 60, "declarer_tricks": 9}',
+    )
+    code, lines = run(capsys, path)
+    assert code == 1
+    errors = [json.loads(line)["error"] for line in lines]
+    assert len(errors) == 4
+    for error in errors:
+        assert error.startswith("declarer_points, declarer_tricks: ") and error.endswith("(1.2.2)")
+
+
+def test_announced_schwarz_or_ouvert_lost_on_card_points_needs_no_tricks(tmp_path, capsys):
+    path = jsonl(
+        tmp_path,
+        '{"contract": "hearts", "tops": 1, "hand": true, "schwarz_announced": true, "declarer_points": 100}',
+        '{"contract": "grand", "tops": 2, "hand": true, "ouvert": true, "declarer_points": 119}',
+        '{"contract": "grand", "tops": 2, "hand": true, "ouvert": true, "declarer_points": 118}',
+        '{"contract": "grand", "tops": 2, "hand": true, "ouvert": true, "declarer_points": 120}',
+    )
+    code, lines = run(capsys, path)
+    assert code == 1
+    answers = [json.loads(line) for line in lines]
+    # hearts 1: tops, game, schneider, schwarz, hand, both announced = 7 x 10, lost doubled.
+    assert answers[0] == {"won": False, "value": 70, "score": -140, "overbid": False, "multiplier": 7}
+    assert answers[1]["error"].startswith("declarer_points: ") and answers[1]["error"].endswith("(1.2.2)")
+    assert answers[2] == {"won": False, "value": 216, "score": -432, "overbid": False, "multiplier": 9}
+    assert answers[3]["error"].startswith("declarer_tricks: ") and answers[3]["error"].endswith("(5.2.8)")

@@ -202,3 +202,19 @@ def test_the_export_is_a_fixed_number_of_queries(django_assert_max_num_queries):
         # is in which; the Tournament sheet's four money tables.
         with django_assert_max_num_queries(22):
             league_xlsx(tournament, io.BytesIO())
+
+
+def test_schwarz_announced_and_ouvert_mark_schneider_announced_too():
+    """5.2.6: schwarz announced includes schneider announced, ouvert both (the PDF ticks them too)."""
+    t = factories.tournament(rounds_per_series=1)
+    factories.registered(t, 3)
+    series = draw_series(t, Series.Method.RANDOM)
+    table = series.tables.get()
+    flags = {"contract": "hearts", "tops": 1, "hand": True}
+    factories.game(table, 1, declarer_seat=1, schwarz_announced=True, declarer_points=100, **flags)
+    factories.game(table, 2, declarer_seat=2, ouvert=True, declarer_points=120, declarer_tricks=10, **flags)
+    factories.game(table, 3, declarer_seat=3, contract="null", ouvert=True, declarer_tricks=0)
+    header, rows = sheet_rows(workbook_of(t), "Games")
+    col = {name: i for i, name in enumerate(header)}
+    marks = [(row[col["Schneider announced"]], row[col["Schwarz announced"]]) for row in rows]
+    assert marks == [("x", "x"), ("x", "x"), (None, None)]  # null ouvert announces nothing (2.1.3)

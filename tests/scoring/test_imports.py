@@ -292,3 +292,18 @@ def test_a_base_value_that_contradicts_the_contract(table):
     text = "deal;declarer;contract;base value;tops;declarer card points\n1;Seat1;Herz;12;1;70\n"
     result = import_sheet(table, upload(text), "s.csv")
     assert result.errors == [(2, "base value: base value 12 does not fit the contract Herz (5.1.1)")]
+
+
+@pytest.mark.parametrize(
+    ("row", "column", "rule"),
+    [
+        ("1;;Seat1;null;with;2;;;0;;", "tops", "2.4.3: null games have no tops"),
+        ("1;;Seat1;clubs;with;1;;0;5;;", "declarer card points", "1.2.2: card points 0 and tricks 5 do not fit"),
+        ("1;;Seat1;grand;with;1;;30;0;;", "declarer card points", "1.2.2: card points 30 and tricks 0 do not fit"),
+    ],
+)
+def test_the_engine_refuses_a_paper_row_the_form_refuses(table, row, column, rule):
+    result = import_sheet(table, upload(HEADER + row + "\n"), "s.csv")
+    assert not table.games.exists()
+    (number, message), *_ = result.errors
+    assert number == 2 and message.startswith(f"{column}: {rule}")

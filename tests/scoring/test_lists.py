@@ -97,7 +97,7 @@ def test_the_database_pairs_the_lists_as_the_python_comparison_does():
 def test_a_deal_is_described_as_the_players_read_it():
     table = factories.table_of(3)
     won = factories.game(table, 1, **HEARTS)
-    assert describe(won, ["Anna", "Bernd", "Clara"]) == "Bernd: Hearts, 20, won +20"
+    assert describe(won, ["Anna", "Bernd", "Clara"]) == "Bernd: Hearts with 1 = 20, won +20"
     lost = second(table, 1, **{**HEARTS, "declarer_points": 40})
-    assert describe(lost, ["Anna", "Bernd", "Clara"]) == "Bernd: Hearts, 20, lost -40"
+    assert describe(lost, ["Anna", "Bernd", "Clara"]) == "Bernd: Hearts with 1 = 20, lost -40"
     assert describe(factories.game(table, 2, passed_out=True), []) == "passed out"

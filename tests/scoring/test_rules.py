@@ -228,8 +228,11 @@ def reference_outcome(game: Game) -> Expected | Rejected:
     # undertaking to win every trick, which holds all 120 card points, so schneider too.
     schwarz_predicted = game.schwarz_announced or ouvert
     schneider_predicted = game.schneider_announced or schwarz_predicted
-    if schwarz_predicted and tricks is None:
-        return Rejected("declarer_tricks", "5.2.8")  # schwarz must be demonstrated
+    if points not in {p for _n, p in CARD_SUMS} or (tricks is not None and points not in held_points(tricks)):
+        return Rejected("declarer_points", "1.2.2")  # no cards of the pack count these points
+    if schwarz_predicted and tricks is None and points == 120:
+        return Rejected("declarer_tricks", "5.2.8")  # schwarz must be demonstrated: all tricks
+    # Below 120 card points the opponents took a trick: schwarz is missed whatever the count.
 
     # 5.2.3: a party is schneidered when it takes 30 or fewer card points (the opponents
     # take 120 minus the declarer's, the skat being his: 2.2.1). 5.2.4: a party is schwarz
@@ -289,11 +292,19 @@ def observed(game: Game) -> Expected | Rejected:
     return Expected(o.won, o.value, o.score, o.overbid, o.multiplier, o.schneider, o.schwarz)
 
 
-def card_point_range(tricks: int) -> range:
-    """1.2.2, 2.2.1: the declarer's points lie between the lowest and the highest sum of the
-    3 x tricks + 2 (skat) cards he ends up with."""
+#: 1.2.2 by rank: how many cards of each card value the pack holds.
+RANKS = {0: 12, 2: 4, 3: 4, 4: 4, 10: 4, 11: 4}
+#: Every (number of cards, card points) some cards of the pack make: counted rank by rank.
+CARD_SUMS = {
+    (sum(counts), sum(value * n for value, n in zip(RANKS, counts, strict=True)))
+    for counts in product(*(range(n + 1) for n in RANKS.values()))
+}
+
+
+def held_points(tricks: int) -> set[int]:
+    """1.2.2, 2.2.1: the card points some 3 x tricks + 2 (skat) cards of the pack count."""
     cards = 3 * tricks + 2
-    return range(sum(CARD_POINTS[:cards]), sum(CARD_POINTS[-cards:]) + 1)
+    return {points for n, points in CARD_SUMS if n == cards}
 
 
 #: Representative card-play outcomes around every threshold of 5.2.2-5.2.4.
@@ -301,7 +312,7 @@ POINTS = (0, 15, 22, 30, 31, 45, 60, 61, 75, 89, 90, 100, 119, 120)
 
 
 def possible_tricks(points: int) -> list[int]:
-    return [tricks for tricks in range(11) if points in card_point_range(tricks)]
+    return [tricks for tricks in range(11) if points in held_points(tricks)]
 
 
 #: (points, tricks) pairs a game can end with: tricks not recorded (None, 5.2.8), no
@@ -310,7 +321,7 @@ def possible_tricks(points: int) -> list[int]:
 PLAY = sorted(
     {(p, None) for p in POINTS}
     | {(p, t) for p in POINTS for t in possible_tricks(p) if t in (0, 10)}
-    | {(p, f(t for t in possible_tricks(p) if 0 < t < 10)) for p in POINTS for f in (min, max)},
+    | {(p, f((t for t in possible_tricks(p) if 0 < t < 10), default=None)) for p in POINTS for f in (min, max)},
     key=lambda pair: (pair[0], -1 if pair[1] is None else pair[1]),
 )
 #: Legal announcements (hand, schneider predicted, schwarz predicted, ouvert): none
@@ -325,11 +336,12 @@ def bids_around(value: int) -> list[int | None]:
 
 
 def test_card_point_ranges_follow_from_the_pack():
-    assert card_point_range(0) == range(23)  # the skat alone: two aces at most (2.2.1)
-    assert card_point_range(10) == range(120, 121)  # every card
-    assert 0 in card_point_range(3) and 0 not in card_point_range(4)  # 12 cards of 0 points (1.2.2)
+    assert max(held_points(0)) == 22 and 9 not in held_points(0)  # the skat alone: two aces at most (2.2.1)
+    assert held_points(10) == {120}  # every card
+    assert 0 in held_points(3) and 0 not in held_points(4)  # 12 cards of 0 points (1.2.2)
+    assert {59, 60, 61} - held_points(8) == {59, 60, 61}  # 6 cards left out count 59 to 61? none do
     assert (15, 0) in PLAY and (120, 9) in PLAY and (120, None) in PLAY
-    assert (30, 0) not in PLAY and (119, 10) not in PLAY
+    assert (30, 0) not in PLAY and (119, 10) not in PLAY and (119, None) in PLAY
 
 
 def test_every_suit_and_grand_game_matches_the_literal_reading():
@@ -398,7 +410,7 @@ def test_5_4_2_example_hand_game_overbid_discovered_after_play():
     assert lost.score != -72
     # "If he had taken 90+ card-points ... 'with one, game two, hand three, schneider four,
     # times hearts 40', thereby justifying his bid."
-    for points in (90, 119):
+    for points in (90, 118):  # no cards count 119 (1.2.2)
         won = value_of("hearts", tops=1, hand=True, declarer_points=points, bid=36)
         assert (won.won, won.overbid, won.value, won.score, won.multiplier) == (True, False, 40, 40, 4)
 
@@ -607,9 +619,10 @@ def legal_games(draw) -> Game:
         return Game(contract, hand=hand, ouvert=ouvert, declarer_tricks=draw(st.integers(0, 10)), bid=bid)
     highest = BASE[contract] * HIGHEST_MULTIPLIER[contract]
     hand, sa, swa, ouvert = draw(st.sampled_from(ANNOUNCEMENTS))
-    points, tricks = draw(st.sampled_from(PLAY) | st.tuples(st.integers(0, 120), st.none()))
-    if (swa or ouvert) and tricks is None:
-        tricks = 10 if points == 120 else next(t for t in range(11) if points in card_point_range(t))
+    possible = st.integers(0, 120).filter(lambda p: p not in (1, 119))  # no cards count 1 or 119 (1.2.2)
+    points, tricks = draw(st.sampled_from([(p, t) for p, t in PLAY if p != 119]) | st.tuples(possible, st.none()))
+    if (swa or ouvert) and tricks is None and points == 120:
+        tricks = 10
     return Game(
         contract,
         tops=draw(st.integers(1, TOPS[contract])),
@@ -787,19 +800,63 @@ REJECTIONS = [
         id="tricks 11",
     ),
     pytest.param({"contract": Contract.NULL, "declarer_tricks": -1}, "declarer_tricks", "4.4.1", id="null tricks -1"),
-    # 5.2.4 / 2.2.1: tricks and card points must agree
+    # 1.2.2: the declarer's 3 x tricks + 2 cards must count his card points
     pytest.param(
-        {"contract": G, "tops": 1, "declarer_points": 119, "declarer_tricks": 10},
-        "declarer_tricks",
-        "5.2.4",
+        {"contract": G, "tops": 1, "declarer_points": 118, "declarer_tricks": 10},
+        "declarer_points",
+        "1.2.2",
         id="10 tricks without 120 points",
     ),
     pytest.param(
         {"contract": G, "tops": 1, "declarer_points": 23, "declarer_tricks": 0},
         "declarer_points",
-        "2.2.1",
+        "1.2.2",
         id="0 tricks with 23 points",
     ),
+    pytest.param(
+        {"contract": G, "tops": 1, "declarer_points": 30, "declarer_tricks": 0},
+        "declarer_points",
+        "1.2.2",
+        id="0 tricks with 30 points: the skat holds 22 at most",
+    ),
+    pytest.param(
+        {"contract": Contract.CLUBS, "tops": 1, "declarer_points": 0, "declarer_tricks": 5},
+        "declarer_points",
+        "1.2.2",
+        id="5 tricks with 0 points",
+    ),
+    pytest.param(
+        {"contract": Contract.CLUBS, "tops": 1, "declarer_points": 0, "declarer_tricks": 4},
+        "declarer_points",
+        "1.2.2",
+        id="4 tricks with 0 points: 14 cards, only 12 blanks",
+    ),
+    pytest.param(
+        {"contract": G, "tops": 1, "declarer_points": 120, "declarer_tricks": 3},
+        "declarer_points",
+        "1.2.2",
+        id="3 tricks with 120 points",
+    ),
+    pytest.param(
+        {"contract": G, "tops": 1, "declarer_points": 60, "declarer_tricks": 9},
+        "declarer_points",
+        "1.2.2",
+        id="9 tricks with 60 points",
+    ),
+    pytest.param(
+        {"contract": G, "tops": 1, "declarer_points": 60, "declarer_tricks": 8},
+        "declarer_points",
+        "1.2.2",
+        id="8 tricks with 60 points: no 6 cards left out count 60",
+    ),
+    pytest.param(
+        {"contract": G, "tops": 1, "declarer_points": 9, "declarer_tricks": 0},
+        "declarer_points",
+        "1.2.2",
+        id="0 tricks with 9 points: no two cards count 9",
+    ),
+    pytest.param({"contract": G, "tops": 1, "declarer_points": 1}, "declarer_points", "1.2.2", id="1 point"),
+    pytest.param({"contract": G, "tops": 1, "declarer_points": 119}, "declarer_points", "1.2.2", id="119 points"),
     # null games
     pytest.param({"contract": Contract.NULL, "tops": 1, "declarer_tricks": 0}, "tops", "2.4.3", id="tops on null"),
     pytest.param({"contract": Contract.NULL, "tops": 0, "declarer_tricks": 0}, "tops", "2.4.3", id="tops 0 on null"),
@@ -901,7 +958,8 @@ def test_every_rejection_names_its_field_and_paragraph(fields, field, paragraph)
     assert type(error) is RuleError and isinstance(error, ValueError)
     assert error.field == field
     assert paragraph in error.paragraph and f"({error.paragraph})" in str(error)
-    assert str(error) == f"{field}: {error.message} ({error.paragraph})"
+    named = f"{field}, {error.and_field}" if error.and_field else field
+    assert str(error) == f"{named}: {error.message} ({error.paragraph})"
     assert error.rule_text == f"{error.paragraph}: {error.message}"
 
 
@@ -1173,3 +1231,46 @@ def test_property_an_irregularity_decides_for_the_offended_party(game, offender)
         assert outcome.value == BASE_VALUES[game.contract] * outcome.multiplier
         predicted = game.schneider_announced or game.schwarz_announced or game.ouvert
         assert outcome.schneider >= predicted  # 5.2.5
+
+
+def test_1_2_2_card_points_that_do_not_fit_the_tricks_name_both_fields():
+    with pytest.raises(RuleError) as raised:
+        evaluate(Game(Contract.CLUBS, tops=1, declarer_points=0, declarer_tricks=5))
+    error = raised.value
+    assert (error.field, error.and_field, error.paragraph) == ("declarer_points", "declarer_tricks", "1.2.2")
+    assert str(error).startswith("declarer_points, declarer_tricks: card points 0 and tricks 5 do not fit")
+    assert "17 cards, which count 11 to 114 card points" in error.message
+
+
+@pytest.mark.parametrize("tricks", range(11))
+def test_1_2_2_every_pair_the_pack_can_carry_is_valued_and_no_other(tricks):
+    for points in range(121):
+        game = Game(Contract.GRAND, tops=1, declarer_points=points, declarer_tricks=tricks)
+        if points in held_points(tricks):
+            assert evaluate(game).value >= 48
+        else:
+            with pytest.raises(RuleError, match=r"\(1\.2\.2\)$"):
+                evaluate(game)
+
+
+@pytest.mark.parametrize("flag", ["schwarz_announced", "ouvert"])
+@pytest.mark.parametrize("points", [0, 30, 61, 90, 118])
+def test_5_2_8_schwarz_announced_or_ouvert_is_lost_on_card_points_below_120_without_tricks(flag, points):
+    # Fewer than 120 card points prove the opponents took a trick: lost, no trick count needed.
+    outcome = value_of("hearts", tops=1, hand=True, declarer_points=points, **{flag: True})
+    tricks = min(t for t in range(11) if points in held_points(t))
+    with_tricks = value_of("hearts", tops=1, hand=True, declarer_points=points, declarer_tricks=tricks, **{flag: True})
+    assert not outcome.won and outcome.schneider and outcome.schwarz
+    # hearts 10 x (1 top + game + schneider + schwarz + hand + announced twice [+ ouvert])
+    assert outcome.value == 10 * (7 + (flag == "ouvert")) == with_tricks.value
+    assert outcome.score == -2 * outcome.value
+
+
+def test_5_2_8_at_120_card_points_the_tricks_decide_schwarz_announced():
+    with pytest.raises(RuleError) as raised:
+        evaluate(Game(Contract.HEARTS, tops=1, hand=True, schwarz_announced=True, declarer_points=120))
+    assert (raised.value.field, raised.value.paragraph) == ("declarer_tricks", "5.2.8")
+    assert value_of("hearts", tops=1, hand=True, schwarz_announced=True, declarer_points=120, declarer_tricks=10).won
+    assert not value_of(
+        "hearts", tops=1, hand=True, schwarz_announced=True, declarer_points=120, declarer_tricks=9
+    ).won

@@ -67,7 +67,7 @@ def test_both_pages_show_where_the_lists_differ(client):
     for token in (table.token, table.control_token):
         page = client.get(reverse("tables:sheet", args=[token])).content.decode()
         assert "The second list differs at 1 deal" in page
-        assert "passed out" in page and "Seat3: Hearts, 20, won +20" in page
+        assert "passed out" in page and "Seat3: Hearts with 1 = 20, won +20" in page
 
 
 def test_the_second_list_corrects_its_own_last_deal(client):

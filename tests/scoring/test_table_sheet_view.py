@@ -299,3 +299,66 @@ def test_the_link_page_gives_the_phone_its_seating_and_no_value(client):
     assert "waiting to send · valued when sent" in page
     scripts = re.findall(r"<script(?![^>]*\b(?:src|type=\"application/json\"))[^>]*>", page)
     assert not scripts and " onclick=" not in page
+
+
+def test_a_null_game_with_tops_is_refused_with_2_4_3_not_stored_without_them(client):
+    table = factories.table_of(3)
+    response = post_game(client, table, 1, declarer_seat=1, contract="null", tops=2, declarer_tricks=0)
+    assert response.status_code == 422
+    assert "2.4.3: null games have no tops" in response.content.decode()
+    assert not Game.objects.exists()
+    # The with/without choice alone means nothing at null and is dropped.
+    assert post_game(client, table, 1, declarer_seat=1, contract="null", declarer_tricks=0).status_code == 302
+    assert Game.objects.get(table=table).tops_kind == ""
+
+
+@pytest.mark.parametrize(
+    ("points", "tricks"),
+    [(0, 5), (30, 0), (60, 9), (120, 3), (60, 8)],
+)
+def test_card_points_the_tricks_cannot_carry_are_refused_with_1_2_2(client, points, tricks):
+    table = factories.table_of(3)
+    response = post_game(
+        client, table, 1, declarer_seat=1, contract="clubs", tops=1, declarer_points=points, declarer_tricks=tricks
+    )
+    assert response.status_code == 422
+    page = response.content.decode()
+    assert f"1.2.2: card points {points} and tricks {tricks} do not fit" in page
+    assert not Game.objects.exists()
+
+
+def test_schwarz_announced_lost_on_card_points_is_stored_without_tricks(client):
+    table = factories.table_of(3)
+    fields = {"declarer_seat": 1, "contract": "hearts", "tops": 1, "hand": True, "schwarz_announced": True}
+    assert post_game(client, table, 1, **fields, declarer_points=100).status_code == 302
+    game = Game.objects.get(table=table)
+    assert (game.won, game.value, game.score, game.declarer_tricks) == (False, 70, -140, None)
+    # At all 120 card points only the tricks tell: the form asks for them.
+    response = post_game(client, table, 2, **fields, declarer_points=120)
+    assert response.status_code == 422
+    assert "5.2.8: required when schwarz is announced or ouvert is played" in response.content.decode()
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "shown"),
+    [
+        ("bid", "17", "3.3.2, 5.4.1: Select a valid choice. 17 is not one of the available choices."),
+        ("declarer_points", "x", "1.2.2: Enter a whole number."),
+        ("declarer_points", "121", "1.2.2: 121 is not between 0 and 120 card points"),
+        ("declarer_points", "-1", "1.2.2: Ensure this value is greater than or equal to 0."),
+        ("opponents_points", "130", "1.2.2: Ensure this value is less than or equal to 120."),
+        ("declarer_tricks", "x", "4.4.1: Enter a whole number."),
+        ("tops", "x", "2.4.3: Enter a whole number."),
+        ("contract", "bridge", "2.1.1: Select a valid choice. bridge is not one of the available choices."),
+        ("declarer_seat", "1", "3.2.7: the dealer sits out at a table of four and cannot be declarer"),
+        ("declarer_seat", "x", "3.1.1, 3.2.7: Enter a whole number."),
+        ("tops_kind", "?", "2.4.1: Select a valid choice. ? is not one of the available choices."),
+    ],
+)
+def test_django_s_own_field_errors_cite_the_paragraph(client, field, value, shown):
+    table = factories.table_of(4)  # seat 1 deals deal 1 and sits out (3.2.7)
+    fields = {"declarer_seat": 2, "contract": "grand", "tops": 1, "declarer_points": 70} | {field: value}
+    response = post_game(client, table, 1, **fields)
+    assert response.status_code == 422
+    assert shown in response.content.decode()
+    assert not Game.objects.exists()

@@ -323,3 +323,51 @@ def test_a_file_from_before_the_money_tables_still_imports(tmp_path):
     empty_the_database()
     new = import_tournament(path).tournament
     assert not new.passed_out_fees.exists() and not new.table_money.exists() and not new.prizes.exists()
+
+
+def test_a_null_game_with_tops_stops_the_import(tmp_path):
+    t = finished_tournament(players=7, series=1)
+    path = tmp_path / "t.xlsx"
+    export(t, path)
+    row = played_row(path)
+    tamper(path, "Contract", row, "null")
+    tamper(path, "Declarer tricks", row, 0)
+    tamper(path, "Declarer card points", row, "")
+    empty_the_database()
+    with pytest.raises(TransferError, match=rf"Games, row {row}: tops: null games have no tops \(2.4.3\)"):
+        import_tournament(path)
+    assert not Tournament.objects.exists() and not Game.objects.exists()
+
+
+def test_impossible_card_points_for_the_tricks_stop_the_import(tmp_path):
+    t = finished_tournament(players=7, series=1)
+    path = tmp_path / "t.xlsx"
+    export(t, path)
+    row = played_row(path)
+    tamper(path, "Declarer card points", row, 0)
+    tamper(path, "Declarer tricks", row, 5)
+    empty_the_database()
+    with pytest.raises(TransferError, match=rf"Games, row {row}: declarer_points, declarer_tricks: .* \(1.2.2\)"):
+        import_tournament(path)
+    assert not Tournament.objects.exists()
+
+
+def test_announcements_survive_the_round_trip(tmp_path):
+    """The Games sheet marks schneider announced for schwarz announced (5.2.6); importing it values the same."""
+    t = finished_tournament(players=7, series=1)
+    game = Game.objects.filter(table__series__tournament=t, passed_out=False).exclude(contract="null").first()
+    game.contract, game.tops, game.hand, game.schwarz_announced = "hearts", 1, True, True
+    game.declarer_points, game.declarer_tricks, game.bid = 100, None, None
+    game.apply_rules(game.table.size)
+    game.save()
+    before = snapshot(t)
+    path = tmp_path / "t.xlsx"
+    export(t, path)
+    empty_the_database()
+    result = import_tournament(path)
+    assert result.differences == [] and snapshot(result.tournament) == before
+    again = Game.objects.get(table__series__tournament=result.tournament, schwarz_announced=True)
+    assert (again.schneider_announced, again.value, again.score) == (True, 70, -140)
+    export(result.tournament, tmp_path / "again.xlsx")
+    first, second = (load_workbook(p, read_only=True)["Games"] for p in (path, tmp_path / "again.xlsx"))
+    assert [r for r in first.iter_rows(values_only=True)] == [r for r in second.iter_rows(values_only=True)]
