@@ -62,6 +62,7 @@ INSTALLED_APPS = [
     "tournaments",
     "scoring",
     "referees",
+    "leagues",
     "office",
 ]
 

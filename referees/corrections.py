@@ -17,6 +17,7 @@ from scoring.models import Game
 from scoring.rules import RuleError, gettext_noop
 from tournaments.models import Table
 
+from . import hooks
 from .models import Correction, Dispute
 
 #: What a snapshot keeps: what was entered, the referee's marks, and what the engine derived.
@@ -73,6 +74,10 @@ def _apply(
                 seen=expected_version,
                 now=game.version,
             )
+        refused = hooks.correction_refused(game.table.series.tournament_id)
+        if refused is not None:
+            template, params = refused
+            raise RuleError("game", template, "5.5.3", **params)
         if dispute is not None and dispute.table_id != game.table_id:
             raise RuleError("dispute", gettext_noop("the dispute is about another table"), "4.5.10")
         before = snapshot(game)

@@ -179,14 +179,15 @@ def as_number(points: Fraction) -> int | float:
     return int(points) if points.denominator == 1 else float(points)
 
 
+def points_text(value: Fraction) -> str:
+    """'8' or '7½': league points as a table prints them."""
+    whole = int(value)
+    return f"{whole}½" if value.denominator == 2 else str(whole)
+
+
 def score_line(won: Fraction, lost: Fraction) -> str:
     """'25:2' or '7½:1½' as a table prints it."""
-
-    def one(value: Fraction) -> str:
-        whole = int(value)
-        return f"{whole}½" if value.denominator == 2 else str(whole)
-
-    return f"{one(won)}:{one(lost)}"
+    return f"{points_text(won)}:{points_text(lost)}"
 
 
 # The command line's match day (``manage.py evaluate --matchday FILE``).
