@@ -250,7 +250,7 @@ class LeagueEvent(models.Model):
 
 
 class Publication(models.Model):
-    """One tournament file a host sent; ``digest`` (SHA-256 of the file) makes a resend a no-op."""
+    """One tournament file a host sent; ``digest`` (SHA-256 of its cells) makes a resend a no-op."""
 
     host = models.ForeignKey(Host, on_delete=models.PROTECT, related_name="publications")
     digest = models.CharField(max_length=64)

@@ -4,14 +4,17 @@ A match day (or any tournament) run offline on a hall laptop is sent, when a con
 exists, as the tournament file ``export_tournament`` writes (:func:`scoring.exports.league_xlsx`),
 to ``POST /league/api/publish/`` with the host's token. The server imports it with
 :func:`scoring.transfer.import_tournament` (every game valued again by the engine) in one
-transaction. Sending the same file twice changes nothing: the file's SHA-256 per host is
-stored with the publication, and a resend answers with the first one. A match day that
+transaction. Sending the same file twice changes nothing: the SHA-256 of the file's
+cells (not its bytes: each export stamps its own creation time into the XLSX) is stored
+per host with the publication, and a resend answers with the first one. A match day that
 already has results on the server is not overwritten (the league manager corrects it).
 """
 
 from __future__ import annotations
 
 import hashlib
+import io
+import json
 import secrets
 import tempfile
 from dataclasses import dataclass
@@ -46,6 +49,26 @@ def digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def content_digest(content: bytes) -> str:
+    """The SHA-256 of every sheet's name and cell values: the same tournament file exported
+    twice has the same digest, whatever time the workbook carries."""
+    from openpyxl import load_workbook
+
+    try:
+        workbook = load_workbook(io.BytesIO(content), read_only=True, data_only=True)
+    except Exception as error:  # openpyxl raises many kinds for a file that is not a workbook
+        raise PublicationRefused(400, f"file: not a readable XLSX workbook ({error})") from None
+    sha = hashlib.sha256()
+    try:
+        for sheet in workbook.worksheets:
+            sha.update(json.dumps(sheet.title).encode())
+            for row in sheet.iter_rows(values_only=True):
+                sha.update(json.dumps(row, default=str).encode())
+    finally:
+        workbook.close()
+    return sha.hexdigest()
+
+
 def new_host(league, name: str) -> tuple[Host, str]:
     """A host and its token (shown once; only its digest is kept)."""
     token = secrets.token_urlsafe(32)
@@ -67,7 +90,7 @@ def receive(host: Host, content: bytes, match_day_id: int | None = None) -> Rece
         raise PublicationRefused(400, "file: empty; send the tournament file (XLSX) as the request body")
     if len(content) > MAX_BYTES:
         raise PublicationRefused(413, f"file: larger than {MAX_BYTES // (1024 * 1024)} MB")
-    sha = hashlib.sha256(content).hexdigest()
+    sha = content_digest(content)
     stored = Publication.objects.filter(host=host, digest=sha).first()
     if stored is not None:
         return Received(stored, False, [])
@@ -98,7 +121,7 @@ def _match_day(host: Host, match_day_id: int | None) -> MatchDay | None:
     if match_day_id is None:
         return None
     match_day = (
-        MatchDay.objects.select_for_update()
+        MatchDay.objects.select_for_update(of=("self",))
         .select_related("group__league", "tournament")
         .filter(pk=match_day_id, group__league=host.league)
         .first()
