@@ -172,13 +172,13 @@ def write_match_report(match_day: MatchDay, out) -> None:
 
     doc.heading(_("Signatures"))
     signers = [(_("Captain"), t.name, t.captain.name if t.captain else "") for t in teams]
-    signers.append((_("Host"), host, ""))
+    signers.append((_("Host"), match_day.host.name if match_day.host else "", ""))
     for role, who, name in signers:
         doc.need(ROW * 3)
         doc.y -= ROW
         doc.canvas.setLineWidth(0.6)
         doc.canvas.line(MARGIN + 260, doc.y, RIGHT, doc.y)
-        doc.text.left(MARGIN, doc.y, f"{role}, {who}", doc.bold, SIZE)
+        doc.text.left(MARGIN, doc.y, f"{role}, {who}" if who else role, doc.bold, SIZE)
         if name:
             doc.text.left(MARGIN, doc.y - 11, name, doc.regular, 8)
         doc.y -= ROW * 1.5
