@@ -94,6 +94,9 @@ def test_refusals_name_the_reason(client, hall_file, server):
     )
     assert not Publication.objects.exists()
     assert client.get(reverse("leagues:publish")).status_code == 405
+    # No session counts (the endpoint is exempt from CSRF because of that): only the token.
+    client.force_login(factories.user("root", superuser=True))
+    assert post(client, content, None, day.pk).status_code == 401
 
 
 def test_a_match_day_with_results_on_the_server_is_not_overwritten(client, hall_file, server):
