@@ -56,6 +56,7 @@ INSTALLED_APPS = [
     "tournaments",
     "scoring",
     "referees",
+    "leagues",
     "office",
 ]
 

@@ -34,4 +34,7 @@ urlpatterns = [
     # standings, documents, exports) share one namespace, so every page keeps its name.
     path("", include((tournament_urls.urlpatterns + director_urls.urlpatterns, "tournaments"))),
     path("", include("referees.urls")),
+    # Leagues: the managers' pages and the hosts' publication endpoint; the public tables apart.
+    path("league/", include("leagues.urls")),
+    path("p/league/", include("leagues.public_urls")),
 ]

@@ -17,7 +17,7 @@ from scoring.models import Game
 from scoring.rules import RuleError, gettext_noop
 from tournaments.models import Table
 
-from . import disputes, paragraphs
+from . import disputes, hooks, paragraphs
 from .models import Correction, Dispute
 
 #: What settling a dispute with a correction of each kind decides (4.5.10).
@@ -93,6 +93,10 @@ def _apply(
                 seen=expected_version,
                 now=game.version,
             )
+        refused = hooks.correction_refused(game.table.series.tournament_id)
+        if refused is not None:
+            template, params = refused
+            raise RuleError("game", template, "5.5.3", **params)
         if dispute is not None:
             _check_open(dispute, game)
         before = snapshot(game)

@@ -6,12 +6,13 @@ from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
 
+from . import hooks
 from .models import RefereeAssignment
 
 
 def home_panels(request: HttpRequest) -> list[SafeString]:
-    """The front page's list of the tournaments the user referees, newest first."""
+    """The front page's list of the tournaments the user referees, newest first, then
+    the panels of the apps above (referees.hooks.home_panels: the leagues)."""
     refereed = list(RefereeAssignment.objects.tournaments_of(request.user).order_by("-date", "name"))
-    if not refereed:
-        return []
-    return [render_to_string("referees/_home.html", {"refereed": refereed}, request=request)]
+    own = [render_to_string("referees/_home.html", {"refereed": refereed}, request=request)] if refereed else []
+    return own + hooks.home_panels(request)

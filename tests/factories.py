@@ -66,3 +66,56 @@ def game(table: Table, number: int, **fields) -> Game:
     g.apply_rules(table.size)
     g.save()
     return g
+
+
+def league_group(teams: int = 4, roster: int = 6, *, managers=(), **league_fields):
+    """A league with one group of ``teams`` teams ("Team A", ...), each with a roster of
+    ``roster`` players (positions 1-4 regular, then reserves; "A1".. "A6") and its first
+    player as captain. Answers (league, group, [teams])."""
+    from leagues.models import Group, League, LeagueTeam, RosterEntry
+
+    league_fields.setdefault("name", f"Liga {next(_counter)}")
+    league_fields.setdefault("season", "2026")
+    league_fields.setdefault("lot_seed", 11)
+    league = League.objects.create(**league_fields)
+    league.managers.add(*managers)
+    group = Group.objects.create(league=league, name="Staffel 1")
+    made = []
+    for t in range(teams):
+        letter = chr(ord("A") + t)
+        team = LeagueTeam.objects.create(group=group, name=f"Team {letter}")
+        players = [player(f"{letter}{n}", club=f"Club {letter}") for n in range(1, roster + 1)]
+        RosterEntry.objects.bulk_create(
+            [RosterEntry(team=team, player=p, position=n) for n, p in enumerate(players, start=1)]
+        )
+        team.captain = players[0]
+        team.save()
+        made.append(team)
+    return league, group, made
+
+
+def play_series(series: Series, winner: str | None = None) -> None:
+    """Every table of the series: the player of team ``winner`` (a tournament team name)
+    wins a grand (+48) in the first deal he does not deal; every other deal passed out.
+    Without a winner every deal is passed out. Then the series is finished."""
+    from scoring.sheet import active_seats
+
+    for table in series.tables.prefetch_related("seats__player__registrations__team"):
+        seats = {seat.number: seat for seat in table.seats.all()}
+        declarer = None
+        for seat in seats.values():
+            teams = {
+                r.team.name
+                for r in seat.player.registrations.all()
+                if r.team and r.tournament_id == series.tournament_id
+            }
+            if winner in teams:
+                declarer = seat.number
+        done = False
+        for number in range(1, table.deals + 1):
+            if declarer and not done and declarer in active_seats(number, table.size):
+                game(table, number, declarer_seat=declarer, contract="grand", tops=1, declarer_points=61)
+                done = True
+            else:
+                game(table, number, passed_out=True)
+    Series.objects.filter(pk=series.pk).update(status=Series.Status.FINISHED)

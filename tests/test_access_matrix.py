@@ -59,7 +59,7 @@ GONE = 410
 # Namespaces that belong to Django itself: checked below with a basic expectation
 # (anonymous users are sent to the admin login), not row by row.
 DJANGO_OWN_NAMESPACES = {"admin"}
-PROJECT_APPS = {"tournaments", "scoring", "referees"}
+PROJECT_APPS = {"tournaments", "scoring", "referees", "leagues"}
 
 TABLE_1_NAMES = ["Amalia Oneworth", "Adrian Oneworth", "Agnes Oneworth", "Anton Oneworth"]
 TABLE_2_NAMES = ["Berta Twofield", "Bruno Twofield", "Britta Twofield"]
@@ -274,6 +274,53 @@ def referee_game_data(w) -> dict:
 
 def published(w) -> None:
     type(w.t).objects.filter(pk=w.t.pk).update(standings_public=True)
+
+
+def a_league(w) -> None:
+    """A league the director manages: one group of two teams (rosters of five), match day 1 set up."""
+    import datetime
+
+    from leagues.lineups import create_match_day
+
+    w.league, w.group, w.teams = factories.league_group(
+        teams=2, roster=5, managers=[w.users["director"]], series_per_matchday=2, rounds_per_series=1
+    )
+    w.match_day = create_match_day(w.group, number=1, date=datetime.date(2026, 9, 5), teams=w.teams)
+
+
+def a_league_published(w) -> None:
+    a_league(w)
+    type(w.league).objects.filter(pk=w.league.pk).update(published=True)
+
+
+def a_league_in_series_1(w) -> None:
+    """Match day 1 lined up, series 1 drawn and played: a substitution and a check are possible."""
+    from leagues.lineups import set_line_up
+    from tournaments.series import draw_series
+
+    a_league(w)
+    for team in w.teams:
+        set_line_up(w.match_day, team, [e.player for e in team.roster.filter(position__lte=4)])
+    factories.play_series(draw_series(w.match_day.tournament))
+
+
+def league(w, token):
+    return {"league_id": w.league.pk}
+
+
+def match_day(w, token):
+    return {"match_day_id": w.match_day.pk}
+
+
+def line_up_data(w) -> dict:
+    team = w.teams[0]
+    players = [str(e.player_id) for e in team.roster.filter(position__lte=4)]
+    return {f"lineup-{team.pk}-team": str(team.pk), f"lineup-{team.pk}-players": players}
+
+
+def substitution_data(w) -> dict:
+    roster = {e.position: e.player_id for e in w.teams[0].roster.all()}
+    return {"team": str(w.teams[0].pk), "player_out": str(roster[1]), "player_in": str(roster[5])}
 
 
 def finished_with_games(w) -> None:
@@ -517,6 +564,60 @@ MATRIX: list[Row] = [
         post=REFEREE,
         data=referee_game_data,
         prepare=games_at_both_tables,
+    ),
+    # The leagues (leagues/urls.py: the managers; leagues/public_urls.py: published leagues).
+    Row("leagues:league", league, get=STAFF, prepare=a_league),
+    Row("leagues:season", league, get=STAFF, prepare=a_league),
+    Row("leagues:season_pdf", league, get=STAFF, prepare=a_league),
+    Row("leagues:season_xlsx", league, get=STAFF, prepare=a_league),
+    Row(
+        "leagues:season_csv", lambda w, token: league(w, token) | {"sheet": "match-days"}, get=STAFF, prepare=a_league
+    ),
+    Row(
+        "leagues:match_day_new",
+        lambda w, token: league(w, token) | {"group_id": w.group.pk},
+        post=STAFF,
+        data=lambda w: {
+            f"group-{w.group.pk}-number": "2",
+            f"group-{w.group.pk}-date": "2026-10-03",
+            f"group-{w.group.pk}-teams": [str(t.pk) for t in w.teams],
+        },
+        prepare=a_league,
+    ),
+    Row("leagues:match_day", match_day, get=STAFF, prepare=a_league),
+    Row(
+        "leagues:line_up",
+        lambda w, token: match_day(w, token) | {"team_id": w.teams[0].pk},
+        post=STAFF,
+        data=line_up_data,
+        prepare=a_league,
+    ),
+    Row("leagues:substitute", match_day, post=STAFF, data=substitution_data, prepare=a_league_in_series_1),
+    Row("leagues:check", match_day, post=STAFF, data=lambda w: {"note": "ok"}, prepare=a_league_in_series_1),
+    Row("leagues:binding", match_day, post=STAFF, prepare=a_league_in_series_1, writes=False),
+    Row("leagues:match_report", match_day, get=STAFF, prepare=a_league),
+    Row("leagues:publish", post=dict.fromkeys(EVERYONE, 401), prepare=a_league),
+    Row("league_public:season", league, get=UNPUBLISHED, prepare=a_league),
+    Row("league_public:season_pdf", league, get=UNPUBLISHED, prepare=a_league),
+    Row("league_public:season", league, get=EVERYONE, prepare=a_league_published),
+    Row("league_public:season_pdf", league, get=EVERYONE, prepare=a_league_published),
+    Row(
+        "league_public:match_day",
+        lambda w, token: league(w, token) | {"match_day_id": w.match_day.pk},
+        get=UNPUBLISHED,
+        prepare=a_league,
+    ),
+    Row(
+        "league_public:team",
+        lambda w, token: league(w, token) | {"team_id": w.teams[0].pk},
+        get=UNPUBLISHED,
+        prepare=a_league,
+    ),
+    Row(
+        "league_public:team",
+        lambda w, token: league(w, token) | {"team_id": w.teams[0].pk},
+        get=EVERYONE,
+        prepare=a_league_published,
     ),
     Row(
         "referees:void",

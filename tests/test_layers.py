@@ -6,7 +6,8 @@ The layers (README, "Layout"):
 2. ``tournaments``: people, clubs, teams, tournaments, series, tables, seats, the draw;
 3. ``scoring``: games, entry, sign-off, standings, documents, exports;
 4. ``referees``: disputes, decisions, audited corrections;
-5. composition: ``office`` (demo, bench, loadtest) and ``config`` (settings, root URLs).
+5. ``leagues``: league seasons, match days, the season table, the hosts' publication;
+6. composition: ``office`` (demo, bench, loadtest) and ``config`` (settings, root URLs).
 
 Every import statement counts, also one inside a function: a lazy import is still a
 dependency. A lower layer that must show something of a higher one defines a hook
@@ -24,7 +25,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("tournaments", "scoring", "referees", "office", "config")
+PACKAGES = ("tournaments", "scoring", "referees", "leagues", "office", "config")
 
 #: The engine: pure Python (the standard library and each other only).
 ENGINE = frozenset(
@@ -95,7 +96,7 @@ def layer(module: str) -> int:
     if module in ENGINE or module == "scoring":
         return 1  # the bare package: importing scoring.rules runs scoring/__init__.py
     top = module.split(".")[0]
-    return {"tournaments": 2, "scoring": 3, "referees": 4}.get(top, 5)
+    return {"tournaments": 2, "scoring": 3, "referees": 4, "leagues": 5}.get(top, 6)
 
 
 def upward_imports(graph: dict[str, set[str]]) -> list[str]:
@@ -220,6 +221,9 @@ def test_an_upward_import_is_found():
     assert upward_imports(graph) == ["tournaments.views (layer 2) imports scoring.standings (layer 3)"]
     assert upward_imports({"scoring.models": {"referees.models"}, "referees.models": set()}) != []
     assert upward_imports({"referees.views": {"scoring.models", "tournaments.models"}}) == []
+    assert upward_imports({"referees.corrections": {"leagues.checks"}}) != []
+    assert upward_imports({"leagues.views": {"referees.corrections", "scoring.league"}}) == []
+    assert upward_imports({"leagues.views": {"office.demo"}}) != []
 
 
 def test_a_cycle_is_found():

@@ -30,3 +30,10 @@ def confirm(phone, player: str, pin: str) -> None:
     phone.locator(".pin-form label", has_text=player).click()
     phone.fill("input[name=pin]", pin)
     phone.click("text=Confirm the sheet")
+
+
+def correct_card_points(page, points: int, reason: str) -> None:
+    """On a game's correction page: change the declarer's card points, give the reason, save."""
+    page.fill("#id_declarer_points", str(points))
+    page.fill("#id_reason", reason)
+    page.click("text=Save correction")

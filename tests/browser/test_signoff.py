@@ -11,7 +11,7 @@ from scoring.models import Game
 from scoring.pins import seat_pin
 from tests import factories
 
-from .pages import confirm, log_in
+from .pages import confirm, correct_card_points, log_in
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 
@@ -44,9 +44,7 @@ def test_the_players_confirm_and_a_referee_corrects(live_server, desktop, phone,
     log_in(desktop, base, "ref")
     game = Game.objects.get(table=table, number=3)
     desktop.goto(f"{base}/t/{table.series.tournament_id}/referees/games/{game.pk}/correct/")
-    desktop.fill("#id_declarer_points", "65")
-    desktop.fill("#id_reason", "Both lists show 65 card points.")
-    desktop.click("text=Save correction")
+    correct_card_points(desktop, 65, "Both lists show 65 card points.")
     desktop.wait_for_selector("text=Deal 3: corrected, score -40 -> +20.")
     desktop.goto(f"{base}/t/{table.series.tournament_id}/referees/")
     assert desktop.locator(".corrections", has_text="Both lists show 65 card points.").is_visible()

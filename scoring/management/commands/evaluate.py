@@ -10,6 +10,10 @@ For referees checking a disputed entry and for scripts that validate sheets.
 - ``evaluate --sheet FILE``: one JSON scoresheet; prints the players' points, won,
   lost, bonus and rating and the 5.5.5 settlement, or ``{"error": "game 7: ..."}``
   (exit 1); exit 2 when the file is not JSON.
+- ``evaluate --matchday FILE``: one JSON league match day (teams, tie, series of
+  sheets); prints the teams ranked as the table ranks them with their series game
+  points, game points and league points won:lost (:mod:`scoring.league`), or
+  ``{"error": "series 2, table 3: ..."}`` (exit 1); exit 2 when the file is not JSON.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from typing import IO, Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from scoring.league import LeagueError, evaluate_match_day
 from scoring.rules import RuleError, evaluate, game_from_mapping
 from scoring.sheet import SheetError, evaluate_sheet
 
@@ -44,9 +49,19 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file", nargs="?", default="-", help="JSON Lines file of games, or - for standard input")
         parser.add_argument("--sheet", metavar="FILE", help="evaluate one JSON scoresheet (players and games)")
+        parser.add_argument(
+            "--matchday", metavar="FILE", help="evaluate one JSON league match day (teams, tie, series of sheets)"
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        code = self._sheet(options["sheet"]) if options["sheet"] else self._lines(options["file"])
+        if options["sheet"] and options["matchday"]:
+            raise CommandError("give --sheet or --matchday, not both", returncode=EXIT_NOT_JSON)
+        if options["matchday"]:
+            code = self._document(options["matchday"], evaluate_match_day, LeagueError, "a match day")
+        elif options["sheet"]:
+            code = self._document(options["sheet"], lambda data: evaluate_sheet(data).as_dict(), SheetError, "a sheet")
+        else:
+            code = self._lines(options["file"])
         if code:
             # Not an error message: the answers are already on stdout.
             raise SystemExit(code)
@@ -81,18 +96,19 @@ class Command(BaseCommand):
             self.stdout.write("\n".join(out))
         return code
 
-    def _sheet(self, path: str) -> int:
+    def _document(self, path: str, evaluate_one, refused: type[Exception], what: str) -> int:
+        """One JSON document (a sheet or a match day) in, one JSON answer out."""
         text = self._read(path)
         try:
             data = json.loads(text)
         except json.JSONDecodeError as error:
             raise CommandError(
-                f"{path}: not JSON ({error.msg} at line {error.lineno}); a sheet is one JSON object",
+                f"{path}: not JSON ({error.msg} at line {error.lineno}); {what} is one JSON object",
                 returncode=EXIT_NOT_JSON,
             ) from None
         try:
-            answer = evaluate_sheet(data).as_dict()
-        except SheetError as error:
+            answer = evaluate_one(data)
+        except refused as error:
             self.stdout.write(_json({"error": str(error)}))
             return EXIT_INVALID_GAME
         self.stdout.write(_json(answer))

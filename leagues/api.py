@@ -1,0 +1,48 @@
+"""``POST /league/api/publish/``: a host's tournament file (leagues.publication).
+
+Not a page: no session and no CSRF token, the host's token authenticates
+(``Authorization: Token <token>``). Answers JSON: 201 stored, 200 already stored (a
+resend), or an error status with ``{"error": "<field>: <reason>"}``.
+"""
+
+from __future__ import annotations
+
+from django.core.exceptions import RequestDataTooBig
+from django.http import HttpRequest, JsonResponse
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_POST
+
+from .publication import PublicationRefused, host_of, receive
+
+
+def _token(request: HttpRequest) -> str | None:
+    scheme, _sep, value = request.headers.get("Authorization", "").partition(" ")
+    return value.strip() if scheme.lower() in ("token", "bearer") else None
+
+
+@csrf_exempt
+@require_POST
+def publish(request: HttpRequest) -> JsonResponse:
+    try:
+        host = host_of(_token(request))
+        raw = request.GET.get("matchday")
+        if raw is not None and not raw.isdigit():
+            raise PublicationRefused(400, f"matchday: {raw!r} is not a match day number (its id)")
+        try:
+            content = request.body
+        except RequestDataTooBig:
+            raise PublicationRefused(
+                413, "file: larger than this server accepts (DATA_UPLOAD_MAX_MEMORY_SIZE)"
+            ) from None
+        received = receive(host, content, int(raw) if raw else None)
+    except PublicationRefused as refused:
+        return JsonResponse({"error": refused.message}, status=refused.status)
+    publication = received.publication
+    answer = {
+        "stored": received.created,
+        "tournament": publication.tournament_id,
+        "match_day": publication.match_day_id,
+        "message": "stored" if received.created else "already stored: this file was published before, nothing changed",
+        "differences": received.differences,
+    }
+    return JsonResponse(answer, status=201 if received.created else 200)

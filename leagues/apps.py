@@ -1,0 +1,16 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class LeaguesConfig(AppConfig):
+    name = "leagues"
+    verbose_name = _("Leagues")
+
+    def ready(self) -> None:
+        # Fill the hooks the apps below declare (README, "Layout"): they never import leagues.
+        from referees import hooks
+
+        from . import checks, panels
+
+        hooks.correction_refused.fill(checks.correction_refused)
+        hooks.home_panels.fill(panels.home_panels)

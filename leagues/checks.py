@@ -1,0 +1,68 @@
+"""The league manager's check of a match day and its binding (audited, like a referee's work).
+
+The manager reads the match day's sheets and corrects games through the referees'
+audited corrections (:mod:`referees.corrections`, before and after kept); he then marks
+the match day **checked**. It becomes **binding** when he marks it so or when the
+league's period (``binding_days``) after the check has passed; a binding match day's
+games can no longer be corrected (this module fills
+:data:`referees.hooks.correction_refused`).
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+
+from referees.models import Correction
+from scoring.rules import RuleError, gettext_noop
+
+from .models import LeagueEvent, MatchDay
+
+
+def check(match_day: MatchDay, *, user, note: str = "") -> MatchDay:
+    """Mark the match day checked by the league manager (again after a later correction)."""
+    with transaction.atomic():
+        match_day = MatchDay.objects.select_for_update().get(pk=match_day.pk)
+        if match_day.binding:
+            raise RuleError("match_day", gettext_noop("the match day is binding already"), "league")
+        if match_day.tournament_id is None or not match_day.tournament.series.exists():
+            raise RuleError("match_day", gettext_noop("no series of this match day is played yet"), "league")
+        match_day.checked_at = timezone.now()
+        match_day.checked_by = user
+        match_day.save(update_fields=["checked_at", "checked_by"])
+        LeagueEvent.objects.create(match_day=match_day, kind=LeagueEvent.Kind.CHECKED, user=user, note=note[:500])
+    return match_day
+
+
+def make_binding(match_day: MatchDay, *, user) -> MatchDay:
+    """Mark the checked match day binding now (before its period ends)."""
+    with transaction.atomic():
+        match_day = MatchDay.objects.select_for_update().get(pk=match_day.pk)
+        if match_day.checked_at is None:
+            raise RuleError("match_day", gettext_noop("check the match day before it becomes binding"), "league")
+        if match_day.binding:
+            raise RuleError("match_day", gettext_noop("the match day is binding already"), "league")
+        match_day.binding_at = timezone.now()
+        match_day.binding_by = user
+        match_day.save(update_fields=["binding_at", "binding_by"])
+        LeagueEvent.objects.create(match_day=match_day, kind=LeagueEvent.Kind.BINDING, user=user)
+    return match_day
+
+
+def correction_refused(tournament_id: int) -> tuple[str, dict] | None:
+    """Fills referees.hooks.correction_refused: a binding match day's games stay as they are."""
+    match_day = MatchDay.objects.filter(tournament_id=tournament_id).select_related("group__league").first()
+    if match_day is None or not match_day.binding:
+        return None
+    return gettext_noop("match day {number} is binding: its results can no longer be corrected"), {
+        "number": match_day.number
+    }
+
+
+def corrections(match_day: MatchDay):
+    """The referees' and league manager's corrections of the match day's games, oldest first."""
+    return (
+        Correction.objects.filter(game__table__series__tournament=match_day.tournament_id)
+        .select_related("made_by", "game__table__series")
+        .order_by("made_at", "pk")
+    )

@@ -1,0 +1,41 @@
+"""The manager's downloads: the match report PDF, the season as XLSX or CSV."""
+
+from __future__ import annotations
+
+import io
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.utils.text import slugify
+
+from . import documents
+from .exports import SHEETS, league_season_csv, league_season_xlsx
+from .models import League, MatchDay
+from .permissions import manager_required, match_day_manager_required
+
+XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+
+
+@match_day_manager_required
+def match_report_pdf(request: HttpRequest, match_day: MatchDay) -> HttpResponse:
+    return documents.match_report_response(match_day)
+
+
+@manager_required
+def season_xlsx(request: HttpRequest, league: League) -> HttpResponse:
+    out = io.BytesIO()
+    league_season_xlsx(league, out)
+    response = HttpResponse(out.getvalue(), content_type=XLSX)
+    response["Content-Disposition"] = f'attachment; filename="{slugify(str(league)) or "league"}.xlsx"'
+    return response
+
+
+@manager_required
+def season_csv(request: HttpRequest, league: League, sheet: str) -> HttpResponse:
+    name = {slugify(title): title for title in SHEETS}.get(sheet)
+    if name is None:
+        raise Http404("No such sheet.")
+    out = io.StringIO()
+    league_season_csv(league, name, out)
+    response = HttpResponse(out.getvalue().encode("utf-8"), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{slugify(str(league)) or "league"}-{sheet}.csv"'
+    return response

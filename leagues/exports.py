@@ -1,0 +1,99 @@
+"""The season table and the match days as XLSX (two sheets) or each sheet as CSV.
+
+Fixed English column names, as the tournament workbook's; league points are numbers
+(7.5 for a half). CSV as the office writes it everywhere: UTF-8 with a byte order mark,
+semicolons (scoring.exports.writers).
+"""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Iterator
+from typing import BinaryIO, TextIO
+
+from scoring.exports.writers import CSV_BOM, CSV_DELIMITER
+from scoring.league import as_number, rank_table
+
+from .models import League
+from .results import lot_key, season_tables
+
+SEASON_COLUMNS = ("Group", "Place", "Team", "Match days", "Game points", "Won", "Lost", "Binding")
+MATCH_DAY_COLUMNS = (
+    "Group",
+    "Match day",
+    "Date",
+    "Host",
+    "Place",
+    "Team",
+    "Series",
+    "Series game points",
+    "Series points",
+    "Game points",
+    "Won",
+    "Lost",
+    "Binding",
+)
+
+
+def season_rows(league: League) -> Iterator[tuple]:
+    for season in season_tables(league.groups.select_related("league")):
+        for place in season.table:
+            r = place.result
+            yield (
+                season.group.name,
+                place.place,
+                r.team.name,
+                r.matchdays,
+                r.game_points,
+                as_number(r.won),
+                as_number(r.lost),
+                "x" if season.binding else None,
+            )
+
+
+def match_day_rows(league: League) -> Iterator[tuple]:
+    """One row per team and series of every match day, in the day's ranking order."""
+    for season in season_tables(league.groups.select_related("league")):
+        for day, result in season.days:
+            ranked = rank_table(result.values(), tie_break=league.tie_break, lot_seed=league.lot_seed, lot_key=lot_key)
+            for place in ranked:
+                r = place.result
+                for number, (points, won) in enumerate(zip(r.series_points, r.series_won, strict=True), start=1):
+                    yield (
+                        season.group.name,
+                        day.number,
+                        day.date.isoformat(),
+                        day.host.name if day.host else None,
+                        place.place,
+                        r.team.name,
+                        number,
+                        points,
+                        as_number(won),
+                        r.game_points,
+                        as_number(r.won),
+                        as_number(r.lost),
+                        "x" if day.binding else None,
+                    )
+
+
+SHEETS = {"Season": (SEASON_COLUMNS, season_rows), "Match days": (MATCH_DAY_COLUMNS, match_day_rows)}
+
+
+def league_season_xlsx(league: League, out: BinaryIO) -> None:
+    from openpyxl import Workbook
+
+    workbook = Workbook(write_only=True)
+    for title, (columns, rows) in SHEETS.items():
+        sheet = workbook.create_sheet(title)
+        sheet.append(columns)
+        for row in rows(league):
+            sheet.append(row)
+    workbook.save(out)
+
+
+def league_season_csv(league: League, sheet: str, out: TextIO) -> None:
+    columns, rows = SHEETS[sheet]
+    out.write(CSV_BOM)
+    writer = csv.writer(out, delimiter=CSV_DELIMITER, lineterminator="\r\n")
+    writer.writerow(columns)
+    writer.writerows(rows(league))

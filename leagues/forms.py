@@ -1,0 +1,91 @@
+"""Forms of the league manager's pages: a match day, a line-up, a substitution, a check."""
+
+from __future__ import annotations
+
+from django import forms
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from scoring.rules import RuleError
+from tournaments.models import Player
+from tournaments.rule_messages import rule_message
+
+from .models import REGULARS, Host, LeagueTeam, RosterEntry
+
+
+def refusal(error: RuleError) -> str:
+    """A refused league step in the reader's language, naming the field ("players: ...")."""
+    if error.paragraph != "league":
+        return rule_message(error)
+    params = {key: value for key, value in error.params.items()}
+    try:
+        text = gettext(error.template).format(**params) if params else gettext(error.template)
+    except (KeyError, IndexError, ValueError):
+        text = error.message
+    return f"{gettext(error.field.replace('_', ' '))}: {text}"
+
+
+class MatchDayForm(forms.Form):
+    number = forms.IntegerField(label=_("Match day"), min_value=1, max_value=99)
+    date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
+    host = forms.ModelChoiceField(label=_("Host"), queryset=Host.objects.none(), required=False)
+    teams = forms.ModelMultipleChoiceField(
+        label=_("Teams"), queryset=LeagueTeam.objects.none(), widget=forms.CheckboxSelectMultiple
+    )
+
+    def __init__(self, *args, group, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["host"].queryset = Host.objects.filter(league=group.league)
+        self.fields["teams"].queryset = group.teams.all()
+        self.fields["teams"].initial = list(group.teams.values_list("pk", flat=True))
+
+
+class LineUpForm(forms.Form):
+    team = forms.ModelChoiceField(label=_("Team"), queryset=LeagueTeam.objects.none(), widget=forms.HiddenInput)
+    players = forms.ModelMultipleChoiceField(
+        label=_("Players"),
+        queryset=Player.objects.none(),
+        widget=forms.CheckboxSelectMultiple,
+        help_text=_("Up to four players of the roster."),
+    )
+
+    def __init__(self, *args, team: LeagueTeam, **kwargs) -> None:
+        kwargs.setdefault("prefix", f"lineup-{team.pk}")
+        super().__init__(*args, **kwargs)
+        self.league_team = team
+        self.fields["team"].queryset = LeagueTeam.objects.filter(pk=team.pk)
+        self.fields["team"].initial = team.pk
+        roster = RosterEntry.objects.filter(team=team).select_related("player")
+        self.fields["players"].queryset = Player.objects.filter(rosters__team=team)
+        self.fields["players"].choices = [
+            (
+                entry.player_id,
+                f"{entry.position}. {entry.player.name}" + (f" ({gettext('reserve')})" if entry.reserve else ""),
+            )
+            for entry in roster
+        ]
+        self.fields["players"].initial = [e.player_id for e in roster if e.position <= REGULARS]
+
+
+class SubstitutionForm(forms.Form):
+    team = forms.ModelChoiceField(label=_("Team"), queryset=LeagueTeam.objects.none())
+    player_out = forms.ModelChoiceField(label=_("Out"), queryset=Player.objects.none())
+    player_in = forms.ModelChoiceField(label=_("In"), queryset=Player.objects.none())
+
+    def __init__(self, *args, match_day, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        teams = match_day.teams.all()
+        self.fields["team"].queryset = teams
+        players = Player.objects.filter(rosters__team__in=teams).distinct().order_by("name")
+        self.fields["player_out"].queryset = players
+        self.fields["player_in"].queryset = players
+
+    def clean(self) -> dict:
+        data = super().clean()
+        if data.get("player_out") and data.get("player_out") == data.get("player_in"):
+            self.add_error("player_in", _("The player coming in must be another than the one going out."))
+        return data
+
+
+class CheckForm(forms.Form):
+    note = forms.CharField(label=_("Note"), max_length=500, required=False)

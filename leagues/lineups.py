@@ -1,0 +1,171 @@
+"""Match days as tournaments: creating one, the teams' line-ups and substitutions.
+
+A match day is a tournament of the match day's teams (one :class:`tournaments.models.Team`
+per league team, of the same name) at a host, drawn as any tournament: team-mates never
+share a table, so four teams of four sit at four tables of four, one of each team at
+each. The line-up for series 1 registers the players; a substitution between series
+withdraws the player who leaves after the last drawn series and registers the reserve
+from the next one, so every later draw seats the new line-up.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from scoring.rules import RuleError, gettext_noop
+from tournaments.models import Player, Registration, Team, Tournament
+
+from .models import REGULARS, LeagueEvent, LeagueTeam, MatchDay, RosterEntry, Substitution
+
+
+def create_match_day(group, *, number: int, date, teams: Sequence[LeagueTeam], host=None) -> MatchDay:
+    """The match day and its tournament (the league's series and rounds; its managers direct it)."""
+    league = group.league
+    teams = list(teams)
+    if len(teams) < 2:
+        raise RuleError("teams", gettext_noop("a match day needs at least two teams of the group"), "league")
+    if any(team.group_id != group.pk for team in teams):
+        raise RuleError("teams", gettext_noop("every team of a match day must belong to its group"), "league")
+    with transaction.atomic():
+        tournament = Tournament.objects.create(
+            name=f"{league} · {group.name} · {number}",
+            date=date,
+            venue=host.name if host else "",
+            series_count=league.series_per_matchday,
+            rounds_per_series=league.rounds_per_series,
+        )
+        tournament.directors.add(*league.managers.all())
+        Team.objects.bulk_create([Team(tournament=tournament, name=team.name) for team in teams])
+        match_day = MatchDay.objects.create(group=group, number=number, date=date, host=host, tournament=tournament)
+        match_day.teams.add(*teams)
+    return match_day
+
+
+def _team_of(match_day: MatchDay, team: LeagueTeam) -> Team:
+    if not match_day.teams.filter(pk=team.pk).exists():
+        raise RuleError("team", gettext_noop("{team} does not play this match day"), "league", team=team.name)
+    return Team.objects.get(tournament=match_day.tournament, name=team.name)
+
+
+def _rostered(team: LeagueTeam, players: Sequence[Player], field: str = "players") -> None:
+    on_roster = set(RosterEntry.objects.filter(team=team).values_list("player_id", flat=True))
+    for player in players:
+        if player.pk not in on_roster:
+            raise RuleError(
+                field,
+                gettext_noop("{player} is not on the roster of {team}"),
+                "league",
+                player=player.name,
+                team=team.name,
+            )
+
+
+def set_line_up(match_day: MatchDay, team: LeagueTeam, players: Sequence[Player], *, user=None) -> None:
+    """The team's players for series 1 (up to four of its roster), before the first draw."""
+    players = list(players)
+    if not 1 <= len(players) <= REGULARS:
+        raise RuleError(
+            "players",
+            gettext_noop("a line-up has 1 to {most} players, not {count}"),
+            "league",
+            most=REGULARS,
+            count=len(players),
+        )
+    tournament = match_day.tournament
+    with transaction.atomic():
+        if tournament.series.exists():
+            raise RuleError("players", gettext_noop("series 1 is drawn: change the team by a substitution"), "league")
+        tournament_team = _team_of(match_day, team)
+        _rostered(team, players)
+        taken = Registration.objects.filter(tournament=tournament, player__in=players).exclude(team=tournament_team)
+        if taken.exists():
+            raise RuleError(
+                "players", gettext_noop("{player} plays for another team"), "league", player=taken[0].player.name
+            )
+        Registration.objects.filter(tournament=tournament, team=tournament_team).delete()
+        Registration.objects.bulk_create(
+            [Registration(tournament=tournament, player=p, team=tournament_team) for p in players]
+        )
+        names = ", ".join(p.name for p in players)
+        LeagueEvent.objects.create(
+            match_day=match_day, kind=LeagueEvent.Kind.LINE_UP, user=user, note=f"{team.name}: {names}"
+        )
+
+
+def substitute(match_day: MatchDay, team: LeagueTeam, player_out: Player, player_in: Player, *, user=None):
+    """The reserve ``player_in`` replaces ``player_out`` from the next series on (between series)."""
+    tournament = match_day.tournament
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        drawn = tournament.series.count()
+        before = drawn + 1
+        if drawn == 0:
+            raise RuleError("player_out", gettext_noop("before series 1 change the line-up instead"), "league")
+        if before > tournament.series_count:
+            raise RuleError("player_out", gettext_noop("every series is drawn: no substitution is left"), "league")
+        tournament_team = _team_of(match_day, team)
+        out = (
+            Registration.objects.filter(tournament=tournament, team=tournament_team, player=player_out)
+            .playing_in(before)
+            .first()
+        )
+        if out is None:
+            raise RuleError(
+                "player_out",
+                gettext_noop("{player} does not play for {team} now"),
+                "league",
+                player=player_out.name,
+                team=team.name,
+            )
+        _rostered(team, [player_in], "player_in")
+        if Registration.objects.filter(tournament=tournament, player=player_in).exists():
+            raise RuleError(
+                "player_in",
+                gettext_noop("{player} has played this match day already and does not return"),
+                "league",
+                player=player_in.name,
+            )
+        Registration.objects.filter(pk=out.pk).update(withdrawn_after_series=drawn)
+        Registration.objects.create(tournament=tournament, player=player_in, team=tournament_team, first_series=before)
+        substitution = Substitution.objects.create(
+            match_day=match_day,
+            team=team,
+            before_series=before,
+            player_out=player_out,
+            player_in=player_in,
+            made_by=user,
+        )
+        note = _("%(team)s, series %(series)s: %(in)s for %(out)s") % {
+            "team": team.name,
+            "series": before,
+            "in": player_in.name,
+            "out": player_out.name,
+        }
+        LeagueEvent.objects.create(match_day=match_day, kind=LeagueEvent.Kind.SUBSTITUTION, user=user, note=note)
+    return substitution
+
+
+def line_ups(match_day: MatchDay) -> list[dict[str, list[str]]]:
+    """Per series (1..n), each team's players who play it, in roster order (two queries)."""
+    tournament = match_day.tournament
+    if tournament is None:
+        return []
+    registrations = list(
+        Registration.objects.filter(tournament=tournament, team__isnull=False).values_list(
+            "team__name", "player_id", "player__name", "first_series", "withdrawn_after_series"
+        )
+    )
+    position = dict(
+        RosterEntry.objects.filter(team__match_days=match_day).values_list("player_id", "position").order_by()
+    )
+    series = []
+    for number in range(1, tournament.series_count + 1):
+        teams: dict[str, list[tuple[int, str]]] = {}
+        for team, player_id, name, first, withdrawn in registrations:
+            if first <= number and (withdrawn is None or withdrawn >= number):
+                teams.setdefault(team, []).append((position.get(player_id, 99), name))
+        series.append({team: [name for _p, name in sorted(players)] for team, players in teams.items()})
+    return series

@@ -1,0 +1,29 @@
+"""``manage.py league_host LEAGUE_ID NAME``: a host of the league and its publication token.
+
+The token is printed once; the server keeps only its SHA-256. Give it to the host's
+director for ``publish_tournament`` (or ``LEAGUE_TOKEN``).
+"""
+
+from __future__ import annotations
+
+from django.core.management.base import BaseCommand, CommandError
+
+from leagues.models import Host, League
+from leagues.publication import new_host
+
+
+class Command(BaseCommand):
+    help = "Create a host of a league and print its publication token (once)."
+
+    def add_arguments(self, parser) -> None:
+        parser.add_argument("league_id", type=int)
+        parser.add_argument("name")
+
+    def handle(self, *args, league_id: int, name: str, **options) -> None:
+        league = League.objects.filter(pk=league_id).first()
+        if league is None:
+            raise CommandError(f"There is no league {league_id}.")
+        if Host.objects.filter(league=league, name=name).exists():
+            raise CommandError(f"name: {league} has a host {name} already")
+        host, token = new_host(league, name)
+        self.stdout.write(f"host {host.pk} {host.name}: token {token}")

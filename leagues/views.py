@@ -1,0 +1,170 @@
+"""The league manager's pages: the league, a match day (line-ups, substitutions, result,
+corrections, check, binding). Views only say what happened; the rules are the services'."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.db.models import Prefetch
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from scoring.rules import RuleError
+from tournaments.models import Table
+
+from . import checks, lineups
+from .forms import CheckForm, LineUpForm, MatchDayForm, SubstitutionForm, refusal
+from .models import Group, LeagueTeam, MatchDay
+from .permissions import manager_required, match_day_manager_required
+from .public_views import season_page
+from .results import match_day_result, season_tables
+
+
+@manager_required
+def league_detail(request: HttpRequest, league) -> HttpResponse:
+    groups = list(
+        league.groups.prefetch_related(
+            "teams", Prefetch("match_days", queryset=MatchDay.objects.select_related("host", "group__league"))
+        )
+    )
+    forms = {group.pk: MatchDayForm(group=group, prefix=f"group-{group.pk}") for group in groups}
+    context = {
+        "league": league,
+        "groups": [(group, forms[group.pk]) for group in groups],
+        "seasons": season_tables(groups),
+        "staff": True,
+    }
+    return render(request, "leagues/league.html", context)
+
+
+@require_POST
+@manager_required
+def match_day_new(request: HttpRequest, league, group_id: int) -> HttpResponse:
+    group = get_object_or_404(Group, pk=group_id, league=league)
+    form = MatchDayForm(request.POST, group=group, prefix=f"group-{group.pk}")
+    if form.is_valid():
+        try:
+            match_day = lineups.create_match_day(group, **form.cleaned_data)
+        except RuleError as error:
+            messages.error(request, refusal(error))
+        else:
+            messages.success(
+                request, _("Match day %(number)s is set up: give each team's line-up.") % {"number": match_day.number}
+            )
+            return redirect("leagues:match_day", match_day.pk)
+    else:
+        for field, errors in form.errors.items():
+            messages.error(request, f"{form.fields[field].label if field in form.fields else ''}: {' '.join(errors)}")
+    return redirect("leagues:league", league.pk)
+
+
+def _match_day_page(request, match_day: MatchDay, *, lineup_forms=None, substitution_form=None, status=200):
+    tournament = match_day.tournament
+    teams = list(match_day.teams.all())
+    drawn = tournament.series.count() if tournament else 0
+    if lineup_forms is None:
+        lineup_forms = {team.pk: LineUpForm(team=team) for team in teams}
+    tables = (
+        Table.objects.filter(series__tournament=tournament)
+        .select_related("series")
+        .order_by("series__number", "number")
+        if tournament
+        else []
+    )
+    context = {
+        "match_day": match_day,
+        "league": match_day.group.league,
+        "tournament": tournament,
+        "result": match_day_result(match_day),
+        "line_ups": lineups.line_ups(match_day),
+        "lineup_forms": [lineup_forms[team.pk] for team in teams] if drawn == 0 else [],
+        "substitution_form": (substitution_form or SubstitutionForm(match_day=match_day))
+        if tournament and 0 < drawn < tournament.series_count
+        else None,
+        "substitutions": match_day.substitutions.select_related("team", "player_in", "player_out"),
+        "tables": tables,
+        "corrections": checks.corrections(match_day),
+        "events": match_day.events.select_related("user"),
+        "check_form": CheckForm(),
+        "staff": True,
+    }
+    return render(request, "leagues/match_day.html", context, status=status)
+
+
+@match_day_manager_required
+def match_day_detail(request: HttpRequest, match_day: MatchDay) -> HttpResponse:
+    return _match_day_page(request, match_day)
+
+
+@require_POST
+@match_day_manager_required
+def line_up(request: HttpRequest, match_day: MatchDay, team_id: int) -> HttpResponse:
+    team = get_object_or_404(LeagueTeam, pk=team_id, match_days=match_day)
+    form = LineUpForm(request.POST, team=team)
+    if form.is_valid():
+        players = sorted(form.cleaned_data["players"], key=lambda p: p.pk)
+        try:
+            lineups.set_line_up(match_day, team, players, user=request.user)
+        except RuleError as error:
+            form.add_error("players", refusal(error))
+        else:
+            messages.success(request, _("The line-up of %(team)s is set.") % {"team": team.name})
+            return redirect("leagues:match_day", match_day.pk)
+    forms = {t.pk: LineUpForm(team=t) for t in match_day.teams.all()}
+    forms[team.pk] = form
+    return _match_day_page(request, match_day, lineup_forms=forms, status=422)
+
+
+@require_POST
+@match_day_manager_required
+def substitute(request: HttpRequest, match_day: MatchDay) -> HttpResponse:
+    form = SubstitutionForm(request.POST, match_day=match_day)
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            done = lineups.substitute(
+                match_day, data["team"], data["player_out"], data["player_in"], user=request.user
+            )
+        except RuleError as error:
+            form.add_error(error.field if error.field in form.fields else None, refusal(error))
+        else:
+            messages.success(
+                request,
+                _("%(in)s plays for %(out)s from series %(series)s.")
+                % {"in": done.player_in.name, "out": done.player_out.name, "series": done.before_series},
+            )
+            return redirect("leagues:match_day", match_day.pk)
+    return _match_day_page(request, match_day, substitution_form=form, status=422)
+
+
+@require_POST
+@match_day_manager_required
+def check(request: HttpRequest, match_day: MatchDay) -> HttpResponse:
+    form = CheckForm(request.POST)
+    note = form.cleaned_data["note"] if form.is_valid() else ""
+    try:
+        checks.check(match_day, user=request.user, note=note)
+    except RuleError as error:
+        messages.error(request, refusal(error))
+    else:
+        messages.success(request, _("The match day is checked."))
+    return redirect("leagues:match_day", match_day.pk)
+
+
+@require_POST
+@match_day_manager_required
+def binding(request: HttpRequest, match_day: MatchDay) -> HttpResponse:
+    try:
+        checks.make_binding(match_day, user=request.user)
+    except RuleError as error:
+        messages.error(request, refusal(error))
+    else:
+        messages.success(request, _("The match day is binding."))
+    return redirect("leagues:match_day", match_day.pk)
+
+
+@manager_required
+def season_table(request: HttpRequest, league) -> HttpResponse:
+    """The season table as the public will see it (also before it is published)."""
+    return season_page(request, league, staff=True)

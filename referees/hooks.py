@@ -1,0 +1,15 @@
+"""Hooks referees declares and a higher app (leagues) fills: see :mod:`tournaments.hooks`."""
+
+from __future__ import annotations
+
+from tournaments.hooks import Hook
+
+#: Why no game of this tournament may be corrected any more, as a translatable template
+#: and its parameters (``RuleError``'s), or None: a league match day the league manager
+#: marked binding is closed. The leagues app fills it; until then every finished sheet
+#: can be corrected.
+correction_refused = Hook("referees.correction_refused", lambda tournament_id: None)
+
+#: The front page's panels of the apps above referees (it fills tournaments' own hook
+#: and adds these after its list of refereed tournaments).
+home_panels = Hook("referees.home_panels", lambda request: [])
