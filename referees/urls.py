@@ -20,6 +20,10 @@ urlpatterns = [
     ),
     path("t/<int:tournament_id>/referees/tables/<int:table_id>/", views.table_detail, name="table"),
     path("t/<int:tournament_id>/referees/tables/<int:table_id>/paper/", views.table_paper, name="table_paper"),
+    path("t/<int:tournament_id>/referees/tables/<int:table_id>/accept/", views.table_accept, name="table_accept"),
+    path("t/<int:tournament_id>/referees/tables/<int:table_id>/unlock/", views.table_unlock, name="table_unlock"),
+    path("t/<int:tournament_id>/referees/tables/<int:table_id>/reopen/", views.table_reopen, name="table_reopen"),
+    path("t/<int:tournament_id>/referees/tables/<int:table_id>/add/", views.table_add_deal, name="table_add_deal"),
     path("t/<int:tournament_id>/referees/games/<int:game_id>/correct/", views.game_correct, name="correct"),
     path("t/<int:tournament_id>/referees/games/<int:game_id>/void/", views.game_void, name="void"),
 ]

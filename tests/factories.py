@@ -7,7 +7,7 @@ import itertools
 
 from django.contrib.auth import get_user_model
 
-from scoring.models import Game
+from scoring.models import ControlEntry, Game
 from tournaments.models import Club, Player, Registration, Seat, Series, Table, Tournament
 from tournaments.series import draw_series
 
@@ -66,3 +66,11 @@ def game(table: Table, number: int, **fields) -> Game:
     g.apply_rules(table.size)
     g.save()
     return g
+
+
+def control_entry(table: Table, number: int, **fields) -> ControlEntry:
+    """An entry of the table's second list, valued by the engine like a game."""
+    entry = ControlEntry(table=table, number=number, **fields)
+    entry.apply_rules(table.size)
+    entry.save()
+    return entry
