@@ -12,3 +12,4 @@ class ScoringConfig(AppConfig):
 
         hooks.ranking.fill(standings.ranking_order)
         hooks.play_started.fill(progress.play_started)
+        hooks.unconfirmed_sheets.fill(progress.unconfirmed_tables)

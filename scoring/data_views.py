@@ -25,7 +25,7 @@ from tournaments.uploads import report_row_errors, uploaded_file
 from .charts import running_score_svg
 from .exports import SHEETS, csv_lines, league_xlsx
 from .imports import import_sheet
-from .standings import standings
+from .standings import finality, standings
 from .statistics import player_statistics, running_scores, tournament_statistics
 
 
@@ -35,7 +35,8 @@ def _filename(tournament: Tournament, suffix: str) -> str:
 
 @director_required
 def export(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    return render(request, "tournaments/export.html", {"tournament": tournament, "sheets": list(SHEETS)})
+    context = {"tournament": tournament, "sheets": list(SHEETS), "finality": finality(tournament)}
+    return render(request, "tournaments/export.html", context)
 
 
 @director_required

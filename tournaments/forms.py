@@ -206,6 +206,8 @@ class RegistrationForm(forms.Form):
 
 class DrawForm(forms.Form):
     method = forms.ChoiceField(label=_("draw"), choices=Series.Method.choices, initial=Series.Method.RANDOM)
+    #: The director knows the standings to seed by rest on unconfirmed sheets (5.5.3).
+    provisional = forms.BooleanField(label=_("seed on the provisional standings anyway"), required=False)
 
 
 class SwapForm(forms.Form):

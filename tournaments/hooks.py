@@ -43,3 +43,7 @@ home_panels = Hook("tournaments.home_panels", lambda request: [])
 #: Whether a deal of the series is entered (seats and tables are then fixed, 3.1.2);
 #: filled by scoring, which keeps the games.
 play_started = Hook("tournaments.play_started", lambda series: False)
+
+#: (series, table) of every drawn table whose sheet is not confirmed yet (5.5.3): a seeded
+#: draw on them rests on provisional results; filled by scoring, which keeps the sign-off.
+unconfirmed_sheets = Hook("tournaments.unconfirmed_sheets", lambda tournament: [])

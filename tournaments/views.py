@@ -150,22 +150,42 @@ def draw(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     if not form.is_valid():
         messages.error(request, _("Choose how to draw the series."))
         return redirect(tournament)
+    provisional = form.cleaned_data["provisional"]
+    # The unconfirmed sheets a seeded draw knowingly rests on, said again once it is drawn.
+    seeded_on = hooks.unconfirmed_sheets(tournament) if provisional else []
     try:
-        series = series_service.draw_series(tournament, form.cleaned_data["method"])
+        series = series_service.draw_series(tournament, form.cleaned_data["method"], provisional=provisional)
     except RuleError as error:
         messages.error(request, rule_message(error))
         return redirect(tournament)
-    messages.success(
-        request,
-        _("Series %(n)s is drawn: %(tables)s tables, %(repeat)s repeat meetings, %(club)s club-mate pairs.")
-        % {
-            "n": series.number,
-            "tables": series.tables.count(),
-            "repeat": series.repeat_meetings,
-            "club": series.club_meetings,
-        },
-    )
+    except series_service.ProvisionalSeeding as refused:
+        messages.error(request, provisional_text(refused.tables))
+        return redirect(tournament)
+    text = _("Series %(n)s is drawn: %(tables)s tables, %(repeat)s repeat meetings, %(club)s club-mate pairs.") % {
+        "n": series.number,
+        "tables": series.tables.count(),
+        "repeat": series.repeat_meetings,
+        "club": series.club_meetings,
+    }
+    if seeded_on and series.method == Series.Method.SEEDED:
+        text += " " + _("Seeded on provisional standings: some sheets were not confirmed.")
+    messages.success(request, text)
     return redirect("tournaments:series", tournament.pk, series.number)
+
+
+def provisional_text(tables: list[tuple[int, int]]) -> str:
+    """Which unconfirmed sheets a seeded draw would rest on, by series (5.5.3)."""
+    by_series: dict[int, list[int]] = {}
+    for series, table in tables:
+        by_series.setdefault(series, []).append(table)
+    where = "; ".join(
+        _("series %(series)s: tables %(tables)s") % {"series": series, "tables": ", ".join(map(str, numbers[:20]))}
+        for series, numbers in sorted(by_series.items())
+    )
+    return _(
+        "Not drawn: the standings to seed by are provisional, sheets not confirmed (5.5.3) at %(where)s. "
+        'Tick "seed on the provisional standings anyway" to draw on them.'
+    ) % {"where": where}
 
 
 def _series(tournament: Tournament, number: int) -> Series:
