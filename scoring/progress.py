@@ -56,6 +56,11 @@ def play_started(series: Series) -> bool:
     return series.tables.filter(games__isnull=False).exists()
 
 
+def deals_entered(tournament) -> bool:
+    """Whether a deal of the tournament is entered (fills tournaments.hooks.deals_entered)."""
+    return Table.objects.filter(series__tournament=tournament, games__isnull=False).exists()
+
+
 def unconfirmed_tables(tournament) -> list[tuple[int, int]]:
     """(series, table) of every drawn table whose sheet is not confirmed, in order: a
     seeded draw on them rests on provisional results (fills tournaments.hooks.unconfirmed_sheets)."""

@@ -6,7 +6,9 @@ Views call these and only say what happened; the rules live here, beside the mod
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
+from . import hooks
 from .models import Registration, Tournament
 
 #: The common lost-game fee schedule (DOMAIN, "Fees"): 0.50 for the 1st-3rd lost game,
@@ -43,3 +45,21 @@ def withdraw(registration: Registration) -> int:
             Registration.objects.filter(pk=registration.pk).update(withdrawn_after_series=drawn)
             registration.withdrawn_after_series = drawn
     return drawn
+
+
+def played_changes_refused(tournament: Tournament, *, series_count: int, rounds_per_series: int) -> dict[str, str]:
+    """{field: why} for the changes of a tournament that would orphan what is played:
+    fewer series than are drawn, or other rounds per series once a deal is entered (the
+    sheets count their deals by it: fewer would leave entered deals beyond a sheet's end,
+    more would reopen complete and confirmed sheets, 5.5.3). Empty: the change is fine.
+    The director's edit form and the admin ask here."""
+    refused = {}
+    drawn = tournament.series.count()
+    if series_count < drawn:
+        refused["series_count"] = _("%(n)s series are already drawn.") % {"n": drawn}
+    if rounds_per_series != tournament.rounds_per_series and hooks.deals_entered(tournament):
+        refused["rounds_per_series"] = _(
+            "Deals are entered already: rounds per series stay at %(rounds)s, or entered deals would fall "
+            "outside their sheets and confirmed sheets would change (5.5.3). Finish a series early instead."
+        ) % {"rounds": tournament.rounds_per_series}
+    return refused

@@ -78,19 +78,16 @@ def tournament_edit(request: HttpRequest, tournament: Tournament) -> HttpRespons
     optional = (passed_out_fees, table_money, prizes)
     # Everything validated (no short circuit), so every error shows at once.
     formsets_valid = all([fees.is_valid(), *(f.is_valid() for f in optional if f.is_bound)])
+    # The form refuses changes that would orphan drawn series or entered deals (services).
     if request.method == "POST" and all([form.is_valid(), formsets_valid]):
-        drawn = tournament.series.count()
-        if form.cleaned_data["series_count"] < drawn:
-            form.add_error("series_count", _("%(n)s series are already drawn.") % {"n": drawn})
-        else:
-            with transaction.atomic():
-                form.save()
-                fees.save()
-                for formset in optional:
-                    if formset.is_bound:
-                        formset.save()
-            messages.success(request, _("Saved."))
-            return redirect(tournament)
+        with transaction.atomic():
+            form.save()
+            fees.save()
+            for formset in optional:
+                if formset.is_bound:
+                    formset.save()
+        messages.success(request, _("Saved."))
+        return redirect(tournament)
     context = {
         "form": form,
         "fees": fees,
