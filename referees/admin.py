@@ -4,7 +4,7 @@ from django.contrib import admin
 
 from scoring.admin import ReadOnly
 
-from .models import Correction, Dispute, RefereeAssignment
+from .models import Correction, Dispute, RefereeAssignment, Reopening
 
 
 @admin.register(RefereeAssignment)
@@ -33,3 +33,9 @@ class CorrectionAdmin(ReadOnly):
     list_display = ["made_at", "game", "kind", "made_by", "score_before", "score_after", "dispute"]
     list_filter = ["kind"]
     list_select_related = ["game__table", "made_by", "dispute"]
+
+
+@admin.register(Reopening)
+class ReopeningAdmin(ReadOnly):
+    list_display = ["made_at", "table", "made_by", "reason"]
+    list_select_related = ["table", "made_by"]

@@ -4,7 +4,9 @@ Each change is one transaction: the game is locked and its version compared with
 version the referee saw (a second referee's change in between is refused and named, never
 silently overwritten), the engine values the new version (Game.apply_rules), and a
 :class:`Correction` row keeps the game before and after. Nothing is deleted: voiding keeps
-the game, marked void and scoring nothing.
+the game, marked void and scoring nothing. A deal the table missed is added the same way
+(its ``before`` empty), and re-opening a confirmed sheet is recorded as a
+:class:`Reopening`.
 """
 
 from __future__ import annotations
@@ -13,12 +15,12 @@ from collections.abc import Mapping
 
 from django.db import models, transaction
 
-from scoring.models import Game
+from scoring.models import Game, SeatConfirmation, SignOff
 from scoring.rules import RuleError, gettext_noop
-from tournaments.models import Table
+from tournaments.models import Series, Table
 
 from . import disputes, hooks, paragraphs
-from .models import Correction, Dispute
+from .models import Correction, Dispute, Reopening
 
 #: What settling a dispute with a correction of each kind decides (4.5.10).
 _EFFECT_OF = {
@@ -204,3 +206,95 @@ def restore_game(
         dispute=dispute,
         paragraph=paragraph,
     )
+
+
+def add_game(
+    table_id: int,
+    *,
+    number: int,
+    fields: Mapping[str, object],
+    user,
+    reason: str,
+    dispute: Dispute | None = None,
+) -> Correction:
+    """Add a deal the table missed to a confirmed or finished sheet (5.5.3: only a referee
+    changes it then), recorded like a correction whose ``before`` is empty.
+
+    Deals stay in order (3.2.1): the added deal is the sheet's next one, within the deals
+    the table plays. An open sheet is the table link's to enter.
+    """
+    unknown = set(fields) - set(CORRECTABLE_FIELDS)
+    if unknown:
+        raise RuleError(
+            sorted(unknown)[0], gettext_noop("is derived by the engine and cannot be corrected by hand"), "5.5.2"
+        )
+    reason = (reason or "").strip()
+    if not reason:
+        raise RuleError("reason", gettext_noop("say why the game is changed"), "4.5.10")
+    with transaction.atomic():
+        Table.objects.lock(table_id)
+        table = Table.objects.select_related("series").get(pk=table_id)
+        if not (SignOff.objects.filter(table=table).exists() or table.series.status == Series.Status.FINISHED):
+            raise RuleError(
+                "number",
+                gettext_noop("the sheet is still open: the table enters its deals through its link"),
+                "5.5.3",
+            )
+        expected = (Game.objects.filter(table=table).aggregate(m=models.Max("number"))["m"] or 0) + 1
+        if number != expected:
+            raise RuleError(
+                "number",
+                gettext_noop("deal {expected} comes before deal {deal}"),
+                "3.2.1",
+                expected=expected,
+                deal=number,
+            )
+        if number > table.deals:
+            raise RuleError(
+                "number",
+                gettext_noop("this table plays {deals} deals; deal {deal} does not exist"),
+                "3.2.1",
+                deals=table.deals,
+                deal=number,
+            )
+        if dispute is not None and dispute.table_id != table.pk:
+            raise RuleError("dispute", gettext_noop("the dispute is about another table"), "4.5.10")
+        game = Game(table=table, number=number, **fields)
+        game.apply_rules(table.size)  # the engine values it; RuleError leaves the database as it was
+        game.entered_by = user.get_username()[:80]
+        game.save()
+        return Correction.objects.create(
+            game=game,
+            dispute=dispute,
+            kind=Correction.Kind.ADD,
+            made_by=user,
+            reason=reason,
+            before={},
+            after=snapshot(game),
+            score_before=0,
+            score_after=game.score,
+            version_before=0,
+            version_after=game.version,
+        )
+
+
+def reopen_sheet(table_id: int, *, user, reason: str) -> Reopening:
+    """Re-open a confirmed sheet: its sign-off and the players' confirmations go, recorded
+    with who, when and why; the players confirm it again (5.5.3)."""
+    reason = (reason or "").strip()
+    if not reason:
+        raise RuleError("reason", gettext_noop("say why the sheet is re-opened"), "5.5.3")
+    with transaction.atomic():
+        Table.objects.lock(table_id)
+        signoff = SignOff.objects.filter(table_id=table_id).first()
+        if signoff is None:
+            raise RuleError("table", gettext_noop("the sheet is not confirmed; there is nothing to re-open"), "5.5.3")
+        undone = {
+            "confirmed_at": signoff.confirmed_at.isoformat(),
+            "on_paper": signoff.on_paper,
+            "confirmed_by": signoff.confirmed_by,
+            "fingerprint": signoff.fingerprint,
+        }
+        SeatConfirmation.objects.filter(table_id=table_id).delete()
+        signoff.delete()
+        return Reopening.objects.create(table_id=table_id, made_by=user, reason=reason, signoff=undone)

@@ -138,6 +138,8 @@ class Correction(models.Model):
         EDIT = "edit", _("corrected")
         VOID = "void", _("voided")
         RESTORE = "restore", _("restored")
+        #: A deal the table missed, added to a confirmed or finished sheet: its ``before`` is empty.
+        ADD = "add", _("added")
 
     game = models.ForeignKey("scoring.Game", on_delete=models.PROTECT, related_name="corrections")
     dispute = models.ForeignKey(
@@ -179,6 +181,28 @@ class Correction(models.Model):
             (str(_game_field(name).verbose_name), _shown(name, old), _shown(name, new))
             for name, old, new in self.changed
         ]
+
+
+class Reopening(models.Model):
+    """A referee re-opened a confirmed sheet (5.5.3): the players confirm it again. The
+    sign-off it undid is kept here, with who, when and why."""
+
+    table = models.ForeignKey("tournaments.Table", on_delete=models.CASCADE, related_name="reopenings")
+    made_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name=_("by"), on_delete=models.PROTECT, related_name="+"
+    )
+    made_at = models.DateTimeField(_("at"), auto_now_add=True)
+    reason = models.TextField(_("why"), max_length=2000)
+    #: The sign-off undone: when, how (PINs or paper), by whom, the sheet's fingerprint.
+    signoff = models.JSONField()
+
+    class Meta:
+        ordering = ["-made_at", "-pk"]
+        verbose_name = _("re-opened sheet")
+        verbose_name_plural = _("re-opened sheets")
+
+    def __str__(self) -> str:
+        return f"{self.table} {self.made_at:%Y-%m-%d %H:%M}"
 
 
 def _game_field(name: str):

@@ -72,6 +72,8 @@ class TableSettlement:
     transactions: tuple[tuple[int, ...], ...]
     places: tuple[int, ...]
     accounts: tuple[fees.PlayerAccount, ...]
+    #: The players confirmed the sheet (5.5.3); until then the settlement is provisional.
+    confirmed: bool = False
 
     @property
     def account(self) -> fees.Account:
@@ -81,7 +83,8 @@ class TableSettlement:
 def _tables(tournament, series_ids: Iterable[int], table_pk: int | None = None):
     from tournaments.models import Seat, Table
 
-    tables = Table.objects.filter(series_id__in=list(series_ids)).select_related("series")
+    # The sheet's sign-off rides along (one-to-one): whether each settlement is final.
+    tables = Table.objects.filter(series_id__in=list(series_ids)).select_related("series", "signoff")
     if table_pk is not None:
         tables = tables.filter(pk=table_pk)
     seats = Seat.objects.select_related("player__club").order_by("number")
@@ -161,6 +164,7 @@ def settlements(tournament, series_list, table_pk: int | None = None) -> list[Ta
                 transactions=tuple(tuple(row) for row in pairwise(totals)),
                 places=tuple(places),
                 accounts=accounts,
+                confirmed=getattr(table, "signoff", None) is not None,
             )
         )
     return result

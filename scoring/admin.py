@@ -1,11 +1,12 @@
 from django.contrib import admin
 
-from .models import Game, SignOff
+from .models import Game, ListsAccepted, SignOff
 
 
 @admin.register(Game)
 class GameAdmin(admin.ModelAdmin):
-    """Read-only: games change through the table link or a referee's recorded correction."""
+    """Read-only: games change through the table link or a referee's recorded correction,
+    and are never deleted here."""
 
     list_display = ["table", "number", "declarer_seat", "contract", "value", "score", "won", "overbid", "passed_out"]
     list_select_related = ["table__series__tournament"]
@@ -15,6 +16,12 @@ class GameAdmin(admin.ModelAdmin):
         return False
 
     def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        # Nothing is deleted (a referee voids a game, recorded); and deleting a series,
+        # table or tournament that holds games is refused with it (Django asks every
+        # related model's admin).
         return False
 
 
@@ -37,3 +44,10 @@ class SignOffAdmin(ReadOnly):
 
     list_display = ["table", "confirmed_at", "on_paper", "confirmed_by"]
     list_select_related = ["table"]
+
+
+@admin.register(ListsAccepted)
+class ListsAcceptedAdmin(SignOffAdmin):
+    """Read-only: a referee's decision that the sheet stands over a differing second list."""
+
+    list_display = ["table", "accepted_at", "accepted_by", "deals", "reason"]

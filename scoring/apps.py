@@ -12,3 +12,5 @@ class ScoringConfig(AppConfig):
 
         hooks.ranking.fill(standings.ranking_order)
         hooks.play_started.fill(progress.play_started)
+        hooks.unconfirmed_sheets.fill(progress.unconfirmed_tables)
+        hooks.deals_entered.fill(progress.deals_entered)

@@ -26,7 +26,7 @@ from .categories import CategoryError, chosen_category
 from .charts import running_score_svg
 from .exports import SHEETS, csv_lines, league_xlsx
 from .imports import import_sheet
-from .standings import standings
+from .standings import finality, standings
 from .statistics import player_statistics, running_scores, tournament_statistics
 
 
@@ -36,7 +36,12 @@ def _filename(tournament: Tournament, suffix: str) -> str:
 
 @director_required
 def export(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    context = {"tournament": tournament, "sheets": list(SHEETS), "categories": tournament.categories.all()}
+    context = {
+        "tournament": tournament,
+        "sheets": list(SHEETS),
+        "categories": tournament.categories.all(),
+        "finality": finality(tournament),
+    }
     return render(request, "tournaments/export.html", context)
 
 

@@ -12,12 +12,12 @@ from django.views.decorators.http import require_POST
 
 from tournaments.forms import DrawForm, MoveForm, SwapForm
 from tournaments.lookups import series_or_404
-from tournaments.models import Registration, Tournament
+from tournaments.models import Registration, Series, Tournament
 from tournaments.permissions import director_required
 from tournaments.series import can_draw_next, seats_editable
 
 from .addresses import loopback_office
-from .progress import FinishNeedsConfirmation, finish_series, table_progress
+from .progress import FinishNeedsConfirmation, finish_check, finish_series, table_progress, unconfirmed_tables
 
 
 @director_required
@@ -27,6 +27,7 @@ def tournament_detail(request: HttpRequest, tournament: Tournament) -> HttpRespo
     current = all_series[-1] if all_series else None
     tables = table_progress(current) if current else []
     registered = Registration.objects.filter(tournament=tournament).count()
+    can_draw = can_draw_next(tournament, all_series)
     context = {
         "tournament": tournament,
         "all_series": all_series,
@@ -38,7 +39,9 @@ def tournament_detail(request: HttpRequest, tournament: Tournament) -> HttpRespo
         "awaiting_tables": sum(t.awaiting for t in tables),
         "registered": registered,
         "draw_form": DrawForm(),
-        "can_draw": can_draw_next(tournament, all_series),
+        "can_draw": can_draw,
+        # A seeded draw on these rests on provisional standings (5.5.3): the form says so.
+        "unconfirmed_sheets": len(unconfirmed_tables(tournament)) if can_draw and all_series else 0,
     }
     return render(request, "tournaments/tournament_detail.html", context)
 
@@ -55,6 +58,7 @@ def progress(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 def series_detail(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
     series = series_or_404(tournament, number)
     tables = table_progress(series)
+    check = finish_check(tables) if series.status != Series.Status.FINISHED else None
     seated = sorted(((s.player_id, s.player.name) for t in tables for s in t.seats.all()), key=lambda p: p[1])
     table_choices = [(t.pk, _("Table %(n)s") % {"n": t.number}) for t in tables]
     return render(
@@ -68,6 +72,7 @@ def series_detail(request: HttpRequest, tournament: Tournament, number: int) -> 
             "swap_form": SwapForm(players=seated),
             "move_form": MoveForm(players=seated, tables=table_choices),
             "loopback_office": loopback_office(request),
+            "finish_check": check,
         },
     )
 
@@ -79,11 +84,23 @@ def series_finish(request: HttpRequest, tournament: Tournament, number: int) -> 
     try:
         finish_series(series, force=request.POST.get("force") == "1")
     except FinishNeedsConfirmation as refused:
-        messages.error(
-            request,
-            _("Tables %(tables)s have not entered all deals; confirm to finish anyway.")
-            % {"tables": ", ".join(map(str, refused.open_tables[:20]))},
-        )
+        messages.error(request, finish_refused_text(number, refused))
         return redirect("tournaments:series", tournament.pk, number)
     messages.success(request, _("Series %(n)s is finished.") % {"n": number})
     return redirect(tournament)
+
+
+def finish_refused_text(number: int, refused: FinishNeedsConfirmation) -> str:
+    """Which tables are not final, by why: the director confirms knowing them (5.5.3)."""
+    parts = []
+    for tables, text in (
+        (refused.open_tables, _("not all deals entered at tables %(tables)s")),
+        (refused.unconfirmed, _("sheets not confirmed at tables %(tables)s")),
+        (refused.lists_differ, _("the second list differs from the sheet at tables %(tables)s")),
+    ):
+        if tables:
+            parts.append(text % {"tables": ", ".join(map(str, tables[:20])) + (" …" if len(tables) > 20 else "")})
+    return _(
+        "Series %(n)s is not finished: %(why)s. Only confirmed sheets are final (5.5.3); "
+        'tick "finish anyway" to finish it with these tables.'
+    ) % {"n": number, "why": "; ".join(parts)}

@@ -123,7 +123,14 @@ def add_game(form: GameForm, *, entered_by: str) -> Saved:
 def correct_last_game(form: GameForm, *, entered_by: str) -> Deal:
     """Replace the table's last game with the form's (5.5.3: corrections while the
     session lasts), on the sheet or on the second list (the form's model; there any of
-    its deals). A stale ``version`` means someone else changed it meanwhile."""
+    its deals). A stale ``version`` means someone else changed it meanwhile.
+
+    The deal is loaded and checked under the table's lock: the view built the form on
+    the deal it read before the lock, and a new entry may have been saved in between.
+    Checking only the posted number let a correction meant for the new deal rewrite the
+    one before it (issue 15), so the deal the form holds must still be the deal of that
+    number, and on the sheet still its last.
+    """
     game: Deal = form.instance
     model = type(game)
     with transaction.atomic():
@@ -135,6 +142,14 @@ def correct_last_game(form: GameForm, *, entered_by: str) -> Deal:
         if game.number != last if model is Game else not 1 <= game.number <= last:
             raise RuleError(
                 "number", gettext_noop("only the last deal can be corrected at the table; ask a referee"), "5.5.3"
+            )
+        stored = model.objects.filter(table=form.table, number=game.number).values_list("pk", flat=True).first()
+        if stored != game.pk:
+            raise RuleError(
+                "number",
+                gettext_noop("the sheet changed meanwhile: deal {deal} is not the deal you were correcting; reload"),
+                "5.5.3",
+                deal=game.number,
             )
         decided = Q(voided=True) | hooks.corrected()
         if model is Game and Game.objects.filter(pk=game.pk).filter(decided).exists():

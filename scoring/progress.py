@@ -7,6 +7,7 @@ number of queries whatever the size of the series.
 from __future__ import annotations
 
 import statistics
+from dataclasses import dataclass
 
 from django.db import transaction
 from django.db.models import Count, Prefetch
@@ -55,20 +56,62 @@ def play_started(series: Series) -> bool:
     return series.tables.filter(games__isnull=False).exists()
 
 
-class FinishNeedsConfirmation(Exception):
-    """Finishing the series would close tables that have not entered all their deals."""
+def deals_entered(tournament) -> bool:
+    """Whether a deal of the tournament is entered (fills tournaments.hooks.deals_entered)."""
+    return Table.objects.filter(series__tournament=tournament, games__isnull=False).exists()
 
-    def __init__(self, open_tables: list[int]) -> None:
+
+def unconfirmed_tables(tournament) -> list[tuple[int, int]]:
+    """(series, table) of every drawn table whose sheet is not confirmed, in order: a
+    seeded draw on them rests on provisional results (fills tournaments.hooks.unconfirmed_sheets)."""
+    return list(
+        Table.objects.filter(series__tournament=tournament, signoff__isnull=True)
+        .order_by("series__number", "number")
+        .values_list("series__number", "number")
+    )
+
+
+class FinishNeedsConfirmation(Exception):
+    """Finishing the series would close tables that are not final yet: deals missing,
+    sheets not confirmed (5.5.3), or a second list that differs from the sheet."""
+
+    def __init__(self, open_tables: list[int], unconfirmed: list[int], lists_differ: list[int]) -> None:
         self.open_tables = open_tables
-        super().__init__(f"tables {open_tables} have not entered all deals")
+        self.unconfirmed = unconfirmed
+        self.lists_differ = lists_differ
+        super().__init__(f"open {open_tables}, unconfirmed {unconfirmed}, lists differ {lists_differ}")
+
+
+@dataclass(frozen=True, slots=True)
+class FinishCheck:
+    """The series' tables that are not final yet, by why (table numbers)."""
+
+    open_tables: list[int]
+    unconfirmed: list[int]
+    lists_differ: list[int]
+
+    def __bool__(self) -> bool:
+        return bool(self.open_tables or self.unconfirmed or self.lists_differ)
+
+
+def finish_check(tables: list[Table]) -> FinishCheck:
+    """What finishing would close although it is not final, from :func:`table_progress`'s tables."""
+    return FinishCheck(
+        open_tables=[t.number for t in tables if not t.finished],
+        # Complete but not confirmed: the players have not signed it yet.
+        unconfirmed=[t.number for t in tables if t.finished and not t.confirmed],
+        lists_differ=[t.number for t in tables if t.lists_differ],
+    )
 
 
 def finish_series(series: Series, *, force: bool = False) -> None:
     """Finish the series: its table links close and its sheets await the players' confirmation
-    (5.5.3). Tables that have not entered all deals need the director's ``force``."""
+    (5.5.3). Only confirmed sheets are final: tables with deals missing, sheets not
+    confirmed or a differing second list need the director's ``force``, after he has
+    seen which tables they are."""
     with transaction.atomic():
         series = Series.objects.select_for_update().get(pk=series.pk)
-        open_tables = [t.number for t in table_progress(series) if not t.finished]
-        if open_tables and not force:
-            raise FinishNeedsConfirmation(open_tables)
+        check = finish_check(table_progress(series))
+        if check and not force:
+            raise FinishNeedsConfirmation(check.open_tables, check.unconfirmed, check.lists_differ)
         Series.objects.filter(pk=series.pk).update(status=Series.Status.FINISHED)

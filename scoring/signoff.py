@@ -8,8 +8,15 @@ every seat has confirmed the current sheet, or the sheet is marked signed on pap
 :class:`SignOff` locks it: the table link can no longer change it (5.5.3), only a
 referee's correction can.
 
-Wrong PINs are throttled per table: :data:`PIN_ATTEMPTS` wrong PINs within
-:data:`PIN_LOCK` lock PIN entry at that table until the oldest of them is that old.
+Wrong PINs are throttled per seat: :data:`PIN_ATTEMPTS` wrong PINs for one seat within
+:data:`PIN_LOCK` lock that seat's PIN entry until the oldest of them is that old, so a
+holder of the table link cannot lock everyone out; the director or a referee can lift a
+lock (:func:`lift_pin_lock`).
+
+While the table's second list differs from the sheet (scoring.lists), the players cannot
+confirm: the scorekeepers bring their lists in line, or a referee decides that the sheet
+stands as it is (:func:`accept_sheet`; DOMAIN: the seat-1 list counts unless the players
+or a referee agree otherwise).
 """
 
 from __future__ import annotations
@@ -22,10 +29,12 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.formats import time_format
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from tournaments.models import Series, Table
 
-from .models import Game, PinFailure, SeatConfirmation, SignOff
+from .lists import differing_deals
+from .models import Game, ListsAccepted, PinFailure, SeatConfirmation, SignOff
 from .pins import pin_matches
 
 PIN_ATTEMPTS = 5
@@ -49,7 +58,10 @@ class SignOffState:
     series_finished: bool
     signoff: SignOff | None
     confirmed_seats: frozenset[int] = field(default_factory=frozenset)
-    locked_until: datetime | None = None
+    #: Seats whose PIN entry is locked, and until when.
+    locked_seats: dict[int, datetime] = field(default_factory=dict)
+    #: Deals where the second list differs from the sheet and no referee has decided.
+    lists_differ: tuple[int, ...] = ()
 
     @property
     def complete(self) -> bool:
@@ -67,6 +79,11 @@ class SignOffState:
     @property
     def awaiting(self) -> bool:
         return self.confirmable and not self.confirmed
+
+    @property
+    def blocked(self) -> bool:
+        """The lists differ: nobody confirms until they agree or a referee decides."""
+        return self.awaiting and bool(self.lists_differ)
 
 
 def confirmable(*, entered: int, deals: int, series_finished: bool) -> bool:
@@ -107,20 +124,62 @@ def state(table: Table, *, entered: int | None = None, now: datetime | None = No
         result.confirmed_seats = frozenset(
             SeatConfirmation.objects.filter(table=table, fingerprint=current).values_list("seat_number", flat=True)
         )
-        result.locked_until = pin_locked_until(table, now or timezone.now())
+        result.locked_seats = locked_seats(table, now or timezone.now())
+        result.lists_differ = undecided_differences(table, current)
     return result
 
 
-def pin_locked_until(table: Table, now: datetime) -> datetime | None:
-    """When PIN entry at this table opens again, or None when it is open."""
-    recent = list(
-        PinFailure.objects.filter(table=table, at__gt=now - PIN_LOCK)
-        .order_by("-at")
-        .values_list("at", flat=True)[:PIN_ATTEMPTS]
-    )
-    if len(recent) < PIN_ATTEMPTS:
-        return None
-    return recent[-1] + PIN_LOCK
+def locked_seats(table: Table, now: datetime) -> dict[int, datetime]:
+    """{seat: when its PIN entry opens again} for the seats locked now (one query)."""
+    failures: dict[int | None, list[datetime]] = {}
+    for seat, at in PinFailure.objects.filter(table=table, at__gt=now - PIN_LOCK).values_list("seat_number", "at"):
+        failures.setdefault(seat, []).append(at)
+    locked = {}
+    for seat, times in failures.items():
+        if seat is not None and len(times) >= PIN_ATTEMPTS:
+            # The lock lasts until the oldest of the last PIN_ATTEMPTS failures is PIN_LOCK old.
+            locked[seat] = sorted(times)[-PIN_ATTEMPTS] + PIN_LOCK
+    return locked
+
+
+def lift_pin_lock(table: Table, seat_number: int) -> int:
+    """The director or a referee lifts a seat's PIN lock: its recent failures are
+    forgotten. The number of failures removed (0: the seat was not locked)."""
+    with transaction.atomic():
+        _lock_table(table)
+        deleted, _rows = PinFailure.objects.filter(table=table, seat_number=seat_number).delete()
+    return deleted
+
+
+def undecided_differences(table: Table, current: str | None = None) -> tuple[int, ...]:
+    """The deals where the second list differs from the sheet, unless a referee accepted
+    the sheet as it stands (``current``: its fingerprint, when known) over all of them."""
+    differing = differing_deals([table.pk]).get(table.pk, [])
+    if not differing:
+        return ()
+    current = current or fingerprint(table)
+    for accepted in ListsAccepted.objects.filter(table=table, fingerprint=current).values_list("deals", flat=True):
+        if set(differing) <= set(accepted):
+            return ()
+    return tuple(differing)
+
+
+def accept_sheet(table: Table, *, by: str, reason: str) -> ListsAccepted:
+    """A referee decides that the sheet stands as it is although the second list differs:
+    the players may then confirm it (DOMAIN: the seat-1 list counts)."""
+    reason = (reason or "").strip()
+    if not reason:
+        raise SignOffRefused(_("Why: say why the sheet stands as it is (4.5.10)."))
+    with transaction.atomic():
+        _lock_table(table)
+        if is_signed(table):
+            raise SignOffRefused(_("5.5.3: this sheet is already confirmed; only a referee can change it now."))
+        differing = differing_deals([table.pk]).get(table.pk, [])
+        if not differing:
+            raise SignOffRefused(_("The second list does not differ from the sheet: there is nothing to decide."))
+        return ListsAccepted.objects.create(
+            table=table, fingerprint=fingerprint(table), deals=differing, accepted_by=by[:150], reason=reason
+        )
 
 
 def _lock_table(table: Table) -> None:
@@ -136,6 +195,19 @@ def _check_confirmable(table: Table, current: SignOffState) -> None:
             _("The sheet can be confirmed once its last deal is entered (%(entered)s of %(deals)s).")
             % {"entered": current.entered, "deals": current.deals}
         )
+    if current.lists_differ:
+        raise SignOffRefused(lists_differ_text(current.lists_differ))
+
+
+def lists_differ_text(deals) -> str:
+    """Why nobody can confirm yet: the second list differs (DOMAIN: two lists per table)."""
+    return ngettext(
+        "5.5.3: the second list differs from the sheet at deal %(deals)s. The scorekeepers bring "
+        "their lists in line, or a referee decides, before the sheet is confirmed.",
+        "5.5.3: the second list differs from the sheet at deals %(deals)s. The scorekeepers bring "
+        "their lists in line, or a referee decides, before the sheet is confirmed.",
+        len(deals),
+    ) % {"deals": ", ".join(map(str, deals))}
 
 
 def confirm_seat(table: Table, seat_number: int, pin: str, *, now: datetime | None = None) -> SignOffState:
@@ -151,10 +223,10 @@ def confirm_seat(table: Table, seat_number: int, pin: str, *, now: datetime | No
         _lock_table(table)
         current = state(table, now=now)
         _check_confirmable(table, current)
-        if current.locked_until is not None:
-            raise SignOffRefused(_locked_text(current.locked_until))
         if seat_number not in seats:
             raise SignOffRefused(_("Seat %(seat)s is not at this table; choose your name.") % {"seat": seat_number})
+        if seat_number in current.locked_seats:
+            raise SignOffRefused(_locked_text(seats[seat_number], current.locked_seats[seat_number]))
         if not pin_matches(table, seat_number, pin):
             # Counted before the table's lock is released, so a burst of guesses queued
             # behind it sees every earlier one: no more than PIN_ATTEMPTS ever get checked.
@@ -170,9 +242,9 @@ def confirm_seat(table: Table, seat_number: int, pin: str, *, now: datetime | No
                 SignOff.objects.create(table=table, fingerprint=sheet, confirmed_by=_("every player's PIN"))
     if wrong:
         # Refused only now, after the transaction committed the failure.
-        locked_until = pin_locked_until(table, now)
+        locked_until = locked_seats(table, now).get(seat_number)
         if locked_until is not None:
-            raise SignOffRefused(_locked_text(locked_until, wrong=True))
+            raise SignOffRefused(_locked_text(seats[seat_number], locked_until, wrong=True))
         raise SignOffRefused(
             _("Wrong PIN for %(name)s: check the PIN on your PIN slip and type it again.")
             % {"name": seats[seat_number]}
@@ -181,7 +253,8 @@ def confirm_seat(table: Table, seat_number: int, pin: str, *, now: datetime | No
 
 
 def mark_on_paper(table: Table, *, by: str) -> SignOff:
-    """The players signed the printed sheet: confirm it as it stands (the scorekeeper or a referee)."""
+    """The players signed the printed sheet: confirm it as it stands. Only the director or
+    a referee marks it (referees' table page): it locks everyone's PIN confirmation."""
     try:
         with transaction.atomic():
             _lock_table(table)
@@ -191,8 +264,20 @@ def mark_on_paper(table: Table, *, by: str) -> SignOff:
         raise SignOffRefused(_("5.5.3: this sheet is already confirmed; only a referee can change it now.")) from None
 
 
-def _locked_text(until: datetime, *, wrong: bool = False) -> str:
-    time = time_format(timezone.localtime(until), "H:i")
+def _locked_text(name: str, until: datetime, *, wrong: bool = False) -> str:
+    values = {"name": name, "time": time_format(timezone.localtime(until), "H:i")}
     if wrong:
-        return _("Wrong PIN. Too many wrong PINs: PIN entry at this table is locked until %(time)s.") % {"time": time}
-    return _("Too many wrong PINs: PIN entry at this table is locked until %(time)s.") % {"time": time}
+        return (
+            _(
+                "Wrong PIN. Too many wrong PINs: PIN entry for %(name)s is locked until %(time)s; "
+                "the director or a referee can lift the lock."
+            )
+            % values
+        )
+    return (
+        _(
+            "Too many wrong PINs: PIN entry for %(name)s is locked until %(time)s; "
+            "the director or a referee can lift it."
+        )
+        % values
+    )

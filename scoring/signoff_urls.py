@@ -7,5 +7,4 @@ from . import signoff_views
 
 urlpatterns = [
     path("<str:token>/confirm/", signoff_views.confirm, name="confirm"),
-    path("<str:token>/paper/", signoff_views.paper, name="paper"),
 ]

@@ -1,5 +1,8 @@
-"""The table link's sign-off: each player confirms the sheet with his PIN, or the sheet is
-marked signed on paper (5.5.3). The token opens its own table and nothing else."""
+"""The table link's sign-off: each player confirms the sheet with his PIN (5.5.3). The
+token opens its own table and nothing else.
+
+"Signed on paper" is not here: it confirms the sheet for everybody with no PIN, so only
+the director or a referee marks it (referees' table page), never a holder of the link."""
 
 from __future__ import annotations
 
@@ -35,17 +38,4 @@ def confirm(request: HttpRequest, token: str) -> HttpResponse:
             messages.success(request, _("Every player has confirmed: the sheet is final."))
         else:
             messages.success(request, _("Thank you, your confirmation is recorded."))
-    return redirect("tables:sheet", token=token)
-
-
-@require_POST
-def paper(request: HttpRequest, token: str) -> HttpResponse:
-    """The scorekeeper marks the sheet signed on paper by every player."""
-    table = table_of_link(token)
-    try:
-        signoff.mark_on_paper(table, by=_("table link"))
-    except signoff.SignOffRefused as refused:
-        messages.error(request, refused.message)
-    else:
-        messages.success(request, _("The sheet is marked signed on paper; it is final now."))
     return redirect("tables:sheet", token=token)

@@ -238,7 +238,10 @@ def correct_last(request: HttpRequest, token: str) -> HttpResponse:
         return links.closed_response(request, table, token)
     entries = link.model.objects.filter(table=table)
     last = None
-    if link.control:
+    # A post names the deal it corrects: that deal, not whatever is last now (a new
+    # entry may have come in since the form was shown; entry.correct_last_game checks
+    # again under the table's lock).
+    if request.method == "POST" or link.control:
         wanted = number_param(request.POST.get("number") if request.method == "POST" else request.GET.get("deal"))
         last = entries.filter(number=wanted).first() if wanted else None
     last = last or entries.order_by("-number").first()

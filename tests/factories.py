@@ -7,7 +7,7 @@ import itertools
 
 from django.contrib.auth import get_user_model
 
-from scoring.models import Game
+from scoring.models import ControlEntry, Game
 from tournaments.models import Club, Player, Registration, Seat, Series, Table, Tournament
 from tournaments.series import draw_series
 
@@ -119,3 +119,11 @@ def play_series(series: Series, winner: str | None = None) -> None:
             else:
                 game(table, number, passed_out=True)
     Series.objects.filter(pk=series.pk).update(status=Series.Status.FINISHED)
+
+
+def control_entry(table: Table, number: int, **fields) -> ControlEntry:
+    """An entry of the table's second list, valued by the engine like a game."""
+    entry = ControlEntry(table=table, number=number, **fields)
+    entry.apply_rules(table.size)
+    entry.save()
+    return entry

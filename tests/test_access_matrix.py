@@ -40,7 +40,7 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from referees.models import Dispute, RefereeAssignment
-from scoring.models import Game
+from scoring.models import Game, PinFailure, SignOff
 from scoring.pins import seat_pin
 from tests import factories
 from tournaments.models import Registration, Seat, Series, Table
@@ -262,6 +262,23 @@ def table_1_complete(w) -> None:
     Series.objects.filter(pk=w.series.pk).update(status=Series.Status.RUNNING)
 
 
+def table_1_lists_differ(w) -> None:
+    """Table 1 complete, its second list differing at deal 1: nobody confirms yet."""
+    table_1_complete(w)
+    factories.control_entry(w.table1, 1, declarer_seat=3, contract="grand", tops=1, declarer_points=75)
+
+
+def table_1_pin_locked(w) -> None:
+    table_1_complete(w)
+    for _ in range(5):
+        PinFailure.objects.create(table=w.table1, seat_number=1)
+
+
+def table_1_confirmed(w) -> None:
+    table_1_complete(w)
+    SignOff.objects.create(table=w.table1, fingerprint="x", confirmed_by="test")
+
+
 def a_dispute(w) -> None:
     games_at_both_tables(w)
     w.dispute = Dispute.objects.create(table=w.table1, description="Revoke in deal 1?", raised_by="Amalia")
@@ -480,7 +497,6 @@ MATRIX: list[Row] = [
         data=lambda w: {"seat": "2", "pin": seat_pin(w.table1, 2)},
         prepare=table_1_complete,
     ),
-    Row("signoff:paper", table_link, post=TABLE_LINK, prepare=table_1_complete),
     Row(
         "signoff:dispute",
         table_link,
@@ -556,6 +572,36 @@ MATRIX: list[Row] = [
         lambda w, token: tournament(w, token) | {"table_id": w.table1.pk},
         post=REFEREE,
         prepare=table_1_complete,
+    ),
+    Row(
+        "referees:table_accept",
+        lambda w, token: tournament(w, token) | {"table_id": w.table1.pk},
+        post=REFEREE,
+        data=lambda w: {"reason": "Seat 1's list counts"},
+        prepare=table_1_lists_differ,
+    ),
+    Row(
+        "referees:table_unlock",
+        lambda w, token: tournament(w, token) | {"table_id": w.table1.pk},
+        post=REFEREE,
+        data=lambda w: {"seat": "1"},
+        prepare=table_1_pin_locked,
+    ),
+    Row(
+        "referees:table_reopen",
+        lambda w, token: tournament(w, token) | {"table_id": w.table1.pk},
+        post=REFEREE,
+        data=lambda w: {"reason": "Deal 4 was disputed"},
+        prepare=table_1_confirmed,
+    ),
+    Row(
+        "referees:table_add_deal",
+        lambda w, token: tournament(w, token) | {"table_id": w.table1.pk},
+        get=REFEREE,
+        post=REFEREE,
+        # Deal 2 (dealt by seat 2) after the series was finished with deal 1 only.
+        data=lambda w: game_data(number="2", declarer_seat="3")(w) | {"irregularity": "", "reason": "Forgotten"},
+        prepare=finished_with_games,
     ),
     Row(
         "referees:correct",

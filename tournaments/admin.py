@@ -1,5 +1,15 @@
+"""The admin: nothing here bypasses the lock on what is played.
+
+Once a deal is entered, a series' status, its tables and seats are read-only here, and a
+tournament's rounds per series (and series below those drawn) are refused with the
+director's form's message (forms.KeepsWhatIsPlayed). Games cannot be deleted (scoring's
+admin), so neither can the series, tables or tournaments that hold them.
+"""
+
 from django.contrib import admin
 
+from . import hooks
+from .forms import KeepsWhatIsPlayed
 from .models import (
     Club,
     LostGameFee,
@@ -55,8 +65,15 @@ class RegistrationInline(admin.TabularInline):
     autocomplete_fields = ["player", "team"]
 
 
+class TournamentAdminForm(KeepsWhatIsPlayed):
+    class Meta:
+        model = Tournament
+        fields = "__all__"
+
+
 @admin.register(Tournament)
 class TournamentAdmin(admin.ModelAdmin):
+    form = TournamentAdminForm
     list_display = ["name", "date", "venue", "series_count", "rounds_per_series", "standings_public"]
     search_fields = ["name", "venue"]
     filter_horizontal = ["directors"]
@@ -70,17 +87,36 @@ class TeamAdmin(admin.ModelAdmin):
     list_filter = ["tournament"]
 
 
+def _played(series: Series | None) -> bool:
+    """A deal of the series is entered: its status, tables and seats are fixed (3.1.2, 5.5.3)."""
+    return series is not None and series.pk is not None and hooks.play_started(series)
+
+
 class SeatInline(admin.TabularInline):
     model = Seat
     extra = 0
     autocomplete_fields = ["player"]
     readonly_fields = ["series"]
 
+    # ``obj`` is the table: once its series is played, its seats stay as they are.
+    def has_add_permission(self, request, obj=None) -> bool:
+        return not (obj is not None and _played(obj.series)) and super().has_add_permission(request, obj)
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return not (obj is not None and _played(obj.series)) and super().has_change_permission(request, obj)
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return not (obj is not None and _played(obj.series)) and super().has_delete_permission(request, obj)
+
 
 @admin.register(Series)
 class SeriesAdmin(admin.ModelAdmin):
     list_display = ["tournament", "number", "status", "method", "repeat_meetings", "club_meetings"]
     list_filter = ["status", "tournament"]
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        # Finishing and re-opening go through the director's pages and the referees'.
+        return not _played(obj) and super().has_change_permission(request, obj)
 
 
 @admin.register(Table)
@@ -89,3 +125,6 @@ class TableAdmin(admin.ModelAdmin):
     list_select_related = ["series__tournament"]
     list_filter = ["series__tournament"]
     inlines = [SeatInline]
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return not (obj is not None and _played(obj.series)) and super().has_change_permission(request, obj)

@@ -7,10 +7,32 @@ from decimal import Decimal
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from . import services
 from .models import LostGameFee, PassedOutFee, Prize, Series, TableMoney, Tournament
 
 
-class TournamentForm(forms.ModelForm):
+class KeepsWhatIsPlayed(forms.ModelForm):
+    """Refuses, field by field, the changes of a tournament that would orphan drawn
+    series or entered deals (services.played_changes_refused): the director's edit form
+    and the admin's both."""
+
+    def clean(self) -> dict:
+        data = super().clean()
+        if self.instance.pk is None or self.errors:
+            return data
+        # As stored: a form that validated before may have put its values on the instance.
+        saved = Tournament.objects.get(pk=self.instance.pk)
+        refused = services.played_changes_refused(
+            saved,
+            series_count=data.get("series_count", saved.series_count),
+            rounds_per_series=data.get("rounds_per_series", saved.rounds_per_series),
+        )
+        for field, message in refused.items():
+            self.add_error(field, message)
+        return data
+
+
+class TournamentForm(KeepsWhatIsPlayed):
     class Meta:
         model = Tournament
         fields = [
@@ -108,6 +130,8 @@ PrizeFormSet = forms.inlineformset_factory(
 
 class DrawForm(forms.Form):
     method = forms.ChoiceField(label=_("draw"), choices=Series.Method.choices, initial=Series.Method.RANDOM)
+    #: The director knows the standings to seed by rest on unconfirmed sheets (5.5.3).
+    provisional = forms.BooleanField(label=_("seed on the provisional standings anyway"), required=False)
 
 
 class SwapForm(forms.Form):

@@ -64,3 +64,11 @@ play_started = Hook("tournaments.play_started", unfilled)
 #: Whether a user who does not direct the tournament may still read its results (the
 #: standings): its referees may (DOMAIN: they check results); filled by referees.
 reads_results = Hook("tournaments.reads_results", lambda tournament, user: False)
+
+#: (series, table) of every drawn table whose sheet is not confirmed yet (5.5.3): a seeded
+#: draw on them rests on provisional results; filled by scoring, which keeps the sign-off.
+unconfirmed_sheets = Hook("tournaments.unconfirmed_sheets", unfilled)
+
+#: Whether a deal of any of the tournament's series is entered: then its rounds per series
+#: are fixed (the sheets count them); filled by scoring, which keeps the games.
+deals_entered = Hook("tournaments.deals_entered", unfilled)

@@ -28,11 +28,27 @@ def previous_meetings(tournament: Tournament) -> list[tuple[int, int]]:
     return [pair for players in by_table.values() for pair in combinations(players, 2)]
 
 
-def draw_series(tournament: Tournament, method: str = Series.Method.RANDOM, seed: int | None = None) -> Series:
+class ProvisionalSeeding(Exception):
+    """A seeded draw would rest on sheets nobody confirmed yet (5.5.3): the director
+    confirms it knowing which (``tables``: (series, table) pairs)."""
+
+    def __init__(self, tables: list[tuple[int, int]]) -> None:
+        self.tables = tables
+        super().__init__(f"unconfirmed sheets {tables}")
+
+
+def draw_series(
+    tournament: Tournament,
+    method: str = Series.Method.RANDOM,
+    seed: int | None = None,
+    *,
+    provisional: bool = False,
+) -> Series:
     """Draw the next series of ``tournament`` and store its tables and seats.
 
     Raises :class:`RuleError` (field ``series`` or ``players``) and writes nothing when
-    the series cannot be drawn.
+    the series cannot be drawn, and :class:`ProvisionalSeeding` for a seeded draw while
+    a sheet is unconfirmed, unless ``provisional`` says the director knows.
     """
     with transaction.atomic():
         # Lock the tournament row so two directors cannot draw the same series twice.
@@ -68,6 +84,9 @@ def draw_series(tournament: Tournament, method: str = Series.Method.RANDOM, seed
         entrants = [Entrant(r.player_id, club=r.player.club_id, team=r.team_id) for r in registrations]
         ranking = None
         if method == Series.Method.SEEDED and last is not None:
+            unconfirmed = hooks.unconfirmed_sheets(tournament)  # scoring keeps the sign-off
+            if unconfirmed and not provisional:
+                raise ProvisionalSeeding(unconfirmed)
             order = hooks.ranking(tournament)  # the standings (scoring fills the hook)
             playing = {e.id for e in entrants}
             ranked = [p for p in order if p in playing]

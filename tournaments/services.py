@@ -10,7 +10,9 @@ from dataclasses import dataclass
 
 from django.db import transaction
 from django.db.models import Max, Q
+from django.utils.translation import gettext as _
 
+from . import hooks
 from .models import Category, Club, Player, Registration, Table, Team, Tournament, new_token
 from .names import identity_key
 
@@ -213,3 +215,21 @@ def delete_or_archive(tournament: Tournament, has_games: bool) -> str:
         # players stay (people are kept across tournaments).
         tournament.delete()
     return "deleted"
+
+
+def played_changes_refused(tournament: Tournament, *, series_count: int, rounds_per_series: int) -> dict[str, str]:
+    """{field: why} for the changes of a tournament that would orphan what is played:
+    fewer series than are drawn, or other rounds per series once a deal is entered (the
+    sheets count their deals by it: fewer would leave entered deals beyond a sheet's end,
+    more would reopen complete and confirmed sheets, 5.5.3). Empty: the change is fine.
+    The director's edit form and the admin ask here."""
+    refused = {}
+    drawn = tournament.series.count()
+    if series_count < drawn:
+        refused["series_count"] = _("%(n)s series are already drawn.") % {"n": drawn}
+    if rounds_per_series != tournament.rounds_per_series and hooks.deals_entered(tournament):
+        refused["rounds_per_series"] = _(
+            "Deals are entered already: rounds per series stay at %(rounds)s, or entered deals would fall "
+            "outside their sheets and confirmed sheets would change (5.5.3). Finish a series early instead."
+        ) % {"rounds": tournament.rounds_per_series}
+    return refused

@@ -29,7 +29,7 @@ from .forms import (
 )
 from .imports import import_players
 from .lookups import series_or_404
-from .models import Registration, Seat, Tournament
+from .models import Registration, Seat, Series, Tournament
 from .permissions import director_required
 from .player_forms import CategoryForm, RegistrationForm
 from .rule_messages import rule_message
@@ -80,19 +80,16 @@ def tournament_edit(request: HttpRequest, tournament: Tournament) -> HttpRespons
     optional = (passed_out_fees, table_money, prizes)
     # Everything validated (no short circuit), so every error shows at once.
     formsets_valid = all([fees.is_valid(), *(f.is_valid() for f in optional if f.is_bound)])
+    # The form refuses changes that would orphan drawn series or entered deals (services).
     if request.method == "POST" and all([form.is_valid(), formsets_valid]):
-        drawn = tournament.series.count()
-        if form.cleaned_data["series_count"] < drawn:
-            form.add_error("series_count", _("%(n)s series are already drawn.") % {"n": drawn})
-        else:
-            with transaction.atomic():
-                form.save()
-                fees.save()
-                for formset in optional:
-                    if formset.is_bound:
-                        formset.save()
-            messages.success(request, _("Saved."))
-            return redirect(tournament)
+        with transaction.atomic():
+            form.save()
+            fees.save()
+            for formset in optional:
+                if formset.is_bound:
+                    formset.save()
+        messages.success(request, _("Saved."))
+        return redirect(tournament)
     context = {
         "form": form,
         "fees": fees,
@@ -184,22 +181,42 @@ def draw(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     if not form.is_valid():
         messages.error(request, _("Choose how to draw the series."))
         return redirect(tournament)
+    provisional = form.cleaned_data["provisional"]
+    # The unconfirmed sheets a seeded draw knowingly rests on, said again once it is drawn.
+    seeded_on = hooks.unconfirmed_sheets(tournament) if provisional else []
     try:
-        series = series_service.draw_series(tournament, form.cleaned_data["method"])
+        series = series_service.draw_series(tournament, form.cleaned_data["method"], provisional=provisional)
     except RuleError as error:
         messages.error(request, rule_message(error))
         return redirect(tournament)
-    messages.success(
-        request,
-        _("Series %(n)s is drawn: %(tables)s tables, %(repeat)s repeat meetings, %(club)s club-mate pairs.")
-        % {
-            "n": series.number,
-            "tables": series.tables.count(),
-            "repeat": series.repeat_meetings,
-            "club": series.club_meetings,
-        },
-    )
+    except series_service.ProvisionalSeeding as refused:
+        messages.error(request, provisional_text(refused.tables))
+        return redirect(tournament)
+    text = _("Series %(n)s is drawn: %(tables)s tables, %(repeat)s repeat meetings, %(club)s club-mate pairs.") % {
+        "n": series.number,
+        "tables": series.tables.count(),
+        "repeat": series.repeat_meetings,
+        "club": series.club_meetings,
+    }
+    if seeded_on and series.method == Series.Method.SEEDED:
+        text += " " + _("Seeded on provisional standings: some sheets were not confirmed.")
+    messages.success(request, text)
     return redirect("tournaments:series", tournament.pk, series.number)
+
+
+def provisional_text(tables: list[tuple[int, int]]) -> str:
+    """Which unconfirmed sheets a seeded draw would rest on, by series (5.5.3)."""
+    by_series: dict[int, list[int]] = {}
+    for series, table in tables:
+        by_series.setdefault(series, []).append(table)
+    where = "; ".join(
+        _("series %(series)s: tables %(tables)s") % {"series": series, "tables": ", ".join(map(str, numbers[:20]))}
+        for series, numbers in sorted(by_series.items())
+    )
+    return _(
+        "Not drawn: the standings to seed by are provisional, sheets not confirmed (5.5.3) at %(where)s. "
+        'Tick "seed on the provisional standings anyway" to draw on them.'
+    ) % {"where": where}
 
 
 @require_POST

@@ -68,7 +68,7 @@ def build(players: int, series: int, seed: int = 1, log: Log = print) -> Tournam
     log(f"  {players} players, {len(clubs)} clubs, {len(teams)} teams: {time.perf_counter() - started:.1f} s")
     for number in range(1, series + 1):
         started = time.perf_counter()
-        drawn = draw_series(tournament, Series.Method.SEEDED if number > 1 else Series.Method.RANDOM)
+        drawn = draw_series(tournament, Series.Method.SEEDED if number > 1 else Series.Method.RANDOM, provisional=True)
         drew = time.perf_counter() - started
         games = []
         for table in drawn.tables.all():

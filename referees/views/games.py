@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from scoring import signoff, tablesheet
-from scoring.models import Game
+from scoring.models import Game, ListsAccepted
 from scoring.rules import RuleError
 from scoring.sheet import active_seats
 from tournaments.models import Seat, Tournament
@@ -19,7 +19,7 @@ from tournaments.rule_messages import rule_message
 
 from .. import corrections
 from ..forms import CorrectionForm, CorrectionPreviewForm, VoidForm
-from ..models import Correction, Dispute
+from ..models import Correction, Dispute, Reopening
 from ..permissions import referee_required
 from .lookups import game_or_404, players_of, table_or_404
 
@@ -34,6 +34,7 @@ def table_detail(request: HttpRequest, tournament: Tournament, table_id: int) ->
         .prefetch_related(Prefetch("corrections", queryset=Correction.objects.select_related("made_by")))
     )
     players = players_of(table)
+    state = signoff.state(table, entered=len(games))
     return render(
         request,
         "referees/table.html",
@@ -44,9 +45,14 @@ def table_detail(request: HttpRequest, tournament: Tournament, table_id: int) ->
             "series": table.series,
             "players": [players.get(n, "?") for n in range(1, table.size + 1)],
             "sheet": tablesheet.build(table.size, table.deals, games),
-            "signoff": signoff.state(table, entered=len(games)),
+            "signoff": state,
+            "locked": [(seat, players.get(seat, "?"), until) for seat, until in sorted(state.locked_seats.items())],
+            # A missed deal is added by a referee once the table link is closed for it.
+            "can_add": len(games) < table.deals and (state.confirmed or state.series_finished),
             "seats": Seat.objects.filter(table=table).select_related("player").order_by("number"),
             "disputes": Dispute.objects.filter(table=table).select_related("game").order_by("-raised_at"),
+            "reopenings": Reopening.objects.filter(table=table).select_related("made_by"),
+            "accepted": ListsAccepted.objects.filter(table=table),
         },
     )
 

@@ -91,6 +91,9 @@ class SettlementWriter:
             "passed": item.passed_out,
         }
         t.right(right, top - 28, progress, self.font, 8)
+        if not item.confirmed:
+            # Only a confirmed sheet is final (5.5.3): money settled on it may have to be taken back.
+            t.left(MARGIN, top - 38, _("Provisional: this sheet is not confirmed yet (5.5.3)."), self.bold, 8)
         n = item.size
         col = (right - MARGIN - LABEL_WIDTH) / (n + 1)
         names = [f"{s.number} {s.name}" for s in item.seats]

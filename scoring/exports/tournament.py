@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from ..standings import finality
 from .columns import FORMAT_VERSION, text
 
 
@@ -39,6 +40,21 @@ def tournament_rows(tournament) -> Iterator[tuple]:
             for p in tournament.prizes.all()
         ),
     )
+    # Whether the results are final (5.5.3: only confirmed sheets are): a league manager
+    # reading the file must see that it is provisional. The import reads no such field.
+    yield ("Standings", standings_status(finality(tournament)))
+
+
+def standings_status(state) -> str:
+    """ "final", or "provisional: ..." with the unconfirmed sheets and unfinished series (data, in English)."""
+    if state.final:
+        return "final"
+    reasons = []
+    if state.confirmed < state.sheets:
+        reasons.append(f"{state.sheets - state.confirmed} of {state.sheets} sheets not confirmed")
+    if state.unfinished:
+        reasons.append(f"series {', '.join(map(str, state.unfinished))} not finished")
+    return "provisional: " + "; ".join(reasons)
 
 
 def player_rows(tournament) -> Iterator[tuple]:

@@ -2,7 +2,7 @@
 sign-off (signoff.py)."""
 
 from .deals import IRREGULARITY_CHOICES, PASSED_OR_DECLARED, ControlEntry, Deal, Game, GameQuerySet, SeatTotal
-from .signoff import PinFailure, SeatConfirmation, SignOff
+from .signoff import ListsAccepted, PinFailure, SeatConfirmation, SignOff
 
 __all__ = [
     "IRREGULARITY_CHOICES",
@@ -11,6 +11,7 @@ __all__ = [
     "Deal",
     "Game",
     "GameQuerySet",
+    "ListsAccepted",
     "PinFailure",
     "SeatConfirmation",
     "SeatTotal",

@@ -52,7 +52,8 @@ class SeatConfirmation(models.Model):
 
 
 class PinFailure(models.Model):
-    """A wrong PIN typed on a table link: a few of them lock PIN entry for a while."""
+    """A wrong PIN typed on a table link: a few for one seat lock that seat's PIN entry
+    for a while (the director or a referee can lift the lock)."""
 
     table = models.ForeignKey("tournaments.Table", on_delete=models.CASCADE, related_name="pin_failures")
     seat_number = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -65,3 +66,27 @@ class PinFailure(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table} {self.at:%H:%M:%S}"
+
+
+class ListsAccepted(models.Model):
+    """A referee's decision that the sheet stands as it is although the second list
+    differs (DOMAIN: the seat-1 list counts unless the players or a referee agree
+    otherwise). It holds for the sheet as it stood (its fingerprint) and the deals that
+    differed then; until the lists match or such a decision exists the players cannot
+    confirm (scoring.signoff)."""
+
+    table = models.ForeignKey("tournaments.Table", on_delete=models.CASCADE, related_name="lists_accepted")
+    fingerprint = models.CharField(max_length=64)
+    #: The deal numbers where the lists differed when the referee decided.
+    deals = models.JSONField(default=list)
+    accepted_by = models.CharField(_("decided by"), max_length=150)
+    accepted_at = models.DateTimeField(_("decided at"), auto_now_add=True)
+    reason = models.TextField(_("why"), max_length=2000)
+
+    class Meta:
+        ordering = ["-accepted_at", "-pk"]
+        verbose_name = _("sheet accepted over the second list")
+        verbose_name_plural = _("sheets accepted over the second list")
+
+    def __str__(self) -> str:
+        return f"{self.table} {self.accepted_at:%Y-%m-%d %H:%M}"

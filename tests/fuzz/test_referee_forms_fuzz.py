@@ -128,10 +128,7 @@ def test_marking_the_sheet_signed_on_paper(world, data, complete, signed):
         Game.objects.filter(table=table, number=3).delete()
     if signed:
         SignOff.objects.create(table=table, fingerprint="x", confirmed_by="test")
-    for url, who in (
-        (reverse("signoff:paper", args=[table.token]), Client()),
-        (reverse("referees:table_paper", args=[table.series.tournament_id, table.pk]), client),
-    ):
+    for url, who in ((reverse("referees:table_paper", args=[table.series.tournament_id, table.pk]), client),):
         before = _state()
         response = post(who, url, data)
         assert response.status_code == 302

@@ -75,24 +75,25 @@ def test_a_seat_that_is_not_at_the_table_is_refused(client):
     assert not SeatConfirmation.objects.exists()
 
 
-def test_guessing_locks_pin_entry_for_the_table_for_some_minutes(client):
+def test_guessing_locks_pin_entry_for_that_seat_for_some_minutes(client):
     table = full_table(3)
     for _ in range(PIN_ATTEMPTS - 1):
         assert "Wrong PIN for Seat1" in confirm(client, table, 1, wrong_pin(table, 1)).content.decode()
     page = confirm(client, table, 1, wrong_pin(table, 1)).content.decode()
-    assert "Wrong PIN. Too many wrong PINs: PIN entry at this table is locked until" in page
-    # Locked: even the right PIN is refused now, and the form is gone.
-    page = confirm(client, table, 2, seat_pin(table, 2)).content.decode()
-    assert "locked until" in page and 'name="pin"' not in page
+    assert "Wrong PIN. Too many wrong PINs: PIN entry for Seat1 is locked until" in page
+    assert "the director or a referee can lift the lock" in page
+    # Locked: even seat 1's right PIN is refused now, and the form no longer offers Seat1.
+    page = confirm(client, table, 1, seat_pin(table, 1)).content.decode()
+    assert "PIN entry for Seat1 is locked until" in page
+    assert 'name="seat" value="1"' not in page and 'name="seat" value="2"' in page
     assert not SeatConfirmation.objects.exists()
-    # Another table is not affected.
-    other = full_table(3)
-    confirm(client, other, 1, seat_pin(other, 1))
-    assert SeatConfirmation.objects.filter(table=other).count() == 1
-    # After the lock time the right PIN works again.
-    PinFailure.objects.filter(table=table).update(at=PinFailure.objects.first().at - PIN_LOCK - timedelta(seconds=1))
+    # The other players are not locked out by one seat's guesses (issue 15).
     confirm(client, table, 2, seat_pin(table, 2))
     assert SeatConfirmation.objects.filter(table=table, seat_number=2).exists()
+    # After the lock time seat 1's right PIN works again.
+    PinFailure.objects.filter(table=table).update(at=PinFailure.objects.first().at - PIN_LOCK - timedelta(seconds=1))
+    confirm(client, table, 1, seat_pin(table, 1))
+    assert SeatConfirmation.objects.filter(table=table, seat_number=1).exists()
 
 
 def test_the_sheet_cannot_be_confirmed_before_its_last_deal(client):

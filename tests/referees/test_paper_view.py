@@ -1,4 +1,6 @@
-"""signoff:paper — the scorekeeper marks the sheet signed on paper by every player."""
+"""Signed on paper needs authority (issue 15): it confirms the sheet for every player with
+no PIN, so only the director or a referee marks it (referees:table_paper), never a
+holder of the table link."""
 
 from __future__ import annotations
 
@@ -6,37 +8,25 @@ import pytest
 from django.urls import reverse
 
 from scoring.models import SignOff
-from tests import factories
 
-from .helpers import full_table, open_table
+from .helpers import director_of, full_table
 
 pytestmark = pytest.mark.django_db
 
 
-def test_signed_on_paper_confirms_the_sheet(client):
+def test_the_table_link_cannot_mark_the_sheet_signed_on_paper(client):
     table = full_table(3)
-    page = client.post(reverse("signoff:paper", args=[table.token]), follow=True).content.decode()
-    assert "marked signed on paper; it is final now" in page
-    assert "Signed on paper by all players (marked by table link" in page
-    signoff = SignOff.objects.get(table=table)
-    assert signoff.on_paper and signoff.confirmed_by == "table link"
-
-
-def test_not_before_the_last_deal(client):
-    table = open_table(3)
-    factories.game(table, 1, passed_out=True)
-    page = client.post(reverse("signoff:paper", args=[table.token]), follow=True).content.decode()
-    assert "once its last deal is entered" in page
+    # The URL the table link once had is gone: a link holder's post changes nothing.
+    assert client.post(reverse("tables:sheet", args=[table.token]) + "paper/").status_code == 404
     assert not SignOff.objects.exists()
+    page = client.get(reverse("tables:sheet", args=[table.token])).content.decode()
+    assert "All players signed the printed sheet" not in page
+    assert "The director or a referee marks it signed on paper." in page
+    assert reverse("referees:table", args=[table.series.tournament_id, table.pk]) not in page
 
 
-def test_not_twice(client):
+def test_a_director_on_the_table_link_is_sent_to_the_referees_page(client):
     table = full_table(3)
-    client.post(reverse("signoff:paper", args=[table.token]))
-    page = client.post(reverse("signoff:paper", args=[table.token]), follow=True).content.decode()
-    assert "5.5.3: this sheet is already confirmed" in page
-    assert SignOff.objects.count() == 1
-
-
-def test_get_is_not_allowed(client):
-    assert client.get(reverse("signoff:paper", args=[full_table(3).token])).status_code == 405
+    client.force_login(director_of(table.series.tournament))
+    page = client.get(reverse("tables:sheet", args=[table.token])).content.decode()
+    assert reverse("referees:table", args=[table.series.tournament_id, table.pk]) in page

@@ -32,7 +32,7 @@ def locked(request, client):
     if request.param == "pins":
         confirm_all(client, table)
     else:
-        client.post(reverse("signoff:paper", args=[table.token]))
+        mark_on_paper(table, by="referee")
     return table
 
 

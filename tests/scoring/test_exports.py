@@ -21,12 +21,12 @@ from scoring.exports import (
     league_csv,
     league_xlsx,
 )
-from scoring.models import Game
+from scoring.models import Game, SignOff
 from scoring.standings import standings, team_standings
 from tests import factories
 from tests.scoring.test_standings import play
 from tests.scoring.test_team_standings import with_teams
-from tournaments.models import Player, Series
+from tournaments.models import Player, Series, Table
 from tournaments.series import draw_series
 
 pytestmark = pytest.mark.django_db
@@ -40,7 +40,7 @@ def finished_tournament(players: int = 10, series: int = 2, seed: int = 3):
         )
     rng = random.Random(seed)
     for number in range(1, series + 1):
-        s = draw_series(t, Series.Method.SEEDED if number > 1 else Series.Method.RANDOM)
+        s = draw_series(t, Series.Method.SEEDED if number > 1 else Series.Method.RANDOM, provisional=True)
         play(s, rng)
         s.status = Series.Status.FINISHED
         s.save(update_fields=["status"])
@@ -199,8 +199,8 @@ def test_the_export_is_a_fixed_number_of_queries(django_assert_max_num_queries):
     t = finished_tournament(players=11, series=2)
     for tournament in (small, t):
         # Three standings (Ranking, Teams, Results), each + the confirmed sheets; the teams + who
-        # is in which; the Tournament sheet's four money tables.
-        with django_assert_max_num_queries(22):
+        # is in which; the Tournament sheet's four money tables and whether it is final.
+        with django_assert_max_num_queries(23):
             league_xlsx(tournament, io.BytesIO())
 
 
@@ -218,3 +218,16 @@ def test_schwarz_announced_and_ouvert_mark_schneider_announced_too():
     col = {name: i for i, name in enumerate(header)}
     marks = [(row[col["Schneider announced"]], row[col["Schwarz announced"]]) for row in rows]
     assert marks == [("x", "x"), ("x", "x"), (None, None)]  # null ouvert announces nothing (2.1.3)
+
+
+def test_the_tournament_sheet_says_whether_the_results_are_final():
+    """Issue 15: the league export marks provisional data (5.5.3: only confirmed sheets are final)."""
+    t = finished_tournament(players=7, series=1)
+    status = dict(sheet_rows(workbook_of(t), "Tournament")[1])["Standings"]
+    assert status == "provisional: 2 of 2 sheets not confirmed"
+    for table in Table.objects.filter(series__tournament=t):
+        SignOff.objects.create(table=table, fingerprint="x", confirmed_by="test")
+    assert dict(sheet_rows(workbook_of(t), "Tournament")[1])["Standings"] == "final"
+    t.series_count = 2
+    t.save()
+    assert dict(sheet_rows(workbook_of(t), "Tournament")[1])["Standings"] == "provisional: series 2 not finished"

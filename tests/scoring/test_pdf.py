@@ -27,7 +27,7 @@ from scoring.documents import (
 )
 from scoring.documents.cards import draw_qr
 from scoring.documents.slips import COLUMNS, ROWS, Slip, layout
-from scoring.models import Game
+from scoring.models import Game, SignOff
 from scoring.pins import seat_pin
 from scoring.standings import standings
 from tests import factories
@@ -513,3 +513,12 @@ def test_a_table_being_reseated_has_no_settlement_yet():
     table.seats.get(number=4).delete()
     assert settlements(table.series.tournament, [table.series]) == []
     assert "No tables." in pages(table_settlement_pdf(table))[0]
+
+
+def test_a_settlement_on_an_unconfirmed_sheet_says_it_is_provisional():
+    """Issue 15: only confirmed sheets are final (5.5.3), and money settled on one may go back."""
+    table = named_table(3, ["Anna", "Bernd", "Clara"])
+    factories.game(table, 1, declarer_seat=2, contract="grand", tops=1, declarer_points=70)
+    assert "Provisional: this sheet is not confirmed yet (5.5.3)." in pages(table_settlement_pdf(table))[0]
+    SignOff.objects.create(table=table, fingerprint="x", confirmed_by="test")
+    assert "Provisional" not in pages(table_settlement_pdf(table))[0]

@@ -7,7 +7,7 @@ import pytest
 from scoring.rules import RuleError
 from tests import factories
 from tournaments.models import Registration, Seat, Series
-from tournaments.series import draw_series, move_player, swap_players
+from tournaments.series import ProvisionalSeeding, draw_series, move_player, swap_players
 
 pytestmark = pytest.mark.django_db
 
@@ -44,7 +44,7 @@ def test_the_next_series_needs_the_last_one_finished_and_a_series_left():
         draw_series(t)
     first.status = Series.Status.FINISHED
     first.save()
-    second = draw_series(t, Series.Method.SEEDED)
+    second = draw_series(t, Series.Method.SEEDED, provisional=True)
     assert second.number == 2
     second.status = Series.Status.FINISHED
     second.save()
@@ -75,7 +75,7 @@ def test_late_entries_and_withdrawals_change_the_next_draw():
     gone.withdrawn_after_series = 1
     gone.save()
     late = Registration.objects.create(tournament=t, player=factories.player("Late"), first_series=2)
-    second = draw_series(t, Series.Method.SEEDED)
+    second = draw_series(t, Series.Method.SEEDED, provisional=True)
     seated = set(seat_map(second))
     assert late.player_id in seated and gone.player_id not in seated
     assert len(seated) == 8
@@ -136,3 +136,18 @@ def test_the_largest_tournament_seed_still_draws():
     series = draw_series(t)
     series.refresh_from_db()
     assert 0 <= series.seed < 2**31
+
+
+def test_a_seeded_draw_on_unconfirmed_sheets_says_so_and_draws_nothing():
+    """Issue 15: the standings a seeded draw uses are provisional while a sheet is unconfirmed."""
+
+    t = factories.tournament(series_count=2)
+    factories.registered(t, 8)
+    first = draw_series(t)
+    Series.objects.filter(pk=first.pk).update(status=Series.Status.FINISHED)
+    with pytest.raises(ProvisionalSeeding) as refused:
+        draw_series(t, Series.Method.SEEDED)
+    assert refused.value.tables == [(1, 1), (1, 2)]
+    assert t.series.count() == 1
+    # A random draw does not rest on the standings; the director's word seeds anyway.
+    assert draw_series(t, Series.Method.SEEDED, provisional=True).method == Series.Method.SEEDED

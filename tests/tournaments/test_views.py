@@ -67,14 +67,24 @@ def test_a_director_runs_an_evening_through_the_pages(client, director):
     detail = client.get(reverse("tournaments:detail", args=[t.pk])).content.decode()
     assert "1 of 2 tables finished" in detail
 
-    response = client.post(reverse("tournaments:finish", args=[t.pk, 1]))
+    response = client.post(reverse("tournaments:finish", args=[t.pk, 1]), follow=True)
     series.refresh_from_db()
     assert series.status == "running", "an unfinished table needs the director's confirmation"
+    page = response.content.decode()
+    assert "Series 1 is not finished: not all deals entered at tables" in page
+    assert "sheets not confirmed at tables" in page  # the table of three entered all, nobody confirmed
     client.post(reverse("tournaments:finish", args=[t.pk, 1]), {"force": "1"})
     series.refresh_from_db()
     assert series.status == "finished"
-    client.post(reverse("tournaments:draw", args=[t.pk]), {"method": "seeded"})
+    # Seeding on sheets nobody confirmed says so and needs the director's word (5.5.3).
+    detail = client.get(reverse("tournaments:detail", args=[t.pk])).content.decode()
+    assert "2 sheets are not confirmed yet: the standings a seeded draw uses are provisional" in detail
+    response = client.post(reverse("tournaments:draw", args=[t.pk]), {"method": "seeded"}, follow=True)
+    assert "Not drawn: the standings to seed by are provisional" in response.content.decode()
+    assert "series 1: tables 1, 2" in response.content.decode() and t.series.count() == 1
+    response = client.post(reverse("tournaments:draw", args=[t.pk]), {"method": "seeded", "provisional": "on"})
     assert t.series.get(number=2).method == "seeded"
+    assert "Seeded on provisional standings" in client.get(response.url).content.decode()
     assert client.get(reverse("tournaments:standings", args=[t.pk])).status_code == 200
 
 
@@ -246,7 +256,7 @@ def busy_tournament(director):
     play(series, random.Random(5))
     series.status = Series.Status.FINISHED
     series.save()
-    play(draw_series(t, Series.Method.SEEDED), random.Random(6), share=0.5)
+    play(draw_series(t, Series.Method.SEEDED, provisional=True), random.Random(6), share=0.5)
     return t
 
 
