@@ -27,6 +27,7 @@ _EFFECT_OF = {
     Correction.Kind.EDIT: Dispute.Effect.CORRECTED,
     Correction.Kind.VOID: Dispute.Effect.VOIDED,
     Correction.Kind.RESTORE: Dispute.Effect.CORRECTED,
+    Correction.Kind.ADD: Dispute.Effect.CORRECTED,
 }
 
 #: What a snapshot keeps: what was entered, the referee's marks, and what the engine derived.
@@ -72,12 +73,7 @@ def _apply(
     reason = (reason or "").strip()
     if not reason:
         raise RuleError("reason", gettext_noop("say why the game is changed"), "4.5.10")
-    if dispute is not None and paragraph not in paragraphs.PARAGRAPHS:
-        raise RuleError(
-            "paragraph",
-            gettext_noop("settling a dispute decides it; cite the paragraph of sections 3-5 it rests on"),
-            "4.5.10",
-        )
+    _check_paragraph(dispute, paragraph)
     with transaction.atomic():
         # The table first, as game entry locks it: one table's writers queue in one order
         # (saving the game also updates its seats' totals, scoring.models.SeatTotal).
@@ -100,7 +96,7 @@ def _apply(
             template, params = refused
             raise RuleError("game", template, "5.5.3", **params)
         if dispute is not None:
-            _check_open(dispute, game)
+            _check_open(dispute, game.table_id)
         before = snapshot(game)
         for name, value in changes.items():
             setattr(game, name, value)
@@ -129,10 +125,19 @@ def _apply(
         return correction
 
 
-def _check_open(dispute: Dispute, game: Game) -> None:
-    """The dispute is the game's table's and still open, locked until the transaction ends."""
+def _check_paragraph(dispute: Dispute | None, paragraph: str) -> None:
+    if dispute is not None and paragraph not in paragraphs.PARAGRAPHS:
+        raise RuleError(
+            "paragraph",
+            gettext_noop("settling a dispute decides it; cite the paragraph of sections 3-5 it rests on"),
+            "4.5.10",
+        )
+
+
+def _check_open(dispute: Dispute, table_id: int) -> None:
+    """The dispute is the table's and still open, locked until the transaction ends."""
     locked = Dispute.objects.select_for_update().filter(pk=dispute.pk).values("table_id", "status").first()
-    if locked is None or locked["table_id"] != game.table_id:
+    if locked is None or locked["table_id"] != table_id:
         raise RuleError("dispute", gettext_noop("the dispute is about another table"), "4.5.10")
     if locked["status"] != Dispute.Status.OPEN:
         raise RuleError(
@@ -216,6 +221,7 @@ def add_game(
     user,
     reason: str,
     dispute: Dispute | None = None,
+    paragraph: str = "",
 ) -> Correction:
     """Add a deal the table missed to a confirmed or finished sheet (5.5.3: only a referee
     changes it then), recorded like a correction whose ``before`` is empty.
@@ -231,6 +237,7 @@ def add_game(
     reason = (reason or "").strip()
     if not reason:
         raise RuleError("reason", gettext_noop("say why the game is changed"), "4.5.10")
+    _check_paragraph(dispute, paragraph)
     with transaction.atomic():
         Table.objects.lock(table_id)
         table = Table.objects.select_related("series").get(pk=table_id)
@@ -257,13 +264,17 @@ def add_game(
                 deals=table.deals,
                 deal=number,
             )
-        if dispute is not None and dispute.table_id != table.pk:
-            raise RuleError("dispute", gettext_noop("the dispute is about another table"), "4.5.10")
+        refused = hooks.correction_refused(table.series.tournament_id)
+        if refused is not None:
+            template, params = refused
+            raise RuleError("game", template, "5.5.3", **params)
+        if dispute is not None:
+            _check_open(dispute, table.pk)
         game = Game(table=table, number=number, **fields)
         game.apply_rules(table.size)  # the engine values it; RuleError leaves the database as it was
         game.entered_by = user.get_username()[:80]
         game.save()
-        return Correction.objects.create(
+        correction = Correction.objects.create(
             game=game,
             dispute=dispute,
             kind=Correction.Kind.ADD,
@@ -276,6 +287,12 @@ def add_game(
             version_before=0,
             version_after=game.version,
         )
+        if dispute is not None:
+            # Adding the deal is the referee's decision: the dispute closes with it (4.5.10).
+            disputes.decide(
+                dispute, user=user, paragraph=paragraph, effect=_EFFECT_OF[Correction.Kind.ADD], decision=reason
+            )
+        return correction
 
 
 def reopen_sheet(table_id: int, *, user, reason: str) -> Reopening:

@@ -115,6 +115,7 @@ def table_add_deal(request: HttpRequest, tournament: Tournament, table_id: int) 
                     user=request.user,
                     reason=form.cleaned_data["reason"],
                     dispute=form.cleaned_data["dispute"],
+                    paragraph=form.cleaned_data.get("paragraph", ""),
                 )
             except RuleError as error:
                 form.add_error(None, rule_message(error))

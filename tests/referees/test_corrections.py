@@ -208,3 +208,19 @@ def test_without_a_paragraph_a_dispute_is_not_settled_and_nothing_changes():
     assert (raised.value.field, raised.value.paragraph) == ("paragraph", "4.5.10")
     dispute.refresh_from_db()
     assert dispute.status == "open" and not Correction.objects.exists()
+
+
+def test_adding_a_missed_deal_that_settles_a_dispute_decides_it_in_the_same_transaction():
+    """4.5.10: adding the deal is the referee's decision on the dispute about it."""
+    table = full_table(3)
+    Game.objects.filter(table=table, number=table.deals).delete()
+    type(table.series).objects.filter(pk=table.series_id).update(status="finished")
+    user = factories.user("ref")
+    dispute = Dispute.objects.create(table=table, description="the last deal is missing", raised_by="A")
+    missing = {"number": table.deals, "fields": {"passed_out": True}, "user": user, "dispute": dispute}
+    with pytest.raises(RuleError, match="cite the paragraph"):
+        corrections.add_game(table.pk, reason="seen on paper", **missing)
+    correction = corrections.add_game(table.pk, reason="seen on paper", paragraph="5.5.3", **missing)
+    dispute.refresh_from_db()
+    assert (dispute.status, dispute.effect, dispute.paragraph) == ("decided", "corrected", "5.5.3")
+    assert correction.dispute_id == dispute.pk and correction.kind == Correction.Kind.ADD
