@@ -7,9 +7,8 @@ import re
 import pytest
 
 from scoring.pins import pin_matches, seat_pin
+from tests.referees.helpers import open_table
 from tournaments.models import new_token
-
-from .helpers import open_table
 
 pytestmark = pytest.mark.django_db
 

@@ -12,9 +12,8 @@ import pytest
 from scoring import signoff
 from scoring.models import PinFailure
 from scoring.pins import seat_pin
+from tests.referees.helpers import full_table
 from tests.threads import in_parallel
-
-from .helpers import full_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -11,8 +11,7 @@ from scoring.models import PinFailure, SeatConfirmation, SignOff
 from scoring.pins import seat_pin
 from scoring.signoff import PIN_ATTEMPTS, PIN_LOCK
 from tests import factories
-
-from .helpers import confirm_all, full_table, open_table
+from tests.referees.helpers import confirm_all, full_table, open_table
 
 pytestmark = pytest.mark.django_db
 

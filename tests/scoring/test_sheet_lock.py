@@ -13,8 +13,7 @@ from scoring.models import Game
 from scoring.rules import RuleError
 from scoring.signoff import mark_on_paper
 from tests import factories
-
-from .helpers import confirm_all, full_table, open_table
+from tests.referees.helpers import confirm_all, full_table, open_table
 
 pytestmark = pytest.mark.django_db
 
