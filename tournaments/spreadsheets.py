@@ -15,7 +15,6 @@ import csv
 import io
 import re
 import unicodedata
-import zipfile
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -23,6 +22,11 @@ from typing import BinaryIO
 
 from django.utils.translation import gettext as _
 
+from .workbooks import UPLOADS, WorkbookError, open_workbook, worksheet
+from .workbooks import rows as workbook_rows
+
+#: Rows allowed above the header and blank rows between the rows of a full list.
+ROOM_ABOVE = 100
 #: Uploads above this size are refused before they are read (a scoresheet is a few KB,
 #: a player list of 3,000 about 150 KB).
 MAX_UPLOAD_BYTES = 5 * 1024 * 1024
@@ -87,22 +91,23 @@ def _csv_rows(data: bytes) -> list[list[str]]:
 
 
 def _xlsx_rows(data: bytes, sheet: str | None, max_rows: int) -> list[list[object]]:
-    from openpyxl import load_workbook
-
+    """The sheet's rows by row number (row n at index n - 1), read through :mod:`.workbooks`."""
     try:
-        workbook = load_workbook(io.BytesIO(data), read_only=True, data_only=True)
-    except (zipfile.BadZipFile, KeyError, OSError, ValueError, TypeError):
-        raise SpreadsheetError(_("The file is not a readable XLSX workbook.")) from None
-    try:
-        worksheet = workbook[sheet] if sheet in workbook.sheetnames else workbook.worksheets[0]
-        rows = []
-        for values in worksheet.iter_rows(values_only=True):
-            rows.append(list(values))
-            if len(rows) > max_rows + 1:
-                break
-        return rows
-    finally:
-        workbook.close()
+        workbook = open_workbook(io.BytesIO(data), UPLOADS)
+        try:
+            found = worksheet(workbook, sheet) if sheet else None
+            if found is None:
+                found = worksheet(workbook)
+            rows: list[list[object]] = []
+            for number, values in workbook_rows(found, last_row=max_rows + 1 + ROOM_ABOVE, limits=UPLOADS):
+                if values:
+                    rows.extend([] for _gap in range(number - 1 - len(rows)))
+                    rows.append(values)
+            return rows
+        finally:
+            workbook.close()
+    except WorkbookError as error:
+        raise SpreadsheetError(str(error)) from None
 
 
 def raw_rows(upload: BinaryIO, name: str, *, sheet: str | None = None, max_rows: int = 10_000) -> list[list[object]]:
