@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from decimal import Decimal, InvalidOperation
 
+from tournaments.cells import typed as text
 from tournaments.workbooks import TOURNAMENT_FILES, WorkbookError, worksheet
 from tournaments.workbooks import rows as workbook_rows
 
-from ..exports import FORMAT_VERSION, FORMULA_STARTS
+from ..exports import FORMAT_VERSION
 
 
 class TransferError(ValueError):
@@ -64,14 +65,6 @@ def whole(value, where: str, *, optional: bool = False) -> int | None:
         except ValueError:  # "²" passes isdigit(); thousands of digits exceed int()'s limit
             pass
     raise TransferError(f"{where}: {value!r} is not a whole number")
-
-
-def text(value) -> str:
-    """A text cell; the apostrophe the export puts before formula-like text is removed."""
-    text = "" if value is None else str(value).strip()
-    if text.startswith("'") and text[1:].startswith(FORMULA_STARTS):
-        return text[1:]
-    return text
 
 
 def flag(value) -> bool:

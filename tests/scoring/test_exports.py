@@ -202,3 +202,20 @@ def test_the_export_is_a_fixed_number_of_queries(django_assert_max_num_queries):
         # is in which; the Tournament sheet's four money tables.
         with django_assert_max_num_queries(22):
             league_xlsx(tournament, io.BytesIO())
+
+
+@pytest.mark.parametrize("sheet", ["Ranking", "Results", "Games", "Players", "Tables", "Tournament"])
+def test_typed_in_text_is_never_a_formula_in_any_sheet(sheet):
+    """Every writer passes every row through tournaments.cells.cells, whatever the column."""
+    t = finished_tournament(players=6, series=1)
+    t.venue = "@SUM(A1)"
+    t.save(update_fields=["venue"])
+    for i, player in enumerate(Player.objects.filter(registrations__tournament=t)):
+        player.name, player.membership_number = "=1+1", f"-2+{i}"
+        player.save(update_fields=["name", "membership_number"])
+    for text in (
+        "".join(csv_lines(t, sheet)),
+        "\n".join(";".join(str(v) for v in row) for row in workbook_of(t)[sheet].iter_rows(values_only=True)),
+    ):
+        assert "'=1+1" in text or "'@SUM(A1)" in text
+        assert ";=1+1" not in text and ";-2+" not in text and ";@SUM" not in text
