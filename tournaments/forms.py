@@ -128,9 +128,10 @@ class RegistrationForm(forms.Form):
     team = forms.CharField(label=_("team"), max_length=120, required=False)
     first_series = forms.IntegerField(label=_("plays from series"), min_value=1, initial=1)
 
-    def __init__(self, *args, tournament: Tournament, **kwargs) -> None:
+    def __init__(self, *args, tournament: Tournament, user=None, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.tournament = tournament
+        self.user = user
         self.fields["first_series"].max_value = tournament.series_count
         self.fields["first_series"].widget.attrs["max"] = tournament.series_count
         # A late entry plays from the first series not yet drawn (3.1.2): offer that one.
@@ -163,10 +164,13 @@ class RegistrationForm(forms.Form):
         if number:
             player = Player.objects.filter(membership_number=number).first()
             if player is not None and data.get("name") and player.name.casefold() != data["name"].casefold():
-                self.add_error(
-                    "membership_number",
-                    _("Membership number %(number)s belongs to %(name)s.") % {"number": number, "name": player.name},
-                )
+                if Player.objects.known_to(self.user).filter(pk=player.pk).exists():
+                    message = _("Membership number %(number)s belongs to %(name)s.")
+                else:  # a player of tournaments this director cannot see: not his name
+                    message = _(
+                        "Membership number %(number)s belongs to another player; check the number and the name."
+                    )
+                self.add_error("membership_number", message % {"number": number, "name": player.name})
             if player is not None and Registration.objects.filter(tournament=self.tournament, player=player).exists():
                 self.add_error("membership_number", _("%(name)s is already registered.") % {"name": player.name})
         elif data.get("name"):

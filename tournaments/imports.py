@@ -57,8 +57,11 @@ def _text(row: Row, key: str) -> str:
     return " ".join(str(value).split()) if value is not None else ""
 
 
-def import_players(tournament: Tournament, upload: BinaryIO, name: str) -> PlayerImport:
+def import_players(tournament: Tournament, upload: BinaryIO, name: str, *, user=None) -> PlayerImport:
     """Check every row of the upload, then register all of them in one transaction.
+
+    A membership number of another name is named as ``user``'s only when he may see that
+    player (:meth:`Player.objects.known_to`).
 
     Raises :class:`tournaments.spreadsheets.SpreadsheetError` for an unreadable file; bad
     rows come back in ``errors`` and nothing is written.
@@ -132,17 +135,23 @@ def import_players(tournament: Tournament, upload: BinaryIO, name: str) -> Playe
             "player__name", "player__club__name"
         )
     }
+    differing = {
+        player.pk
+        for _n, values in entries
+        if (player := known.get(values["membership_number"])) and player.name.casefold() != values["name"].casefold()
+    }
+    visible = Player.objects.known_to(user).filter(pk__in=differing) if differing else Player.objects.none()
+    shown = set(visible.values_list("pk", flat=True))
     for number, values in entries:
         player = known.get(values["membership_number"])
         if player is not None:
-            if values["name"] and player.name.casefold() != values["name"].casefold():
-                result.errors.append(
-                    (
-                        number,
-                        _("membership number %(number)s belongs to %(name)s, not %(given)s")
-                        % {"number": player.membership_number, "name": player.name, "given": values["name"]},
-                    )
-                )
+            if values["name"] and player.pk in differing:
+                if player.pk in shown:
+                    message = _("membership number %(number)s belongs to %(name)s, not %(given)s")
+                else:  # a player of tournaments this director cannot see: not his name
+                    message = _("membership number %(number)s belongs to another player, not %(given)s")
+                given = {"number": player.membership_number, "name": player.name, "given": values["name"]}
+                result.errors.append((number, message % given))
             elif player.pk in registered:
                 result.errors.append((number, _("%(name)s is already registered") % {"name": player.name}))
         elif not values["membership_number"] and (values["name"].casefold(), values["club"].casefold()) in (

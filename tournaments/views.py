@@ -104,7 +104,8 @@ def tournament_edit(request: HttpRequest, tournament: Tournament) -> HttpRespons
 
 @director_required
 def players(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    form = RegistrationForm(request.POST if request.method == "POST" else None, tournament=tournament)
+    data = request.POST if request.method == "POST" else None
+    form = RegistrationForm(data, tournament=tournament, user=request.user)
     if request.method == "POST" and form.is_valid():
         registration = form.save()
         messages.success(request, _("%(name)s is registered.") % {"name": registration.player.name})
@@ -214,7 +215,7 @@ def players_import(request: HttpRequest, tournament: Tournament) -> HttpResponse
     upload = uploaded_file(request)
     if upload is not None:
         try:
-            result = import_players(tournament, upload, upload.name)
+            result = import_players(tournament, upload, upload.name, user=request.user)
         except SpreadsheetError as error:
             messages.error(request, _("Nothing was imported: %(error)s") % {"error": error})
         else:

@@ -278,3 +278,19 @@ def test_the_dashboard_tiles_show_the_round_being_played(client, director):
         factories.game(table, number, passed_out=True)
     page = client.get(reverse("tournaments:progress", args=[t.pk])).content.decode()
     assert "5/8" in page and "round 2/2" in page
+
+
+def test_registering_another_directors_player_number_does_not_reveal_his_name(client, director):
+    """Players are shared by all tournaments: the number's owner is named only to who sees him."""
+    theirs = factories.tournament(directors=[factories.user("other")])
+    Registration.objects.create(tournament=theirs, player=factories.player("Karla Geheim", membership_number="55"))
+    mine = factories.tournament(directors=[director])
+    url = reverse("tournaments:players", args=[mine.pk])
+    response = client.post(url, {"name": "Bernd", "membership_number": "55", "first_series": 1})
+    page = response.content.decode()
+    assert response.status_code == 422 and "Karla" not in page
+    assert "Membership number 55 belongs to another player; check the number and the name." in page
+    theirs.directors.add(director)
+    response = client.post(url, {"name": "Bernd", "membership_number": "55", "first_series": 1})
+    assert "Membership number 55 belongs to Karla Geheim." in response.content.decode()
+    assert not Registration.objects.filter(tournament=mine).exists()

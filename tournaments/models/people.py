@@ -19,6 +19,18 @@ class Club(models.Model):
         return self.name
 
 
+class PlayerQuerySet(models.QuerySet):
+    def known_to(self, user) -> PlayerQuerySet:
+        """Players the user may see by name: registered in a tournament he directs (all for
+        a superuser). Players are shared by every tournament; a membership number typed in
+        by another director must not tell him whom it belongs to."""
+        if not user or not user.is_authenticated:
+            return self.none()
+        if user.is_superuser:
+            return self
+        return self.filter(registrations__tournament__directors=user).distinct()
+
+
 class Player(models.Model):
     name = models.CharField(_("name"), max_length=120)
     club = models.ForeignKey(
@@ -26,6 +38,8 @@ class Player(models.Model):
     )
     membership_number = models.CharField(_("membership number"), max_length=32, blank=True)
     nationality = models.CharField(_("nationality"), max_length=3, blank=True, help_text=_("e.g. DE, AT, CH"))
+
+    objects = PlayerQuerySet.as_manager()
 
     class Meta:
         ordering = ["name"]
