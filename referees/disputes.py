@@ -34,8 +34,7 @@ def too_many_open(table: Table) -> str | None:
     if open_ < MAX_OPEN_FROM_LINK:
         return None
     return _(
-        "This table already has %(n)s open disputes; a referee is on the way. "
-        "Tell him the rest at the table (4.5.10)."
+        "This table already has %(n)s open disputes; a referee is on the way. Tell him the rest at the table (4.5.10)."
     ) % {"n": open_}
 
 

@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy as _
 from scoring.forms import GameForm
 from scoring.models import IRREGULARITY_CHOICES, Game
 from tournaments.models import Table
+from tournaments.names import validate_name
 
 from . import disputes, paragraphs
 from .models import Dispute, RefereeAssignment
@@ -103,7 +104,7 @@ class TableDisputeForm(forms.Form):
         help_text=_("At most %(limit)s characters.") % {"limit": disputes.MAX_LINK_TEXT},
         widget=forms.Textarea(attrs={"rows": 4, "maxlength": disputes.MAX_LINK_TEXT}),
     )
-    name = forms.CharField(label=_("Your name"), max_length=100)
+    name = forms.CharField(label=_("Your name"), max_length=100, validators=[validate_name])
 
     def __init__(self, *args, table: Table, **kwargs) -> None:
         super().__init__(*args, **kwargs)

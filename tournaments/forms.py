@@ -20,6 +20,7 @@ from .models import (
     Team,
     Tournament,
 )
+from .names import validate_name
 
 
 class TournamentForm(forms.ModelForm):
@@ -121,11 +122,11 @@ PrizeFormSet = forms.inlineformset_factory(
 class RegistrationForm(forms.Form):
     """Register a player: an existing one by membership number, or a new one."""
 
-    name = forms.CharField(label=_("name"), max_length=120)
-    club = forms.CharField(label=_("club"), max_length=120, required=False)
+    name = forms.CharField(label=_("name"), max_length=120, validators=[validate_name])
+    club = forms.CharField(label=_("club"), max_length=120, required=False, validators=[validate_name])
     membership_number = forms.CharField(label=_("membership number"), max_length=32, required=False)
     nationality = forms.CharField(label=_("nationality"), max_length=3, required=False)
-    team = forms.CharField(label=_("team"), max_length=120, required=False)
+    team = forms.CharField(label=_("team"), max_length=120, required=False, validators=[validate_name])
     first_series = forms.IntegerField(label=_("plays from series"), min_value=1, initial=1)
 
     def __init__(self, *args, tournament: Tournament, user=None, **kwargs) -> None:

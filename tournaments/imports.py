@@ -16,6 +16,7 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from .models import Club, Player, Registration, Team, Tournament
+from .names import is_spreadsheet_error, name_problem
 from .spreadsheets import Row, SpreadsheetError, read_table
 
 PLAYER_COLUMNS = {
@@ -54,7 +55,28 @@ class PlayerImport:
 
 def _text(row: Row, key: str) -> str:
     value = row.get(key)
-    return " ".join(str(value).split()) if value is not None else ""
+    return " ".join(str(value).split()) if value is not None and value is not True else ""
+
+
+#: Columns that hold a name (tournaments.names).
+NAME_COLUMNS = ("name", "club", "team")
+
+
+def _cell_problems(row: Row, values: dict[str, str]) -> list[str]:
+    """A ticked box, a spreadsheet's error value or an invisible name, per column."""
+    problems = []
+    for key in PLAYER_COLUMNS:
+        column = key.replace("_", " ")
+        if row.get(key) is True:
+            problems.append(_("%(column)s: a ticked box (TRUE) is not text") % {"column": column})
+        elif values[key] and key in NAME_COLUMNS and (problem := name_problem(values[key])):
+            problems.append(_("%(column)s: %(problem)s") % {"column": column, "problem": problem})
+        elif values[key] and is_spreadsheet_error(values[key]):
+            problems.append(
+                _("%(column)s: %(value)s is a spreadsheet error, not a value")
+                % {"column": column, "value": values[key]}
+            )
+    return problems
 
 
 def import_players(tournament: Tournament, upload: BinaryIO, name: str, *, user=None) -> PlayerImport:
@@ -82,8 +104,8 @@ def import_players(tournament: Tournament, upload: BinaryIO, name: str, *, user=
     for row in rows:
         values = {key: _text(row, key) for key in PLAYER_COLUMNS}
         values["nationality"] = values["nationality"].upper()
-        problems = []
-        if not values["name"]:
+        problems = _cell_problems(row, values)
+        if not values["name"] and row.get("name") is not True:
             problems.append(_("name: empty; every player needs a name"))
         for key, limit in MAX_LENGTH.items():
             if len(values[key]) > limit:

@@ -31,7 +31,8 @@ ROOM_ABOVE = 100
 #: a player list of 3,000 about 150 KB).
 MAX_UPLOAD_BYTES = 5 * 1024 * 1024
 
-Cell = str | int | None
+#: A tick box's TRUE is True; its FALSE is a blank cell (None).
+Cell = str | int | bool | None
 
 
 class SpreadsheetError(ValueError):
@@ -56,11 +57,11 @@ def header_key(text: object) -> str:
 
 
 def cell(value: object) -> Cell:
-    """A cell as text or whole number: blanks become None, 61.0 becomes 61."""
+    """A cell as text, whole number or True: blanks and FALSE become None, 61.0 becomes 61."""
     if value is None:
         return None
     if isinstance(value, bool):
-        return "x" if value else None
+        return True if value else None
     if isinstance(value, int):
         return value
     if isinstance(value, float):
@@ -205,6 +206,8 @@ def flag(value: Cell) -> bool | None:
     """A tick on the sheet: empty, x, ja, yes, 1 ... -> bool; None when unreadable."""
     if value is None:
         return False
+    if value is True:
+        return True
     text = str(value).strip().casefold()
     if text in TRUE_WORDS:
         return True
@@ -217,6 +220,8 @@ def whole_number(value: Cell) -> int | None:
     """A whole number from a cell, or None when blank; raises ValueError when not a number."""
     if value is None:
         return None
+    if isinstance(value, bool):
+        raise ValueError("TRUE")  # a tick, not a number
     if isinstance(value, int):
         return value
     text = str(value).strip()

@@ -104,3 +104,9 @@ def test_a_long_claim_is_refused_with_the_limit(client):
     assert f"At most {MAX_LINK_TEXT} characters (this text has {MAX_LINK_TEXT + 1})" in response.content.decode()
     assert not Dispute.objects.exists()
     assert client.post(url(table), {"description": "x" * MAX_LINK_TEXT, "name": "Anna"}).status_code == 302
+
+
+def test_an_invisible_name_is_refused(client):
+    response = client.post(url(full_table(3)), {"description": "x", "name": "\u200b\u202e"})
+    assert response.status_code == 422 and "Not a name: " in response.content.decode()
+    assert not Dispute.objects.exists()

@@ -323,3 +323,17 @@ def test_a_file_from_before_the_money_tables_still_imports(tmp_path):
     empty_the_database()
     new = import_tournament(path).tournament
     assert not new.passed_out_fees.exists() and not new.table_money.exists() and not new.prizes.exists()
+
+
+@pytest.mark.parametrize(("column", "value"), [(2, "\u200b\u200b"), (2, "\u202eannA"), (3, "#N/A"), (6, "\u3164")])
+def test_a_name_no_one_can_read_is_refused(tmp_path, column, value):
+    t = finished_tournament(players=7, series=1)
+    path = tmp_path / "t.xlsx"
+    export(t, path)
+    workbook = load_workbook(path)
+    workbook["Players"].cell(row=2, column=column, value=value)
+    workbook.save(path)
+    count = Player.objects.count()
+    with pytest.raises(TransferError, match=r"Players, row 2, (Name|Club|Team): "):
+        import_tournament(path)
+    assert Player.objects.count() == count

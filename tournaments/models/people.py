@@ -6,9 +6,11 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from ..names import validate_name
+
 
 class Club(models.Model):
-    name = models.CharField(_("name"), max_length=120, unique=True)
+    name = models.CharField(_("name"), max_length=120, unique=True, validators=[validate_name])
 
     class Meta:
         ordering = ["name"]
@@ -32,7 +34,7 @@ class PlayerQuerySet(models.QuerySet):
 
 
 class Player(models.Model):
-    name = models.CharField(_("name"), max_length=120)
+    name = models.CharField(_("name"), max_length=120, validators=[validate_name])
     club = models.ForeignKey(
         Club, verbose_name=_("club"), null=True, blank=True, on_delete=models.SET_NULL, related_name="players"
     )
