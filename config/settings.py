@@ -38,13 +38,30 @@ DEBUG = env_bool("DEBUG", True)
 # The local default is for a laptop in a hall with DEBUG on; with DEBUG off the office
 # refuses to start without a real SECRET_KEY from the environment (no secret in git).
 INSECURE_LOCAL_SECRET_KEY = "django-insecure-local-only-skat-office-change-me"
+#: Django's own check (security.W009): at least 50 characters, at least 5 different ones.
+SECRET_KEY_MIN_LENGTH = 50
+SECRET_KEY_MIN_UNIQUE = 5
+
+
+def secret_key_problem(key: str) -> str | None:
+    """Why ``key`` cannot sign a server's sessions and seat PINs (an HMAC of it), or None."""
+    if not key:
+        return "it is not set"
+    if key == INSECURE_LOCAL_SECRET_KEY or key.startswith("django-insecure"):
+        return "it is a well-known key (the local default or Django's insecure one)"
+    if len(key) < SECRET_KEY_MIN_LENGTH:
+        return f"it has {len(key)} characters, fewer than {SECRET_KEY_MIN_LENGTH}"
+    if len(set(key)) < SECRET_KEY_MIN_UNIQUE:
+        return f"it has {len(set(key))} different characters, fewer than {SECRET_KEY_MIN_UNIQUE}"
+    return None
+
+
 SECRET_KEY = os.environ.get("SECRET_KEY", "").strip() or (INSECURE_LOCAL_SECRET_KEY if DEBUG else "")
-if not DEBUG and (
-    not SECRET_KEY or SECRET_KEY == INSECURE_LOCAL_SECRET_KEY or SECRET_KEY.startswith("django-insecure")
-):
+if not DEBUG and (problem := secret_key_problem(SECRET_KEY)):
     raise ImproperlyConfigured(
-        "DEBUG is off: set SECRET_KEY in the environment to a long random value, e.g. "
-        '`python -c "import secrets; print(secrets.token_urlsafe(50))"` (the local default is refused).'
+        f"DEBUG is off and SECRET_KEY is refused: {problem}. Seat PINs and sessions are signed with it. "
+        "Set SECRET_KEY in the environment to a long random value, e.g. "
+        '`python -c "import secrets; print(secrets.token_urlsafe(50))"`.'
     )
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]", "*"] if DEBUG else ["localhost"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])

@@ -44,15 +44,26 @@ def test_production_settings_pass_check_deploy_without_a_warning():
     assert "no issues" in result.stdout
 
 
-@pytest.mark.parametrize("key", [None, "", "django-insecure-local-only-skat-office-change-me", "django-insecure-xyz"])
-def test_debug_off_refuses_a_missing_or_the_local_secret_key(key):
+@pytest.mark.parametrize(
+    ("key", "why"),
+    [
+        (None, "it is not set"),
+        ("", "it is not set"),
+        ("django-insecure-local-only-skat-office-change-me", "it is a well-known key"),
+        ("django-insecure-" + "x" * 60, "it is a well-known key"),
+        ("correct horse battery staple", "it has 28 characters, fewer than 50"),
+        ("ab" * 40, "it has 2 different characters, fewer than 5"),
+    ],
+)
+def test_debug_off_refuses_a_missing_short_or_well_known_secret_key(key, why):
+    """Seat PINs are an HMAC of SECRET_KEY: a weak key lets anyone compute every PIN."""
     env = {"DEBUG": "0", "ALLOWED_HOSTS": "skat.example.org"}
     if key is not None:
         env["SECRET_KEY"] = key
     result = _manage("check", **env)
     assert result.returncode != 0
     assert "ImproperlyConfigured" in result.stderr
-    assert "set SECRET_KEY in the environment" in result.stderr
+    assert "SECRET_KEY is refused: " + why in result.stderr and "Set SECRET_KEY in the environment" in result.stderr
 
 
 def test_no_secret_key_value_in_the_repository():
