@@ -94,6 +94,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "scoring.links.CapabilityURLHeaders",
+    "config.headers.SecurityHeaders",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -195,6 +196,22 @@ SESSION_COOKIE_HTTPONLY = True
 X_FRAME_OPTIONS = "DENY"
 # Table links carry their token in the path: never send it to another site as a Referer.
 SECURE_REFERRER_POLICY = "same-origin"
+# Sent with every page (config/headers.py): nothing inline, nothing from elsewhere.
+# tests/browser/test_content_security_policy.py opens the main pages and fails on any
+# violation the browser reports.
+CONTENT_SECURITY_POLICY = "; ".join(
+    [
+        "default-src 'self'",
+        "script-src 'self'",
+        "style-src 'self'",
+        "img-src 'self'",
+        "connect-src 'self'",
+        "object-src 'none'",
+        "base-uri 'none'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+    ]
+)
 
 LOGGING = {
     "version": 1,

@@ -134,7 +134,7 @@ def test_withdrawing_asks_first_naming_the_player(client, director):
     page = client.get(reverse("tournaments:players", args=[t.pk])).content.decode()
     name = t.registrations.order_by("player__name").first().player.name
     assert f"Withdraw {name}? The series already drawn stay as they are" in page
-    assert 'onclick="return confirm(this.dataset.ask)"' in page
+    assert f'data-confirm="Withdraw {name}? The series already drawn' in page  # static/js/office.js asks
 
 
 def test_withdraw_before_and_after_the_draw(client, director):
