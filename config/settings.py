@@ -72,6 +72,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "scoring.links.CapabilityURLHeaders",
+    "config.headers.SecurityHeaders",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -122,18 +123,35 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 # to start without a real key: SECRET_KEY from the environment, or the file
 # ``manage.py serve`` generated once beside the database (config.hall; no secret in git).
 INSECURE_LOCAL_SECRET_KEY = "django-insecure-local-only-skat-office-change-me"
+#: Django's own check (security.W009): at least 50 characters, at least 5 different ones.
+SECRET_KEY_MIN_LENGTH = 50
+SECRET_KEY_MIN_UNIQUE = 5
+
+
+def secret_key_problem(key: str) -> str | None:
+    """Why ``key`` cannot sign a server's sessions and seat PINs (an HMAC of it), or None."""
+    if not key:
+        return "it is not set"
+    if key == INSECURE_LOCAL_SECRET_KEY or key.startswith("django-insecure"):
+        return "it is a well-known key (the local default or Django's insecure one)"
+    if len(key) < SECRET_KEY_MIN_LENGTH:
+        return f"it has {len(key)} characters, fewer than {SECRET_KEY_MIN_LENGTH}"
+    if len(set(key)) < SECRET_KEY_MIN_UNIQUE:
+        return f"it has {len(set(key))} different characters, fewer than {SECRET_KEY_MIN_UNIQUE}"
+    return None
+
+
 SECRET_KEY_FILE = Path(os.environ.get("SECRET_KEY_FILE") or hall.key_file_beside(DATABASES["default"], BASE_DIR))
 SECRET_KEY = (
     os.environ.get("SECRET_KEY", "").strip()
     or hall.read_secret_key(SECRET_KEY_FILE)
     or (INSECURE_LOCAL_SECRET_KEY if DEBUG else "")
 )
-if not DEBUG and (
-    not SECRET_KEY or SECRET_KEY == INSECURE_LOCAL_SECRET_KEY or SECRET_KEY.startswith("django-insecure")
-):
+if not DEBUG and (problem := secret_key_problem(SECRET_KEY)):
     raise ImproperlyConfigured(
-        "DEBUG is off: set SECRET_KEY in the environment to a long random value, e.g. "
-        '`python -c "import secrets; print(secrets.token_urlsafe(50))"` (the local default is refused), '
+        f"DEBUG is off and SECRET_KEY is refused: {problem}. Seat PINs and sessions are signed with it. "
+        "Set SECRET_KEY in the environment to a long random value, e.g. "
+        '`python -c "import secrets; print(secrets.token_urlsafe(50))"`, '
         f"or start the office with `make run` (manage.py serve), which keeps a generated key in {SECRET_KEY_FILE}."
     )
 
@@ -192,6 +210,22 @@ SESSION_COOKIE_HTTPONLY = True
 X_FRAME_OPTIONS = "DENY"
 # Table links carry their token in the path: never send it to another site as a Referer.
 SECURE_REFERRER_POLICY = "same-origin"
+# Sent with every page (config/headers.py): nothing inline, nothing from elsewhere.
+# tests/browser/test_content_security_policy.py opens the main pages and fails on any
+# violation the browser reports.
+CONTENT_SECURITY_POLICY = "; ".join(
+    [
+        "default-src 'self'",
+        "script-src 'self'",
+        "style-src 'self'",
+        "img-src 'self'",
+        "connect-src 'self'",
+        "object-src 'none'",
+        "base-uri 'none'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+    ]
+)
 
 # The hall (config.hall, manage.py serve): the address phones use, printed on the table
 # cards and in their QR codes. Detected from the laptop's interfaces when unset; behind

@@ -10,8 +10,9 @@ from django.utils.translation import gettext_lazy as _
 from scoring.forms import FIELD_PARAGRAPHS, GameForm
 from scoring.models import IRREGULARITY_CHOICES, Game
 from tournaments.models import Table
+from tournaments.name_checks import validate_name
 
-from . import paragraphs
+from . import disputes, paragraphs
 from .models import Dispute, RefereeAssignment
 
 
@@ -98,15 +99,28 @@ class TableDisputeForm(forms.Form):
     deal = forms.IntegerField(
         label=_("Deal"), min_value=1, required=False, help_text=_("Leave empty for the whole sheet.")
     )
-    description = forms.CharField(label=_("What happened?"), max_length=2000, widget=forms.Textarea(attrs={"rows": 4}))
-    name = forms.CharField(label=_("Your name"), max_length=100)
+    description = forms.CharField(
+        label=_("What happened?"),
+        help_text=_("At most %(limit)s characters.") % {"limit": disputes.MAX_LINK_TEXT},
+        widget=forms.Textarea(attrs={"rows": 4, "maxlength": disputes.MAX_LINK_TEXT}),
+    )
+    name = forms.CharField(label=_("Your name"), max_length=100, validators=[validate_name])
 
     def __init__(self, *args, table: Table, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.table = table
 
+    def clean_description(self) -> str:
+        refusal = disputes.too_long(self.cleaned_data["description"])
+        if refusal:
+            raise forms.ValidationError(refusal)
+        return self.cleaned_data["description"]
+
     def clean(self):
         data = super().clean()
+        refusal = disputes.too_many_open(self.table)
+        if refusal:
+            raise forms.ValidationError(refusal)
         if "deal" in data and not self.errors:
             try:
                 data["game"] = _game_of(self.table, data["deal"])

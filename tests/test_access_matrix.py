@@ -754,6 +754,11 @@ def test_access(row: Row, role: str, world) -> None:
         before, table1_before = snapshot(), table_1_state(world)
         response = getattr(client, method)(url, row.data(world) if method == "post" else None)
         assert response.status_code < 500
+        # Every page: the Content-Security-Policy; every page a logged-in user gets (director,
+        # referee, admin): never stored by a cache (config/headers.py).
+        assert "script-src 'self'" in response.get("Content-Security-Policy", "")
+        if "_auth_user_id" in client.session:
+            assert "no-store" in response.get("Cache-Control", ""), (row.name, role, method)
         if profile is None:
             # A page that does not write: a POST changes nothing, whoever sends it.
             assert snapshot() == before, f"POST to {row.name} wrote; give the row post= and data="

@@ -58,7 +58,7 @@ def desk(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 @require_POST
 @director_required
 def quick_add(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    form = QuickAddForm(request.POST, tournament=tournament, prefix="walkin")
+    form = QuickAddForm(request.POST, tournament=tournament, prefix="walkin", user=request.user)
     if form.is_valid():
         try:
             registration = services.register(tournament, form.entry())

@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 
 from . import services
 from .models import Category, Club, Player, Registration, Team, Tournament
+from .name_checks import is_spreadsheet_error, name_problem
 from .names import identity_key
 from .spreadsheets import Row, SpreadsheetError, read_table
 
@@ -64,11 +65,35 @@ class PlayerImport:
 
 def _text(row: Row, key: str) -> str:
     value = row.get(key)
-    return " ".join(str(value).split()) if value is not None else ""
+    return " ".join(str(value).split()) if value is not None and value is not True else ""
 
 
-def import_players(tournament: Tournament, upload: BinaryIO, name: str) -> PlayerImport:
+#: Columns that hold a name (tournaments.names).
+NAME_COLUMNS = ("name", "club", "team")
+
+
+def _cell_problems(row: Row, values: dict[str, str]) -> list[str]:
+    """A ticked box, a spreadsheet's error value or an invisible name, per column."""
+    problems = []
+    for key in PLAYER_COLUMNS:
+        column = key.replace("_", " ")
+        if row.get(key) is True:
+            problems.append(_("%(column)s: a ticked box (TRUE) is not text") % {"column": column})
+        elif values[key] and key in NAME_COLUMNS and (problem := name_problem(values[key])):
+            problems.append(_("%(column)s: %(problem)s") % {"column": column, "problem": problem})
+        elif values[key] and is_spreadsheet_error(values[key]):
+            problems.append(
+                _("%(column)s: %(value)s is a spreadsheet error, not a value")
+                % {"column": column, "value": values[key]}
+            )
+    return problems
+
+
+def import_players(tournament: Tournament, upload: BinaryIO, name: str, *, user=None) -> PlayerImport:
     """Check every row of the upload, then register all of them in one transaction.
+
+    A membership number of another name is named as ``user``'s only when he may see that
+    player (:meth:`Player.objects.known_to`).
 
     Raises :class:`tournaments.spreadsheets.SpreadsheetError` for an unreadable file; bad
     rows come back in ``errors`` and nothing is written.
@@ -89,14 +114,14 @@ def import_players(tournament: Tournament, upload: BinaryIO, name: str) -> Playe
     for row in rows:
         values = {key: _text(row, key) for key in PLAYER_COLUMNS}
         values["nationality"] = values["nationality"].upper()
+        problems = _cell_problems(row, values)
         first_name = values.pop("first_name")
         if first_name and values["name"]:
             values["name"] = f"{first_name} {values['name']}"
         gender = values.pop("gender").casefold()
         if not values["category"] and gender in WOMEN:
             values["category"] = _("Women")
-        problems = []
-        if not values["name"]:
+        if not values["name"] and row.get("name") is not True:
             problems.append(_("name: empty; every player needs a name"))
         for key, limit in MAX_LENGTH.items():
             if len(values[key]) > limit:
@@ -121,7 +146,7 @@ def import_players(tournament: Tournament, upload: BinaryIO, name: str) -> Playe
                     _("%(name)s: already in row %(row)s of this file (give a membership number to tell them apart)")
                     % {"name": values["name"], "row": seen_names[key]}
                 )
-        elif values["name"]:
+        elif values["name"] and not problems:
             # Without a number, the same name and club is the player of the earlier row,
             # whether that row gave a number or not.
             earlier = seen_names.get(key) or numbered_names.get(key)
@@ -148,17 +173,23 @@ def import_players(tournament: Tournament, upload: BinaryIO, name: str) -> Playe
             "player__name", "player__club__name"
         )
     }
+    differing = {
+        player.pk
+        for _n, values in entries
+        if (player := known.get(values["membership_number"])) and player.name.casefold() != values["name"].casefold()
+    }
+    visible = Player.objects.known_to(user).filter(pk__in=differing) if differing else Player.objects.none()
+    shown = set(visible.values_list("pk", flat=True))
     for number, values in entries:
         player = known.get(values["membership_number"])
         if player is not None:
-            if values["name"] and player.name.casefold() != values["name"].casefold():
-                result.errors.append(
-                    (
-                        number,
-                        _("membership number %(number)s belongs to %(name)s, not %(given)s")
-                        % {"number": player.membership_number, "name": player.name, "given": values["name"]},
-                    )
-                )
+            if values["name"] and player.pk in differing:
+                if player.pk in shown:
+                    message = _("membership number %(number)s belongs to %(name)s, not %(given)s")
+                else:  # a player of tournaments this director cannot see: not his name
+                    message = _("membership number %(number)s belongs to another player, not %(given)s")
+                given = {"number": player.membership_number, "name": player.name, "given": values["name"]}
+                result.errors.append((number, message % given))
             elif player.pk in registered:
                 result.errors.append((number, _("%(name)s is already registered") % {"name": player.name}))
         elif not values["membership_number"] and identity_key(values["name"], values["club"].casefold()) in (

@@ -8,6 +8,7 @@ from django.utils.translation import gettext_lazy as _
 
 from . import services
 from .models import Category, Club, Player, Registration, Tournament
+from .name_checks import validate_name
 
 
 def _clean_text(value: str) -> str:
@@ -28,16 +29,20 @@ class CategoryChoice(forms.ModelChoiceField):
 class PlayerFieldsForm(forms.Form):
     """Name, club and membership number, checked alike wherever a player is entered."""
 
-    name = forms.CharField(label=_("name"), max_length=120)
-    club = forms.CharField(label=_("club"), max_length=120, required=False)
+    name = forms.CharField(label=_("name"), max_length=120, validators=[validate_name])
+    club = forms.CharField(label=_("club"), max_length=120, required=False, validators=[validate_name])
     membership_number = forms.CharField(label=_("membership number"), max_length=32, required=False)
     #: Ticked after the warning that a player of this name and club is registered.
     namesake_ok = forms.BooleanField(label=_("register anyway (another person of the same name)"), required=False)
 
-    def __init__(self, *args, tournament: Tournament, registration: Registration | None = None, **kwargs) -> None:
+    def __init__(
+        self, *args, tournament: Tournament, registration: Registration | None = None, user=None, **kwargs
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.tournament = tournament
         self.registration = registration
+        #: Who fills it in: another tournament's player is named only to a director who sees him.
+        self.user = user
         if not (self.is_bound and self.data.get(self.add_prefix("namesake_ok"))):
             self.fields["namesake_ok"].widget = forms.HiddenInput()
 
@@ -65,11 +70,13 @@ class PlayerFieldsForm(forms.Form):
             player = Player.objects.filter(membership_number=number).first()
             if player is not None and player.pk != self._own_player():
                 if self.registration is not None or player.name.casefold() != name.casefold():
-                    self.add_error(
-                        "membership_number",
-                        _("Membership number %(number)s belongs to %(name)s.")
-                        % {"number": number, "name": player.name},
-                    )
+                    if Player.objects.known_to(self.user).filter(pk=player.pk).exists():
+                        message = _("Membership number %(number)s belongs to %(name)s.")
+                    else:  # a player of tournaments this director cannot see: not his name
+                        message = _(
+                            "Membership number %(number)s belongs to another player; check the number and the name."
+                        )
+                    self.add_error("membership_number", message % {"number": number, "name": player.name})
                 elif Registration.objects.filter(tournament=self.tournament, player=player).exists():
                     self.add_error("membership_number", _("%(name)s is already registered.") % {"name": player.name})
             return data
@@ -93,7 +100,7 @@ class RegistrationForm(PlayerFieldsForm):
     """Register a player on the players page: an existing one by membership number, or a new one."""
 
     nationality = forms.CharField(label=_("nationality"), max_length=3, required=False)
-    team = forms.CharField(label=_("team"), max_length=120, required=False)
+    team = forms.CharField(label=_("team"), max_length=120, required=False, validators=[validate_name])
     first_series = forms.IntegerField(label=_("plays from series"), min_value=1, initial=1)
 
     field_order = ["name", "club", "membership_number", "nationality", "team", "category", "first_series"]
@@ -167,7 +174,7 @@ class QuickAddForm(PlayerFieldsForm):
 class PlayerEditForm(PlayerFieldsForm):
     """Correct a registered player: name, club, membership number, team, category."""
 
-    team = forms.CharField(label=_("team"), max_length=120, required=False)
+    team = forms.CharField(label=_("team"), max_length=120, required=False, validators=[validate_name])
 
     def __init__(self, *args, registration: Registration, **kwargs) -> None:
         player = registration.player

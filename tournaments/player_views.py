@@ -22,7 +22,9 @@ def player_edit(request: HttpRequest, tournament: Tournament, registration_id: i
         pk=registration_id,
         tournament=tournament,
     )
-    form = PlayerEditForm(request.POST if request.method == "POST" else None, registration=registration)
+    form = PlayerEditForm(
+        request.POST if request.method == "POST" else None, registration=registration, user=request.user
+    )
     if request.method == "POST" and form.is_valid():
         try:
             form.save()

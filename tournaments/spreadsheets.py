@@ -15,7 +15,6 @@ import csv
 import io
 import re
 import unicodedata
-import zipfile
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -23,11 +22,17 @@ from typing import BinaryIO
 
 from django.utils.translation import gettext as _
 
+from .workbooks import UPLOADS, WorkbookError, open_workbook, worksheet
+from .workbooks import rows as workbook_rows
+
+#: Rows allowed above the header and blank rows between the rows of a full list.
+ROOM_ABOVE = 100
 #: Uploads above this size are refused before they are read (a scoresheet is a few KB,
 #: a player list of 3,000 about 150 KB).
 MAX_UPLOAD_BYTES = 5 * 1024 * 1024
 
-Cell = str | int | None
+#: A tick box's TRUE is True; its FALSE is a blank cell (None).
+Cell = str | int | bool | None
 
 
 class SpreadsheetError(ValueError):
@@ -52,11 +57,11 @@ def header_key(text: object) -> str:
 
 
 def cell(value: object) -> Cell:
-    """A cell as text or whole number: blanks become None, 61.0 becomes 61."""
+    """A cell as text, whole number or True: blanks and FALSE become None, 61.0 becomes 61."""
     if value is None:
         return None
     if isinstance(value, bool):
-        return "x" if value else None
+        return True if value else None
     if isinstance(value, int):
         return value
     if isinstance(value, float):
@@ -98,22 +103,25 @@ def _xlsx_value(xlsx_cell) -> object:
 
 
 def _xlsx_rows(data: bytes, sheet: str | None, max_rows: int) -> list[list[object]]:
-    from openpyxl import load_workbook
-
+    """The sheet's rows by row number (row n at index n - 1), read through :mod:`.workbooks`."""
     try:
-        workbook = load_workbook(io.BytesIO(data), read_only=True, data_only=True)
-    except (zipfile.BadZipFile, KeyError, OSError, ValueError, TypeError):
-        raise SpreadsheetError(_("The file is not a readable XLSX workbook.")) from None
-    try:
-        worksheet = workbook[sheet] if sheet in workbook.sheetnames else workbook.worksheets[0]
-        rows = []
-        for cells in worksheet.iter_rows():
-            rows.append([_xlsx_value(c) for c in cells])
-            if len(rows) > max_rows + 1:
-                break
-        return rows
-    finally:
-        workbook.close()
+        workbook = open_workbook(io.BytesIO(data), UPLOADS)
+        try:
+            found = worksheet(workbook, sheet) if sheet else None
+            if found is None:
+                found = worksheet(workbook)
+            rows: list[list[object]] = []
+            for number, values in workbook_rows(
+                found, last_row=max_rows + 1 + ROOM_ABOVE, limits=UPLOADS, value=_xlsx_value
+            ):
+                if values:
+                    rows.extend([] for _gap in range(number - 1 - len(rows)))
+                    rows.append(values)
+            return rows
+        finally:
+            workbook.close()
+    except WorkbookError as error:
+        raise SpreadsheetError(str(error)) from None
 
 
 def raw_rows(upload: BinaryIO, name: str, *, sheet: str | None = None, max_rows: int = 10_000) -> list[list[object]]:
@@ -211,6 +219,8 @@ def flag(value: Cell) -> bool | None:
     """A tick on the sheet: empty, x, ja, yes, 1 ... -> bool; None when unreadable."""
     if value is None:
         return False
+    if value is True:
+        return True
     text = str(value).strip().casefold()
     if text in TRUE_WORDS:
         return True
@@ -223,6 +233,8 @@ def whole_number(value: Cell) -> int | None:
     """A whole number from a cell, or None when blank; raises ValueError when not a number."""
     if value is None:
         return None
+    if isinstance(value, bool):
+        raise ValueError("TRUE")  # a tick, not a number
     if isinstance(value, int):
         return value
     text = str(value).strip()

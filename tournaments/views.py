@@ -105,7 +105,9 @@ def tournament_edit(request: HttpRequest, tournament: Tournament) -> HttpRespons
 def players(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """Register players (a namesake of the same club only after a warning), list them by
     surname, and keep the tournament's categories."""
-    form = RegistrationForm(request.POST if request.method == "POST" else None, tournament=tournament)
+    form = RegistrationForm(
+        request.POST if request.method == "POST" else None, tournament=tournament, user=request.user
+    )
     if request.method == "POST" and form.is_valid():
         try:
             registration = services.register(tournament, form.entry())
@@ -260,7 +262,7 @@ def move(request: HttpRequest, tournament: Tournament, number: int) -> HttpRespo
 def players_import(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     import_upload(
         request,
-        lambda upload: import_players(tournament, upload, upload.name),
+        lambda upload: import_players(tournament, upload, upload.name, user=request.user),
         lambda result: (
             ngettext(
                 "%(n)s player registered (%(new)s new, %(known)s already known by membership number).",

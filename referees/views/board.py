@@ -13,6 +13,7 @@ from django.utils import timezone
 from scoring import signoff
 from scoring.exports import CSV_BOM, CSV_DELIMITER
 from scoring.lists import differing_deals
+from tournaments.cells import cells
 from tournaments.models import Series, Table, Tournament
 
 from .. import reports
@@ -87,7 +88,8 @@ def corrections_csv(request: HttpRequest, tournament: Tournament) -> HttpRespons
     # The league exports' dialect (scoring.exports): ";" and a byte order mark, so German
     # Excel opens it in columns and reads "ü" as UTF-8.
     response.write(CSV_BOM)
+    # Reasons and usernames are typed in: never a formula (tournaments.cells, as the exports).
     csv.writer(response, delimiter=CSV_DELIMITER, lineterminator="\r\n").writerows(
-        reports.corrections_rows(tournament)
+        cells(row) for row in reports.corrections_rows(tournament)
     )
     return response

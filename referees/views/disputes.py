@@ -26,14 +26,18 @@ def table_dispute(request: HttpRequest, token: str) -> HttpResponse:
     table = table_of_link(token)
     form = TableDisputeForm(request.POST if request.method == "POST" else None, table=table)
     if request.method == "POST" and form.is_valid():
-        disputes.raise_dispute(
-            table,
-            game=form.cleaned_data.get("game"),
-            description=form.cleaned_data["description"],
-            raised_by=_("%(name)s (table link)") % {"name": form.cleaned_data["name"]},
-        )
-        messages.success(request, _("The dispute is recorded; a referee will come to your table."))
-        return redirect("tables:sheet", token=token)
+        try:
+            disputes.raise_dispute(
+                table,
+                game=form.cleaned_data.get("game"),
+                description=form.cleaned_data["description"],
+                raised_by=_("%(name)s (table link)") % {"name": form.cleaned_data["name"]},
+            )
+        except disputes.DisputeRefused as refused:  # another post took the last place meanwhile
+            form.add_error(None, str(refused))
+        else:
+            messages.success(request, _("The dispute is recorded; a referee will come to your table."))
+            return redirect("tables:sheet", token=token)
     table_disputes = Dispute.objects.filter(table=table).select_related("game").order_by("-raised_at")
     return render(
         request,

@@ -16,17 +16,17 @@ sheet. Rows are streamed: the games are fetched in chunks straight from the data
 cursor and written by openpyxl in write-only mode, so a 3,000-player tournament's
 108,000 games never sit in memory at once.
 
-The package is split by sheet: :mod:`.columns` (the column names and the ``text`` cell
-helper), :mod:`.results` (Ranking, Teams, Results), :mod:`.games` (Games),
-:mod:`.tournament` (Tournament, Players, Tables) and :mod:`.writers` (the workbook, the
-CSV and :data:`SHEETS`). Everything is importable from ``scoring.exports`` as before.
+The package is split by sheet: :mod:`.columns` (the column names), :mod:`.results`
+(Ranking, Teams, Results), :mod:`.games` (Games), :mod:`.tournament` (Tournament,
+Players, Tables) and :mod:`.writers` (the workbook, the CSV and :data:`SHEETS`, every
+row through :func:`tournaments.cells.cells`). Everything is importable from
+``scoring.exports`` as before.
 """
 
 from __future__ import annotations
 
 from .columns import (
     FORMAT_VERSION,
-    FORMULA_STARTS,
     GAMES_COLUMNS,
     PLAYERS_COLUMNS,
     RANKING_COLUMNS,
@@ -34,7 +34,6 @@ from .columns import (
     TABLES_COLUMNS,
     TEAMS_COLUMNS,
     TOURNAMENT_COLUMNS,
-    text,
 )
 from .games import CHUNK, game_rows
 from .results import ranking_rows, results_rows, team_rows
@@ -46,7 +45,6 @@ __all__ = [
     "CSV_BOM",
     "CSV_DELIMITER",
     "FORMAT_VERSION",
-    "FORMULA_STARTS",
     "GAMES_COLUMNS",
     "PLAYERS_COLUMNS",
     "RANKING_COLUMNS",
@@ -64,6 +62,5 @@ __all__ = [
     "results_rows",
     "table_rows",
     "team_rows",
-    "text",
     "tournament_rows",
 ]

@@ -1,8 +1,9 @@
-"""The league workbook's columns and its cell helper.
+"""The league workbook's columns.
 
 Column names are fixed English data names (documented in the README, "Exports and
 imports") so scripts can rely on them, and the tournament import reads them back; flags
-are ``x`` or empty, as ticked on the paper sheet; typed-in text never becomes a formula.
+are ``x`` or empty, as ticked on the paper sheet. Typed-in text never becomes a formula:
+the writers pass every row through :func:`tournaments.cells.cells`.
 """
 
 from __future__ import annotations
@@ -100,18 +101,3 @@ TABLES_COLUMNS = (
     "Name",
     "Membership number",
 )
-
-
-#: First characters that make Excel and LibreOffice read a cell as a formula.
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-
-
-def text(value: str | None) -> str | None:
-    """A name or other typed-in text, never a formula (CSV/formula injection, OWASP).
-
-    Text that a spreadsheet would run as a formula gets a leading apostrophe, which the
-    tournament import removes again; empty text becomes an empty cell.
-    """
-    if not value:
-        return None
-    return "'" + value if value.startswith(FORMULA_STARTS) else value

@@ -12,7 +12,6 @@ from django.db import connections
 
 from ..describe import announced_levels
 from ..models import Game
-from .columns import text
 
 # The games' columns as the database gives them, in the order _game_rows reads them.
 _GAME_FIELDS = (
@@ -50,7 +49,7 @@ def _seat_names(tournament) -> dict[tuple[int, int], tuple[str, str]]:
     from tournaments.models import Seat
 
     return {
-        (table, seat): (text(name), text(number))
+        (table, seat): (name, number)
         for table, seat, name, number in Seat.objects.filter(series__tournament=tournament).values_list(
             "table_id", "number", "player__name", "player__membership_number"
         )

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ..standings import rated_seats, standings, stored_seat_totals, team_standings
-from .columns import text
 
 
 def _players(tournament) -> dict[int, tuple[str, str]]:
@@ -31,10 +30,10 @@ def ranking_rows(tournament, category=None) -> Iterator[tuple]:
         r = entry.rating
         yield (
             entry.place,
-            text(entry.item.name),
-            text(entry.item.club),
-            text(number),
-            text(nationality),
+            entry.item.name,
+            entry.item.club,
+            number,
+            nationality,
             r.points,
             r.won,
             r.lost,
@@ -50,8 +49,8 @@ def team_rows(tournament) -> Iterator[tuple]:
         r = entry.rating
         yield (
             entry.place,
-            text(entry.item.name),
-            text(entry.item.players),
+            entry.item.name,
+            entry.item.players,
             r.points,
             r.won,
             r.lost,
@@ -73,10 +72,8 @@ def results_rows(tournament) -> Iterator[tuple]:
     )
     lines = []
     for (_table, seat, player_id, _size, name, series, table_number), r in rated_seats(seats, aggregates):
-        number = text(players.get(player_id, ("", ""))[0])
+        number = players.get(player_id, ("", ""))[0]
         place = places.get(player_id, 0)
-        lines.append(
-            (place, text(name), number, series, table_number, seat, r.points, r.won, r.lost, r.bonus, r.rating)
-        )
+        lines.append((place, name, number, series, table_number, seat, r.points, r.won, r.lost, r.bonus, r.rating))
     lines.sort(key=lambda line: (line[0], line[3]))
     yield from lines

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ..standings import finality
-from .columns import FORMAT_VERSION, text
+from .columns import FORMAT_VERSION
 
 
 def _x(flag: object) -> str | None:
@@ -16,9 +16,9 @@ def tournament_rows(tournament) -> Iterator[tuple]:
     """The Tournament sheet: the settings needed to rebuild it, as field/value pairs."""
     fees = " ".join(f"{fee.from_lost_game}:{fee.amount}" for fee in tournament.lost_game_fees.all())
     yield ("Format", FORMAT_VERSION)
-    yield ("Name", text(tournament.name))
+    yield ("Name", tournament.name)
     yield ("Date", tournament.date.isoformat())
-    yield ("Venue", text(tournament.venue))
+    yield ("Venue", tournament.venue)
     yield ("Number of series", tournament.series_count)
     yield ("Rounds per series", tournament.rounds_per_series)
     yield ("Lot seed", tournament.lot_seed)
@@ -77,7 +77,7 @@ def player_rows(tournament) -> Iterator[tuple]:
         )
     )
     for pk, name, club, number, nationality, team, first, withdrawn, paid in registrations:
-        yield (pk, text(name), text(club), text(number), text(nationality), text(team), first, withdrawn, _x(paid))
+        yield (pk, name, club, number, nationality, team, first, withdrawn, _x(paid))
 
 
 def table_rows(tournament) -> Iterator[tuple]:
@@ -101,4 +101,4 @@ def table_rows(tournament) -> Iterator[tuple]:
         )
     )
     for row in seats:
-        yield (*row[:8], text(row[8]), text(row[9]))
+        yield (*row[:8], row[8], row[9])

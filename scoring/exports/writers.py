@@ -1,6 +1,7 @@
 """The writers: the whole league workbook (XLSX) and each of its sheets as CSV.
 
 Rows are streamed: openpyxl in write-only mode writes each sheet as its rows arrive.
+Every row goes through :func:`tournaments.cells.cells`: typed-in text is never a formula.
 """
 
 from __future__ import annotations
@@ -8,6 +9,8 @@ from __future__ import annotations
 import csv
 from collections.abc import Callable, Iterator
 from typing import BinaryIO, TextIO
+
+from tournaments.cells import cells
 
 from .columns import (
     GAMES_COLUMNS,
@@ -74,7 +77,7 @@ def league_xlsx(tournament, out: BinaryIO, category=None) -> None:
         sheet.append(header)
         append = sheet.append
         for row in rows(tournament):
-            append(row)
+            append(cells(row))
     workbook.save(out)
 
 
@@ -100,7 +103,7 @@ def csv_lines(tournament, sheet: str, category=None) -> Iterator[str]:
     writer.writerow(columns)
     yield CSV_BOM + line.text
     for row in rows(tournament):
-        writer.writerow(row)
+        writer.writerow(cells(row))
         yield line.text
 
 

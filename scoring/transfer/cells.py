@@ -4,29 +4,47 @@ from __future__ import annotations
 
 from decimal import Decimal, InvalidOperation
 
-from ..exports import FORMAT_VERSION, FORMULA_STARTS
+from tournaments.cells import typed as text
+from tournaments.workbooks import TOURNAMENT_FILES, WorkbookError, worksheet
+from tournaments.workbooks import rows as workbook_rows
+
+from ..exports import FORMAT_VERSION
 
 
 class TransferError(ValueError):
     """The workbook cannot be imported; the message names the sheet, row and column."""
 
 
+#: The last row a spreadsheet program has (Excel's and LibreOffice's 1,048,576).
+LAST_ROW = 2**20
+
+
+def _read(name: str):
+    """Rows of the sheet ``name``, each error of the file a :class:`TransferError`."""
+
+    def rows(workbook, *, min_row: int = 1):
+        try:
+            found = worksheet(workbook, name)
+            if found is None:
+                raise TransferError(f"sheet {name!r} is missing; export the tournament with this office")
+            yield from workbook_rows(found, last_row=LAST_ROW, limits=TOURNAMENT_FILES, min_row=min_row)
+        except WorkbookError as error:
+            raise TransferError(str(error)) from None
+
+    return rows
+
+
 def sheet_rows(workbook, name: str, columns: tuple[str, ...]):
-    if name not in workbook.sheetnames:
-        raise TransferError(f"sheet {name!r} is missing; export the tournament with this office")
-    sheet = workbook[name]
-    # A streamed workbook states no dimensions; without this openpyxl would read each
-    # sheet twice, once only to measure it. Rows then end at their last value.
-    sheet.reset_dimensions()
-    rows = sheet.iter_rows(values_only=True)
-    header = next(rows, ())
+    # The sheet's stated dimensions are not trusted (nor needed): rows end at their last value.
+    rows = _read(name)(workbook)
+    header = next(rows, (1, []))[1]
     positions = {title: i for i, title in enumerate(header) if title is not None}
     missing = [c for c in columns if c not in positions]
     if missing:
         raise TransferError(f"sheet {name}: missing columns {', '.join(missing)}")
     index = [positions[c] for c in columns]
-    for number, values in enumerate(rows, start=2):
-        if values is None or all(v is None for v in values):
+    for number, values in rows:
+        if all(v is None for v in values):
             continue
         padded = list(values) + [None] * (len(header) - len(values))
         yield number, [padded[i] for i in index]
@@ -49,23 +67,13 @@ def whole(value, where: str, *, optional: bool = False) -> int | None:
     raise TransferError(f"{where}: {value!r} is not a whole number")
 
 
-def text(value) -> str:
-    """A text cell; the apostrophe the export puts before formula-like text is removed."""
-    text = "" if value is None else str(value).strip()
-    if text.startswith("'") and text[1:].startswith(FORMULA_STARTS):
-        return text[1:]
-    return text
-
-
 def flag(value) -> bool:
     return text(value).casefold() in {"x", "1", "true", "yes", "ja"}
 
 
 def settings_of(workbook) -> dict[str, object]:
-    if "Tournament" not in workbook.sheetnames:
-        raise TransferError("sheet 'Tournament' is missing; export the tournament with this office")
     values = {}
-    for row in workbook["Tournament"].iter_rows(min_row=2, values_only=True):
+    for _number, row in _read("Tournament")(workbook, min_row=2):
         if row and row[0] is not None:
             values[str(row[0])] = row[1] if len(row) > 1 else None
     if whole(values.get("Format"), "Tournament, Format", optional=True) != FORMAT_VERSION:

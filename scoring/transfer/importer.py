@@ -10,6 +10,7 @@ from pathlib import Path
 from django.db import transaction
 
 from tournaments.models import LostGameFee, PassedOutFee, Prize, TableMoney, Tournament
+from tournaments.workbooks import TOURNAMENT_FILES, WorkbookError, open_workbook
 
 from ..exports import RANKING_COLUMNS
 from ..fees import FeeError, PrizeRule, check_prize_rules
@@ -28,12 +29,10 @@ class TournamentImport:
 
 def import_tournament(path: str | Path, *, directors=()) -> TournamentImport:
     """Create the workbook's tournament; raise :class:`TransferError` and write nothing on error."""
-    from openpyxl import load_workbook
-
     try:
-        workbook = load_workbook(path, read_only=True, data_only=True)
-    except Exception as error:  # openpyxl raises many kinds for a file that is not a workbook
-        raise TransferError(f"{path}: not a readable XLSX workbook ({error})") from None
+        workbook = open_workbook(path, TOURNAMENT_FILES)
+    except WorkbookError as error:
+        raise TransferError(f"{path}: {error}") from None
     try:
         with transaction.atomic():
             return _import(workbook, directors)

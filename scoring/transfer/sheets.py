@@ -6,6 +6,7 @@ from django.core.management.color import no_style
 from django.db import IntegrityError, connection, transaction
 
 from tournaments.models import Club, Player, Registration, Seat, Series, Table, Team, Tournament
+from tournaments.name_checks import name_problem
 
 from ..exports import GAMES_COLUMNS, PLAYERS_COLUMNS, TABLES_COLUMNS
 from ..models import Game
@@ -34,6 +35,9 @@ def players(workbook, tournament: Tournament) -> dict[int, Player]:
         name, club_name, membership = text(name), text(club_name), text(membership)
         if not name:
             raise TransferError(f"{where}, Name: empty")
+        for column, value in (("Name", name), ("Club", club_name), ("Team", text(team))):
+            if value and (problem := name_problem(value)):
+                raise TransferError(f"{where}, {column}: {problem}")
         player = known.get(membership) if membership else None
         if player is not None and player.name.casefold() != name.casefold():
             raise TransferError(f"{where}, Membership number: {membership} belongs to {player.name}, not {name}")

@@ -55,8 +55,19 @@ def test_production_settings_pass_check_deploy_without_a_warning():
     assert "no issues" in result.stdout
 
 
-@pytest.mark.parametrize("key", [None, "", "django-insecure-local-only-skat-office-change-me", "django-insecure-xyz"])
-def test_debug_off_refuses_a_missing_or_the_local_secret_key(key, tmp_path):
+@pytest.mark.parametrize(
+    ("key", "why"),
+    [
+        (None, "it is not set"),
+        ("", "it is not set"),
+        ("django-insecure-local-only-skat-office-change-me", "it is a well-known key"),
+        ("django-insecure-" + "x" * 60, "it is a well-known key"),
+        ("correct horse battery staple", "it has 28 characters, fewer than 50"),
+        ("ab" * 40, "it has 2 different characters, fewer than 5"),
+    ],
+)
+def test_debug_off_refuses_a_missing_short_or_well_known_secret_key(key, why, tmp_path):
+    """Seat PINs are an HMAC of SECRET_KEY: a weak key lets anyone compute every PIN."""
     # No key file either (one a `make run` in this checkout left beside db.sqlite3).
     env = {"DEBUG": "0", "ALLOWED_HOSTS": "skat.example.org", "SECRET_KEY_FILE": str(tmp_path / "none.secret-key")}
     if key is not None:
@@ -64,7 +75,7 @@ def test_debug_off_refuses_a_missing_or_the_local_secret_key(key, tmp_path):
     result = _manage("check", **env)
     assert result.returncode != 0
     assert "ImproperlyConfigured" in result.stderr
-    assert "set SECRET_KEY in the environment" in result.stderr
+    assert "SECRET_KEY is refused: " + why in result.stderr and "Set SECRET_KEY in the environment" in result.stderr
 
 
 SHOW_SETTINGS = (
@@ -83,11 +94,11 @@ def test_the_hall_serves_plain_http_with_the_key_from_its_file(tmp_path):
     """`make run`'s environment: DEBUG off, SECURE=0, the generated key file; no HTTPS
     redirect, no secure-only cookies, no HSTS; the hall address and 127.0.0.2 accepted."""
     key_file = tmp_path / "db.sqlite3.secret-key"
-    key_file.write_text("k" * 60 + "\n")
+    key_file.write_text("hall-key-" * 7 + "\n")
     key, *secure, hsts, hosts, office_url = _settings(
         DEBUG="0", SECURE="0", SECRET_KEY_FILE=str(key_file), OFFICE_URL="http://192.168.1.20:8000/"
     )
-    assert key == "k" * 60
+    assert key == "hall-key-" * 7
     assert secure == [False, False, False] and hsts == 0
     assert office_url == "http://192.168.1.20:8000"
     assert {"192.168.1.20", "127.0.0.2", "127.0.0.1"} <= set(hosts) and "*" not in hosts

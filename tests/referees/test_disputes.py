@@ -88,3 +88,16 @@ def test_a_closed_dispute_is_not_closed_again(table, referee, first):
     assert stale.status == "open" and stale.decided_by == referee  # a refused close leaves the instance alone
     dispute.refresh_from_db()
     assert {f.name: getattr(dispute, f.name) for f in Dispute._meta.concrete_fields} == before
+
+
+def test_the_table_link_s_limits_hold_in_the_service_too():
+    table = full_table(3)
+    with pytest.raises(disputes.DisputeRefused, match="At most 1000 characters"):
+        disputes.raise_dispute(table, description="x" * 1001, raised_by="A (table link)")
+    for _ in range(disputes.MAX_OPEN_FROM_LINK):
+        disputes.raise_dispute(table, description="x", raised_by="A (table link)")
+    with pytest.raises(disputes.DisputeRefused, match="already has 3 open disputes"):
+        disputes.raise_dispute(table, description="x", raised_by="A (table link)")
+    # A referee's dispute has no such limit.
+    disputes.raise_dispute(table, description="y" * 1500, raised_by="ref", user=referee_of(table.series.tournament))
+    assert Dispute.objects.filter(table=table).count() == disputes.MAX_OPEN_FROM_LINK + 1

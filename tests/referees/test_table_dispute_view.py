@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+from referees import disputes
 from referees.models import Dispute
 
-from .helpers import full_table, open_table
+from .helpers import full_table, open_table, referee_of
 
 pytestmark = pytest.mark.django_db
 
@@ -69,3 +70,43 @@ def test_description_and_name_are_required(client):
 
 def test_an_unknown_token_is_404(client):
     assert client.get(reverse("signoff:dispute", args=["nope"])).status_code == 404
+
+
+def test_a_table_link_may_have_only_a_few_open_disputes(client):
+    from referees.disputes import MAX_OPEN_FROM_LINK
+
+    table = full_table(3)
+    for n in range(MAX_OPEN_FROM_LINK):
+        assert client.post(url(table), {"description": f"claim {n}", "name": "Anna"}).status_code == 302
+    # A referee's own disputes about the table do not count against the link.
+    Dispute.objects.create(
+        table=table, description="r", raised_by="ref", raised_by_user=referee_of(table.series.tournament)
+    )
+    response = client.post(url(table), {"description": "one more", "name": "Anna"})
+    assert response.status_code == 422
+    assert f"This table already has {MAX_OPEN_FROM_LINK} open disputes; a referee is on the way." in (
+        response.content.decode()
+    )
+    assert Dispute.objects.filter(table=table, raised_by_user=None).count() == MAX_OPEN_FROM_LINK
+    # A decided one frees its place.
+    disputes.withdraw(
+        Dispute.objects.filter(table=table, raised_by_user=None).first(), user=referee_of(table.series.tournament)
+    )
+    assert client.post(url(table), {"description": "again", "name": "Anna"}).status_code == 302
+
+
+def test_a_long_claim_is_refused_with_the_limit(client):
+    from referees.disputes import MAX_LINK_TEXT
+
+    table = full_table(3)
+    response = client.post(url(table), {"description": "x" * (MAX_LINK_TEXT + 1), "name": "Anna"})
+    assert response.status_code == 422
+    assert f"At most {MAX_LINK_TEXT} characters (this text has {MAX_LINK_TEXT + 1})" in response.content.decode()
+    assert not Dispute.objects.exists()
+    assert client.post(url(table), {"description": "x" * MAX_LINK_TEXT, "name": "Anna"}).status_code == 302
+
+
+def test_an_invisible_name_is_refused(client):
+    response = client.post(url(full_table(3)), {"description": "x", "name": "\u200b\u202e"})
+    assert response.status_code == 422 and "Not a name: " in response.content.decode()
+    assert not Dispute.objects.exists()

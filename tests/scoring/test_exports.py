@@ -231,3 +231,20 @@ def test_the_tournament_sheet_says_whether_the_results_are_final():
     t.series_count = 2
     t.save()
     assert dict(sheet_rows(workbook_of(t), "Tournament")[1])["Standings"] == "provisional: series 2 not finished"
+
+
+@pytest.mark.parametrize("sheet", ["Ranking", "Results", "Games", "Players", "Tables", "Tournament"])
+def test_typed_in_text_is_never_a_formula_in_any_sheet(sheet):
+    """Every writer passes every row through tournaments.cells.cells, whatever the column."""
+    t = finished_tournament(players=6, series=1)
+    t.venue = "@SUM(A1)"
+    t.save(update_fields=["venue"])
+    for i, player in enumerate(Player.objects.filter(registrations__tournament=t)):
+        player.name, player.membership_number = "=1+1", f"-2+{i}"
+        player.save(update_fields=["name", "membership_number"])
+    for text in (
+        "".join(csv_lines(t, sheet)),
+        "\n".join(";".join(str(v) for v in row) for row in workbook_of(t)[sheet].iter_rows(values_only=True)),
+    ):
+        assert "'=1+1" in text or "'@SUM(A1)" in text
+        assert ";=1+1" not in text and ";-2+" not in text and ";@SUM" not in text

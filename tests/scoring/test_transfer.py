@@ -371,3 +371,17 @@ def test_announcements_survive_the_round_trip(tmp_path):
     export(result.tournament, tmp_path / "again.xlsx")
     first, second = (load_workbook(p, read_only=True)["Games"] for p in (path, tmp_path / "again.xlsx"))
     assert [r for r in first.iter_rows(values_only=True)] == [r for r in second.iter_rows(values_only=True)]
+
+
+@pytest.mark.parametrize(("column", "value"), [(2, "\u200b\u200b"), (2, "\u202eannA"), (3, "#N/A"), (6, "\u3164")])
+def test_a_name_no_one_can_read_is_refused(tmp_path, column, value):
+    t = finished_tournament(players=7, series=1)
+    path = tmp_path / "t.xlsx"
+    export(t, path)
+    workbook = load_workbook(path)
+    workbook["Players"].cell(row=2, column=column, value=value)
+    workbook.save(path)
+    count = Player.objects.count()
+    with pytest.raises(TransferError, match=r"Players, row 2, (Name|Club|Team): "):
+        import_tournament(path)
+    assert Player.objects.count() == count

@@ -88,7 +88,7 @@ def test_bad_rows_are_reported_with_row_numbers_and_nothing_is_written():
     messages = dict(result.errors)
     assert "empty" in messages[3]
     assert "row 4" in messages[5]
-    assert "belongs to Karl Berger" in messages[6]
+    assert "belongs to another player, not Someone Else" in messages[6]  # Karl plays nowhere this user sees
     assert "already registered" in messages[7]
     assert "longer than 120" in messages[8]
     assert "nationality" in messages[9]
@@ -171,3 +171,19 @@ def test_one_player_with_and_without_a_number_in_one_file_is_refused(rows):
         t, csv_file("name;club;membership number\nAlma Acker;SC Nord;T-1\nAlma Acker;SC Nord;T-2\n"), "b.csv"
     )
     assert result.errors == [] and t.registrations.count() == 2
+
+
+def test_a_number_of_another_name_names_its_player_only_to_a_director_who_sees_him():
+    """Players are shared by all tournaments: a director learns no name from another's tournament."""
+    theirs = factories.tournament(directors=[factories.user("other")])
+    Registration.objects.create(tournament=theirs, player=factories.player("Karl Berger", membership_number="100"))
+    director = factories.user("me")
+    mine = factories.tournament(directors=[director])
+    text = "name;membership number\nSomeone Else;100\n"
+    result = import_players(mine, csv_file(text), "players.csv", user=director)
+    assert result.errors == [(2, "membership number 100 belongs to another player, not Someone Else")]
+    theirs.directors.add(director)
+    result = import_players(mine, csv_file(text), "players.csv", user=director)
+    assert result.errors == [(2, "membership number 100 belongs to Karl Berger, not Someone Else")]
+    superuser = factories.user("root", superuser=True)
+    assert "Karl Berger" in import_players(mine, csv_file(text), "players.csv", user=superuser).errors[0][1]

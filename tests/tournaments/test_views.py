@@ -145,7 +145,7 @@ def test_withdrawing_asks_first_naming_the_player(client, director):
     page = client.get(reverse("tournaments:players", args=[t.pk])).content.decode()
     name = t.registrations.order_by("player__name").first().player.name
     assert f"Withdraw {name}? The series already drawn stay as they are" in page
-    assert 'onclick="return confirm(this.dataset.ask)"' in page
+    assert f'data-confirm="Withdraw {name}? The series already drawn' in page  # static/js/office.js asks
 
 
 def test_withdraw_before_and_after_the_draw(client, director):
@@ -290,3 +290,19 @@ def test_the_dashboard_tiles_show_the_round_being_played(client, director):
         factories.game(table, number, passed_out=True)
     page = client.get(reverse("tournaments:progress", args=[t.pk])).content.decode()
     assert "5/8" in page and "round 2/2" in page
+
+
+def test_registering_another_directors_player_number_does_not_reveal_his_name(client, director):
+    """Players are shared by all tournaments: the number's owner is named only to who sees him."""
+    theirs = factories.tournament(directors=[factories.user("other")])
+    Registration.objects.create(tournament=theirs, player=factories.player("Karla Geheim", membership_number="55"))
+    mine = factories.tournament(directors=[director])
+    url = reverse("tournaments:players", args=[mine.pk])
+    response = client.post(url, {"name": "Bernd", "membership_number": "55", "first_series": 1})
+    page = response.content.decode()
+    assert response.status_code == 422 and "Karla" not in page
+    assert "Membership number 55 belongs to another player; check the number and the name." in page
+    theirs.directors.add(director)
+    response = client.post(url, {"name": "Bernd", "membership_number": "55", "first_series": 1})
+    assert "Membership number 55 belongs to Karla Geheim." in response.content.decode()
+    assert not Registration.objects.filter(tournament=mine).exists()

@@ -7,6 +7,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from ..name_checks import validate_name
 from .people import Player
 from .tournament import Tournament
 
@@ -15,7 +16,7 @@ class Team(models.Model):
     """Team-mates are never drawn to one table (DOMAIN, teams)."""
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="teams")
-    name = models.CharField(_("name"), max_length=120)
+    name = models.CharField(_("name"), max_length=120, validators=[validate_name])
 
     class Meta:
         ordering = ["name"]

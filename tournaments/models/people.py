@@ -6,11 +6,12 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from ..name_checks import validate_name
 from ..names import search_key, sort_key
 
 
 class Club(models.Model):
-    name = models.CharField(_("name"), max_length=120, unique=True)
+    name = models.CharField(_("name"), max_length=120, unique=True, validators=[validate_name])
 
     class Meta:
         ordering = ["name"]
@@ -21,8 +22,20 @@ class Club(models.Model):
         return self.name
 
 
+class PlayerQuerySet(models.QuerySet):
+    def known_to(self, user) -> PlayerQuerySet:
+        """Players the user may see by name: registered in a tournament he directs (all for
+        a superuser). Players are shared by every tournament; a membership number typed in
+        by another director must not tell him whom it belongs to."""
+        if not user or not user.is_authenticated:
+            return self.none()
+        if user.is_superuser:
+            return self
+        return self.filter(registrations__tournament__directors=user).distinct()
+
+
 class Player(models.Model):
-    name = models.CharField(_("name"), max_length=120)
+    name = models.CharField(_("name"), max_length=120, validators=[validate_name])
     club = models.ForeignKey(
         Club, verbose_name=_("club"), null=True, blank=True, on_delete=models.SET_NULL, related_name="players"
     )
@@ -32,6 +45,8 @@ class Player(models.Model):
     #: a player up with one filter per typed word, the lists sort by surname.
     search_key = models.CharField(max_length=400, blank=True, db_index=True, editable=False)
     sort_key = models.CharField(max_length=160, blank=True, db_index=True, editable=False)
+
+    objects = PlayerQuerySet.as_manager()
 
     class Meta:
         ordering = ["name"]
