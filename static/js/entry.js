@@ -156,6 +156,12 @@
     if (busy || stopped) return;
     var queue = load();
     if (!queue.length) return;
+    // The phone knows it has no network: wait for its "online" event. (A POST the page's
+    // service worker lets through is not always held back by the browser's own switch.)
+    if (navigator.onLine === false) {
+      retryLater();
+      return;
+    }
     var item = queue[0];
     busy = true;
     render();
