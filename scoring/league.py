@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, TypeVar
 
-from .rating import _lot
+from .rating import lot
 from .sheet import SheetError, evaluate_sheet
 
 K = TypeVar("K", bound=Hashable)
@@ -161,7 +161,7 @@ def rank_table(
         counts = [-result.won, -result.game_points]
         if tie_break == "best_series":
             counts.append(-result.best_series)
-        return (*counts, _lot(lot_seed, lot_key(result.team)))
+        return (*counts, lot(lot_seed, lot_key(result.team)))
 
     ordered = sorted(results, key=key)
     places: list[Place] = []

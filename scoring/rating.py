@@ -151,8 +151,8 @@ class Ranked(NamedTuple, Generic[T]):
     decided_by: str | None
 
 
-def _lot(seed: int | str, key: object) -> str:
-    """The reproducible lot: SHA-256, never the per-process salted ``hash()``."""
+def lot(seed: int | str, key: object) -> str:
+    """The reproducible lot (tournament ties, league ties): SHA-256, never the per-process salted ``hash()``."""
     return hashlib.sha256(f"{seed}:{key}".encode()).hexdigest()
 
 
@@ -180,7 +180,7 @@ def rank(
         while end < len(order) and keys[order[end]] == keys[order[start]]:
             end += 1
         if end - start > 1:
-            order[start:end] = sorted(order[start:end], key=lambda i: _lot(lot_seed, lot_key(items[i])))
+            order[start:end] = sorted(order[start:end], key=lambda i: lot(lot_seed, lot_key(items[i])))
         start = end
     ranked: list[Ranked[T]] = []
     previous: tuple[int, int, int] | None = None
