@@ -221,7 +221,8 @@ def report(
         f"{scratch.description.split()[0]}, hall profile, {server_text} on {HALL}, {len(links)} tables x 2 lists, "
         f"{spectators} spectators, {elapsed:.0f} s; a deal every {pace.deal_min:g}-{pace.deal_max:g} s per table, "
         f"standings every {pace.poll:g} s per spectator",
-        f"requests       {requests} answered in {elapsed:.1f} s = {requests / elapsed:.1f}/s; "
+        f"requests       {requests + sum(stats.timeouts.values())} sent, {requests} answered in {elapsed:.1f} s "
+        f"= {requests / elapsed:.1f}/s; "
         f"deals entered {entries} = {entries / elapsed:.1f}/s (both lists); standings {len(standings)} "
         f"= {len(standings) / elapsed:.1f}/s, {stats.not_modified} of them 304 Not Modified",
         f"entry          p50 / p95 / p99 {spread(entry)}    target p99 < {ms(ENTRY_P99)}",
