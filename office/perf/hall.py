@@ -204,6 +204,8 @@ def report(
     entries = sheets.confirmed + control.confirmed
 
     def spread(values: list[float]) -> str:
+        if not values:
+            return "- (none sent)"
         return (
             " / ".join(ms(percentile(values, share)) for share in (0.5, 0.95, 0.99))
             + f" (max {ms(max(values, default=0))})"
