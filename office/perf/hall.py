@@ -134,13 +134,8 @@ def run(
 
         async def warm_up() -> None:
             # Each worker loads the app and compiles the templates on its first requests: not measured.
-            paths = [links[i % len(links)]["url"] for i in range(2 * workers * threads)]
-            await asyncio.gather(
-                *(
-                    hall_request(server.port, path)
-                    for path in [*paths, standings_path, standings_path][: 2 * workers * threads + 2]
-                )
-            )
+            paths = [links[i % len(links)]["url"] for i in range(2 * workers * threads)] + [standings_path] * 2
+            await asyncio.gather(*(hall_request(server.port, path) for path in paths))
 
         async def hall() -> None:
             nonlocal intended
