@@ -181,10 +181,16 @@ class CaptainForm(forms.Form):
     )
 
     def __init__(self, *args, team: LeagueTeam, **kwargs) -> None:
-        entries = {e.position: e for e in team.roster.all()}
+        entries = {e.position: e for e in team.roster.select_related("player")}
         captain = next((p for p, e in entries.items() if e.player_id == team.captain_id), None)
         kwargs.setdefault("initial", {"captain": captain})
         super().__init__(*args, **kwargs)
         self.fields["captain"].choices = [("", "—")] + [
-            (p, gettext("position %(position)s") % {"position": p}) for p in range(1, POSITIONS + 1)
+            (
+                p,
+                f"{p} · {entries[p].player.name}"
+                if p in entries
+                else gettext("position %(position)s") % {"position": p},
+            )
+            for p in range(1, POSITIONS + 1)
         ]
