@@ -115,12 +115,10 @@ class RosterRowForm(forms.Form):
 class BaseRosterFormSet(forms.BaseFormSet):
     def clean(self) -> None:
         """A player once in the roster: the same name and club, or the same membership number."""
-        if any(self.errors):
-            return
         seen: dict[str, int] = {}
         for position, form in enumerate(self.forms, start=1):
-            data = form.cleaned_data
-            if not data.get("name"):
+            data = getattr(form, "cleaned_data", {})
+            if form.errors or not data.get("name"):  # a line refused already says why
                 continue
             club = data["club"] or self.team_club
             key = f"no {data['membership_number']}" if data["membership_number"] else identity_key(data["name"], club)

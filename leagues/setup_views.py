@@ -190,7 +190,10 @@ def host_token(request: HttpRequest, league: League, host_id: int) -> HttpRespon
 @manager_required
 def host_active(request: HttpRequest, league: League, host_id: int) -> HttpResponse:
     host = get_object_or_404(Host, pk=host_id, league=league)
-    active = request.POST.get("active") == "1"
+    if request.POST.get("active") not in ("0", "1"):
+        messages.error(request, _("active: send 0 to withdraw the token or 1 to allow it again; nothing changed."))
+        return redirect("leagues:hosts", league.pk)
+    active = request.POST["active"] == "1"
     setup.set_active(host, active)
     if active:
         messages.success(request, _("%(host)s may publish again with its token.") % {"host": host.name})

@@ -244,6 +244,9 @@ def test_a_host_token_is_shown_once_and_can_be_withdrawn(client):
     assert "SC Kreuz" in page and token not in page
     answer = client.post(reverse("leagues:host_new", args=[league.pk]), {"name": "sc kreuz"})
     assert answer.status_code == 422 and "Name: the league has a host sc kreuz already" in answer.content.decode()
+    answer = client.post(reverse("leagues:host_active", args=[league.pk, host.pk]), {"active": "maybe"})
+    assert "active: send 0 to withdraw the token or 1" in str(next(iter(answer.wsgi_request._messages)))
+    assert Host.objects.get().active
     client.post(reverse("leagues:host_active", args=[league.pk, host.pk]), {"active": "0"})
     assert not Host.objects.get().active
     answer = client.post(reverse("leagues:host_token", args=[league.pk, host.pk]))
