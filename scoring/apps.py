@@ -14,3 +14,4 @@ class ScoringConfig(AppConfig):
         hooks.play_started.fill(progress.play_started)
         hooks.unconfirmed_sheets.fill(progress.unconfirmed_tables)
         hooks.deals_entered.fill(progress.deals_entered)
+        hooks.tables_with_deals.fill(progress.tables_with_deals)
