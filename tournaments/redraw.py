@@ -56,7 +56,7 @@ def redraw_series(series: Series) -> seating.Change:
         return seating.Change(
             series=series.number,
             tables=[
-                seating.TableChange(table.number, [names.get(p, "?") for p in players], added=True)
+                seating.TableChange(table.number, [names.get(p, "?") for p in players])
                 for table, players in zip(tables, result.tables, strict=True)
             ],
         )

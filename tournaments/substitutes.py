@@ -121,3 +121,16 @@ def undo_withdrawal(registration: Registration) -> Return:
             # Seated in no series: his withdrawal stays as it was.
             raise arrival.reason
         return Return(from_series=following, change=arrival.change)
+
+
+def leaving(tournament: Tournament) -> list[Registration]:
+    """The players a reserve may replace: of a team, playing the next series not drawn."""
+    following = tournament.series.count() + 1
+    if following > tournament.series_count or following == 1:
+        return []
+    return list(
+        Registration.objects.filter(tournament=tournament, team__isnull=False)
+        .playing_in(following)
+        .select_related("player", "team")
+        .order_by("team__name", "player__sort_key", "pk")
+    )

@@ -34,7 +34,7 @@ def assert_consistent(series) -> None:
 
 
 def test_a_no_show_at_a_four_leaves_a_three_and_only_that_table_changes():
-    t, series = factories.drawn(8)  # two fours
+    _t, series = factories.drawn(8)  # two fours
     gone = registration_at(series, 1, seat=2)
     untouched = Table.objects.get(series=series, number=2)
     change = arrivals.no_show(series, gone)
@@ -50,7 +50,7 @@ def test_a_no_show_at_a_four_leaves_a_three_and_only_that_table_changes():
 
 
 def test_a_no_show_at_a_three_takes_a_player_from_the_nearest_open_four():
-    t, series = factories.drawn(7)  # a four and a three
+    _t, series = factories.drawn(7)  # a four and a three
     gone = registration_at(series, 2)
     change = arrivals.no_show(series, gone)
     assert sizes(series) == {1: 3, 2: 3}
@@ -60,7 +60,7 @@ def test_a_no_show_at_a_three_takes_a_player_from_the_nearest_open_four():
 
 
 def test_a_no_show_at_a_three_without_fours_sends_the_two_left_to_two_threes():
-    t, series = factories.drawn(9)  # three threes
+    _t, series = factories.drawn(9)  # three threes
     gone = registration_at(series, 2)
     change = arrivals.no_show(series, gone)
     assert sizes(series) == {1: 4, 3: 4}
@@ -70,7 +70,7 @@ def test_a_no_show_at_a_three_without_fours_sends_the_two_left_to_two_threes():
 
 
 def test_a_no_show_is_refused_once_a_deal_is_entered_at_his_table():
-    t, series = factories.drawn(8)
+    _t, series = factories.drawn(8)
     table = Table.objects.get(series=series, number=1)
     factories.game(table, 1, passed_out=True)
     with pytest.raises(RuleError, match="a deal is entered at table 1"):
@@ -79,7 +79,7 @@ def test_a_no_show_is_refused_once_a_deal_is_entered_at_his_table():
 
 
 def test_a_no_show_at_a_three_needing_a_started_four_is_refused_and_changes_nothing():
-    t, series = factories.drawn(7)
+    _t, series = factories.drawn(7)
     factories.game(Table.objects.get(series=series, number=1), 1, passed_out=True)
     before = sorted(Seat.objects.filter(series=series).values_list("table__number", "number", "player_id"))
     with pytest.raises(RuleError, match="table 2 would keep 2 players"):
