@@ -106,10 +106,7 @@ def refuse_started(hall: Hall, numbers: list[int]) -> None:
     if started:
         raise RuleError(
             "series",
-            gettext_noop(
-                "a deal is entered at table {tables} of series {series}: its seats are fixed now "
-                "(the player joins the next series instead)"
-            ),
+            gettext_noop("a deal is entered at table {tables} of series {series}: its seats are fixed now"),
             "3.1.2",
             tables=", ".join(map(str, started)),
             series=hall.series.number,
