@@ -31,7 +31,7 @@ def seat(series, table: int, number: int = 1) -> Seat:
 
 
 def test_the_series_page_offers_no_show_late_arrival_and_redraw_before_play(client, director):
-    t, series = factories.drawn(8, directors=[director])
+    t, _series = factories.drawn(8, directors=[director])
     late = Registration.objects.create(tournament=t, player=factories.player("Late Larry"), first_series=2)
     html = client.get(url("series", t.pk, 1)).content.decode()
     assert url("no_show", t.pk, 1) in html and url("late_arrival", t.pk, 1) in html and url("redraw", t.pk, 1) in html
@@ -86,7 +86,7 @@ def test_a_no_show_at_a_table_with_a_deal_is_refused_with_the_reason(client, dir
 
 
 def test_a_late_arrival_is_seated_and_the_message_says_where(client, director):
-    t, series = factories.drawn(7, directors=[director])
+    t, _series = factories.drawn(7, directors=[director])
     late = Registration.objects.create(tournament=t, player=factories.player("Late Larry"), first_series=2)
     response = client.post(url("late_arrival", t.pk, 1), {"registration": late.pk})
     html = page(client, response)
@@ -152,7 +152,7 @@ def test_a_reserve_substitutes_a_teams_player_between_series(client, director):
 
 
 def test_a_substitute_form_names_a_wrong_choice(client, director):
-    t, series = factories.drawn(8, directors=[director], series_count=2)
+    t, _series = factories.drawn(8, directors=[director], series_count=2)
     Registration.objects.filter(pk=Registration.objects.filter(tournament=t).first().pk).update(
         team=t.teams.create(name="Herz Dame")
     )
@@ -164,7 +164,7 @@ def test_a_substitute_form_names_a_wrong_choice(client, director):
 
 
 def test_without_a_team_player_to_replace_the_substitute_page_says_why(client, director):
-    t, series = factories.drawn(8, directors=[director], series_count=2)
+    t, _series = factories.drawn(8, directors=[director], series_count=2)
     html = client.get(url("substitute", t.pk)).content.decode()
     assert "No substitution now: a reserve comes in between series, for a team's player" in html
 
@@ -183,7 +183,7 @@ def test_a_withdrawal_is_undone_from_the_players_page(client, director):
 
 
 def test_undoing_a_withdrawal_that_was_not_made_is_refused(client, director):
-    t, series = factories.drawn(8, directors=[director])
+    t, _series = factories.drawn(8, directors=[director])
     reg = Registration.objects.filter(tournament=t).first()
     html = page(client, client.post(url("undo_withdrawal", t.pk, reg.pk)))
     assert f"3.1.2: {reg.player.name} has not withdrawn" in html
@@ -191,13 +191,13 @@ def test_undoing_a_withdrawal_that_was_not_made_is_refused(client, director):
 
 @pytest.mark.parametrize("name", ["no_show", "late_arrival", "redraw"])
 def test_the_series_changes_are_the_directors_only(client, name):
-    t, series = factories.drawn(8)
+    t, _series = factories.drawn(8)
     client.force_login(factories.user("stranger"))
     assert client.post(url(name, t.pk, 1), {}).status_code == 403
 
 
 def test_reprints_take_only_the_changed_tables(client, director):
-    t, series = factories.drawn(12, directors=[director])
+    t, _series = factories.drawn(12, directors=[director])
     assert client.get(url("series_cards_pdf", t.pk, 1), {"tables": "1,3"}).status_code == 200
     response = client.get(url("series_pin_slips_pdf", t.pk, 1), {"tables": "2"})
     assert response.status_code == 200 and "tables-2-pin-slips" in response["Content-Disposition"]
