@@ -204,3 +204,20 @@ def test_reprints_take_only_the_changed_tables(client, director):
     bad = client.get(url("series_cards_pdf", t.pk, 1), {"tables": "1,9"})
     assert bad.status_code == 400
     assert "tables: 9 is not a table of series 1 (its tables: 1, 2, 3)." in bad.content.decode()
+
+
+def test_the_series_page_and_a_no_show_take_as_many_queries_for_43_players_as_for_11(client, director):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    counts = []
+    for players in (11, 43):
+        t, series = factories.drawn(players, directors=[director])
+        Registration.objects.create(tournament=t, player=factories.player("Late Larry"), first_series=2)
+        with CaptureQueriesContext(connection) as page_queries:
+            assert client.get(url("series", t.pk, 1)).status_code == 200
+        gone = seat(series, 1)
+        with CaptureQueriesContext(connection) as no_show_queries:
+            assert client.post(url("no_show", t.pk, 1), {"player": gone.player_id}).status_code == 302
+        counts.append((len(page_queries), len(no_show_queries)))
+    assert counts[0] == counts[1]
