@@ -191,7 +191,7 @@ def _seat(hall: seating.Hall, registration: Registration) -> tuple[dict[int, lis
     if len(fours) >= 2:
         a, b = fours[:2]
         players = [*hall.seats[a], *hall.seats[b], player]
-        split = seating.best_split(hall, players, [3, 3, 3], seed=hall.series.seed)
+        split = seating.best_split(hall, players, [3, 3, 3])
         new_number = max(hall.tables) + 1
         return {a: split[0], b: split[1], new_number: split[2]}, None
     if not hall.open:

@@ -119,7 +119,7 @@ def nearest(numbers: list[int], to: int) -> list[int]:
     return sorted(numbers, key=lambda n: (abs(n - to), n))
 
 
-def best_split(hall: Hall, players: list[int], sizes: list[int], seed: int) -> list[list[int]]:
+def best_split(hall: Hall, players: list[int], sizes: list[int]) -> list[list[int]]:
     """``players`` onto tables of ``sizes``, the fewest conflicts the draw knows: every
     split for up to 9 players (a handful of tables), kept in order otherwise."""
     penalties = hall.penalties()

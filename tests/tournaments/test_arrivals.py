@@ -150,3 +150,27 @@ def test_a_late_arrival_keeps_team_mates_apart():
     late = Registration.objects.create(tournament=t, player=factories.player("Mate"), team=team, first_series=1)
     arrivals.late_arrival(series, late)
     assert Seat.objects.get(series=series, player=late.player).table.number == 2
+
+
+def test_a_no_show_rebalance_keeps_earlier_meetings_apart():
+    from tournaments.models import Series
+
+    t = factories.tournament(series_count=2)
+    regs = factories.registered(t, 7)
+    p = [r.player for r in regs]
+
+    def table(series, number, players):
+        made = Table.objects.create(series=series, number=number, size=len(players))
+        for n, player in enumerate(players, start=1):
+            Seat.objects.create(table=made, series=series, number=n, player=player)
+
+    first = Series.objects.create(tournament=t, number=1, status=Series.Status.FINISHED)
+    table(first, 1, [p[0], p[4], p[5]])  # p0 met p4 and p5 in series 1
+    table(first, 2, [p[1], p[2], p[3], p[6]])
+    second = Series.objects.create(tournament=t, number=2)
+    table(second, 1, [p[0], p[1], p[2], p[3]])
+    table(second, 2, [p[4], p[5], p[6]])
+    arrivals.no_show(second, regs[6])
+    # The four gives a player who has not met the two left: never p0, its first seat.
+    assert Seat.objects.get(series=second, player=p[0]).table.number == 1
+    assert sizes(second) == {1: 3, 2: 3}
