@@ -15,7 +15,6 @@ from django.db.models import Count, Prefetch
 from tournaments.models import Seat, Series, Table
 
 from .lists import differing_deals
-from .models import ControlEntry, Game
 from .signoff import confirmable
 
 
@@ -55,17 +54,6 @@ def table_progress(series: Series) -> list[Table]:
 def play_started(series: Series) -> bool:
     """Whether a deal of the series is entered on its sheets (fills tournaments.hooks.play_started)."""
     return series.tables.filter(games__isnull=False).exists()
-
-
-def tables_with_deals(table_ids) -> set[int]:
-    """The ids of those tables where a deal is entered on the sheet or on the second list
-    (fills tournaments.hooks.tables_with_deals): two queries."""
-    ids = list(table_ids)
-    found = set(Game.objects.filter(table_id__in=ids).order_by().values_list("table_id", flat=True).distinct())
-    found |= set(
-        ControlEntry.objects.filter(table_id__in=ids).order_by().values_list("table_id", flat=True).distinct()
-    )
-    return found
 
 
 def deals_entered(tournament) -> bool:

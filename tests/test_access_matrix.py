@@ -453,7 +453,7 @@ MATRIX: list[Row] = [
     Row("tournaments:reissue_link", lambda w, token: series(w, token) | {"table_number": 1}, post=STAFF),
     Row("tournaments:reissue_links", series, post=STAFF),
     # After the draw (tournaments/after_draw_views.py).
-    Row("tournaments:no_show", series, post=STAFF, data=lambda w: {"player": w.registrations[0].player_id}),
+    Row("tournaments:no_show", series, post=STAFF, data=lambda w: {"player": TABLE_1_NAMES[0]}),
     Row(
         "tournaments:late_arrival",
         series,

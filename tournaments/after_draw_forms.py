@@ -7,20 +7,50 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from .models import Registration, Tournament
+from . import door
+from .models import Registration, Seat, Series, Tournament
+from .names import search_key
 from .player_forms import PlayerFieldsForm
 
 
 class NoShowForm(forms.Form):
-    player = forms.TypedChoiceField(
+    """Who did not turn up, by start number or name (any order, umlauts or not): a
+    series of hundreds of tables lists no select of every player."""
+
+    player = forms.CharField(
         label=_("player who did not turn up"),
-        coerce=int,
-        error_messages={"invalid_choice": _("Choose a player seated in this series.")},
+        max_length=120,
+        help_text=_("start number or name"),
+        error_messages={"required": _("Enter the start number or the name of the player who did not turn up.")},
     )
 
-    def __init__(self, *args, players: list[tuple[int, str]], **kwargs) -> None:
+    def __init__(self, *args, series: Series, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["player"].choices = [("", "—"), *players]
+        self.series = series
+        self.fields["player"].widget.attrs.update({"placeholder": _("start number or name"), "autocomplete": "off"})
+
+    def clean_player(self) -> Registration:
+        query = " ".join(self.cleaned_data["player"].split())
+        seated = Registration.objects.filter(
+            tournament=self.series.tournament,
+            player_id__in=Seat.objects.filter(series=self.series).values("player_id"),
+        ).select_related("player")
+        # The whole name, however written ("Müller, Anna"), before the start of words.
+        found = [] if query.isdigit() else list(seated.filter(player__search_key=search_key(query))[:2])
+        if len(found) != 1:
+            found = list(door.search(seated, query)[:6])
+        if not found:
+            raise forms.ValidationError(
+                _("No player seated in series %(series)s is “%(query)s”.")
+                % {"series": self.series.number, "query": query}
+            )
+        if len(found) > 1:
+            names = ", ".join(f"{r.player.name} ({r.start_number or '—'})" for r in found[:5])
+            raise forms.ValidationError(
+                _("Several seated players match “%(query)s”: %(names)s; enter the start number.")
+                % {"query": query, "names": names}
+            )
+        return found[0]
 
 
 class LateArrivalForm(forms.Form):

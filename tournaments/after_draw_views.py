@@ -19,7 +19,7 @@ from scoring.rules import RuleError
 from . import arrivals, door, redraw, seating, services, substitutes
 from .after_draw_forms import LateArrivalForm, NoShowForm, RedrawForm, SubstituteForm
 from .lookups import series_or_404
-from .models import Registration, Seat, Tournament
+from .models import Registration, Tournament
 from .permissions import director_required
 from .rule_messages import rule_message
 
@@ -63,14 +63,11 @@ def refund_text(tournament: Tournament, registration: Registration) -> str:
 def no_show(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
     """Take a player who did not turn up off his table before a deal is entered there."""
     series = series_or_404(tournament, number)
-    players = list(Seat.objects.filter(series=series).values_list("player_id", "player__name"))
-    form = NoShowForm(request.POST, players=players)
+    form = NoShowForm(request.POST, series=series)
     if not form.is_valid():
         messages.error(request, _("player: %(error)s") % {"error": " ".join(form.errors["player"])})
         return redirect("tournaments:series", tournament.pk, number)
-    registration = get_object_or_404(
-        Registration.objects.select_related("player"), tournament=tournament, player_id=form.cleaned_data["player"]
-    )
+    registration = form.cleaned_data["player"]
     try:
         change = arrivals.no_show(series, registration)
     except RuleError as error:

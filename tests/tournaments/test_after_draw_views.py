@@ -49,7 +49,7 @@ def test_the_series_page_offers_nothing_once_every_table_has_a_deal(client, dire
 def test_a_no_show_is_removed_and_the_message_lists_the_changed_table_with_reprints(client, director):
     t, series = factories.drawn(8, directors=[director])
     gone = seat(series, 2, 3)
-    response = client.post(url("no_show", t.pk, 1), {"player": gone.player_id})
+    response = client.post(url("no_show", t.pk, 1), {"player": gone.player.name})
     assert response["Location"] == url("series", t.pk, 1) + "?reprint=2#reprint"
     html = page(client, response)
     assert f"{gone.player.name} did not turn up and is off series 1. Changed: table 2: 1. " in html
@@ -64,15 +64,30 @@ def test_a_no_show_who_paid_his_list_fees_is_told_the_refund_by_the_tournaments_
     t.save()
     gone = seat(series, 1)
     Registration.objects.filter(tournament=t, player=gone.player).update(paid=True, list_fees_paid=True)
-    html = page(client, client.post(url("no_show", t.pk, 1), {"player": gone.player_id}))
+    html = page(client, client.post(url("no_show", t.pk, 1), {"player": gone.player.name}))
     # Three series paid in advance, none played: half of 3 x 5.00.
     assert "Refund 7.50 of the list fees he paid at the desk (the tournament&#x27;s 50 %)." in html
+
+
+def test_a_no_show_is_found_by_start_number_or_by_name_in_any_order(client, director):
+    t, series = factories.drawn(8, directors=[director])
+    anna, bernd = seat(series, 1, 1), seat(series, 2, 1)
+    Registration.objects.filter(tournament=t, player=anna.player).update(start_number=17)
+    anna.player.name, bernd.player.name = "Anna Müller", "Bernd Müller"
+    anna.player.save()
+    bernd.player.save()
+    html = page(client, client.post(url("no_show", t.pk, 1), {"player": "mueller"}))
+    assert "player: Several seated players match “mueller”: " in html and "enter the start number." in html
+    html = page(client, client.post(url("no_show", t.pk, 1), {"player": "Müller, Bernd"}))
+    assert "Bernd Müller did not turn up" in html
+    html = page(client, client.post(url("no_show", t.pk, 1), {"player": "17"}))
+    assert "Anna Müller did not turn up" in html
 
 
 def test_a_no_show_choice_that_is_not_seated_is_named_and_changes_nothing(client, director):
     t, series = factories.drawn(8, directors=[director])
     html = page(client, client.post(url("no_show", t.pk, 1), {"player": "999999"}))
-    assert "player: Choose a player seated in this series." in html
+    assert "player: No player seated in series 1 is “999999”." in html
     assert Seat.objects.filter(series=series).count() == 8
 
 
@@ -80,7 +95,7 @@ def test_a_no_show_at_a_table_with_a_deal_is_refused_with_the_reason(client, dir
     t, series = factories.drawn(8, directors=[director])
     factories.game(Table.objects.get(series=series, number=1), 1, passed_out=True)
     gone = seat(series, 1)
-    html = page(client, client.post(url("no_show", t.pk, 1), {"player": gone.player_id}))
+    html = page(client, client.post(url("no_show", t.pk, 1), {"player": gone.player.name}))
     assert "3.1.2: a deal is entered at table 1 of series 1" in html
     assert Seat.objects.filter(series=series).count() == 8
 
@@ -218,6 +233,6 @@ def test_the_series_page_and_a_no_show_take_as_many_queries_for_43_players_as_fo
             assert client.get(url("series", t.pk, 1)).status_code == 200
         gone = seat(series, 1)
         with CaptureQueriesContext(connection) as no_show_queries:
-            assert client.post(url("no_show", t.pk, 1), {"player": gone.player_id}).status_code == 302
+            assert client.post(url("no_show", t.pk, 1), {"player": gone.player.name}).status_code == 302
         counts.append((len(page_queries), len(no_show_queries)))
     assert counts[0] == counts[1]
