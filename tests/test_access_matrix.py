@@ -373,6 +373,17 @@ def finished_with_games(w) -> None:
     series_finished(w)
 
 
+def late_comer(w) -> None:
+    """A registered player without a seat in series 1, to seat late."""
+    w.late = Registration.objects.create(tournament=w.t, player=factories.player("Lena Latecomer"))
+
+
+def in_a_team(w) -> None:
+    """Table 1's first player plays for a team: a reserve may replace him."""
+    team = w.t.teams.create(name="Kreuz Bube")
+    Registration.objects.filter(pk=w.registrations[0].pk).update(team=team)
+
+
 @dataclass(frozen=True)
 class Row:
     name: str
@@ -469,6 +480,30 @@ MATRIX: list[Row] = [
     Row("tournaments:start_list_pdf", tournament, get=STAFF),
     Row("tournaments:reissue_link", lambda w, token: series(w, token) | {"table_number": 1}, post=STAFF),
     Row("tournaments:reissue_links", series, post=STAFF),
+    # After the draw (tournaments/after_draw_views.py).
+    Row("tournaments:no_show", series, post=STAFF, data=lambda w: {"player": TABLE_1_NAMES[0]}),
+    Row(
+        "tournaments:late_arrival",
+        series,
+        post=STAFF,
+        prepare=late_comer,
+        data=lambda w: {"registration": w.late.pk},
+    ),
+    Row("tournaments:redraw", series, post=STAFF, data=lambda w: {"confirm": "on"}),
+    Row(
+        "tournaments:substitute",
+        tournament,
+        get=STAFF,
+        post=STAFF,
+        prepare=in_a_team,
+        data=lambda w: {"sub-out": w.registrations[0].pk, "sub-name": "Rita Reserve"},
+    ),
+    Row(
+        "tournaments:undo_withdrawal",
+        lambda w, token: {"tournament_id": w.t.pk, "registration_id": w.registrations[0].pk},
+        post=STAFF,
+        prepare=lambda w: Registration.objects.filter(pk=w.registrations[0].pk).update(withdrawn_after_series=1),
+    ),
     # Public pages (this tournament's standings are not published).
     Row("public:standings", tournament, get=UNPUBLISHED),
     Row("public:live", tournament, get=UNPUBLISHED),
