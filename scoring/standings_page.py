@@ -99,7 +99,7 @@ def sorted_rows(data: list[dict], table_class: type[StandingsTable], sort: str |
     descending = bool(sort) and sort.startswith("-")
     name = (sort or "").lstrip("-")
     column = table_class.base_columns.get(name)
-    if column is None or not column.orderable or (name == "place" and not descending):
+    if column is None or column.orderable is False or (name == "place" and not descending):
         return data
     spec = list(column.order_by or (name,))
     result = list(data)
