@@ -23,7 +23,7 @@ from .standings import Finality
 ROWS = 20
 #: Seconds a page stays (``?seconds=``): the default, and the range a director may choose.
 SECONDS = 12
-SECONDS_RANGE = (4, 300)
+SECONDS_RANGE = (3, 300)
 
 
 def seconds_param(value: str | None) -> int:
