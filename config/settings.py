@@ -121,6 +121,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # phones at once (tests/scoring/test_concurrency.py) would not behave as in the hall.
     DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / ".test-db.sqlite3")}
 
+
 # The public standings and the projector page are computed once per change of the
 # results and kept in files every gunicorn worker shares (scoring.public_cache): beside
 # the SQLite database, or in CACHE_DIR. Entries carry the tournament's results mark in

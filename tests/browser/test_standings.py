@@ -30,7 +30,7 @@ def test_find_a_player_as_you_type(browser, live_server, width, height):
     page = context.new_page()
     try:
         page.goto(live_server.url + reverse("public:standings", args=[t.pk]))
-        expect(page.locator("nav.pager")).to_contain_text("Rows 1–50 of 60")
+        expect(page.locator("nav.pager")).to_contain_text("Rows 1\N{EN DASH}50 of 60")
         assert page.locator("table.standings tbody tr").count() == 50
         page.screenshot(path=str(SCREENSHOTS / f"standings-{width}.png"), full_page=True)
         page.locator("#find-q").press_sequentially("weissmu jur", delay=30)
