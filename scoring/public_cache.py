@@ -68,7 +68,8 @@ def cache_key(tournament: Tournament, mark: Mark, *parts: object, language: bool
     ``language``: the entry holds translated text, one per language.
     """
     created = int(tournament.created_at.timestamp() * 1_000_000) if tournament.created_at else 0
-    scope = ":".join(str(part) for part in parts)
+    # Hashed: the parts may hold what a visitor typed (a sort, a page), and a key stays short and plain.
+    scope = hashlib.sha256(":".join(str(part) for part in parts).encode()).hexdigest()[:40]
     tongue = (get_language() or "-") if language else "*"
     return f"standings:{tournament.pk}:{created}:{mark.version}:{tongue}:{scope}"
 
