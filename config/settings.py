@@ -139,7 +139,8 @@ CACHES = {
         "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
         "LOCATION": str(CACHE_DIR),
         "TIMEOUT": 3 * 60 * 60,
-        "OPTIONS": {"MAX_ENTRIES": 3000},
+        # FileBasedCache lists its directory on every write: a thousand files keep that quick.
+        "OPTIONS": {"MAX_ENTRIES": 1000},
     }
 }
 
