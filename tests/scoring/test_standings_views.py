@@ -10,6 +10,7 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
+from scoring.models import Game
 from scoring.standings import standings
 from scoring.standings_page import PER_PAGE
 from tests import factories
@@ -217,3 +218,46 @@ def test_the_cache_is_not_shared_between_languages(client):
         assert translation.gettext("Game points") in german.content.decode()
     assert "Game points" not in german.content.decode()
     assert english["ETag"] != german["ETag"]
+
+
+# --- the projector page ------------------------------------------------------------------------
+
+
+def live(client, t: Tournament, **query) -> str:
+    return get(client, t, "public:live", **query).content.decode()
+
+
+def test_the_projector_shows_20_places_a_page_and_names_the_next_page(client):
+    t = field(45, standings_public=True)
+    url = reverse("public:live", args=[t.pk])
+    ranked = [entry.item.name for entry in standings(t)]
+    first = live(client, t)
+    assert first.count('<td class="name">') == 20 and ranked[0] in first and ranked[20] not in first
+    assert f'data-next="{url}?page=2&amp;part=board"' in first and "Page 1 of 3" in first
+    last = live(client, t, page="3", part="board")
+    assert "<html" not in last and last.count('<td class="name">') == 5 and ranked[-1] in last
+    assert f'data-next="{url}?page=1&amp;part=board"' in last  # round again from the top
+
+
+def test_the_projector_says_the_series_progress_and_its_provisional_state_once(client):
+    t = field(12, standings_public=True, rounds_per_series=2)
+    Game.objects.filter(table__series__tournament=t, number__gt=4).delete()  # one round of two: 4 deals of 8 left
+    html = live(client, t)
+    assert "Series 1: 0 of 3 tables finished · 3 playing · 12 deals left" in html
+    assert html.count("Provisional") == 1 and "provisional (unconfirmed" not in html
+
+
+def test_the_projector_pace_is_chosen_in_the_address(client):
+    t = field(12, standings_public=True)
+    assert 'data-seconds="12"' in live(client, t)
+    assert 'data-seconds="8"' in live(client, t, seconds="8")
+    assert 'data-seconds="3"' in live(client, t, seconds="1")  # the quickest pace
+    assert 'data-seconds="12"' in live(client, t, seconds="fast")
+
+
+def test_the_projector_turns_through_the_teams_too(client):
+    t = field(16, standings_public=True)
+    team = t.teams.create(name="Kreuz Bube")
+    Registration.objects.filter(tournament=t, start_number__lte=4).update(team=team)
+    html = live(client, t, view="teams")
+    assert "team standings" in html and "Kreuz Bube" in html and "No.</th>" not in html
