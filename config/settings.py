@@ -143,6 +143,10 @@ CACHES = {
         "OPTIONS": {"MAX_ENTRIES": 1000},
     }
 }
+#: The public standings and the projector page follow the results with at most this
+#: delay (seconds): in play the results change many times a second, and the pages are
+#: computed once per this time instead of once per change (scoring.public_cache).
+STANDINGS_SETTLE_SECONDS = float(os.environ.get("STANDINGS_SETTLE_SECONDS", "5"))
 
 # The local default is for a developer with DEBUG on; with DEBUG off the office refuses
 # to start without a real key: SECRET_KEY from the environment, or the file

@@ -14,12 +14,14 @@ are culled.
 from __future__ import annotations
 
 import hashlib
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from functools import wraps
 from typing import Any, TypeVar
 
+from django.conf import settings
 from django.core.cache import cache
 from django.db.models import Max, Sum
 from django.http import HttpRequest, HttpResponse
@@ -52,11 +54,37 @@ def results_mark(tournament: Tournament) -> Mark:
     return Mark(found["version"] or 0, found["at"])
 
 
+def settled_mark(tournament: Tournament, mark: Mark, now: float | None = None) -> Mark:
+    """The mark the public pages show: ``mark``, or the one they last showed if that is at
+    most ``settings.STANDINGS_SETTLE_SECONDS`` old.
+
+    In play the results change many times a second (750 tables); computing the pages
+    again for each change would cost more than the spectators' refreshes save. So the
+    public pages follow the results with a few seconds' delay at most: one computation
+    per tournament in that time, whatever the number of changes. The ETag is made from
+    the mark shown, so a browser is never told "unchanged" about a newer mark.
+    """
+    window = getattr(settings, "STANDINGS_SETTLE_SECONDS", 0)
+    if window <= 0:
+        return mark
+    now = time.time() if now is None else now
+    key = cache_key(tournament, Mark(0, None), "shown")
+    shown = cache.get(key)
+    if shown is not None:
+        version, changed_at, since = shown
+        if version == mark.version or now - since < window:
+            return Mark(version, changed_at)
+    cache.set(key, (mark.version, mark.changed_at, now), TIMEOUT)
+    return mark
+
+
 def mark_of(request: HttpRequest, tournament: Tournament) -> Mark:
-    """The mark, read once per request: the ETag, Last-Modified and the view share it."""
+    """The mark, read once per request: the ETag, Last-Modified and the view share it.
+    Public pages (:func:`conditional` with ``settle``) take the :func:`settled_mark`."""
     marks = request.__dict__.setdefault("_results_marks", {})
     if tournament.pk not in marks:
-        marks[tournament.pk] = results_mark(tournament)
+        mark = results_mark(tournament)
+        marks[tournament.pk] = settled_mark(tournament, mark) if request.__dict__.get("_settle_marks") else mark
     return marks[tournament.pk]
 
 
@@ -111,14 +139,19 @@ def _last_modified(request: HttpRequest, tournament: Tournament, *args: Any, **k
     return mark_of(request, tournament).changed_at
 
 
-def conditional(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+def conditional(view: Callable[..., HttpResponse] | None = None, *, settle: bool = True):
     """ETag and Last-Modified from the results mark (django's ``condition``): an unchanged
     refresh is a 304. ``Cache-Control: no-cache`` makes browsers ask every time instead of
-    guessing a lifetime from Last-Modified (a stale standings page on a phone)."""
+    guessing a lifetime from Last-Modified (a stale standings page on a phone).
+    ``settle``: the page shows the :func:`settled_mark` (public pages); the director's
+    pages show every change at once (``settle=False``)."""
+    if view is None:
+        return lambda view: conditional(view, settle=settle)
     checked = condition(etag_func=_etag, last_modified_func=_last_modified)(view)
 
     @wraps(view)
     def wrapper(request: HttpRequest, tournament: Tournament, *args: Any, **kwargs: Any) -> HttpResponse:
+        request.__dict__["_settle_marks"] = settle
         response = checked(request, tournament, *args, **kwargs)
         patch_cache_control(response, private=True, no_cache=True)
         patch_vary_headers(response, ("HX-Request",))

@@ -132,7 +132,7 @@ def _standings(request: HttpRequest, tournament: Tournament, public: bool) -> Ht
 
 
 @results_reader_required
-@conditional
+@conditional(settle=False)
 def standings_view(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """The director's standings, a page at a time; the tournament's referees may read them
     too (the page changes nothing). ``?category=<id>``: the category's own ranking;

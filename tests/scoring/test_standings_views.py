@@ -261,3 +261,34 @@ def test_the_projector_turns_through_the_teams_too(client):
     Registration.objects.filter(tournament=t, start_number__lte=4).update(team=team)
     html = live(client, t, view="teams")
     assert "team standings" in html and "Kreuz Bube" in html and "No.</th>" not in html
+
+
+# --- in play: the public pages settle for a few seconds ----------------------------------------
+
+
+def test_the_public_pages_follow_the_results_within_the_settling_time(client, director, settings):
+    """Many changes a second in play: the public page is computed once per settling time,
+    with the ETag of what it shows; the director's page shows every change at once."""
+    settings.STANDINGS_SETTLE_SECONDS = 3600
+    t = field(12, director, standings_public=True)
+    url = reverse("public:standings", args=[t.pk])
+    first = client.get(url)
+    rename(t, 1, "Neu Benannt")
+    settled = client.get(url)
+    assert "Neu Benannt" not in settled.content.decode() and settled["ETag"] == first["ETag"]
+    assert "Neu Benannt" in get(client, t).content.decode()  # the director's standings
+    settings.STANDINGS_SETTLE_SECONDS = 0
+    assert "Neu Benannt" in client.get(url).content.decode()
+
+
+def test_the_settled_mark_is_the_one_shown_until_the_time_is_up(settings):
+    from scoring.public_cache import Mark, settled_mark
+
+    settings.STANDINGS_SETTLE_SECONDS = 5
+    t = factories.tournament()
+    one, two, three = Mark(1, None), Mark(2, None), Mark(3, None)
+    assert settled_mark(t, one, now=1000.0) == one
+    assert settled_mark(t, two, now=1004.0) == one  # 4 s later: still the one shown
+    assert settled_mark(t, two, now=1005.5) == two  # the time is up: the new one
+    assert settled_mark(t, three, now=1006.0) == two
+    assert settled_mark(factories.tournament(), three, now=1006.0) == three  # each tournament its own
