@@ -9,7 +9,8 @@ Everything a server needs comes from the environment:
   ``ALLOWED_HOSTS`` (comma-separated), ``CSRF_TRUSTED_ORIGINS`` (comma-separated),
   ``SECURE`` (``1`` behind HTTPS);
 - ``CACHE_DIR``: where the computed standings are cached (default: beside the SQLite
-  file, or ``.cache`` in the project);
+  file, or ``.cache`` in the project); ``STANDINGS_SETTLE_SECONDS`` (5): the most the
+  public standings lag behind the results while play goes on;
 - ``OFFICE_URL``: the address printed on table cards and in QR codes, e.g.
   ``http://192.168.1.20:8000``; detected from the laptop's interfaces (``config.hall``)
   with ``PORT`` when unset, or the request's own address behind HTTPS (``SECURE``).
