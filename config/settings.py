@@ -8,6 +8,9 @@ Everything a server needs comes from the environment:
   ``manage.py serve`` generates beside the SQLite database), ``DEBUG`` (``0``/``1``),
   ``ALLOWED_HOSTS`` (comma-separated), ``CSRF_TRUSTED_ORIGINS`` (comma-separated),
   ``SECURE`` (``1`` behind HTTPS);
+- ``CACHE_DIR``: where the computed standings are cached (default: beside the SQLite
+  file, or ``.cache`` in the project); ``STANDINGS_SETTLE_SECONDS`` (5): the most the
+  public standings lag behind the results while play goes on;
 - ``OFFICE_URL``: the address printed on table cards and in QR codes, e.g.
   ``http://192.168.1.20:8000``; detected from the laptop's interfaces (``config.hall``)
   with ``PORT`` when unset, or the request's own address behind HTTPS (``SECURE``).
@@ -118,6 +121,33 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # answers a second writer "table is locked" at once instead of waiting, so two
     # phones at once (tests/scoring/test_concurrency.py) would not behave as in the hall.
     DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / ".test-db.sqlite3")}
+
+
+# The public standings and the projector page are computed once per change of the
+# results and kept in files every gunicorn worker shares (scoring.public_cache): beside
+# the SQLite database, or in CACHE_DIR. Entries carry the tournament's results mark in
+# their key, so a stale one is never read; old ones expire or are culled.
+def _cache_dir(database: dict) -> Path:
+    name = str(database.get("NAME") or "")
+    if database.get("ENGINE", "").endswith("sqlite3") and name and name != ":memory:":
+        return Path(name).with_name(Path(name).name + ".cache")
+    return BASE_DIR / ".cache"
+
+
+CACHE_DIR = Path(os.environ.get("CACHE_DIR") or _cache_dir(DATABASES["default"]))
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+        "LOCATION": str(CACHE_DIR),
+        "TIMEOUT": 3 * 60 * 60,
+        # FileBasedCache lists its directory on every write: a thousand files keep that quick.
+        "OPTIONS": {"MAX_ENTRIES": 1000},
+    }
+}
+#: The public standings and the projector page follow the results with at most this
+#: delay (seconds): in play the results change many times a second, and the pages are
+#: computed once per this time instead of once per change (scoring.public_cache).
+STANDINGS_SETTLE_SECONDS = float(os.environ.get("STANDINGS_SETTLE_SECONDS", "5"))
 
 # The local default is for a developer with DEBUG on; with DEBUG off the office refuses
 # to start without a real key: SECRET_KEY from the environment, or the file

@@ -15,11 +15,16 @@ class CategoryError(ValueError):
     """``?category=`` names no category of the tournament; the message says which exist."""
 
 
-def chosen_category(tournament: Tournament, value: str | None) -> Category | None:
-    """The category ``?category=`` names (None for none or empty); raises :class:`CategoryError`."""
+def chosen_category(
+    tournament: Tournament, value: str | None, categories: list[Category] | None = None
+) -> Category | None:
+    """The category ``?category=`` names (None for none or empty); raises :class:`CategoryError`.
+
+    ``categories``: the tournament's, when the caller has them already (no query then)."""
     if not value:
         return None
-    categories = list(tournament.categories.all())
+    if categories is None:
+        categories = list(tournament.categories.all())
     number = number_param(value)
     for category in categories:
         if category.pk == number:

@@ -1,4 +1,5 @@
-"""Public URLs: published standings, the projector page and the statistics."""
+"""Public URLs: published standings (and their full list as CSV and PDF), the projector
+page and the statistics."""
 
 from django.urls import path
 
@@ -8,6 +9,8 @@ app_name = "public"
 
 urlpatterns = [
     path("<int:tournament_id>/standings/", standings_views.public_standings, name="standings"),
+    path("<int:tournament_id>/standings.csv", standings_views.standings_csv, name="standings_csv"),
+    path("<int:tournament_id>/standings.pdf", standings_views.public_standings_pdf, name="standings_pdf"),
     path("<int:tournament_id>/live/", standings_views.live, name="live"),
     path("<int:tournament_id>/statistics/", data_views.public_statistics, name="statistics"),
     path(

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from django.db import connections
-from django.db.models import Count, Q, Sum
+from django.db.models import Count, IntegerField, Q, Sum, Value
 
 from .models import Game, SeatTotal
 from .rating import Ranked, Rating, opponent_bonus, rank
@@ -32,6 +32,8 @@ class PlayerStanding:
     tables: int
     #: Tables of this player whose sheet is not confirmed yet: his result is provisional.
     unconfirmed: int = 0
+    #: His start number in the tournament (None without one, or without a registration).
+    start_number: int | None = None
 
     @property
     def total(self) -> int:
@@ -134,13 +136,13 @@ def standings(tournament, series_number: int | None = None) -> list[Ranked[Playe
     # Only confirmed sheets are final (scoring.signoff, 5.5.3); the others are marked provisional.
     table_rows = _rows(Table.objects.filter(series__in=series_ids).order_by().values_list("pk", "size", "signoff"))
     names = Registration.objects.filter(tournament=tournament).order_by()
-    name_rows = _rows(names.values_list("player_id", "player__name", "player__club__name"))
+    name_rows = _rows(names.values_list("player_id", "player__name", "player__club__name", "start_number"))
     rows = _player_totals(table_rows, seat_rows, name_rows)
     if rows is None:
         # A seated player without a registration (not made by the office's own views or
         # imports): take every seated player's name instead, one more query.
         people = Player.objects.filter(pk__in=Seat.objects.filter(series__in=series_ids).values("player_id"))
-        name_rows = _rows(people.order_by().values_list("pk", "name", "club__name"))
+        name_rows = _rows(people.order_by().values_list("pk", "name", "club__name", Value(None, IntegerField())))
         rows = _player_totals(table_rows, seat_rows, name_rows)
     return rank(rows, _rating_of, lot_seed=tournament.lot_seed, lot_key=_player_id_of)
 
@@ -255,7 +257,7 @@ def _player_totals(table_rows: list[tuple], seat_rows: list[tuple], names: list[
 
     ``table_rows``: (table id, size, sign-off id or None); ``seat_rows``: (table id,
     player id, points, won, lost) as :func:`_seats_with_totals` reads them; ``names``:
-    (player id, name, club). The sums of :func:`rated_seats` (tests/scoring/test_standings.py
+    (player id, name, club, start number). The sums of :func:`rated_seats` (tests/scoring/test_standings.py
     holds them equal to the engine's :func:`scoring.rating.rate_table` per table), in
     fewer steps: this runs over every seat of a 3,000-player tournament on each
     standings page, so the loops keep plain integers and one list per player, and
@@ -296,11 +298,12 @@ def _player_totals(table_rows: list[tuple], seat_rows: list[tuple], names: list[
             entry[5] += unsigned
     result = []
     append = result.append
-    for pk, name, club in names:
+    for pk, name, club, start in names:
         entry = entry_of(pk)
         if entry is not None:  # registered players without a seat are not in the standings
             points, won, lost, bonus, tables, unconfirmed = entry
-            append(PlayerStanding(pk, name, club or "", Rating(points, won, lost, bonus), tables, int(unconfirmed)))
+            rating = Rating(points, won, lost, bonus)
+            append(PlayerStanding(pk, name, club or "", rating, tables, int(unconfirmed), start))
     return result if len(result) == len(totals) else None
 
 

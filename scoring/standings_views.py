@@ -1,51 +1,100 @@
-"""The standings pages: the director's, the public one once published, and the projector's
-live page. Thin: scoring.standings ranks, scoring.tables lays the rows out."""
+"""The standings pages: the director's, the public one once published, the projector's
+live page and the full list as CSV and PDF. Thin: scoring.standings ranks,
+scoring.standings_page pages and searches, scoring.live_board lays out the projector,
+scoring.public_cache keeps what they computed until the results change."""
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+import io
+from dataclasses import dataclass
+
+from django.db.models import Exists, OuterRef
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.text import slugify
 from django_tables2 import RequestConfig
 
+from tournaments import hooks
 from tournaments.lookups import published_tournament
-from tournaments.models import Tournament
+from tournaments.models import Category, Team, Tournament
 from tournaments.params import number_param
 from tournaments.permissions import results_reader_required
 
-from .categories import CategoryError, chosen_category, within_category
-from .standings import finality, standings, team_standings
-from .tables import StandingsTable, TeamStandingsTable, rows, team_rows
+from . import documents
+from .categories import CategoryError, chosen_category
+from .live_board import board_page, progress, seconds_param
+from .public_cache import Mark, cache_key, cached, conditional, mark_of
+from .standings_files import csv_response
+from .standings_page import Scope, board, scope_query, standings_page
 
 
-def _standings_context(request: HttpRequest, tournament: Tournament, player_link: str | None = None) -> dict:
-    numbers = list(tournament.series.order_by("number").values_list("number", flat=True))
+@dataclass(slots=True)
+class Outline:
+    """What the scope links offer: the drawn series, the categories, whether there are teams
+    (two queries, three with categories; once per results mark)."""
+
+    numbers: list[int]
+    categories: list[Category]
+    has_teams: bool
+
+
+def _outline(tournament: Tournament, mark: Mark) -> Outline:
+    def compute() -> Outline:
+        numbers = list(tournament.series.order_by("number").values_list("number", flat=True))
+        teams = Team.objects.filter(tournament=OuterRef("pk"))
+        categories = Category.objects.filter(tournament=OuterRef("pk"))
+        has_teams, has_categories = (
+            Tournament.objects.filter(pk=tournament.pk).values_list(Exists(teams), Exists(categories)).get()
+        )
+        return Outline(numbers, list(tournament.categories.all()) if has_categories else [], has_teams)
+
+    return cached(cache_key(tournament, mark, "outline"), compute)
+
+
+def _scope(request: HttpRequest, tournament: Tournament, outline: Outline) -> Scope:
+    """The scope ``?series=``, ``?category=`` and ``?view=teams`` ask for; an unknown series
+    shows the overall standings, an unknown category raises :class:`CategoryError`."""
     selected = number_param(request.GET.get("series"))
-    series_number = selected if selected in numbers else None
-    category = chosen_category(tournament, request.GET.get("category"))
-    ranked = standings(tournament, series_number)
+    category = chosen_category(tournament, request.GET.get("category"), outline.categories)
     # The team ranking is offered once the tournament has teams; ?view=teams shows it.
-    has_teams = tournament.teams.exists()
-    teams_view = has_teams and request.GET.get("view") == "teams"
-    if teams_view:
-        table = TeamStandingsTable(team_rows(team_standings(tournament, series_number, players=ranked)))
-    else:
-        data = rows(within_category(ranked, category))
-        if player_link:  # each name links to the player's statistics page
-            for row in data:
-                row["url"] = reverse(player_link, args=[tournament.pk, row["player_id"]])
-        table = StandingsTable(data)
-    RequestConfig(request, paginate=False).configure(table)
-    finished = finality(tournament, series_number)
+    teams = outline.has_teams and request.GET.get("view") == "teams"
+    return Scope(selected if selected in outline.numbers else None, None if teams else category, teams)
+
+
+def _standings_context(request: HttpRequest, tournament: Tournament, public: bool) -> dict:
+    mark = mark_of(request, tournament)
+    outline = _outline(tournament, mark)
+    scope = _scope(request, tournament, outline)
+    found = board(tournament, mark, scope)
+    shown = standings_page(tournament, found.rows, request.GET, scope.teams)
+    if not scope.teams:  # each name links to the player's statistics page (on this page only)
+        link = "public:player_statistics" if public else "tournaments:player_statistics"
+        for row in shown.page.object_list:
+            row["url"] = reverse(link, args=[tournament.pk, row["player_id"]])
+    RequestConfig(request, paginate=False).configure(shown.table)
+    finished = found.finality
+    query = scope_query(scope)
     return {
         "tournament": tournament,
-        "table": table,
-        "numbers": numbers,
-        "series_number": series_number,
-        "has_teams": has_teams,
-        "categories": list(tournament.categories.all()),
-        "category": category,
-        "teams_view": teams_view,
+        "public": public,
+        "table": shown.table,
+        "page": shown.page,
+        "page_links": shown.links,
+        "query": shown.query,
+        "found": shown.found,
+        "total": shown.total,
+        "scope_query": query,
+        "pdf_url": reverse("public:standings_pdf" if public else "tournaments:standings_pdf", args=[tournament.pk])
+        + (f"?{query}" if query else ""),
+        "csv_url": reverse("public:standings_csv", args=[tournament.pk]) + (f"?{query}" if query else ""),
+        "numbers": outline.numbers,
+        "series_number": scope.series_number,
+        "has_teams": outline.has_teams,
+        "categories": outline.categories,
+        "category": scope.category,
+        "teams_view": scope.teams,
         "sheets_confirmed": finished.confirmed,
         "sheets": finished.sheets,
         "finality": finished,
@@ -57,33 +106,149 @@ def _bad_category(request: HttpRequest, tournament: Tournament, error: CategoryE
     return render(request, "tournaments/bad_request.html", {"tournament": tournament, "message": error}, status=400)
 
 
-@results_reader_required
-def standings_view(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    """The director's standings; the tournament's referees may read them too (the page
-    changes nothing). ``?category=<id>``: the category's own ranking."""
+#: The parameters a page of the standings depends on (besides ``?q=``): its cache key.
+LIST_PARAMETERS = ("series", "category", "view", "sort", "page")
+
+
+def _standings(request: HttpRequest, tournament: Tournament, public: bool) -> HttpResponse:
     try:
-        context = _standings_context(request, tournament, "tournaments:player_statistics")
+        context = _standings_context(request, tournament, public)
     except CategoryError as error:
         return _bad_category(request, tournament, error)
-    return render(request, "tournaments/standings.html", context)
+
+    def render_list() -> str:
+        return render_to_string("tournaments/_standings_list.html", context, request)
+
+    if context["query"]:  # a search: a few rows, rendered for it
+        html = render_list()
+    else:  # a page of the list: rendered once per change of the results and language
+        shown = [request.GET.get(name, "") for name in LIST_PARAMETERS]
+        key = cache_key(tournament, mark_of(request, tournament), "list", public, *shown, language=True)
+        html = cached(key, render_list)
+    # The search box asks for the list only (htmx); a reload or a link gets the whole page.
+    if request.htmx and request.htmx.target == "standings-list":
+        return HttpResponse(html)
+    return render(request, "tournaments/standings.html", context | {"list_html": html})
+
+
+@results_reader_required
+@conditional(settle=False)
+def standings_view(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """The director's standings, a page at a time; the tournament's referees may read them
+    too (the page changes nothing). ``?category=<id>``: the category's own ranking;
+    ``?q=``: find a player by name or start number; ``?page=``, ``?sort=``."""
+    return _standings(request, tournament, public=False)
 
 
 def public_standings(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    """Standings for everybody, once the director publishes them."""
-    tournament = published_tournament(request, tournament_id)
-    try:
-        context = _standings_context(request, tournament, "public:player_statistics")
-    except CategoryError as error:
-        return _bad_category(request, tournament, error)
-    return render(request, "tournaments/standings.html", context | {"public": True})
+    """Standings for everybody, once the director publishes them: an unchanged refresh is a 304."""
+    return _public_standings(request, published_tournament(request, tournament_id))
+
+
+@conditional
+def _public_standings(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    return _standings(request, tournament, public=True)
 
 
 def live(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    """The projector page: the top of the standings, refreshing itself."""
-    tournament = published_tournament(request, tournament_id)
+    """The projector page: the standings a page at a time, rotating (``?seconds=`` per page),
+    with the series' progress and a clock. ``?part=board&page=<n>``: page n's board
+    only, what static/js/projector.js fetches next."""
+    return _live(request, published_tournament(request, tournament_id))
+
+
+@conditional
+def _live(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    mark = mark_of(request, tournament)
+    outline = _outline(tournament, mark)
     try:
-        context = _standings_context(request, tournament)
+        scope = _scope(request, tournament, outline)
     except CategoryError as error:
         return _bad_category(request, tournament, error)
-    template = "tournaments/_live_table.html" if request.htmx else "tournaments/live.html"
-    return render(request, template, context)
+    number = number_param(request.GET.get("page"))
+
+    def render_board() -> str:
+        found = board(tournament, mark, scope)
+        page = board_page(found.rows, number)
+        url = reverse("public:live", args=[tournament.pk])
+        context = {
+            "tournament": tournament,
+            "board": page,
+            "teams_view": scope.teams,
+            "progress": progress(
+                tournament, mark, [scope.series_number] if scope.series_number else outline.numbers, found.finality
+            ),
+            "finality": found.finality,
+            "next_url": f"{url}?{scope_query(scope, page=page.next, part='board')}",
+        }
+        return render_to_string("tournaments/_live_table.html", context)
+
+    html = cached(cache_key(tournament, mark, "live", *scope.key(), number or 1, language=True), render_board)
+    if request.GET.get("part") == "board" or request.htmx:  # htmx: a projector page of before the rotation
+        return HttpResponse(html)
+    context = {
+        "tournament": tournament,
+        "board_html": html,
+        "teams_view": scope.teams,
+        "series_number": scope.series_number,
+        "category": scope.category,
+        "seconds": seconds_param(request.GET.get("seconds")),
+    }
+    return render(request, "tournaments/live.html", context)
+
+
+def _readable(request: HttpRequest, tournament_id: int) -> Tournament:
+    """The tournament, if its standings are published or the user directs or referees it; else 404."""
+    tournament = get_object_or_404(Tournament, pk=tournament_id)
+    user = request.user
+    if tournament.standings_public or tournament.is_director(user) or hooks.reads_results(tournament, user):
+        return tournament
+    raise Http404
+
+
+def standings_csv(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The full list of the scope as CSV (for a spreadsheet): every place, no paging."""
+    return _standings_csv(request, _readable(request, tournament_id))
+
+
+@conditional
+def _standings_csv(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    mark = mark_of(request, tournament)
+    try:
+        scope = _scope(request, tournament, _outline(tournament, mark))
+    except CategoryError as error:
+        return _bad_category(request, tournament, error)
+    return csv_response(tournament, board(tournament, mark, scope).rows, scope)
+
+
+def public_standings_pdf(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The ranking list PDF of the scope for everybody (no charts appended): made once per
+    change of the results, whoever asks."""
+    return _public_standings_pdf(request, published_tournament(request, tournament_id))
+
+
+@conditional
+def _public_standings_pdf(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    mark = mark_of(request, tournament)
+    try:
+        scope = _scope(request, tournament, _outline(tournament, mark))
+    except CategoryError as error:
+        return _bad_category(request, tournament, error)
+
+    def make() -> bytes:
+        out = io.BytesIO()
+        documents.standings_pdf(
+            tournament,
+            series_number=scope.series_number,
+            appendix=0,
+            out=out,
+            teams=scope.teams,
+            category=scope.category,
+        )
+        return out.getvalue()
+
+    pdf = cached(cache_key(tournament, mark, "pdf", *scope.key(), language=True), make)
+    response = HttpResponse(pdf, content_type="application/pdf")
+    name = "-".join(filter(None, [slugify(tournament.name) or "tournament", "standings", scope_query(scope)]))
+    response["Content-Disposition"] = f'inline; filename="{slugify(name)}.pdf"'
+    return response

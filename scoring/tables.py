@@ -27,7 +27,10 @@ def _figures(r) -> dict:
 
 def rows(ranked) -> list[dict]:
     """Flatten ranked standings for the table (sorting happens on these values)."""
-    return [_figures(r) | {"club": r.item.club, "player_id": r.item.player_id} for r in ranked]
+    return [
+        _figures(r) | {"club": r.item.club, "player_id": r.item.player_id, "start_number": r.item.start_number}
+        for r in ranked
+    ]
 
 
 def team_rows(ranked) -> list[dict]:
@@ -47,6 +50,8 @@ class SheetsColumn(tables.Column):
 
 class StandingsTable(tables.Table):
     place = Num(verbose_name=_("Place"))
+    #: The player's start number (tournaments.Registration), what the wall and the door know him by.
+    start_number = Num(verbose_name=_("No."), order_by=("start_number", "place"))
     # Linked to the player's statistics where the view puts a "url" into the row.
     name = tables.Column(verbose_name=_("Player"), linkify=lambda record: record.get("url"))
     club = tables.Column(verbose_name=_("Club"))
@@ -76,6 +81,7 @@ class TeamStandingsTable(StandingsTable):
     """The teams: every count is the sum of its players' (DOMAIN, "Teams and leagues")."""
 
     name = tables.Column(verbose_name=_("Team"))
+    start_number = None
     club = None
     members = tables.Column(verbose_name=_("Players"), orderable=False, attrs={"td": {"class": "members"}})
 

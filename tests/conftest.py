@@ -38,3 +38,10 @@ def _office_url_of_the_request(settings):
     """Links on the address the test's request used (http://testserver/...), not on
     the hall address this machine's interfaces happen to give (config.hall)."""
     settings.OFFICE_URL = ""
+
+
+@pytest.fixture(autouse=True)
+def _standings_follow_every_change(settings):
+    """Public standings show every change at once in tests (the hall lets them settle for a
+    few seconds: scoring.public_cache.settled_mark, tested on its own)."""
+    settings.STANDINGS_SETTLE_SECONDS = 0

@@ -509,6 +509,11 @@ MATRIX: list[Row] = [
     Row("public:live", tournament, get=UNPUBLISHED),
     Row("public:standings", tournament, get=EVERYONE, prepare=published),
     Row("public:live", tournament, get=EVERYONE, prepare=published),
+    # The standings' full list: the CSV also for the tournament's referees (they read the standings).
+    Row("public:standings_csv", tournament, get=UNPUBLISHED | {"referee": OK}),
+    Row("public:standings_csv", tournament, get=EVERYONE, prepare=published),
+    Row("public:standings_pdf", tournament, get=UNPUBLISHED),
+    Row("public:standings_pdf", tournament, get=EVERYONE, prepare=published),
     # The scorekeepers' table links.
     Row("tables:sheet", table_link, get=TABLE_LINK, post=TABLE_LINK, data=game_data()),
     Row("tables:preview", table_link, post=TABLE_LINK, data=game_data(), writes=False),

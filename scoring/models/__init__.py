@@ -1,7 +1,8 @@
 """Scoring's models: the deals of both lists and the seat totals (deals.py), the sheet's
-sign-off (signoff.py)."""
+sign-off (signoff.py), the results mark the public pages are cached by (marks.py)."""
 
 from .deals import IRREGULARITY_CHOICES, PASSED_OR_DECLARED, ControlEntry, Deal, Game, GameQuerySet, SeatTotal
+from .marks import ResultsMark
 from .signoff import ListsAccepted, PinFailure, SeatConfirmation, SignOff
 
 __all__ = [
@@ -13,6 +14,7 @@ __all__ = [
     "GameQuerySet",
     "ListsAccepted",
     "PinFailure",
+    "ResultsMark",
     "SeatConfirmation",
     "SeatTotal",
     "SignOff",

@@ -193,7 +193,9 @@ def test_the_public_standings_do_not_link_the_director_documents(client, running
     t.save()
     client.logout()
     page = client.get(reverse("public:standings", args=[t.pk])).content.decode()
-    assert "standings.pdf" not in page
+    assert reverse("tournaments:standings_pdf", args=[t.pk]) not in page
+    assert reverse("tournaments:fee_account", args=[t.pk]) not in page
+    assert reverse("public:standings_pdf", args=[t.pk]) in page  # the full list, made for the public
 
 
 def test_the_fee_account_sums_what_the_tables_collect(client, running):

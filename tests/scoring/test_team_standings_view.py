@@ -71,7 +71,8 @@ def test_the_published_standings_show_the_teams_too(client, director):
     client.logout()
     html = page(client, t, "public:standings", view="teams")
     assert "team standings" in html and team_standings(t)[0].item.name in html
-    assert "Team ranking list (PDF)" not in html
+    assert reverse("tournaments:standings_pdf", args=[t.pk]) not in html  # the director's documents
+    assert f"{reverse('public:standings_pdf', args=[t.pk])}?view=teams" in html  # the public's
 
 
 def test_a_fixed_number_of_queries(client, director, django_assert_max_num_queries):

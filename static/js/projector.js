@@ -1,0 +1,76 @@
+/* The projector page (templates/tournaments/live.html): the next page of the standings
+ * every data-seconds, and a clock.
+ *
+ * Each page's board names the next one (data-next: the last page names the first), so
+ * the screen rotates through the whole field. The hall's Wi-Fi fails now and then: a
+ * fetch that fails or takes too long keeps the page on the screen, says so in one line,
+ * and the same page is asked for again at the next turn. The browser revalidates with
+ * the page's ETag, so an unchanged page costs the office a 304.
+ */
+(function () {
+  "use strict";
+
+  var screen = document.querySelector("[data-seconds]");
+  var board = document.getElementById("board");
+  if (!screen || !board) {
+    return;
+  }
+  var seconds = Math.max(parseInt(screen.getAttribute("data-seconds"), 10) || 12, 2);
+  var clock = document.querySelector("[data-clock]");
+  var offline = document.querySelector("[data-offline]");
+  var busy = false;
+
+  function two(n) {
+    return (n < 10 ? "0" : "") + n;
+  }
+
+  function showTime() {
+    var now = new Date();
+    if (clock) {
+      clock.textContent = two(now.getHours()) + ":" + two(now.getMinutes());
+    }
+  }
+
+  function connected(yes) {
+    if (offline) {
+      offline.hidden = yes;
+    }
+  }
+
+  function turn() {
+    var part = board.querySelector("[data-next]");
+    if (!part || busy) {
+      return;
+    }
+    busy = true;
+    var controller = window.AbortController ? new AbortController() : null;
+    var timer = controller ? window.setTimeout(function () { controller.abort(); }, Math.max(seconds * 1000 - 500, 1500)) : null;
+    fetch(part.getAttribute("data-next"), {
+      credentials: "same-origin",
+      headers: { Accept: "text/html" },
+      signal: controller ? controller.signal : undefined
+    }).then(function (response) {
+      if (!response.ok) {
+        throw new Error("HTTP " + response.status);
+      }
+      return response.text();
+    }).then(function (html) {
+      if (html.indexOf("data-next") < 0) {
+        throw new Error("not a board");
+      }
+      board.innerHTML = html;
+      connected(true);
+    }).catch(function () {
+      connected(false); // the last page stays; the next turn asks again
+    }).then(function () {
+      if (timer) {
+        window.clearTimeout(timer);
+      }
+      busy = false;
+    });
+  }
+
+  showTime();
+  window.setInterval(showTime, 1000);
+  window.setInterval(turn, seconds * 1000);
+})();

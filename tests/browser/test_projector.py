@@ -1,0 +1,98 @@
+"""The projector page (/p/<id>/live/, static/js/projector.js): it turns through every
+player of the field a page at a time, fits 1920x1080 and 1280x720 without scrolling,
+and keeps its page on the screen while the hall's Wi-Fi is gone."""
+
+from __future__ import annotations
+
+import os
+import random
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+from django.urls import reverse
+from playwright.sync_api import expect
+
+from tests import factories
+from tests.scoring.test_standings import play
+from tournaments.models import Registration
+from tournaments.series import draw_series
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
+
+#: Where the screenshots go, to look at (not in git).
+SCREENSHOTS = Path(os.environ.get("BROWSER_SCREENSHOTS", tempfile.gettempdir()))
+SIZES = [(1920, 1080), (1280, 720)]
+
+
+def hall_of(players: int):
+    """A published tournament of ``players`` with start numbers, one round played."""
+    t = factories.tournament(name="Herbstpreis der Skatfreunde", rounds_per_series=1, standings_public=True)
+    for number, registration in enumerate(factories.registered(t, players, clubs=6), start=1):
+        Registration.objects.filter(pk=registration.pk).update(start_number=number)
+    play(draw_series(t), random.Random(3))
+    names = set(Registration.objects.filter(tournament=t).values_list("player__name", flat=True))
+    return t, names
+
+
+def shown_names(page) -> list[str]:
+    return page.locator("table.board td.name").all_inner_texts()
+
+
+def fits(page) -> dict:
+    """How far the page reaches beyond the screen (0 when it fits)."""
+    return page.evaluate(
+        """() => {
+            const root = document.documentElement;
+            const last = [...document.querySelectorAll('table.board tr, .foot')].pop().getBoundingClientRect();
+            return {
+                down: Math.max(root.scrollHeight - innerHeight, Math.ceil(last.bottom) - innerHeight, 0),
+                across: Math.max(root.scrollWidth - innerWidth, 0),
+            };
+        }"""
+    )
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES)
+def test_the_projector_turns_through_every_player_and_never_scrolls(browser, live_server, width, height):
+    t, names = hall_of(45)
+    context = browser.new_context(viewport={"width": width, "height": height}, locale="en-GB")
+    page = context.new_page()
+    try:
+        page.goto(live_server.url + reverse("public:live", args=[t.pk]) + "?seconds=3")
+        expect(page.locator("table.board td.name").first).to_be_visible()
+        assert len(shown_names(page)) == 20  # pages of 20
+        assert page.locator(".status").count() == 1  # the provisional state said once
+        expect(page.locator(".status")).to_contain_text("Series 1")
+        page.screenshot(path=str(SCREENSHOTS / f"projector-{width}x{height}.png"))
+        assert fits(page) == {"down": 0, "across": 0}
+        seen: set[str] = set()
+        deadline = time.monotonic() + 30
+        while seen != names and time.monotonic() < deadline:
+            seen |= set(shown_names(page))
+            assert fits(page) == {"down": 0, "across": 0}
+            page.wait_for_timeout(1000)
+        assert seen == names  # every player of the field was on the screen
+        expect(page.locator(".foot")).to_contain_text("of 3")
+    finally:
+        context.close()
+
+
+def test_a_lost_connection_keeps_the_last_page_on_the_screen(browser, live_server):
+    t, _names = hall_of(45)
+    context = browser.new_context(viewport={"width": 1280, "height": 720}, locale="en-GB")
+    page = context.new_page()
+    try:
+        page.goto(live_server.url + reverse("public:live", args=[t.pk]) + "?seconds=3")
+        expect(page.locator(".foot")).to_contain_text("Page 1 of 3")
+        first = shown_names(page)
+        page.route("**/live/?*part=board*", lambda route: route.abort("internetdisconnected"))
+        expect(page.locator("[data-offline]")).to_be_visible(timeout=10_000)
+        assert shown_names(page) == first  # the last page stays
+        page.screenshot(path=str(SCREENSHOTS / "projector-offline.png"))
+        page.unroute("**/live/?*part=board*")
+        expect(page.locator(".foot")).to_contain_text("Page 2 of 3", timeout=10_000)
+        expect(page.locator("[data-offline]")).to_be_hidden()
+    finally:
+        context.close()

@@ -1,0 +1,43 @@
+"""The public standings on a phone and a desktop: pages of 50, and the find-a-player box
+answering as one types (htmx), the address following the search."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+import pytest
+from django.urls import reverse
+from playwright.sync_api import expect
+
+from tournaments.models import Player, Registration
+from tournaments.names import search_key
+
+from .test_projector import hall_of
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
+
+SCREENSHOTS = Path(os.environ.get("BROWSER_SCREENSHOTS", tempfile.gettempdir()))
+
+
+@pytest.mark.parametrize(("width", "height"), [(390, 844), (1920, 1080)])
+def test_find_a_player_as_you_type(browser, live_server, width, height):
+    t, _names = hall_of(60)
+    player = Registration.objects.get(tournament=t, start_number=33).player
+    Player.objects.filter(pk=player.pk).update(name="Jürgen Weißmüller", search_key=search_key("Jürgen Weißmüller"))
+    context = browser.new_context(viewport={"width": width, "height": height}, locale="en-GB")
+    page = context.new_page()
+    try:
+        page.goto(live_server.url + reverse("public:standings", args=[t.pk]))
+        expect(page.locator("nav.pager")).to_contain_text("Rows 1\N{EN DASH}50 of 60")
+        assert page.locator("table.standings tbody tr").count() == 50
+        page.screenshot(path=str(SCREENSHOTS / f"standings-{width}.png"), full_page=True)
+        page.locator("#find-q").press_sequentially("weissmu jur", delay=30)
+        expect(page.locator("table.standings tbody tr")).to_have_count(1)
+        expect(page.locator("table.standings tbody")).to_contain_text("Jürgen Weißmüller")
+        expect(page.locator(".found")).to_contain_text("1 player found")
+        assert "q=weissmu" in page.url  # a reload shows the same
+        page.screenshot(path=str(SCREENSHOTS / f"standings-found-{width}.png"), full_page=True)
+    finally:
+        context.close()

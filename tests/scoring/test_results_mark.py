@@ -1,0 +1,107 @@
+"""The results mark grows with every change of what the standings show, however it is
+written (the triggers of scoring/migrations/0008), and only the tournament's own."""
+
+from __future__ import annotations
+
+import pytest
+
+from referees.corrections import add_game, correct_game, void_game
+from scoring.models import Game, ResultsMark, SignOff
+from scoring.public_cache import results_mark
+from tests import factories
+from tournaments.models import Category, Player, Registration, Series, Team, Tournament
+from tournaments.series import draw_series
+from tournaments.services import withdraw
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def running():
+    """A drawn series of two tables of four, deal 1 entered at the first."""
+    t, series = factories.drawn(8, rounds_per_series=1)
+    table = series.tables.order_by("number").first()
+    factories.game(table, 1, passed_out=True)
+    return t, series, table
+
+
+def version(t: Tournament) -> int:
+    return results_mark(t).version
+
+
+def changes(t: Tournament, change) -> int:
+    before = version(t)
+    change()
+    return version(t) - before
+
+
+def test_each_kind_of_results_change_moves_the_mark(running):
+    t, series, table = running
+    referee = factories.user("ref")
+    game = table.games.get(number=1)
+    assert changes(t, lambda: factories.game(table, 2, passed_out=True))  # a deal entered
+    played = factories.game(table, 3, declarer_seat=1, contract="grand", tops=1, declarer_points=70)
+    assert changes(
+        t,
+        lambda: correct_game(
+            played.pk, expected_version=1, changes={"declarer_points": 40}, user=referee, reason="counted twice"
+        ),
+    )
+    assert changes(t, lambda: void_game(game.pk, expected_version=1, user=referee, reason="3.2.11"))
+    assert changes(t, lambda: Game.objects.filter(table=table, number=2).delete())
+    assert changes(t, lambda: SignOff.objects.create(table=table, fingerprint="x", on_paper=True))
+    assert changes(
+        t, lambda: add_game(table.pk, number=4, fields={"passed_out": True}, user=referee, reason="on paper")
+    )  # a deal added to a confirmed sheet by a referee
+    assert changes(t, lambda: Series.objects.filter(pk=series.pk).update(status=Series.Status.FINISHED))
+    assert changes(t, lambda: draw_series(t))  # the next series drawn
+    assert changes(t, lambda: withdraw(Registration.objects.filter(tournament=t).first()))
+
+
+def test_names_teams_and_categories_move_the_mark_too(running):
+    t, _series, _table = running
+    registration = Registration.objects.filter(tournament=t).select_related("player").first()
+    assert changes(t, lambda: Player.objects.filter(pk=registration.player_id).update(name="Anna Umbenannt"))
+    assert changes(t, lambda: Team.objects.create(tournament=t, name="Kreuz Bube"))
+    assert changes(t, lambda: Category.objects.create(tournament=t, name="Damen"))
+    assert changes(t, lambda: Tournament.objects.filter(pk=t.pk).update(name="Herbstpreis"))
+
+
+def test_paying_at_the_door_does_not_move_the_mark(running):
+    """Only what the standings show counts: the cash desk's taps leave the cache alone."""
+    t, _series, _table = running
+    registration = Registration.objects.filter(tournament=t).first()
+    registration.paid = True
+    assert changes(t, lambda: registration.save(update_fields=["paid", "present"])) == 0
+
+
+def test_a_change_moves_only_its_own_tournaments_mark(running):
+    _t, _series, table = running
+    other, other_series = factories.drawn(4)
+    before = version(other)
+    factories.game(table, 2, passed_out=True)
+    assert version(other) == before
+    assert changes(other, lambda: factories.game(other_series.tables.get(), 1, passed_out=True)) == 1
+
+
+def test_a_sheets_changes_count_in_its_own_row(running):
+    """Two tables entering at once never update one shared row (PostgreSQL would queue them)."""
+    t, series, table = running
+    second = series.tables.exclude(pk=table.pk).get()
+    factories.game(second, 1, passed_out=True)
+    scopes = set(ResultsMark.objects.filter(tournament=t).values_list("scope", flat=True))
+    assert {table.pk, second.pk} <= scopes
+
+
+def test_a_deleted_tournament_leaves_no_mark(running):
+    t, _series, _table = running
+    pk = t.pk
+    t.delete()
+    assert not ResultsMark.objects.filter(tournament_id=pk).exists()
+
+
+def test_the_mark_says_when_the_results_last_changed(running):
+    t, _series, table = running
+    first = results_mark(t).changed_at
+    factories.game(table, 2, passed_out=True)
+    assert first is not None and results_mark(t).changed_at >= first
