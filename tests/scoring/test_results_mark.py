@@ -105,3 +105,30 @@ def test_the_mark_says_when_the_results_last_changed(running):
     first = results_mark(t).changed_at
     factories.game(table, 2, passed_out=True)
     assert first is not None and results_mark(t).changed_at >= first
+
+
+def _trigger_names() -> set[str]:
+    """The triggers the database has now (SQLite: sqlite_master; PostgreSQL: pg_trigger)."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        if connection.vendor == "sqlite":
+            cursor.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")
+        else:
+            cursor.execute("SELECT tgname FROM pg_trigger WHERE NOT tgisinternal")
+        return {name for (name,) in cursor.fetchall()}
+
+
+def test_every_trigger_of_the_mark_survives_the_later_migrations():
+    """A later migration that rebuilds a table on SQLite drops its triggers (scoring/0009):
+    after the whole migrate every trigger of scoring/0008 must still be there."""
+    import importlib
+
+    from django.db import connection
+
+    mark = importlib.import_module("scoring.migrations.0008_results_mark")
+    if connection.vendor == "sqlite":
+        expected = {statement.split()[2] for statement in mark.sqlite_up()}
+    else:
+        expected = {s.split()[2] for s in mark.postgres_up() if s.startswith("CREATE TRIGGER")}
+    assert expected <= _trigger_names(), expected - _trigger_names()
