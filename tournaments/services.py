@@ -21,18 +21,24 @@ from .names import identity_key
 DEFAULT_LOST_GAME_FEES = ((1, "0.50"), (4, "1.00"))
 
 
-def create_tournament(form, director) -> Tournament:
+def create_tournament(form, director, preset=None) -> Tournament:
     """Save a valid TournamentForm as a new tournament directed by ``director``, with the
-    common lost-game fee schedule to start from."""
+    rule tables of ``preset`` (:mod:`tournaments.presets`), or else the common lost-game
+    fee schedule to start from."""
+    from .presets import apply_preset
+
     with transaction.atomic():
         tournament = form.save()
         tournament.directors.add(director)
-        tournament.lost_game_fees.bulk_create(
-            [
-                tournament.lost_game_fees.model(tournament=tournament, from_lost_game=start, amount=amount)
-                for start, amount in DEFAULT_LOST_GAME_FEES
-            ]
-        )
+        if preset is not None:
+            apply_preset(tournament, preset)
+        else:
+            tournament.lost_game_fees.bulk_create(
+                [
+                    tournament.lost_game_fees.model(tournament=tournament, from_lost_game=start, amount=amount)
+                    for start, amount in DEFAULT_LOST_GAME_FEES
+                ]
+            )
     return tournament
 
 

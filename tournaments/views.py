@@ -15,7 +15,7 @@ from django.views.decorators.http import require_POST
 
 from scoring.rules import RuleError
 
-from . import hooks, services
+from . import hooks, presets, services
 from . import series as series_service
 from .forms import (
     DrawForm,
@@ -51,12 +51,15 @@ def home(request: HttpRequest) -> HttpResponse:
 def tournament_create(request: HttpRequest) -> HttpResponse:
     # `request.POST or None` would leave an empty post unbound: shown again without a word.
     posted = request.POST if request.method == "POST" else None
-    form = TournamentForm(posted)
+    # A preset (tournaments.presets) fills the form's rules; its tables are written with the tournament.
+    preset = presets.BY_KEY.get((posted or request.GET).get("preset", ""))
+    form = TournamentForm(posted, initial=preset.fields() if preset else None)
     if request.method == "POST" and form.is_valid():
-        tournament = services.create_tournament(form, request.user)
+        tournament = services.create_tournament(form, request.user, preset=preset)
         messages.success(request, _("Tournament created. Register the players next."))
         return redirect("tournaments:players", tournament.pk)
-    return render(request, "tournaments/tournament_form.html", {"form": form})
+    choices = [(p, presets.summary(p)) for p in presets.PRESETS]
+    return render(request, "tournaments/tournament_form.html", {"form": form, "presets": choices, "preset": preset})
 
 
 def _sent(request: HttpRequest, prefix: str):
