@@ -71,7 +71,8 @@ def grid_page(request: HttpRequest, tournament: Tournament, number: int, table: 
             refused = _("Nothing typed: type the deals first, one line each.")
         else:
             try:
-                saved = grid.save_rows(rows, entered_by=f"{request.user.get_username()}: {_('office grid')}")
+                who = _("%(user)s: office grid") % {"user": request.user.get_username()}
+                saved = grid.save_rows(rows, entered_by=who)
             except grid.GridRefused as error:
                 refused = _("Nothing saved. %(problem)s") % {"problem": error.row.problem}
             else:

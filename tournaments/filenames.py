@@ -15,33 +15,37 @@ from django.utils.translation import pgettext_lazy
 #: German letters spelled out, so "Großes Open" is saved as grosses-open, not groes-open.
 SPELLED = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue", "ß": "ss"})
 
-#: The words of file names, translated with the page (context "file name").
-WORDS = {
-    "series": pgettext_lazy("file name", "series"),
-    "sheets": pgettext_lazy("file name", "sheets"),
-    "sheet": pgettext_lazy("file name", "sheet"),
-    "blank": pgettext_lazy("file name", "blank"),
-    "filled": pgettext_lazy("file name", "filled"),
-    "table": pgettext_lazy("file name", "table"),
-    "table-cards": pgettext_lazy("file name", "table-cards"),
-    "pin-slips": pgettext_lazy("file name", "pin-slips"),
-    "settlement": pgettext_lazy("file name", "settlement"),
-    "standings": pgettext_lazy("file name", "standings"),
-    "team-standings": pgettext_lazy("file name", "team-standings"),
-    "prize-list": pgettext_lazy("file name", "prize-list"),
-    "start-list": pgettext_lazy("file name", "start-list"),
-    "tournament": pgettext_lazy("file name", "tournament"),
-    "category": pgettext_lazy("file name", "category"),
-    "league": pgettext_lazy("file name", "league"),
-    "corrections": pgettext_lazy("file name", "corrections"),
-    "ranking": pgettext_lazy("file name", "ranking"),
-    "teams": pgettext_lazy("file name", "teams"),
-    "results": pgettext_lazy("file name", "results"),
-    "games": pgettext_lazy("file name", "games"),
-    "players": pgettext_lazy("file name", "players"),
-    "tables": pgettext_lazy("file name", "tables"),
-    "season": pgettext_lazy("file name", "season"),
-    "match-days": pgettext_lazy("file name", "match-days"),
+#: The words of file names, translated with the page (context "file name"); a caller names one
+#: in lower case ("standings"). Written capitalised here, as the catalogue's entries are.
+WORDS: dict[str, object] = {
+    str(key).lower(): word
+    for key, word in (
+        ("Series", pgettext_lazy("file name", "Series")),
+        ("Sheets", pgettext_lazy("file name", "Sheets")),
+        ("Sheet", pgettext_lazy("file name", "Sheet")),
+        ("Blank", pgettext_lazy("file name", "Blank")),
+        ("Filled", pgettext_lazy("file name", "Filled")),
+        ("Table", pgettext_lazy("file name", "Table")),
+        ("Table-cards", pgettext_lazy("file name", "Table-cards")),
+        ("Pin-slips", pgettext_lazy("file name", "Pin-slips")),
+        ("Settlement", pgettext_lazy("file name", "Settlement")),
+        ("Standings", pgettext_lazy("file name", "Standings")),
+        ("Team-standings", pgettext_lazy("file name", "Team-standings")),
+        ("Prize-list", pgettext_lazy("file name", "Prize-list")),
+        ("Start-list", pgettext_lazy("file name", "Start-list")),
+        ("Tournament", pgettext_lazy("file name", "Tournament")),
+        ("Category", pgettext_lazy("file name", "Category")),
+        ("League", pgettext_lazy("file name", "League")),
+        ("Corrections", pgettext_lazy("file name", "Corrections")),
+        ("Ranking", pgettext_lazy("file name", "Ranking")),
+        ("Teams", pgettext_lazy("file name", "Teams")),
+        ("Results", pgettext_lazy("file name", "Results")),
+        ("Games", pgettext_lazy("file name", "Games")),
+        ("Players", pgettext_lazy("file name", "Players")),
+        ("Tables", pgettext_lazy("file name", "Tables")),
+        ("Season", pgettext_lazy("file name", "Season")),
+        ("Match-days", pgettext_lazy("file name", "Match-days")),
+    )
 }
 
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.db.models import Max, Q
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from . import hooks
 from .models import Category, Club, Player, Registration, Table, Team, Tournament, new_token
@@ -232,7 +233,9 @@ def played_changes_refused(tournament: Tournament, *, series_count: int, rounds_
     refused = {}
     drawn = tournament.series.count()
     if series_count < drawn:
-        refused["series_count"] = _("%(n)s series are already drawn.") % {"n": drawn}
+        refused["series_count"] = ngettext(
+            "%(n)s series is already drawn.", "%(n)s series are already drawn.", drawn
+        ) % {"n": drawn}
     if rounds_per_series != tournament.rounds_per_series and hooks.deals_entered(tournament):
         refused["rounds_per_series"] = _(
             "Deals are entered already: rounds per series stay at %(rounds)s, or entered deals would fall "

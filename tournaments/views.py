@@ -197,12 +197,14 @@ def draw(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     except series_service.ProvisionalSeeding as refused:
         messages.error(request, provisional_text(refused.tables))
         return redirect(tournament)
-    text = _("Series %(n)s is drawn: %(tables)s tables, %(repeat)s repeat meetings, %(club)s club-mate pairs.") % {
-        "n": series.number,
-        "tables": series.tables.count(),
-        "repeat": series.repeat_meetings,
-        "club": series.club_meetings,
-    }
+    tables = series.tables.count()
+    parts = (
+        ngettext("%(n)s table", "%(n)s tables", tables) % {"n": tables},
+        ngettext("%(n)s repeat meeting", "%(n)s repeat meetings", series.repeat_meetings)
+        % {"n": series.repeat_meetings},
+        ngettext("%(n)s club-mate pair", "%(n)s club-mate pairs", series.club_meetings) % {"n": series.club_meetings},
+    )
+    text = _("Series %(n)s is drawn: %(what)s.") % {"n": series.number, "what": ", ".join(parts)}
     if seeded_on and series.method == Series.Method.SEEDED:
         text += " " + _("Seeded on provisional standings: some sheets were not confirmed.")
     messages.success(request, text)
