@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 
+from django.utils.formats import number_format
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
@@ -104,7 +105,8 @@ def apply_preset(tournament: Tournament, preset: Preset) -> None:
 
 
 def _money(amount: Decimal) -> str:
-    return f"{amount:.2f}"
+    """0.50 in English, 0,50 in German."""
+    return number_format(amount, 2)
 
 
 def summary(preset: Preset) -> str:
