@@ -143,6 +143,7 @@ def _outputs(row: grid.GridRow, names: list[str]) -> dict:
         "outcome": row.outcome,
         "passed": game.passed_out,
         "score": game.score,
+        "seat": seat or "",
     }
 
 

@@ -5,6 +5,11 @@
  * Enter goes to the next row (it never sends the form), the arrow keys up and down move
  * between rows, Ctrl+Enter (or Cmd+Enter) saves the whole list. On load the cursor
  * stands in the first refused row, else the first row.
+ *
+ * The players' running totals, as on the paper list, add up the scores the office gave
+ * each row (data-score, data-seat) from the totals already entered (data-totals): a
+ * sum, never a value. After a row without a score (empty, refused, not valued yet) the
+ * totals stay empty: the list is not whole there.
  */
 (function () {
   "use strict";
@@ -39,7 +44,31 @@
     }
   });
 
+  function totals() {
+    var table = document.querySelector("table.grid[data-totals]");
+    if (!table) {
+      return;
+    }
+    var sums = table.getAttribute("data-totals").split(",").map(Number);
+    var whole = true;
+    Array.prototype.forEach.call(table.querySelectorAll("tbody tr"), function (row) {
+      var score = row.querySelector(".outputs [data-score]");
+      var seat = score ? parseInt(score.getAttribute("data-seat"), 10) : 0;
+      whole = whole && score !== null;
+      if (whole && seat) {
+        sums[seat - 1] += parseInt(score.getAttribute("data-score"), 10);
+      }
+      Array.prototype.forEach.call(row.querySelectorAll("td.total"), function (cell, index) {
+        cell.textContent = whole ? String(sums[index]) : "";
+        cell.classList.toggle("declarer", whole && index + 1 === seat);
+      });
+    });
+  }
+
+  document.addEventListener("htmx:afterSwap", totals);
+
   document.addEventListener("DOMContentLoaded", function () {
+    totals();
     var first = document.querySelector("[data-grid-line][aria-invalid=true]") || lines()[0];
     if (first) {
       first.focus();

@@ -52,6 +52,8 @@ def test_a_paper_list_is_typed_with_the_keyboard_and_saved_whole(live_server, br
         page.keyboard.press("Enter")
     expect(page.locator("[name=line-7]")).to_be_focused()
     expect(page.locator("#out-5")).to_contain_text("Grand with 2 hand schneider")
+    # The players' running totals, as on the paper list: the office's scores added up.
+    expect(page.locator("tr.grid-row").nth(5).locator("td.total")).to_have_text(["0", "30", "72", "45"])
     page.screenshot(path=str(SCREENSHOTS / "grid-1920.png"), full_page=True)
     page.keyboard.press("Control+Enter")
 
