@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .skat import Contract, RuleError, gettext_noop
+from .skat import GAME_VALUES, Contract, RuleError, gettext_noop
 
 #: 2.1.1: the contract letters, German (Kreuz, Herz, Pik, Karo) and English.
 CONTRACT_LETTERS: dict[str, Contract] = {
@@ -203,7 +203,15 @@ def _bid(rest: str) -> int:
         )
     if rest != token:
         raise RuleError("bid", gettext_noop("{given} is not read: the line ends with the bid"), "5.5.2", given=rest)
-    return int(number)
+    bid = int(number)
+    if bid not in GAME_VALUES:  # the engine's own words (scoring.validation)
+        raise RuleError(
+            "bid",
+            gettext_noop("{bid} is not a game value; bids are game values from 18 to 264"),
+            "3.3.2, 5.6.1",
+            bid=bid,
+        )
+    return bid
 
 
 def _null_tricks(contract: Contract, lost: bool, fields: dict[str, object]) -> None:

@@ -125,6 +125,7 @@ def test_the_line_as_the_phone_forms_data():
         ("1h2 120/", "points", "4.4.1", "tricks"),
         ("1h2 75 zz", "bid", "3.3.2", "only a bid may follow"),
         ("1h2 75 b36 x", "bid", "5.5.2", "ends with the bid"),
+        ("1h2 75 b19", "bid", "3.3.2, 5.6.1", "19 is not a game value"),
     ],
 )
 def test_every_refusal_names_its_field_and_paragraph(text, field, paragraph, words):
