@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from scoring.paperline import CONTRACT_LETTERS, FLAG_LETTERS, PaperLine, parse_line
 from scoring.rules import Contract, RuleError
@@ -136,3 +138,15 @@ def test_every_refusal_names_its_field_and_paragraph(text, field, paragraph, wor
     assert error.paragraph == paragraph
     assert words in error.message
     assert PARAGRAPH.search(str(error)), str(error)
+
+
+@settings(max_examples=400)
+@given(st.text(alphabet=st.sampled_from("0123456789+-/ khpxgncsdzolvbrq\u0661²\t\n\x00ÄÖß"), max_size=24))
+def test_any_typed_text_is_a_line_or_a_refusal_naming_a_field(text):
+    try:
+        line = parse_line(text)
+    except RuleError as error:
+        assert error.field in ("declarer", "contract", "tops", "flags", "points", "bid")
+        assert PARAGRAPH.search(str(error))
+    else:
+        assert line is None or isinstance(line, PaperLine)
