@@ -7,6 +7,8 @@ import io
 from django.http import Http404, HttpRequest, HttpResponse
 from django.utils.text import slugify
 
+from tournaments.filenames import Name, file_name
+
 from . import documents
 from .exports import SHEETS, league_season_csv, league_season_xlsx
 from .models import League, MatchDay
@@ -25,7 +27,8 @@ def season_xlsx(request: HttpRequest, league: League) -> HttpResponse:
     out = io.BytesIO()
     league_season_xlsx(league, out)
     response = HttpResponse(out.getvalue(), content_type=XLSX)
-    response["Content-Disposition"] = f'attachment; filename="{slugify(str(league)) or "league"}.xlsx"'
+    filename = file_name(Name(league), suffix=".xlsx", fallback="league")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
 
 
@@ -37,5 +40,6 @@ def season_csv(request: HttpRequest, league: League, sheet: str) -> HttpResponse
     out = io.StringIO()
     league_season_csv(league, name, out)
     response = HttpResponse(out.getvalue().encode("utf-8"), content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{slugify(str(league)) or "league"}-{sheet}.csv"'
+    filename = file_name(Name(league), sheet, suffix=".csv", fallback="league")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response

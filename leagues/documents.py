@@ -11,11 +11,11 @@ import io
 
 from django.http import HttpResponse
 from django.utils import formats
-from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from scoring.documents.common import MARGIN, PAGE_HEIGHT, PAGE_WIDTH, Text, choose_fonts, fit, new_canvas
 from scoring.league import points_text, score_line
+from tournaments.filenames import Name, file_name
 
 from .lineups import line_ups
 from .models import League, MatchDay
@@ -71,7 +71,7 @@ class _Writer:
 
 def _pdf(content: bytes, name: str) -> HttpResponse:
     response = HttpResponse(content, content_type="application/pdf")
-    response["Content-Disposition"] = f'inline; filename="{slugify(name) or "league"}.pdf"'
+    response["Content-Disposition"] = f'inline; filename="{file_name(Name(name), suffix=".pdf", fallback="league")}"'
     return response
 
 

@@ -15,3 +15,4 @@ class RefereesConfig(AppConfig):
         scoring_hooks.corrected.fill(corrections.corrected)
         tournaments_hooks.home_panels.fill(panels.home_panels)
         tournaments_hooks.reads_results.fill(permissions.is_referee)
+        tournaments_hooks.types_paper_lists.fill(permissions.is_referee)

@@ -12,11 +12,11 @@ import tempfile
 
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
+from tournaments.filenames import Name, file_name
 from tournaments.lookups import published_tournament
 from tournaments.models import Table, Tournament
 from tournaments.permissions import director_required
@@ -30,8 +30,9 @@ from .standings import finality, standings
 from .statistics import player_statistics, running_scores, tournament_statistics
 
 
-def _filename(tournament: Tournament, suffix: str) -> str:
-    return f"{slugify(tournament.name) or 'tournament'}-{tournament.date:%Y-%m-%d}{suffix}"
+def _filename(tournament: Tournament, *parts: str, suffix: str) -> str:
+    """The export's file name: the tournament's (umlauts spelled out), its date, the sheet in the page's language."""
+    return file_name(Name(tournament.name), f"{tournament.date:%Y-%m-%d}", *parts, suffix=suffix)
 
 
 @director_required
@@ -67,7 +68,7 @@ def export_xlsx(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     return FileResponse(
         spool,
         as_attachment=True,
-        filename=_filename(tournament, ".xlsx"),
+        filename=_filename(tournament, suffix=".xlsx"),
         content_type="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
     )
 
@@ -84,7 +85,7 @@ def export_csv(request: HttpRequest, tournament: Tournament, sheet: str) -> Http
         return _bad(request, tournament, error)
     lines = csv_lines(tournament, name, category=category)
     response = StreamingHttpResponse(lines, content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{_filename(tournament, f"-{name.lower()}.csv")}"'
+    response["Content-Disposition"] = f'attachment; filename="{_filename(tournament, name.lower(), suffix=".csv")}"'
     return response
 
 

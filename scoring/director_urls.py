@@ -4,7 +4,7 @@ the dashboard, a series' tables, standings, printed documents, exports, statisti
 
 from django.urls import path
 
-from . import data_views, director_views, print_views, standings_views
+from . import data_views, director_views, grid_views, print_views, standings_views
 
 urlpatterns = [
     path("t/<int:tournament_id>/", director_views.tournament_detail, name="detail"),
@@ -60,5 +60,15 @@ urlpatterns += [
         "t/<int:tournament_id>/statistics/<int:player_id>/",
         data_views.player_statistics_view,
         name="player_statistics",
+    ),
+]
+
+# The office grid (scoring/grid_views.py): a table's paper list typed at the desk.
+urlpatterns += [
+    path("t/<int:tournament_id>/series/<int:number>/table/<int:table>/grid/", grid_views.grid_page, name="grid"),
+    path(
+        "t/<int:tournament_id>/series/<int:number>/table/<int:table>/grid/preview/",
+        grid_views.grid_preview,
+        name="grid_preview",
     ),
 ]

@@ -19,6 +19,7 @@ from typing import BinaryIO
 
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from tournaments.params import number_param
 from tournaments.rule_messages import rule_message
@@ -375,6 +376,10 @@ def _check_table(table) -> None:
     entered = table.games.count()
     if entered:
         raise SpreadsheetError(
-            _("Table %(table)s already has %(n)s deals entered; a sheet is imported only into an empty table.")
+            ngettext(
+                "Table %(table)s already has %(n)s deal entered; a sheet is imported only into an empty table.",
+                "Table %(table)s already has %(n)s deals entered; a sheet is imported only into an empty table.",
+                entered,
+            )
             % {"table": table.number, "n": entered}
         )

@@ -12,9 +12,9 @@ from functools import partial
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
-from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
+from tournaments.filenames import Name, file_name, slug
 from tournaments.lookups import series_or_404
 from tournaments.models import Table, Tournament
 from tournaments.params import number_param
@@ -37,13 +37,9 @@ def _pdf(filename: str) -> HttpResponse:
     return response
 
 
-#: German letters spelled out, so "Großes Open" is saved as grosses-open, not groes-open.
-_SPELLED = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue", "ß": "ss"})
-
-
-def _name(tournament: Tournament, *parts: object) -> str:
-    stem = "-".join([slugify(tournament.name.translate(_SPELLED)) or "tournament", *(str(p) for p in parts)])
-    return f"{stem}.pdf"
+def _name(tournament: Tournament, *parts: str | int) -> str:
+    """The PDF's file name: the tournament's, umlauts spelled out, words in the page's language."""
+    return file_name(Name(tournament.name), *parts, suffix=".pdf")
 
 
 def _bad(request: HttpRequest, tournament: Tournament, message: str) -> HttpResponse:
@@ -224,7 +220,7 @@ def standings_pdf(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     teams = view == "teams"
     parts = ("team-standings" if teams else "standings",) + (("series", series_number) if series_number else ())
     if category is not None and not teams:
-        parts += (slugify(category.name.translate(_SPELLED)) or "category",)
+        parts += (Name(category.name) if slug(category.name) else "category",)
     out = io.BytesIO()
     documents.standings_pdf(
         tournament,

@@ -588,6 +588,21 @@ MATRIX: list[Row] = [
         post=STAFF,
         data=lambda w: {"file": upload("sheet.csv", SHEET_OF_TABLE_1)},
     ),
+    # The office grid (scoring/grid_views.py): a table's paper list typed at the desk.
+    Row(
+        "tournaments:grid",
+        lambda w, token: series(w, token) | {"table": 1},
+        get=REFEREE,
+        post=REFEREE,
+        data=lambda w: {"line-1": "2k1 70", "start": "1"},
+    ),
+    Row(
+        "tournaments:grid_preview",
+        lambda w, token: series(w, token) | {"table": 1},
+        post=REFEREE,
+        data=lambda w: {"line-1": "2k1 70", "deal": "1"},
+        writes=False,
+    ),
     Row("tournaments:statistics", tournament, get=STAFF),
     Row("tournaments:player_statistics", player, get=STAFF),
     Row("public:statistics", tournament, get=UNPUBLISHED),

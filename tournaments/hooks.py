@@ -65,6 +65,11 @@ play_started = Hook("tournaments.play_started", unfilled)
 #: standings): its referees may (DOMAIN: they check results); filled by referees.
 reads_results = Hook("tournaments.reads_results", lambda tournament, user: False)
 
+#: Whether a user who does not direct the tournament may still type a table's paper list
+#: at the office's desk (the grid): its referees may (DOMAIN: they check and correct
+#: results); filled by referees.
+types_paper_lists = Hook("tournaments.types_paper_lists", lambda tournament, user: False)
+
 #: (series, table) of every drawn table whose sheet is not confirmed yet (5.5.3): a seeded
 #: draw on them rests on provisional results; filled by scoring, which keeps the sign-off.
 unconfirmed_sheets = Hook("tournaments.unconfirmed_sheets", unfilled)

@@ -17,6 +17,7 @@ from typing import BinaryIO
 
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from . import services
 from .models import Category, Club, Player, Registration, Team, Tournament
@@ -104,7 +105,12 @@ def import_players(tournament: Tournament, upload: BinaryIO, name: str, *, user=
     first_series = drawn + 1
     if first_series > tournament.series_count:
         raise SpreadsheetError(
-            _("All %(count)s series are drawn; nobody can enter any more (3.1.2).") % {"count": drawn}
+            ngettext(
+                "The %(count)s series is drawn; nobody can enter any more (3.1.2).",
+                "All %(count)s series are drawn; nobody can enter any more (3.1.2).",
+                drawn,
+            )
+            % {"count": drawn}
         )
 
     entries = []

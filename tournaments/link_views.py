@@ -13,6 +13,7 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from . import services
@@ -45,9 +46,12 @@ def reissue_series_links(request: HttpRequest, tournament: Tournament, number: i
     services.reissue_links(tables)
     messages.success(
         request,
-        _(
+        ngettext(
+            "The %(count)s table of series %(n)s has a new link and new PINs; the old link no longer opens the "
+            "sheet. Print the new table card and PIN slips.",
             "All %(count)s tables of series %(n)s have new links and new PINs; the old links no longer open any "
-            "sheet. Print the new table cards and PIN slips."
+            "sheet. Print the new table cards and PIN slips.",
+            len(tables),
         )
         % {"count": len(tables), "n": number},
     )

@@ -40,3 +40,19 @@ def results_reader_required(view):
         return view(request, tournament, *args, **kwargs)
 
     return wrapper
+
+
+def paper_list_typist_required(view):
+    """Like :func:`director_required`, and also lets in whom the apps above allow to type a
+    table's paper list at the desk (its referees, tournaments.hooks.types_paper_lists)."""
+    from . import hooks
+
+    @login_required
+    @wraps(view)
+    def wrapper(request, tournament_id: int, *args, **kwargs):
+        tournament = get_object_or_404(Tournament, pk=tournament_id)
+        if not (tournament.is_director(request.user) or hooks.types_paper_lists(tournament, request.user)):
+            raise PermissionDenied("You neither direct nor referee this tournament.")
+        return view(request, tournament, *args, **kwargs)
+
+    return wrapper

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from . import services
 from .models import Category, Club, Player, Registration, Tournament
@@ -121,7 +122,12 @@ class RegistrationForm(PlayerFieldsForm):
         first = self.cleaned_data["first_series"]
         if first > self.tournament.series_count:
             raise forms.ValidationError(
-                _("This tournament has %(count)s series.") % {"count": self.tournament.series_count}
+                ngettext(
+                    "This tournament has %(count)s series.",
+                    "This tournament has %(count)s series.",
+                    self.tournament.series_count,
+                )
+                % {"count": self.tournament.series_count}
             )
         drawn = self.tournament.series.filter(number__gte=first).order_by("number").first()
         if drawn is not None:
@@ -155,7 +161,12 @@ class QuickAddForm(PlayerFieldsForm):
         drawn = self.tournament.series.count()
         if drawn >= self.tournament.series_count:
             raise forms.ValidationError(
-                _("All %(count)s series are drawn; nobody can enter any more (3.1.2).") % {"count": drawn}
+                ngettext(
+                    "The %(count)s series is drawn; nobody can enter any more (3.1.2).",
+                    "All %(count)s series are drawn; nobody can enter any more (3.1.2).",
+                    drawn,
+                )
+                % {"count": drawn}
             )
         return data
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from django.db import IntegrityError, transaction
 from django.db.models import Max, Q
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from . import hooks
 from .models import Category, Club, Player, Registration, Table, Team, Tournament, new_token
@@ -21,18 +22,24 @@ from .names import identity_key
 DEFAULT_LOST_GAME_FEES = ((1, "0.50"), (4, "1.00"))
 
 
-def create_tournament(form, director) -> Tournament:
+def create_tournament(form, director, preset=None) -> Tournament:
     """Save a valid TournamentForm as a new tournament directed by ``director``, with the
-    common lost-game fee schedule to start from."""
+    rule tables of ``preset`` (:mod:`tournaments.presets`), or else the common lost-game
+    fee schedule to start from."""
+    from .presets import apply_preset
+
     with transaction.atomic():
         tournament = form.save()
         tournament.directors.add(director)
-        tournament.lost_game_fees.bulk_create(
-            [
-                tournament.lost_game_fees.model(tournament=tournament, from_lost_game=start, amount=amount)
-                for start, amount in DEFAULT_LOST_GAME_FEES
-            ]
-        )
+        if preset is not None:
+            apply_preset(tournament, preset)
+        else:
+            tournament.lost_game_fees.bulk_create(
+                [
+                    tournament.lost_game_fees.model(tournament=tournament, from_lost_game=start, amount=amount)
+                    for start, amount in DEFAULT_LOST_GAME_FEES
+                ]
+            )
     return tournament
 
 
@@ -244,7 +251,9 @@ def played_changes_refused(tournament: Tournament, *, series_count: int, rounds_
     refused = {}
     drawn = tournament.series.count()
     if series_count < drawn:
-        refused["series_count"] = _("%(n)s series are already drawn.") % {"n": drawn}
+        refused["series_count"] = ngettext(
+            "%(n)s series is already drawn.", "%(n)s series are already drawn.", drawn
+        ) % {"n": drawn}
     if rounds_per_series != tournament.rounds_per_series and hooks.deals_entered(tournament):
         refused["rounds_per_series"] = _(
             "Deals are entered already: rounds per series stay at %(rounds)s, or entered deals would fall "

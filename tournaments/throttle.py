@@ -47,7 +47,7 @@ from django.contrib.auth.forms import AuthenticationForm
 from django.db import connection, transaction
 from django.db.models import Q
 from django.http import HttpRequest
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from .models import LoginAttempt
 
@@ -215,9 +215,12 @@ class ThrottledLoginMixin:
         if attempt.wait:
             minutes = max(1, math.ceil(attempt.wait / 60))
             raise forms.ValidationError(
-                _(
+                ngettext(
                     "Too many failed logins for this username or from this device. "
-                    "Try again in %(minutes)s minutes, or ask the tournament office to unlock your login."
+                    "Try again in %(minutes)s minute, or ask the tournament office to unlock your login.",
+                    "Too many failed logins for this username or from this device. "
+                    "Try again in %(minutes)s minutes, or ask the tournament office to unlock your login.",
+                    minutes,
                 ),
                 code=THROTTLED,
                 params={"minutes": minutes},

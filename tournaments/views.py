@@ -15,7 +15,7 @@ from django.views.decorators.http import require_POST
 
 from scoring.rules import RuleError
 
-from . import hooks, services
+from . import hooks, presets, services
 from . import series as series_service
 from .after_draw_views import refund_text
 from .forms import (
@@ -52,12 +52,15 @@ def home(request: HttpRequest) -> HttpResponse:
 def tournament_create(request: HttpRequest) -> HttpResponse:
     # `request.POST or None` would leave an empty post unbound: shown again without a word.
     posted = request.POST if request.method == "POST" else None
-    form = TournamentForm(posted)
+    # A preset (tournaments.presets) fills the form's rules; its tables are written with the tournament.
+    preset = presets.BY_KEY.get((posted or request.GET).get("preset", ""))
+    form = TournamentForm(posted, initial=preset.fields() if preset else None)
     if request.method == "POST" and form.is_valid():
-        tournament = services.create_tournament(form, request.user)
+        tournament = services.create_tournament(form, request.user, preset=preset)
         messages.success(request, _("Tournament created. Register the players next."))
         return redirect("tournaments:players", tournament.pk)
-    return render(request, "tournaments/tournament_form.html", {"form": form})
+    choices = [(p, presets.summary(p)) for p in presets.PRESETS]
+    return render(request, "tournaments/tournament_form.html", {"form": form, "presets": choices, "preset": preset})
 
 
 def _sent(request: HttpRequest, prefix: str):
@@ -196,12 +199,14 @@ def draw(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     except series_service.ProvisionalSeeding as refused:
         messages.error(request, provisional_text(refused.tables))
         return redirect(tournament)
-    text = _("Series %(n)s is drawn: %(tables)s tables, %(repeat)s repeat meetings, %(club)s club-mate pairs.") % {
-        "n": series.number,
-        "tables": series.tables.count(),
-        "repeat": series.repeat_meetings,
-        "club": series.club_meetings,
-    }
+    tables = series.tables.count()
+    parts = (
+        ngettext("%(n)s table", "%(n)s tables", tables) % {"n": tables},
+        ngettext("%(n)s repeat meeting", "%(n)s repeat meetings", series.repeat_meetings)
+        % {"n": series.repeat_meetings},
+        ngettext("%(n)s club-mate pair", "%(n)s club-mate pairs", series.club_meetings) % {"n": series.club_meetings},
+    )
+    text = _("Series %(n)s is drawn: %(what)s.") % {"n": series.number, "what": ", ".join(parts)}
     if seeded_on and series.method == Series.Method.SEEDED:
         text += " " + _("Seeded on provisional standings: some sheets were not confirmed.")
     messages.success(request, text)

@@ -14,6 +14,7 @@ from scoring import signoff
 from scoring.exports import CSV_BOM, CSV_DELIMITER
 from scoring.lists import differing_deals
 from tournaments.cells import cells
+from tournaments.filenames import Name, file_name
 from tournaments.models import Series, Table, Tournament
 
 from .. import reports
@@ -84,7 +85,8 @@ def board(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 def corrections_csv(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """Every correction as CSV (:func:`referees.reports.corrections_rows`)."""
     response = HttpResponse(content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="corrections-{tournament.pk}.csv"'
+    filename = file_name(Name(tournament.name), "corrections", suffix=".csv")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
     # The league exports' dialect (scoring.exports): ";" and a byte order mark, so German
     # Excel opens it in columns and reads "ü" as UTF-8.
     response.write(CSV_BOM)

@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from reportlab.pdfgen.canvas import Canvas
 
 from scoring.charts import Box, chart_layout
@@ -92,7 +93,9 @@ def draw_appendix(
                 cell_x + CELL_WIDTH - PLOT_RIGHT,
                 cell_top - CELL_HEIGHT + PLOT_BOTTOM,
             )
-            points_label = _("%(points)s game points") % {"points": entry.points}
+            points_label = ngettext("%(points)s game point", "%(points)s game points", entry.points) % {
+                "points": entry.points
+            }
             room = CELL_WIDTH - width(points_label, bold, TITLE_SIZE) - 8
             text.left(
                 cell_x, cell_top - 9, fit(f"{entry.place}. {entry.name}", bold, TITLE_SIZE, room), bold, TITLE_SIZE

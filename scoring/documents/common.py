@@ -97,6 +97,56 @@ def wrap(text: str, font: str, size: float, room: float, lines: int = 2) -> list
     return out
 
 
+def wrap_whole(text: str, font: str, size: float, room: float, lines: int = 2, smallest: float = 5.5, most: int = 3):
+    """``text`` whole in ``lines`` lines of ``room`` points: (lines, font size).
+
+    A name on a sheet is printed in full, never cut with an ellipsis: word by word (a
+    double name also at its hyphen), at ``size`` if it fits, else in steps of half a
+    point down to ``smallest``; a name too long even then gets up to ``most`` lines, and
+    a word that fits no line at all is split where the line ends, so nothing is lost.
+    """
+    if not text.strip():
+        return [], size
+    if width(text, font, size) <= room:
+        return [text], size
+    words = [part for word in text.split() for part in _hyphen_parts(word)]
+    for count in range(lines, max(lines, most) + 1):
+        step = size
+        # More lines than asked for only for a name that would be tiny on them: a point smaller still.
+        while step >= (smallest if count == lines else smallest - 1):
+            out = _greedy(words, font, step, room)
+            if len(out) <= count and all(width(line, font, step) <= room for line in out):
+                return out, step
+            step -= 0.5
+    out: list[str] = []
+    line = ""
+    for char in " ".join(text.split()):
+        if line and width(line + char, font, smallest) > room:
+            out.append(line)
+            line = char.lstrip()
+        else:
+            line += char
+    return ([*out, line] if line else out), smallest
+
+
+def _hyphen_parts(word: str) -> list[str]:
+    """ "Oberländer-Schimmelpfennig" as "Oberländer-" and "Schimmelpfennig": a line may end at the hyphen."""
+    parts = word.split("-")
+    return [part + "-" for part in parts[:-1] if part] + [parts[-1]] if len(parts) > 1 else [word]
+
+
+def _greedy(words: list[str], font: str, size: float, room: float) -> list[str]:
+    out: list[str] = []
+    for word in words:
+        if out:
+            joined = out[-1] + word if out[-1].endswith("-") else f"{out[-1]} {word}"
+            if width(joined, font, size) <= room:
+                out[-1] = joined
+                continue
+        out.append(word)
+    return out
+
+
 class Text:
     """One text object per page: strings at positions, left, right or centre aligned.
 

@@ -56,7 +56,14 @@ def status_line(finality) -> str:
         return _("All sheets are confirmed: the standings are final.")
     counts = {"open": finality.sheets - finality.confirmed, "sheets": finality.sheets}
     if not finality.unfinished:
-        return _("Provisional: %(open)s of %(sheets)s sheets not yet confirmed (5.5.3).") % counts
+        return (
+            ngettext(
+                "Provisional: %(open)s of %(sheets)s sheet not yet confirmed (5.5.3).",
+                "Provisional: %(open)s of %(sheets)s sheets not yet confirmed (5.5.3).",
+                finality.sheets,
+            )
+            % counts
+        )
     numbers = ", ".join(map(str, finality.unfinished))
     if finality.confirmed == finality.sheets:
         return ngettext(

@@ -35,7 +35,7 @@ from scoring.rating import LOSS_POINTS, WIN_POINTS, opponent_bonus
 from scoring.rules import BASE_VALUES, Contract
 from scoring.sheet import dealer_seat
 
-from .common import MARGIN, PAGE_HEIGHT, Text, choose_fonts, fit, new_canvas, width, wrap
+from .common import MARGIN, PAGE_HEIGHT, Text, choose_fonts, fit, new_canvas, width, wrap_whole
 from .scoresheet_data import SeatInfo, SheetInput, _date, sheet_inputs
 from .scoresheet_layout import (
     CELL,
@@ -317,18 +317,25 @@ class ScoresheetWriter:
         page_text = _("page %(page)s of %(pages)s") % {"page": page, "pages": pages}
         t.right(RIGHT, top - 27, f"{size_text} · {page_text}", self.font, 7)
         seats = "   ".join(f"{s.number} {s.name}" + (f" ({s.club})" if s.club else "") for s in data.seats)
-        t.left(MARGIN, top - 40, fit(seats, self.font, 8, RIGHT - MARGIN), self.font, 8)
-        # The players' column heads: seat number, name, club.
+        # Every name whole (smaller type when the line is long), never cut with "…".
+        seats_lines, seats_size = wrap_whole(seats, self.font, 8, RIGHT - MARGIN, lines=1, smallest=5.5)
+        if len(seats_lines) > 1:  # the clubs stand under the column heads too
+            seats_lines, seats_size = wrap_whole(
+                "   ".join(f"{s.number} {s.name}" for s in data.seats), self.font, 8, RIGHT - MARGIN, lines=1
+            )
+        t.left(MARGIN, top - 40, seats_lines[0], self.font, seats_size)
+        # The players' column heads: seat number, name (whole, on two lines), club.
         width = PLAYERS_WIDTH / data.size
         labels_top = top - TITLE_HEIGHT
         for i, seat in enumerate(data.seats):
             x = PLAYERS_X + i * width + 3
             t.left(x, labels_top - 12, str(seat.number), self.bold, 10)
-            name = wrap(seat.name, self.bold, CELL, width - 5)
+            name, size = wrap_whole(seat.name, self.bold, CELL, width - 5)
+            leading = 9 if len(name) <= 2 else size + 1
             for k, line in enumerate(name):
-                t.left(x, labels_top - 23 - 9 * k, line, self.bold, CELL)
+                t.left(x, labels_top - 23 - leading * k, line, self.bold, size)
             if seat.club:
-                y = labels_top - 23 - 9 * len(name) - 1
+                y = labels_top - 23 - leading * len(name) - 1
                 t.left(x, y, fit(seat.club, self.font, SMALL, width - 5), self.font, SMALL)
 
     def _foot(self, data: SheetInput, ratings, bottom: float) -> None:
@@ -353,13 +360,10 @@ class ScoresheetWriter:
         y = bottom - FOOT_ROWS * ROW - SIGNATURE_GAP
         slot = (RIGHT - MARGIN) / (size + 1)
         for i, seat in enumerate(data.seats):
-            t.left(
-                MARGIN + i * slot + 4,
-                y - 9,
-                fit(f"{seat.number} {seat.name}", self.font, SMALL, slot - 12),
-                self.font,
-                SMALL,
-            )
+            # Whole, as in the heads: the players sign by their names.
+            lines, size = wrap_whole(f"{seat.number} {seat.name}", self.font, SMALL, slot - 12)
+            for k, line in enumerate(lines):
+                t.left(MARGIN + i * slot + 4, y - 9 - (size + 1) * k, line, self.font, size)
 
 
 def write_sheets(inputs: Sequence[SheetInput], out: BinaryIO, title: str) -> None:

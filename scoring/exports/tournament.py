@@ -53,7 +53,9 @@ def standings_status(state) -> str:
         return "final"
     reasons = []
     if state.confirmed < state.sheets:
-        reasons.append(f"{state.sheets - state.confirmed} of {state.sheets} sheets not confirmed")
+        # Data in English (never translated), singular and plural all the same.
+        sheets = "sheet" if state.sheets == 1 else "sheets"
+        reasons.append(f"{state.sheets - state.confirmed} of {state.sheets} {sheets} not confirmed")
     if state.unfinished:
         reasons.append(f"series {', '.join(map(str, state.unfinished))} not finished")
     return "provisional: " + "; ".join(reasons)

@@ -95,6 +95,13 @@ def test_the_main_pages_pass_the_policy(live_server, desktop, phone):
     }
     for name, url in pages.items():
         director.visit(name, base + url)
+    director.visit("new tournament from a preset", base + reverse("tournaments:create") + "?preset=club")
+    # The office grid: its keyboard handling (static/js/grid.js) and each row's live value (htmx).
+    director.visit("office grid", base + reverse("tournaments:grid", args=[t.pk, 1, open_.number]))
+    desktop.keyboard.type("-")
+    desktop.wait_for_selector("#out-1 >> text=passed out")
+    desktop.keyboard.press("Enter")
+    director.check("office grid after a typed row")
 
     table = Watched(phone)
     table.visit("public standings", base + reverse("public:standings", args=[t.pk]))

@@ -87,7 +87,7 @@ def test_a_translation_with_broken_placeholders_falls_back_to_english(monkeypatc
     assert messages.rule_message(error) == "2.4.3: a grand has at most 4 tops, not 5"
 
 
-ENGINE = ("skat", "validation", "rules", "rating", "sheet", "settlement")
+ENGINE = ("skat", "validation", "rules", "rating", "sheet", "settlement", "paperline")
 
 
 def test_every_engine_message_is_in_the_catalogue():

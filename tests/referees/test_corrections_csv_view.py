@@ -7,6 +7,7 @@ import io
 
 import pytest
 from django.urls import reverse
+from django.utils.text import slugify
 
 from referees import corrections
 from referees.models import Dispute
@@ -39,7 +40,7 @@ def test_the_csv_holds_who_when_why_before_after_and_the_score_change(client, dj
     with django_assert_max_num_queries(6):
         response = client.get(reverse("referees:corrections_csv", args=[tournament.pk]))
     assert response["Content-Type"].startswith("text/csv")
-    assert f"corrections-{tournament.pk}.csv" in response["Content-Disposition"]
+    assert f'filename="{slugify(tournament.name)}-corrections.csv"' in response["Content-Disposition"]
     text = response.content.decode("utf-8")
     assert text.startswith("\ufefftime;series;table;deal;")  # German Excel's dialect, as the exports
     rows = list(csv.DictReader(io.StringIO(text.removeprefix("\ufeff")), delimiter=";"))

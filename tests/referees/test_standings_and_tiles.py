@@ -71,7 +71,7 @@ def test_the_dashboard_tiles_show_confirmed_and_awaiting(client):
     confirm_all(client, first)
     client.force_login(director_of(tournament))
     page = client.get(reverse("tournaments:detail", args=[tournament.pk])).content.decode()
-    assert "1 sheets confirmed, 1 awaiting confirmation." in page
+    assert "1 sheet confirmed, 1 awaiting confirmation." in page
     assert 'class="tile confirmed"' in page and 'class="tile awaiting"' in page
     assert "✓ confirmed" in page
     tiles = client.get(reverse("tournaments:progress", args=[tournament.pk])).content.decode()

@@ -248,3 +248,12 @@ def test_typed_in_text_is_never_a_formula_in_any_sheet(sheet):
     ):
         assert "'=1+1" in text or "'@SUM(A1)" in text
         assert ";=1+1" not in text and ";-2+" not in text and ";@SUM" not in text
+
+
+def test_the_provisional_status_counts_one_sheet_in_the_singular():
+    from types import SimpleNamespace
+
+    from scoring.exports.tournament import standings_status
+
+    state = SimpleNamespace(final=False, confirmed=0, sheets=1, unfinished=[])
+    assert standings_status(state) == "provisional: 1 of 1 sheet not confirmed"

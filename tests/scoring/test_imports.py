@@ -159,7 +159,7 @@ def test_a_written_game_value_is_checked(table):
 
 def test_a_table_with_games_is_refused(table):
     factories.game(table, 1, passed_out=True)
-    with pytest.raises(SpreadsheetError, match="already has 1 deals"):
+    with pytest.raises(SpreadsheetError, match="already has 1 deal entered"):
         import_sheet(table, upload(HEADER + "1;;Seat1;clubs;with;1;;70;;;\n"), "s.csv")
 
 
@@ -231,7 +231,7 @@ def test_the_import_sheet_command(tmp_path, table):
     t = table.series.tournament
     bad = tmp_path / "bad.csv"
     bad.write_text(HEADER + "1;;Seat1;grand;with;5;;70;;;\n", encoding="utf-8")
-    with pytest.raises(CommandError, match="1 problems"):
+    with pytest.raises(CommandError, match="Nothing imported: 1 problem\\."):
         call_command("import_sheet", t.pk, 1, 1, str(bad), stderr=io.StringIO())
     with pytest.raises(CommandError, match="no table 9"):
         call_command("import_sheet", t.pk, 1, 9, str(bad))
@@ -241,7 +241,7 @@ def test_the_import_sheet_command(tmp_path, table):
     good.write_text(HEADER + "1;;Seat1;clubs;with;1;;70;;;\n", encoding="utf-8")
     out = io.StringIO()
     call_command("import_sheet", t.pk, 1, 1, str(good), stdout=out)
-    assert "Imported 1 deals" in out.getvalue()
+    assert "Imported 1 deal into" in out.getvalue()
     assert table.games.get().entered_by == "import good.csv"
 
 

@@ -522,3 +522,32 @@ def test_a_settlement_on_an_unconfirmed_sheet_says_it_is_provisional():
     assert "Provisional: this sheet is not confirmed yet (5.5.3)." in pages(table_settlement_pdf(table))[0]
     SignOff.objects.create(table=table, fingerprint="x", confirmed_by="test")
     assert "Provisional" not in pages(table_settlement_pdf(table))[0]
+
+
+def test_long_names_are_printed_whole_on_two_lines_in_the_filled_sheets_heads():
+    long = [
+        "Hans-Joachim Oberländer-Schimmelpfennig",
+        "Maximiliane Zuckerberg-Wittgenstein",
+        "Bo",
+        "Ulrike Anneliese Brandenburger",
+    ]
+    table = named_table(4, long)
+    play(table, 4)
+    text = pages(table_sheet_pdf(table, filled=True))[0]
+    flat = re.sub(r"\s+", " ", text.replace("-\n", "-"))
+    for name in long:
+        # Whole in the line of seats and in its column head (the deal rows may shorten it).
+        assert flat.count(name) >= 2, name
+
+
+def test_wrapping_a_name_whole_shrinks_it_rather_than_cutting_it():
+    from scoring.documents.common import width, wrap_whole
+
+    lines, size = wrap_whole("Hans-Joachim Oberländer", "Helvetica", 8, 60)
+    assert (lines, size) == (["Hans-Joachim", "Oberländer"], 8)
+    lines, size = wrap_whole("Oberländer-Schimmelpfennig Hans", "Helvetica", 8, 60)
+    assert "".join(lines).replace(" ", "") == "Oberländer-SchimmelpfennigHans" and len(lines) <= 2
+    assert all(width(line, "Helvetica", size) <= 60 for line in lines)
+    lines, size = wrap_whole("Abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyz", "Helvetica", 8, 30)
+    assert "".join(lines) == "Abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyz" and size == 5.5
+    assert wrap_whole("", "Helvetica", 8, 60) == ([], 8)

@@ -62,7 +62,7 @@ def test_both_pages_show_where_the_lists_differ(client):
     factories.game(table, 2, passed_out=True)
     post(client, table.control_token, 1, **HEARTS)
     sheet_page = client.get(reverse("tables:sheet", args=[table.token])).content.decode()
-    assert "Second list: 1 deals entered, the sheet 2; no difference." in sheet_page
+    assert "Second list: 1 deal entered, the sheet 2; no difference." in sheet_page
     post(client, table.control_token, 2, **{**HEARTS, "declarer_seat": 3}, htmx=True)
     for token in (table.token, table.control_token):
         page = client.get(reverse("tables:sheet", args=[token])).content.decode()
@@ -163,3 +163,17 @@ def test_the_second_list_may_correct_any_of_its_deals_the_sheet_only_its_last(cl
     game = Game.objects.get(table=table, number=1)
     response = post(client, table.token, 1, view="tables:correct", version=game.version, **HEARTS)
     assert "only the last deal can be corrected at the table" in response.content.decode()
+
+
+def test_after_the_series_is_finished_the_box_no_longer_advises_correcting_the_last_deal(client):
+    table = factories.table_of(3)
+    factories.game(table, 1, **HEARTS)
+    post(client, table.control_token, 1, **{**HEARTS, "declarer_seat": 3})
+    advice = "if the sheet is wrong, correct its last deal"
+    assert advice in client.get(reverse("tables:sheet", args=[table.token])).content.decode()
+    Series.objects.filter(pk=table.series_id).update(status=Series.Status.FINISHED)
+    for token in (table.token, table.control_token):
+        page = client.get(reverse("tables:sheet", args=[token])).content.decode()
+        assert "The second list differs at 1 deal" in page
+        assert advice not in page and "correct the deal here" not in page
+        assert "Series 1 is finished: neither list is corrected at the table any more" in page

@@ -94,7 +94,7 @@ def test_the_admin_refuses_other_rounds_once_deals_are_entered():
     form = _admin_form(tournament, rounds_per_series=12)
     assert not form.is_valid()
     assert ROUNDS_REFUSED in form.errors["rounds_per_series"][0] and "(5.5.3)" in form.errors["rounds_per_series"][0]
-    assert _admin_form(tournament, series_count=0).errors["series_count"] == ["1 series are already drawn."]
+    assert _admin_form(tournament, series_count=0).errors["series_count"] == ["1 series is already drawn."]
     assert _admin_form(tournament, name="Renamed").is_valid()  # the rest stays editable
 
 

@@ -129,7 +129,7 @@ def test_no_import_once_every_series_is_drawn():
     t = factories.tournament(series_count=1)
     factories.registered(t, 6)
     draw_series(t)
-    with pytest.raises(SpreadsheetError, match="All 1 series are drawn"):
+    with pytest.raises(SpreadsheetError, match="The 1 series is drawn"):
         import_players(t, csv_file("name\nToo Late\n"), "late.csv")
 
 

@@ -351,3 +351,18 @@ def test_saving_the_rules_page_never_writes_an_older_start_number_counter_back(c
     stale.save()
     t.refresh_from_db()
     assert (t.name, t.last_start_number) == ("Renamed", 2)
+
+
+def test_a_form_error_on_the_players_page_stays_in_its_fields_cell(client, director):
+    """Issue 17: an error list must not take a cell of the field grid of its own."""
+    import re
+
+    t = factories.tournament(directors=[director])
+    page = client.post(reverse("tournaments:players", args=[t.pk]), {"name": "", "first_series": "9"}).content.decode()
+    form = page.split('class="card form-grid"', 1)[1].split("</form>", 1)[0]
+    cells = re.findall(r'<div class="field[^"]*">(.*?)</div>', form, flags=re.S)
+    errors = [cell for cell in cells if "errorlist" in cell]
+    assert len(errors) == 2, "both errors shown"
+    for cell in errors:
+        assert "<input" in cell and "<label" in cell, "the error stands in its field's cell"
+    assert form.count('<ul class="errorlist') == 2, "no error outside a field's cell"

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
+from django.utils.translation import ngettext
 
 from scoring.imports import import_sheet
 from tournaments.models import Table
@@ -33,5 +34,15 @@ class Command(BaseCommand):
         if result.errors:
             for row, problem in result.errors:
                 self.stderr.write(f"row {row}, {problem}")
-            raise CommandError(f"Nothing imported: {len(result.errors)} problems.")
-        self.stdout.write(f"Imported {result.games} deals into table {table} of series {series}.")
+            count = len(result.errors)
+            raise CommandError(
+                ngettext("Nothing imported: %(n)s problem.", "Nothing imported: %(n)s problems.", count) % {"n": count}
+            )
+        self.stdout.write(
+            ngettext(
+                "Imported %(n)s deal into table %(table)s of series %(series)s.",
+                "Imported %(n)s deals into table %(table)s of series %(series)s.",
+                result.games,
+            )
+            % {"n": result.games, "table": table, "series": series}
+        )

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
+from django.utils.translation import ngettext
 
 from scoring.transfer import TransferError, import_tournament
 
@@ -28,10 +29,17 @@ class Command(BaseCommand):
             result = import_tournament(file, directors=users)
         except TransferError as error:
             raise CommandError(f"Nothing imported: {error}") from None
+        differing = len(result.differences)
         for difference in result.differences:
             self.stderr.write(difference)
+        counts = ", ".join(
+            (
+                ngettext("%(n)s player", "%(n)s players", result.players) % {"n": result.players},
+                ngettext("%(n)s game", "%(n)s games", result.games) % {"n": result.games},
+                ngettext("%(n)s value differing from the file", "%(n)s values differing from the file", differing)
+                % {"n": differing},
+            )
+        )
         self.stdout.write(
-            f"Imported {result.tournament} as tournament {result.tournament.pk}: {result.players} players, "
-            f"{result.games} games, {len(result.differences)} values differing from the file "
-            "(the engine's are stored)."
+            f"Imported {result.tournament} as tournament {result.tournament.pk}: {counts} (the engine's are stored)."
         )
