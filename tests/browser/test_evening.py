@@ -97,9 +97,10 @@ def standings_rows(desktop) -> dict[str, list[str]]:
     rows = desktop.locator("table.standings tbody tr")
     expect(rows).to_have_count(len(PLAYERS))  # waits for the page, unlike rows.count()
     cells = [row.split("\t") for row in rows.all_inner_texts()]
-    header = desktop.locator("table.standings thead th").all_inner_texts()
-    assert [header[i].strip() for i in (1, -3, -1)] == ["Player", "Rating", "Sheets"], header
-    return {row[1].strip(): row for row in cells}
+    header = [cell.strip() for cell in desktop.locator("table.standings thead th").all_inner_texts()]
+    assert [header[i] for i in (-3, -1)] == ["Rating", "Sheets"], header
+    player = header.index("Player")
+    return {row[player].strip(): row for row in cells}
 
 
 def download(desktop, link) -> bytes:
