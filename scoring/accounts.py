@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
 
-from django.db.models import Prefetch
+from django.db.models import Count, Prefetch
 
 from . import fees, tablesheet
 from .rating import Rating
@@ -190,26 +190,31 @@ class FeeAccount:
 
 
 def fee_account(tournament) -> FeeAccount:
-    """Sum every table's fee account of every series (see :func:`settlements`) and add
-    the cash taken at the desk (tournaments.door: entry fees, and the list fees of the
-    players who paid them there); the rest is collected at the tables."""
+    """Sum every table's fee account of every series and add the cash taken at the desk
+    (tournaments.door: entry fees, and the list fees of the players who paid them
+    there); the rest is collected at the tables.
+
+    The same money as :func:`settlements` summed (tests/scoring/test_accounts.py holds
+    them equal), counted from the stored seat totals instead of every game: a fixed
+    number of queries reading a few rows per table and a few dozen sums, so the page
+    of a 3,000-player tournament is not a walk over 100,000 games.
+    """
     from tournaments import door
 
     all_series = list(tournament.series.order_by("number"))
-    items = settlements(tournament, all_series)
+    counted = table_counts(tournament, all_series)
+    rules = tournament.fee_rules()
     by_series = tuple(
-        (
-            series,
-            sum(1 for i in items if i.series == series.number),
-            total_account(i for i in items if i.series == series.number),
-        )
+        (series, len(counted.get(series.number, ())), fees.tables_account(rules, counted.get(series.number, ())))
         for series in all_series
     )
     desk = door.totals(tournament)
     paid = desk.paid
     entry_fees = tournament.entry_fee * paid
     at_registration = fees.Account(entry_fees=entry_fees, list_fees=desk.cash - entry_fees)
-    total = total_account(items) + at_registration
+    total = at_registration
+    for _series, _tables, account in by_series:
+        total = total + account
     return FeeAccount(
         by_series=by_series,
         paid_at_registration=paid,
@@ -217,6 +222,63 @@ def fee_account(tournament) -> FeeAccount:
         total=total,
         distribution=fees.distribute(total.kept, tournament.prize_pool_percent),
     )
+
+
+def table_counts(tournament, series_list) -> dict[int, list[fees.TableCounts]]:
+    """{series number: what each complete table's fee account depends on}.
+
+    Four queries whatever the size: the seats (with their table), the stored seat
+    totals (:class:`scoring.models.SeatTotal`, as the standings read them), the
+    passed-out deals per table, and the registrations (who paid at the desk).
+    """
+    from tournaments.models import Registration, Seat
+
+    from .models import Game, SeatTotal
+
+    series_ids = [s.pk for s in series_list]
+    seats = Seat.objects.filter(table__series_id__in=series_ids).order_by("table_id", "number")
+    lost = dict(
+        ((table, number), lost)
+        for table, number, lost in SeatTotal.objects.filter(table__series_id__in=series_ids)
+        .order_by()
+        .values_list("table_id", "number", "lost")
+    )
+    # A passed-out deal is the one without a declarer (a constraint of Game): the
+    # covering index (table, declarer seat, ...) answers this without reading the games.
+    passed_out = dict(
+        Game.objects.filter(table__series_id__in=series_ids, declarer_seat__isnull=True)
+        .order_by()
+        .values_list("table_id")
+        .annotate(n=Count("table_id"))
+    )
+    desk = {
+        player_id: (first_series, paid, list_fees_paid)
+        for player_id, first_series, paid, list_fees_paid in Registration.objects.filter(
+            tournament=tournament
+        ).values_list("player_id", "first_series", "paid", "list_fees_paid")
+    }
+    unknown = (None, True, False)  # no registration: nothing paid at the desk, no entry fee here
+    by_table: dict[int, list] = {}
+    for row in seats.values_list("table_id", "number", "player_id", "table__size", "table__series__number"):
+        by_table.setdefault(row[0], []).append(row)
+    result: dict[int, list[fees.TableCounts]] = {}
+    for table, rows in by_table.items():
+        size, series_number = rows[0][3], rows[0][4]
+        if len(rows) != size:
+            continue  # a table whose seats are being changed has no settlement yet
+        paid = [desk.get(player_id, unknown) for _table, _number, player_id, _size, _series in rows]
+        result.setdefault(series_number, []).append(
+            fees.TableCounts(
+                size=size,
+                lost=tuple(lost.get((table, number), 0) for _table, number, _player, _size, _series in rows),
+                passed_out=passed_out.get(table, 0),
+                # Who has not paid pays his entry fee at the table of his first series.
+                entry_due=sum(first == series_number and not p for first, p, _list in paid),
+                # Who paid his list fees at the desk pays none at the table.
+                list_due=sum(not list_paid for _first, _paid, list_paid in paid),
+            )
+        )
+    return result
 
 
 @dataclass(frozen=True, slots=True)
