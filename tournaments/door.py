@@ -17,7 +17,7 @@ from django.db.models import Count, F, Q, Sum
 from .models import Registration, Tournament
 from .names import query_words
 
-#: The most rows the search answers with (the desk shows every player without a query).
+#: The rows of a page of the desk's list, with a query or without (tournaments.paging).
 SEARCH_LIMIT = 50
 
 

@@ -59,7 +59,10 @@ def test_a_director_runs_an_evening_through_the_pages(client, director):
 
     page = client.get(reverse("tournaments:series", args=[t.pk, 1])).content.decode()
     for table in series.tables.all():
-        assert table.entry_url() in page
+        # The series page lists the tables; each table's page has its entry link.
+        table_page = reverse("tournaments:table", args=[t.pk, 1, table.number])
+        assert table_page in page
+        assert table.entry_url() in client.get(table_page).content.decode()
     table = series.tables.get(size=3)
     for number in (1, 2, 3):
         client.post(table.entry_url(), {"number": number, "passed_out": "on"})
