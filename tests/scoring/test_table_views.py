@@ -87,3 +87,10 @@ def test_the_table_page_reads_a_fixed_number_of_queries(client, director, django
             factories.game(table, number, passed_out=True)
     with django_assert_max_num_queries(20):
         assert client.get(_url(t, 1, 1)).status_code == 200
+
+
+def test_the_series_page_goes_to_a_table_by_its_number(client, director):
+    t, _series = factories.drawn(players=8, directors=[director])
+    series_page = reverse("tournaments:series", args=[t.pk, 1])
+    assert client.get(series_page, {"table": "2"}).url == _url(t, 1, 2)
+    assert client.get(series_page, {"table": "9"}).status_code == 200  # no such table: the list
