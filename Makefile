@@ -42,12 +42,14 @@ dev: $(STAMP)
 	$(BIN)/python manage.py demo
 	DEBUG=1 OFFICE_URL=http://127.0.0.1:$(PORT) $(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
 
-## The full suite: lint, tests with coverage, 100% branch coverage of the rules engine
+## The full suite: lint, tests with coverage, 100% branch coverage of the rules engine.
+## One pytest worker per core (pytest-xdist; PYTEST_WORKERS=0 runs in one process).
+PYTEST_WORKERS ?= auto
 test: $(STAMP) $(CHROMIUM)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/python manage.py compiletranslations
-	$(BIN)/python -m pytest --cov --cov-branch --cov-report=term -p no:cacheprovider $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --cov --cov-branch --cov-report=term -p no:cacheprovider $(PYTEST_ARGS)
 	$(BIN)/python -m coverage report --fail-under=100 --include="scoring/rules.py,scoring/skat.py,scoring/validation.py,scoring/rating.py,scoring/settlement.py,scoring/sheet.py"
 
 format: $(STAMP)

@@ -13,8 +13,9 @@ from tournaments.rule_messages import rule_message
 from .models import REGULARS, Host, LeagueTeam, RosterEntry
 
 
-def refusal(error: RuleError) -> str:
-    """A refused league step in the reader's language, naming the field ("players: ...")."""
+def refusal(error: RuleError, *, named: bool = True) -> str:
+    """A refused league step in the reader's language, naming the field ("players: ...");
+    ``named=False`` leaves the field out, for a message shown under the field's own label."""
     if error.paragraph != "league":
         return rule_message(error)
     params = {key: value for key, value in error.params.items()}
@@ -22,7 +23,7 @@ def refusal(error: RuleError) -> str:
         text = gettext(error.template).format(**params) if params else gettext(error.template)
     except (KeyError, IndexError, ValueError):
         text = error.message
-    return f"{gettext(error.field.replace('_', ' '))}: {text}"
+    return f"{gettext(error.field.replace('_', ' '))}: {text}" if named else text
 
 
 class MatchDayForm(forms.Form):
@@ -38,6 +39,15 @@ class MatchDayForm(forms.Form):
         self.fields["host"].queryset = Host.objects.filter(league=group.league)
         self.fields["teams"].queryset = group.teams.all()
         self.fields["teams"].initial = list(group.teams.values_list("pk", flat=True))
+        self.group = group
+
+    def clean_number(self) -> int:
+        number = self.cleaned_data["number"]
+        if self.group.match_days.filter(number=number).exists():
+            raise forms.ValidationError(
+                _("%(group)s has a match day %(number)s already.") % {"group": self.group.name, "number": number}
+            )
+        return number
 
 
 class LineUpForm(forms.Form):

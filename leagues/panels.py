@@ -1,30 +1,39 @@
-"""The front page's panel of the leagues a user manages and of the published league tables
-(referees.hooks.home_panels): one query."""
+"""The front page's league panel (referees.hooks.home_panels): the published season
+tables for everybody, anonymous visitors included; for a league official also the
+leagues he manages and the way to set up a new one. Two queries."""
 
 from __future__ import annotations
 
-from django.db.models import Exists, OuterRef, Q, Value
+from django.db.models import Exists, OuterRef, Prefetch, Q, Value
 from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
 
-from .models import League
+from .models import Group, League
 
 
 def _leagues(user) -> list[League]:
-    """Published leagues and those the user manages, each with ``managed`` set."""
+    """Published leagues and those the user manages, each with ``managed`` set and its groups."""
+    groups = Prefetch("groups", queryset=Group.objects.order_by("name"))
+    if not user.is_authenticated:
+        return list(League.objects.filter(published=True).annotate(managed=Value(False)).prefetch_related(groups))
     if user.is_superuser:
-        return list(League.objects.annotate(managed=Value(True)))
+        return list(League.objects.annotate(managed=Value(True)).prefetch_related(groups))
     manages = League.managers.through.objects.filter(league=OuterRef("pk"), user=user)
-    return list(League.objects.annotate(managed=Exists(manages)).filter(Q(published=True) | Q(managed=True)))
+    found = League.objects.annotate(managed=Exists(manages)).filter(Q(published=True) | Q(managed=True))
+    return list(found.prefetch_related(groups))
 
 
 def home_panels(request: HttpRequest) -> list[SafeString]:
-    """Logged-in users only: the front page shows its panels to them (tournaments/home.html)."""
-    if not request.user.is_authenticated:
+    """The panel, or none when there is nothing to show (no published league, nothing to manage)."""
+    user = request.user
+    leagues = _leagues(user)
+    may_add = user.is_authenticated and user.has_perm("leagues.add_league")
+    if not leagues and not may_add:
         return []
-    leagues = _leagues(request.user)
-    if not leagues:
-        return []
-    context = {"managed": [x for x in leagues if x.managed], "published": [x for x in leagues if x.published]}
+    context = {
+        "managed": [x for x in leagues if x.managed],
+        "published": [x for x in leagues if x.published],
+        "may_add": may_add,
+    }
     return [render_to_string("leagues/_home.html", context, request=request)]

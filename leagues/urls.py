@@ -2,11 +2,21 @@
 
 from django.urls import path
 
-from . import api, data_views, public_views, views
+from . import api, data_views, public_views, setup_views, views
 
 app_name = "leagues"
 
 urlpatterns = [
+    path("new/", setup_views.league_new, name="league_new"),
+    path("<int:league_id>/settings/", setup_views.league_settings, name="settings"),
+    path("<int:league_id>/groups/new/", setup_views.group_new, name="group_new"),
+    path("<int:league_id>/groups/<int:group_id>/", setup_views.group_edit, name="group_edit"),
+    path("<int:league_id>/groups/<int:group_id>/teams/new/", setup_views.team_new, name="team_new"),
+    path("<int:league_id>/teams/<int:team_id>/", setup_views.team_edit, name="team_edit"),
+    path("<int:league_id>/hosts/", setup_views.hosts, name="hosts"),
+    path("<int:league_id>/hosts/new/", setup_views.host_new, name="host_new"),
+    path("<int:league_id>/hosts/<int:host_id>/token/", setup_views.host_token, name="host_token"),
+    path("<int:league_id>/hosts/<int:host_id>/active/", setup_views.host_active, name="host_active"),
     path("<int:league_id>/", views.league_detail, name="league"),
     path("<int:league_id>/table/", views.season_table, name="season"),
     path("<int:league_id>/table.pdf", public_views.staff_season_pdf, name="season_pdf"),

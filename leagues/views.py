@@ -4,7 +4,6 @@ corrections, check, binding). Views only say what happened; the rules are the se
 from __future__ import annotations
 
 from django.contrib import messages
-from django.db.models import Prefetch
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
@@ -15,27 +14,16 @@ from tournaments.models import Table
 
 from . import checks, lineups
 from .forms import CheckForm, LineUpForm, MatchDayForm, SubstitutionForm, refusal
+from .league_page import league_page
 from .models import Group, LeagueTeam, MatchDay
 from .permissions import manager_required, match_day_manager_required
 from .public_views import season_page
-from .results import match_day_result, season_tables
+from .results import match_day_result
 
 
 @manager_required
 def league_detail(request: HttpRequest, league) -> HttpResponse:
-    groups = list(
-        league.groups.prefetch_related(
-            "teams", Prefetch("match_days", queryset=MatchDay.objects.select_related("host", "group__league"))
-        )
-    )
-    forms = {group.pk: MatchDayForm(group=group, prefix=f"group-{group.pk}") for group in groups}
-    context = {
-        "league": league,
-        "groups": [(group, forms[group.pk]) for group in groups],
-        "seasons": season_tables(groups),
-        "staff": True,
-    }
-    return render(request, "leagues/league.html", context)
+    return league_page(request, league)
 
 
 @require_POST
@@ -47,16 +35,14 @@ def match_day_new(request: HttpRequest, league, group_id: int) -> HttpResponse:
         try:
             match_day = lineups.create_match_day(group, **form.cleaned_data)
         except RuleError as error:
-            messages.error(request, refusal(error))
+            named = error.field not in form.fields  # else shown under the field's own label
+            form.add_error(None if named else error.field, refusal(error, named=named))
         else:
             messages.success(
                 request, _("Match day %(number)s is set up: give each team's line-up.") % {"number": match_day.number}
             )
             return redirect("leagues:match_day", match_day.pk)
-    else:
-        for field, errors in form.errors.items():
-            messages.error(request, f"{form.fields[field].label if field in form.fields else ''}: {' '.join(errors)}")
-    return redirect("leagues:league", league.pk)
+    return league_page(request, league, bound={("match_day", group.pk): form}, status=422)
 
 
 def _match_day_page(request, match_day: MatchDay, *, lineup_forms=None, substitution_form=None, status=200):

@@ -9,7 +9,9 @@ Money rules are the tournament's own tables (DOMAIN, "Settlement"), never consta
   player pays x" (e.g. 0.50 from the 4th at a table of three, from the 5th at four);
 - table money (Tischgeld): per table size, an amount by place at the table, paid out to
   the players (e.g. 2.00 / 1.20 / 0.80 / 0 at four);
-- entry fee (Startgeld, once per tournament) and list fee (per series and sheet);
+- entry fee (Startgeld, once per tournament) and list fee (per series and sheet); the
+  list fees paid in advance at the desk for series a player then withdraws from are
+  refunded by the tournament's own share (:func:`list_fee_refund`);
 - what is collected less the table money paid out is shared: the prize pool gets the
   tournament's percentage (rounded down to the cent), the organiser the rest;
 - the prize table pays the pool out by place in the final ranking: a share of the pool
@@ -93,6 +95,29 @@ class FeeRules:
     passed_out_steps: Mapping[int, tuple[tuple[int, Decimal], ...]] = field(default_factory=dict)
     #: table size -> {place: amount}.
     table_money: Mapping[int, Mapping[int, Decimal]] = field(default_factory=dict)
+    #: The share (%) of a list fee paid in advance that a withdrawal gets back per series
+    #: he no longer plays (0: the organiser keeps it).
+    list_fee_refund_percent: int = 100
+
+
+def refund_per_series(list_fee: Decimal, percent: int) -> Decimal:
+    """What a withdrawal gets back for one series paid in advance and not played:
+    ``percent`` % of the list fee, rounded down to the cent."""
+    if not isinstance(percent, int) or isinstance(percent, bool) or not 0 <= percent <= 100:
+        raise FeeError(f"list_fee_refund_percent: must be 0 to 100, not {percent!r}")
+    return (Decimal(list_fee) * percent / 100).quantize(CENT, rounding=ROUND_DOWN)
+
+
+def list_fee_refund(rules: FeeRules, *, series_count: int, first_series: int, withdrawn_after: int) -> Decimal:
+    """What a player who paid the list fees of series ``first_series``..``series_count``
+    in advance gets back when he withdraws after series ``withdrawn_after`` (before his
+    first series: ``first_series - 1``): the tournament's share of each unplayed series."""
+    _count(series_count, "series_count")
+    if _count(first_series, "first_series") < 1:
+        raise FeeError("first_series: series are numbered from 1")
+    _count(withdrawn_after, "withdrawn_after")
+    unplayed = max(series_count - max(withdrawn_after, first_series - 1), 0)
+    return refund_per_series(rules.list_fee, rules.list_fee_refund_percent) * unplayed
 
 
 @dataclass(frozen=True, slots=True)

@@ -114,3 +114,14 @@ def differing_deals(tables: Iterable | object) -> dict[int, list[int]]:
     for table_id, number in rows:
         found.setdefault(table_id, []).append(number)
     return found
+
+
+def tables_with_deals(table_ids) -> set[int]:
+    """The ids of those tables where a deal is entered on either list, the sheet or the
+    second list (fills tournaments.hooks.tables_with_deals): two queries."""
+    ids = list(table_ids)
+    found = set(Game.objects.filter(table_id__in=ids).order_by().values_list("table_id", flat=True).distinct())
+    found |= set(
+        ControlEntry.objects.filter(table_id__in=ids).order_by().values_list("table_id", flat=True).distinct()
+    )
+    return found

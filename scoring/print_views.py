@@ -85,14 +85,43 @@ def table_sheet(request: HttpRequest, tournament: Tournament, number: int, table
     return response
 
 
+def _tables_param(request: HttpRequest, series) -> list[int] | str | None:
+    """``?tables=3,7``: the tables changed after the draw, to print again; None without
+    it; the message for a value that names no table of the series."""
+    selected = request.GET.get("tables", "")
+    if not selected:
+        return None
+    numbers = set(series.tables.values_list("number", flat=True))
+    chosen = []
+    for part in selected.split(","):
+        # Compared in Python, so a number too large for the database column is just
+        # another unknown table.
+        value = number_param(part.strip())
+        if value not in numbers:
+            return _("tables: %(value)s is not a table of series %(series)s (its tables: %(tables)s).") % {
+                "value": part.strip(),
+                "series": series.number,
+                "tables": ", ".join(map(str, sorted(numbers))),
+            }
+        chosen.append(value)
+    return sorted(set(chosen))
+
+
 @director_required
 def series_cards(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
     """The table cards of a series, with each table's entry link as QR code on the
     office's hall address (no PINs: the whole table reads the card; see
-    :func:`series_pin_slips`)."""
+    :func:`series_pin_slips`). ``?tables=3,7``: those tables' cards only (changed
+    after the draw)."""
     series = series_or_404(tournament, number)
-    response = _pdf(_name(tournament, "series", number, "table-cards"))
-    documents.series_cards_pdf(series, absolute_url=partial(absolute_link, request), out=response)
+    tables = _tables_param(request, series)
+    if isinstance(tables, str):
+        return _bad(request, tournament, tables)
+    parts = ("tables", "-".join(map(str, tables))) if tables else ()
+    response = _pdf(_name(tournament, "series", number, *parts, "table-cards"))
+    documents.series_cards_pdf(
+        series, absolute_url=partial(absolute_link, request), out=response, table_numbers=tables
+    )
     return response
 
 
@@ -100,7 +129,8 @@ def series_cards(request: HttpRequest, tournament: Tournament, number: int) -> H
 def series_pin_slips(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
     """Each seated player's PIN slip, handed to him face down: he alone confirms his
     table's sheet with it (5.5.3). ``?table=<n>``: one table's slips only, for new ones
-    after its link was replaced (a new link means new PINs, scoring.pins)."""
+    after its link was replaced (a new link means new PINs, scoring.pins); ``?tables=3,7``:
+    those tables' slips (changed after the draw)."""
     series = series_or_404(tournament, number)
     selected = request.GET.get("table", "")
     table_number = None
@@ -116,9 +146,13 @@ def series_pin_slips(request: HttpRequest, tournament: Tournament, number: int) 
                 _("table: %(value)s is not a table of series %(series)s (its tables: 1 to %(last)s).")
                 % {"value": selected, "series": number, "last": max(numbers, default=0)},
             )
+    tables = _tables_param(request, series)
+    if isinstance(tables, str):
+        return _bad(request, tournament, tables)
     parts = ("table", table_number) if table_number else ()
+    parts += ("tables", "-".join(map(str, tables))) if tables else ()
     response = _pdf(_name(tournament, "series", number, *parts, "pin-slips"))
-    documents.series_pin_slips_pdf(series, pin=seat_pin, out=response, table_number=table_number)
+    documents.series_pin_slips_pdf(series, pin=seat_pin, out=response, table_number=table_number, table_numbers=tables)
     return response
 
 

@@ -340,9 +340,48 @@ def substitution_data(w) -> dict:
     return {"team": str(w.teams[0].pk), "player_out": str(roster[1]), "player_in": str(roster[5])}
 
 
+def a_league_with_a_host(w) -> None:
+    from leagues.publication import new_host
+
+    a_league(w)
+    w.host, _token = new_host(w.league, "SC Kreuz")
+
+
+def league_data(w) -> dict:
+    return {
+        "name": "Landesliga",
+        "season": "2027",
+        "tie": "split",
+        "tie_break": "lot",
+        "series_per_matchday": "3",
+        "rounds_per_series": "12",
+        "binding_days": "14",
+    }
+
+
+def team_data(w) -> dict:
+    data = {"name": "Team A", "club": "Club A", "captain": "2"}
+    data |= {f"roster-{k}_NUM_FORMS": "8" for k in ("MIN", "MAX")} | {"roster-TOTAL_FORMS": "8"}
+    data["roster-INITIAL_FORMS"] = "8"
+    for index in range(8):
+        data |= {f"roster-{index}-name": f"A{index + 1}" if index < 6 else "", f"roster-{index}-club": ""}
+    return data
+
+
 def finished_with_games(w) -> None:
     games_at_both_tables(w)
     series_finished(w)
+
+
+def late_comer(w) -> None:
+    """A registered player without a seat in series 1, to seat late."""
+    w.late = Registration.objects.create(tournament=w.t, player=factories.player("Lena Latecomer"))
+
+
+def in_a_team(w) -> None:
+    """Table 1's first player plays for a team: a reserve may replace him."""
+    team = w.t.teams.create(name="Kreuz Bube")
+    Registration.objects.filter(pk=w.registrations[0].pk).update(team=team)
 
 
 @dataclass(frozen=True)
@@ -442,6 +481,30 @@ MATRIX: list[Row] = [
     Row("tournaments:start_list_pdf", tournament, get=STAFF),
     Row("tournaments:reissue_link", lambda w, token: series(w, token) | {"table_number": 1}, post=STAFF),
     Row("tournaments:reissue_links", series, post=STAFF),
+    # After the draw (tournaments/after_draw_views.py).
+    Row("tournaments:no_show", series, post=STAFF, data=lambda w: {"player": TABLE_1_NAMES[0]}),
+    Row(
+        "tournaments:late_arrival",
+        series,
+        post=STAFF,
+        prepare=late_comer,
+        data=lambda w: {"registration": w.late.pk},
+    ),
+    Row("tournaments:redraw", series, post=STAFF, data=lambda w: {"confirm": "on"}),
+    Row(
+        "tournaments:substitute",
+        tournament,
+        get=STAFF,
+        post=STAFF,
+        prepare=in_a_team,
+        data=lambda w: {"sub-out": w.registrations[0].pk, "sub-name": "Rita Reserve"},
+    ),
+    Row(
+        "tournaments:undo_withdrawal",
+        lambda w, token: {"tournament_id": w.t.pk, "registration_id": w.registrations[0].pk},
+        post=STAFF,
+        prepare=lambda w: Registration.objects.filter(pk=w.registrations[0].pk).update(withdrawn_after_series=1),
+    ),
     # Public pages (this tournament's standings are not published).
     Row("public:standings", tournament, get=UNPUBLISHED),
     Row("public:live", tournament, get=UNPUBLISHED),
@@ -643,6 +706,54 @@ MATRIX: list[Row] = [
     Row("leagues:check", match_day, post=STAFF, data=lambda w: {"note": "ok"}, prepare=a_league_in_series_1),
     Row("leagues:binding", match_day, post=STAFF, prepare=a_league_in_series_1, writes=False),
     Row("leagues:match_report", match_day, get=STAFF, prepare=a_league),
+    # Setting up a league: a new one needs the permission (the world's director lacks it).
+    Row(
+        "leagues:league_new",
+        get=STAFF | {"director": FORBIDDEN},
+        post=STAFF | {"director": FORBIDDEN},
+        data=league_data,
+        prepare=a_league,
+    ),
+    Row("leagues:settings", league, get=STAFF, post=STAFF, data=league_data, prepare=a_league),
+    Row("leagues:group_new", league, post=STAFF, data=lambda w: {"group-name": "Staffel 2"}, prepare=a_league),
+    Row(
+        "leagues:group_edit",
+        lambda w, token: league(w, token) | {"group_id": w.group.pk},
+        get=STAFF,
+        post=STAFF,
+        data=lambda w: {"name": "Staffel Nord"},
+        prepare=a_league,
+    ),
+    Row(
+        "leagues:team_new",
+        lambda w, token: league(w, token) | {"group_id": w.group.pk},
+        post=STAFF,
+        data=lambda w: {f"team-{w.group.pk}-name": "Team C", f"team-{w.group.pk}-club": ""},
+        prepare=a_league,
+    ),
+    Row(
+        "leagues:team_edit",
+        lambda w, token: league(w, token) | {"team_id": w.teams[0].pk},
+        get=STAFF,
+        post=STAFF,
+        data=team_data,
+        prepare=a_league,
+    ),
+    Row("leagues:hosts", league, get=STAFF, prepare=a_league),
+    Row("leagues:host_new", league, post=STAFF, data=lambda w: {"name": "SV Herz"}, prepare=a_league),
+    Row(
+        "leagues:host_token",
+        lambda w, token: league(w, token) | {"host_id": w.host.pk},
+        post=STAFF,
+        prepare=a_league_with_a_host,
+    ),
+    Row(
+        "leagues:host_active",
+        lambda w, token: league(w, token) | {"host_id": w.host.pk},
+        post=STAFF,
+        data=lambda w: {"active": "0"},
+        prepare=a_league_with_a_host,
+    ),
     Row("leagues:publish", post=dict.fromkeys(EVERYONE, 401), prepare=a_league),
     Row("league_public:season", league, get=UNPUBLISHED, prepare=a_league),
     Row("league_public:season_pdf", league, get=UNPUBLISHED, prepare=a_league),

@@ -13,6 +13,9 @@ from decimal import Decimal
 
 from django.db import transaction
 from django.db.models import Count, F, Q, Sum
+from django.db.models.functions import Greatest
+
+from scoring import fees
 
 from .models import Registration, Tournament
 from .names import query_words
@@ -67,16 +70,42 @@ class DeskTotals:
     registered: int
     present: int
     paid: int
+    #: Taken at the desk, less what withdrawals got back.
     cash: Decimal
+    #: List fees paid in advance and refunded to players who withdrew (the tournament's share).
+    refunded: Decimal = Decimal("0.00")
 
 
 def totals(tournament: Tournament) -> DeskTotals:
-    """Registered (still playing), present, paid and the cash taken at the desk: one query."""
+    """Registered (still playing), present, paid and the cash taken at the desk: one query.
+
+    A player who withdrew gets back the tournament's share of the list fees he paid for
+    the series he no longer plays (scoring.fees.list_fee_refund): the cash is net of it.
+    """
+    withdrawn = Q(list_fees_paid=True, withdrawn_after_series__isnull=False)
     row = tournament.registrations.aggregate(
         registered=Count("pk", filter=Q(withdrawn_after_series__isnull=True)),
         present=Count("pk", filter=Q(present=True)),
         paid=Count("pk", filter=Q(paid=True)),
         list_series=Sum(tournament.series_count + 1 - F("first_series"), filter=Q(list_fees_paid=True)),
+        unplayed=Sum(
+            tournament.series_count - Greatest("withdrawn_after_series", F("first_series") - 1), filter=withdrawn
+        ),
     )
-    cash = tournament.entry_fee * row["paid"] + tournament.list_fee * (row["list_series"] or 0)
-    return DeskTotals(row["registered"], row["present"], row["paid"], cash)
+    refunded = fees.refund_per_series(tournament.list_fee, tournament.list_fee_refund_percent) * max(
+        row["unplayed"] or 0, 0
+    )
+    cash = tournament.entry_fee * row["paid"] + tournament.list_fee * (row["list_series"] or 0) - refunded
+    return DeskTotals(row["registered"], row["present"], row["paid"], cash, refunded)
+
+
+def refund(tournament: Tournament, registration: Registration) -> Decimal:
+    """What ``registration``, withdrawn, gets back of the list fees he paid at the desk."""
+    if not registration.list_fees_paid or registration.withdrawn_after_series is None:
+        return Decimal("0.00")
+    return fees.list_fee_refund(
+        fees.FeeRules(list_fee=tournament.list_fee, list_fee_refund_percent=tournament.list_fee_refund_percent),
+        series_count=tournament.series_count,
+        first_series=registration.first_series,
+        withdrawn_after=registration.withdrawn_after_series,
+    )

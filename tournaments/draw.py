@@ -107,6 +107,13 @@ class _Conflicts:
         return sum(self.pair(player, other) for other in others if other != player)
 
 
+def conflicts(entrants: Sequence[Entrant], met: Iterable[tuple[PlayerId, PlayerId]] = ()) -> _Conflicts:
+    """The pair penalties the draw weighs (team-mates, earlier meetings, club-mates), for
+    changes of single tables after the draw (tournaments.seating): ``.table(players)``
+    and ``.against(player, others)``."""
+    return _Conflicts(entrants, met)
+
+
 def draw(
     entrants: Sequence[Entrant],
     *,

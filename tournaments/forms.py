@@ -44,9 +44,19 @@ class TournamentForm(KeepsWhatIsPlayed):
             "entry_fee",
             "list_fee",
             "prize_pool_percent",
+            "list_fee_refund_percent",
             "standings_public",
         ]
         widgets = {"date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")}
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        # Added later: a post of the older form (or a script) without it keeps the rule as it is.
+        self.fields["list_fee_refund_percent"].required = False
+
+    def clean_list_fee_refund_percent(self) -> int:
+        value = self.cleaned_data.get("list_fee_refund_percent")
+        return self.instance.list_fee_refund_percent if value is None else value
 
 
 class WholeScheduleFormSet(forms.BaseInlineFormSet):

@@ -72,3 +72,7 @@ unconfirmed_sheets = Hook("tournaments.unconfirmed_sheets", unfilled)
 #: Whether a deal of any of the tournament's series is entered: then its rounds per series
 #: are fixed (the sheets count them); filled by scoring, which keeps the games.
 deals_entered = Hook("tournaments.deals_entered", unfilled)
+
+#: The ids of those of the given tables where a deal is entered, on the sheet or on the
+#: second list (their seats are then fixed, 3.1.2); filled by scoring, which keeps the games.
+tables_with_deals = Hook("tournaments.tables_with_deals", unfilled)

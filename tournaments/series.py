@@ -20,10 +20,14 @@ from .draw import Entrant, draw
 from .models import Registration, Seat, Series, Table, Tournament
 
 
-def previous_meetings(tournament: Tournament) -> list[tuple[int, int]]:
-    """Every pair of players who sat at one table in an earlier series, once per meeting."""
+def previous_meetings(tournament: Tournament, before: int | None = None) -> list[tuple[int, int]]:
+    """Every pair of players who sat at one table in an earlier series, once per meeting;
+    ``before``: only the series before that number (a series drawn again)."""
     by_table: dict[int, list[int]] = {}
-    for table_id, player_id in Seat.objects.filter(series__tournament=tournament).values_list("table_id", "player_id"):
+    seats = Seat.objects.filter(series__tournament=tournament)
+    if before is not None:
+        seats = seats.filter(series__number__lt=before)
+    for table_id, player_id in seats.values_list("table_id", "player_id"):
         by_table.setdefault(table_id, []).append(player_id)
     return [pair for players in by_table.values() for pair in combinations(players, 2)]
 
@@ -75,23 +79,13 @@ def draw_series(
         if method not in Series.Method.values:
             raise RuleError("method", gettext_noop("{method} is not a draw method"), "3.1.1", method=repr(method))
 
-        taking_part = Registration.objects.filter(tournament=tournament).playing_in(number)
-        # Once check-in has started (anybody marked present at the door), only the
-        # players present are seated.
-        if taking_part.filter(present=True).exists():
-            taking_part = taking_part.filter(present=True)
-        registrations = list(taking_part.select_related("player").order_by("player_id"))
-        entrants = [Entrant(r.player_id, club=r.player.club_id, team=r.team_id) for r in registrations]
+        entrants = entrants_of(tournament, number)
         ranking = None
         if method == Series.Method.SEEDED and last is not None:
             unconfirmed = hooks.unconfirmed_sheets(tournament)  # scoring keeps the sign-off
             if unconfirmed and not provisional:
                 raise ProvisionalSeeding(unconfirmed)
-            order = hooks.ranking(tournament)  # the standings (scoring fills the hook)
-            playing = {e.id for e in entrants}
-            ranked = [p for p in order if p in playing]
-            # Late entries have no standing yet: they are seeded after everybody else.
-            ranking = ranked + sorted(playing - set(ranked))
+            ranking = seeding(tournament, entrants)
         # Derived from the tournament's seed, so a draw can be reproduced; kept in 31 bits
         # for the database column.
         draw_seed = (tournament.lot_seed * 100 + number) % 2**31 if seed is None else seed
@@ -105,17 +99,42 @@ def draw_series(
             repeat_meetings=result.repeat_meetings,
             club_meetings=result.club_meetings,
         )
-        tables = Table.objects.bulk_create(
-            [Table(series=series, number=i, size=len(players)) for i, players in enumerate(result.tables, start=1)]
-        )
-        Seat.objects.bulk_create(
-            [
-                Seat(table=table, series=series, number=seat, player_id=player)
-                for table, players in zip(tables, result.tables, strict=True)
-                for seat, player in enumerate(players, start=1)
-            ]
-        )
+        store_tables(series, result.tables)
         return series
+
+
+def entrants_of(tournament: Tournament, number: int) -> list[Entrant]:
+    """The players series ``number`` seats, as the draw sees them: once check-in has
+    started (anybody marked present at the door), only the players present."""
+    taking_part = Registration.objects.filter(tournament=tournament).playing_in(number)
+    if taking_part.filter(present=True).exists():
+        taking_part = taking_part.filter(present=True)
+    registrations = list(taking_part.select_related("player").order_by("player_id"))
+    return [Entrant(r.player_id, club=r.player.club_id, team=r.team_id) for r in registrations]
+
+
+def seeding(tournament: Tournament, entrants: list[Entrant]) -> list:
+    """The entrants in the order of the standings (scoring fills the hook); late entries
+    have no standing yet and are seeded after everybody else."""
+    order = hooks.ranking(tournament)
+    playing = {e.id for e in entrants}
+    ranked = [p for p in order if p in playing]
+    return ranked + sorted(playing - set(ranked))
+
+
+def store_tables(series: Series, drawn: list[list[int]], first_number: int = 1) -> list[Table]:
+    """Write drawn tables (player ids in seat order) as tables and seats of ``series``."""
+    tables = Table.objects.bulk_create(
+        [Table(series=series, number=i, size=len(players)) for i, players in enumerate(drawn, start=first_number)]
+    )
+    Seat.objects.bulk_create(
+        [
+            Seat(table=table, series=series, number=seat, player_id=player)
+            for table, players in zip(tables, drawn, strict=True)
+            for seat, player in enumerate(players, start=1)
+        ]
+    )
+    return tables
 
 
 def can_draw_next(tournament: Tournament, drawn: list[Series]) -> bool:

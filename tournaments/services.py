@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Max, Q
 from django.utils.translation import gettext as _
 
@@ -135,42 +135,60 @@ class Entry:
     namesake_ok: bool = False
 
 
+#: How often a registration is tried again when its start number was taken meanwhile.
+START_NUMBER_ATTEMPTS = 3
+
+
 def register(tournament: Tournament, entry: Entry) -> Registration:
     """Register one player (an existing one by membership number, else a new one) with
     the next start number. Raises IntegrityError when he (or his namesake of the same
-    club, not allowed) is registered meanwhile: the caller says so."""
-    with transaction.atomic():
-        club = None
-        if entry.club:
-            club, _created = Club.objects.get_or_create(name=entry.club)
-        player = (
-            Player.objects.filter(membership_number=entry.membership_number).first()
-            if entry.membership_number
-            else None
+    club, not allowed) is registered meanwhile: the caller says so.
+
+    The counter is locked (give_start_numbers) and the database refuses a start number
+    twice (registration_start_number_unique); should a writer that bypasses the counter
+    have taken the number meanwhile, the registration is tried again with the next one.
+    """
+    for attempt in range(1, START_NUMBER_ATTEMPTS + 1):
+        try:
+            with transaction.atomic():
+                return _register(tournament, entry)
+        except IntegrityError as error:
+            if attempt == START_NUMBER_ATTEMPTS or "start_number" not in str(error):
+                raise
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _register(tournament: Tournament, entry: Entry) -> Registration:
+    """One try of :func:`register`, inside its transaction."""
+    club = None
+    if entry.club:
+        club, _created = Club.objects.get_or_create(name=entry.club)
+    player = (
+        Player.objects.filter(membership_number=entry.membership_number).first() if entry.membership_number else None
+    )
+    if player is None:
+        player = Player.objects.create(
+            name=entry.name,
+            club=club,
+            membership_number=entry.membership_number,
+            nationality=entry.nationality.upper(),
         )
-        if player is None:
-            player = Player.objects.create(
-                name=entry.name,
-                club=club,
-                membership_number=entry.membership_number,
-                nationality=entry.nationality.upper(),
-            )
-        team = None
-        if entry.team:
-            team, _created = Team.objects.get_or_create(tournament=tournament, name=entry.team)
-        ok = entry.namesake_ok or bool(entry.membership_number)
-        (key,) = identity_keys(tournament, [(player.name, player.club_id, ok)])
-        (number,) = give_start_numbers(tournament, 1)
-        return Registration.objects.create(
-            tournament=tournament,
-            player=player,
-            team=team,
-            category=entry.category,
-            first_series=entry.first_series,
-            present=entry.present,
-            start_number=number,
-            identity_key=key,
-        )
+    team = None
+    if entry.team:
+        team, _created = Team.objects.get_or_create(tournament=tournament, name=entry.team)
+    ok = entry.namesake_ok or bool(entry.membership_number)
+    (key,) = identity_keys(tournament, [(player.name, player.club_id, ok)])
+    (number,) = give_start_numbers(tournament, 1)
+    return Registration.objects.create(
+        tournament=tournament,
+        player=player,
+        team=team,
+        category=entry.category,
+        first_series=entry.first_series,
+        present=entry.present,
+        start_number=number,
+        identity_key=key,
+    )
 
 
 def edit_player(

@@ -5,7 +5,7 @@ them together); public pages are in scoring/public_urls.py, table links in scori
 
 from django.urls import path
 
-from . import door_views, link_views, player_views, views
+from . import after_draw_views, door_views, link_views, player_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -25,6 +25,17 @@ urlpatterns = [
         name="desk_toggle",
     ),
     path("t/<int:tournament_id>/draw/", views.draw, name="draw"),
+    path("t/<int:tournament_id>/series/<int:number>/no-show/", after_draw_views.no_show, name="no_show"),
+    path(
+        "t/<int:tournament_id>/series/<int:number>/late-arrival/", after_draw_views.late_arrival, name="late_arrival"
+    ),
+    path("t/<int:tournament_id>/series/<int:number>/redraw/", after_draw_views.redraw_series, name="redraw"),
+    path("t/<int:tournament_id>/substitute/", after_draw_views.substitute, name="substitute"),
+    path(
+        "t/<int:tournament_id>/players/<int:registration_id>/undo-withdrawal/",
+        after_draw_views.undo_withdrawal,
+        name="undo_withdrawal",
+    ),
     path("t/<int:tournament_id>/series/<int:number>/swap/", views.swap, name="swap"),
     path("t/<int:tournament_id>/series/<int:number>/move/", views.move, name="move"),
     path(

@@ -17,6 +17,7 @@ from scoring.rules import RuleError
 
 from . import door, hooks, services
 from . import series as series_service
+from .after_draw_views import refund_text
 from .forms import (
     DrawForm,
     LostGameFeeFormSet,
@@ -178,7 +179,8 @@ def withdraw(request: HttpRequest, tournament: Tournament, registration_id: int)
     else:
         messages.success(
             request,
-            _("%(name)s withdrew after series %(n)s.") % {"name": registration.player.name, "n": drawn},
+            _("%(name)s withdrew after series %(n)s.") % {"name": registration.player.name, "n": drawn}
+            + refund_text(tournament, registration),
         )
     return redirect("tournaments:players", tournament.pk)
 

@@ -1,18 +1,21 @@
 """A minimal HTTP/1.1 client over asyncio for the load test: loopback only, no dependency.
 
-One connection per request, as a phone on Wi-Fi. It talks to :data:`LOOPBACK` and
-nowhere else: a load test never leaves the machine.
+One connection per request, as a phone on Wi-Fi. It talks to loopback addresses
+(:data:`LOOPBACK`, :data:`HALL`) and nowhere else: a load test never leaves the machine.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import urllib.parse
 from dataclasses import dataclass
 
-#: The only address the load test serves on and sends to (127.0.0.0/8).
+#: The address the table profile serves on and sends to (127.0.0.0/8).
 LOOPBACK = "127.0.0.1"
+#: The hall profile's address: another loopback address, standing for the hall's other devices.
+HALL = "127.0.0.2"
 
 
 @dataclass
@@ -30,10 +33,13 @@ async def request(
     form: dict[str, str] | None = None,
     headers: dict[str, str] | None = None,
     timeout: float = 15.0,
+    host: str = LOOPBACK,
 ) -> Response:
-    """Send one request to 127.0.0.1:``port`` and read the whole answer (Connection: close)."""
+    """Send one request to ``host`` (a loopback address) at ``port`` and read the whole answer (Connection: close)."""
+    if not ipaddress.ip_address(host).is_loopback:
+        raise ValueError(f"the load test sends to loopback addresses only, not {host}")
     body = urllib.parse.urlencode(form).encode() if form is not None else b""
-    lines = [f"{method} {path} HTTP/1.1", f"Host: {LOOPBACK}:{port}", "Connection: close"]
+    lines = [f"{method} {path} HTTP/1.1", f"Host: {host}:{port}", "Connection: close"]
     for name, value in (headers or {}).items():
         lines.append(f"{name}: {value}")
     if form is not None:
@@ -41,7 +47,7 @@ async def request(
     raw = ("\r\n".join(lines) + "\r\n\r\n").encode() + body
 
     async def exchange() -> bytes:
-        reader, writer = await asyncio.open_connection(LOOPBACK, port)
+        reader, writer = await asyncio.open_connection(host, port)
         try:
             writer.write(raw)
             await writer.drain()

@@ -23,8 +23,11 @@ from tournaments.series import draw_series
 from .timing import Log
 
 
-def build(players: int, series: int, seed: int = 1, log: Log = print) -> Tournament:
+def build(players: int, series: int, seed: int = 1, log: Log = print, *, open_last: bool = False) -> Tournament:
     """A finished tournament: ``players`` registered, ``series`` series drawn, every deal entered.
+
+    With ``open_last`` the last series is drawn but not played: it is running, its
+    tables empty (the load test's hall enters it).
 
     Clubs of 15, half the players in club teams of four (team-mates are never drawn
     together), later series seeded by the standings with earlier meetings kept apart,
@@ -70,6 +73,10 @@ def build(players: int, series: int, seed: int = 1, log: Log = print) -> Tournam
         started = time.perf_counter()
         drawn = draw_series(tournament, Series.Method.SEEDED if number > 1 else Series.Method.RANDOM, provisional=True)
         drew = time.perf_counter() - started
+        if open_last and number == series:
+            Series.objects.filter(pk=drawn.pk).update(status=Series.Status.RUNNING)
+            log(f"  series {number}: {drawn.tables.count()} tables, running, no deal entered (draw {drew:.1f} s)")
+            break
         games = []
         for table in drawn.tables.all():
             for deal in range(1, tournament.deals_per_table(table.size) + 1):

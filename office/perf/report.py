@@ -1,9 +1,10 @@
-"""The bench's report: one table of figures, medians, floors, ratios, targets and marks."""
+"""The bench's report: a table of figures (medians, floors, ratios, targets, marks) and one of pages."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from .pages import SIZE_TARGET, TIME_TARGET, PageResult
 from .timing import MB, MS, Result
 
 
@@ -45,7 +46,41 @@ def report(rows: Sequence[tuple[str, Result]]) -> str:
                 r.note,
             )
         )
-    widths = [max(len(line[i]) for line in lines) for i in range(len(header) - 1)]
+    return _table(lines)
+
+
+def format_size(size: int | None) -> str:
+    if size is None:
+        return "-"
+    return f"{size / 1024:.1f} KiB" if size < 1024 * 1024 else f"{size / MB:.2f} MB"
+
+
+def page_report(rows: Sequence[tuple[str, str, PageResult]]) -> str:
+    """One table of pages: page, user, median server time, HTML size, queries, targets, pass/fail, note."""
+    header = ("page", "user", "median", "size", "queries", "target", "ok", "note")
+    lines = [header]
+    for name, user, r in rows:
+        if not r.available:
+            lines.append((name, user, "-", "-", "-", "-", "n/a", r.note))
+            continue
+        target = "time only" if r.document else f"<= {TIME_TARGET / MS:.0f} ms, <= {SIZE_TARGET // 1024} KiB"
+        lines.append(
+            (
+                name,
+                user,
+                format_value(r.median, "s"),
+                format_size(r.size),
+                str(r.queries),
+                target,
+                "pass" if r.ok else "FAIL",
+                r.note,
+            )
+        )
+    return _table(lines)
+
+
+def _table(lines: list[tuple[str, ...]]) -> str:
+    widths = [max(len(line[i]) for line in lines) for i in range(len(lines[0]) - 1)]
     out = []
     for n, line in enumerate(lines):
         out.append("  ".join(cell.ljust(width) for cell, width in zip(line, widths, strict=False)) + "  " + line[-1])

@@ -35,7 +35,7 @@ def scratch_database(url: str | None = None, log: Log = print, prefix: str = "be
     ``url`` None or ``"sqlite"``: a temporary SQLite file with the office's own SQLite
     options (WAL, IMMEDIATE transactions). A ``postgres://user@host:port/`` URL: a
     database ``<prefix>_<pid>`` created on that server and dropped afterwards. Yields a
-    :class:`Scratch`. Migrations run first.
+    :class:`Scratch`. Migrations run first (and ``createcachetable``, for a database cache).
     """
     import dj_database_url
     from django.core.management import call_command
@@ -87,6 +87,8 @@ def scratch_database(url: str | None = None, log: Log = print, prefix: str = "be
     try:
         log(f"scratch database: {scratch.description}")
         call_command("migrate", verbosity=0, interactive=False)
+        # A database cache backend (settings.CACHES) keeps its table outside the migrations.
+        call_command("createcachetable", verbosity=0)
         yield scratch
     finally:
         connections["default"].close()

@@ -1,7 +1,8 @@
-"""gunicorn serving the office for the load test, on loopback only, against a scratch database."""
+"""gunicorn serving the office for the load test, on a loopback address only, against a scratch database."""
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import secrets
 import signal
@@ -14,53 +15,43 @@ from pathlib import Path
 
 from django.conf import settings
 
+from office.serve import gunicorn_argv
+
 from .client import LOOPBACK
 from .timing import Log
 
 
-def free_port() -> int:
+def free_port(host: str = LOOPBACK) -> int:
     with socket.socket() as probe:
-        probe.bind((LOOPBACK, 0))
+        probe.bind((host, 0))
         return probe.getsockname()[1]
 
 
 class Server:
-    """gunicorn serving the office on 127.0.0.1 only, against the scratch database."""
+    """gunicorn serving the office on one loopback address only, against the scratch database.
 
-    def __init__(self, database_url: str, workers: int, threads: int, log: Log) -> None:
-        self.port = free_port()
+    The command line is the hall's own (:func:`office.serve.gunicorn_argv`: the gthread
+    workers ``manage.py serve`` starts), with a longer listen backlog for the load.
+    """
+
+    def __init__(self, database_url: str, workers: int, threads: int, log: Log, host: str = LOOPBACK) -> None:
+        if not ipaddress.ip_address(host).is_loopback:
+            raise ValueError(f"the load test serves on loopback addresses only, not {host}")
+        self.host = host
+        self.port = free_port(host)
         self.log = log
         self.logfile = tempfile.NamedTemporaryFile(prefix="skat-loadtest-", suffix=".log", delete=False)  # noqa: SIM115
         self.env = os.environ | {
             "DATABASE_URL": database_url,
             "DEBUG": "0",
             "SECURE": "0",
-            "ALLOWED_HOSTS": LOOPBACK,
+            "ALLOWED_HOSTS": host,
+            "OFFICE_URL": f"http://{host}:{self.port}",
+            "PORT": str(self.port),
             "SECRET_KEY": "loadtest-" + secrets.token_urlsafe(32),
             "DJANGO_SETTINGS_MODULE": "config.settings",
         }
-        self.command = [
-            sys.executable,
-            "-m",
-            "gunicorn",
-            "config.wsgi:application",
-            "--bind",
-            f"{LOOPBACK}:{self.port}",
-            "--workers",
-            str(workers),
-            "--threads",
-            str(threads),
-            "--worker-class",
-            "gthread" if threads > 1 else "sync",
-            "--backlog",
-            "2048",
-            "--timeout",
-            "60",
-            "--graceful-timeout",
-            "5",
-            "--log-level",
-            "warning",
-        ]
+        self.command = [*gunicorn_argv(host, self.port, workers, threads), "--backlog", "2048"]
         self.process: subprocess.Popen | None = None
 
     def __enter__(self) -> Server:
@@ -79,7 +70,7 @@ class Server:
             if self.process.poll() is not None:
                 raise RuntimeError(f"gunicorn stopped: {self.output()}")
             try:
-                with socket.create_connection((LOOPBACK, self.port), timeout=0.5):
+                with socket.create_connection((self.host, self.port), timeout=0.5):
                     return self
             except OSError:
                 time.sleep(0.2)

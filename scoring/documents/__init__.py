@@ -10,7 +10,7 @@ tables or players.
 from __future__ import annotations
 
 import io
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import BinaryIO
 
 from django.db.models import Prefetch
@@ -70,7 +70,9 @@ def table_sheet_pdf(table, *, filled: bool) -> bytes:
     return out.getvalue()
 
 
-def series_cards_pdf(series, *, absolute_url: Callable[[str], str], out: BinaryIO) -> None:
+def series_cards_pdf(
+    series, *, absolute_url: Callable[[str], str], out: BinaryIO, table_numbers: Sequence[int] | None = None
+) -> None:
     """The table cards of a series: two per A4 page, each with its entry link as QR code.
 
     ``absolute_url`` makes the link absolute (on the hall address: ``scoring.addresses``). No PINs:
@@ -80,6 +82,8 @@ def series_cards_pdf(series, *, absolute_url: Callable[[str], str], out: BinaryI
     from tournaments.models import Table
 
     tables = Table.objects.filter(series=series).prefetch_related(_seats_prefetch()).order_by("number")
+    if table_numbers is not None:  # the tables changed after the draw (tournaments.seating)
+        tables = tables.filter(number__in=list(table_numbers))
     name = series.tournament.name
     cards = [
         CardInput(
@@ -105,8 +109,10 @@ def series_pin_slips_pdf(
     pin: Callable[[object, int], str],
     out: BinaryIO,
     table_number: int | None = None,
+    table_numbers: Sequence[int] | None = None,
 ) -> None:
-    """A PIN slip for every seated player of a series, or of table ``table_number`` only.
+    """A PIN slip for every seated player of a series, or of table ``table_number`` only
+    (or of the tables ``table_numbers``).
 
     ``pin(table, seat_number)`` gives a seat's PIN (``scoring.pins.seat_pin``), which each
     player types to confirm his table's sheet himself (5.5.3). Slips in table and seat
@@ -117,6 +123,8 @@ def series_pin_slips_pdf(
     tables = Table.objects.filter(series=series)
     if table_number is not None:
         tables = tables.filter(number=table_number)
+    if table_numbers is not None:
+        tables = tables.filter(number__in=list(table_numbers))
     tables = list(tables.prefetch_related(_seats_prefetch()).order_by("number"))
     name = series.tournament.name
     slips = [

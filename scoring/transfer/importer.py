@@ -59,6 +59,14 @@ def _import(workbook, directors) -> TournamentImport:
         prize_pool_percent=whole(settings.get("Prize pool percent"), "Tournament, Prize pool percent"),
         standings_public=flag(settings.get("Standings public")),
     )
+    # Files written before the refund rule keep the model's default.
+    if settings.get("List fee refund percent") not in (None, ""):
+        tournament.list_fee_refund_percent = whole(
+            settings.get("List fee refund percent"), "Tournament, List fee refund percent"
+        )
+        if tournament.list_fee_refund_percent > 100:
+            raise TransferError("Tournament, List fee refund percent: 0 to 100, not more")
+        tournament.save(update_fields=["list_fee_refund_percent"])
     tournament.directors.add(*directors)
     for step in text(settings.get("Lost-game fees")).split():
         nth, _sep, amount = step.partition(":")

@@ -33,9 +33,14 @@ def test_the_league_page_sets_up_a_match_day(client, season):
     answer = client.post(
         url, {f"{prefix}-number": "2", f"{prefix}-date": "2026-10-03", f"{prefix}-teams": [teams[0].pk]}
     )
-    assert answer.status_code == 302
-    messages = [str(m) for m in answer.wsgi_request._messages]
-    assert "teams: a match day needs at least two teams of the group" in messages[0]
+    assert answer.status_code == 422
+    assert "Teams: a match day needs at least two teams of the group" in answer.content.decode()
+    answer = client.post(
+        url, {f"{prefix}-number": "1", f"{prefix}-date": "2026-10-03", f"{prefix}-teams": [t.pk for t in teams]}
+    )
+    assert answer.status_code == 422
+    assert "Match day: Staffel 1 has a match day 1 already." in answer.content.decode()
+    assert group.match_days.count() == 1
     answer = client.post(
         url, {f"{prefix}-number": "2", f"{prefix}-date": "2026-10-03", f"{prefix}-teams": [t.pk for t in teams]}
     )

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import io
+import re
 from pathlib import Path
 
 import pytest
 from django.core.management import CommandError, call_command
 from django.db import connection
+from django.urls import reverse
 
-from office.perf import bench, fixtures, oracle, report, scratch, timing, xlsx
+from office.perf import bench, fixtures, oracle, pages, report, scratch, timing, xlsx
 from scoring.models import Game
 from tournaments.models import Tournament
 
@@ -25,11 +27,24 @@ def run_bench(*args: str) -> tuple[str, CommandError | None]:
     return out.getvalue(), None
 
 
-def figure_rows(out: str) -> list[str]:
-    """The table's rows: everything below the header and its rule."""
+def table_rows(out: str, first: str) -> list[str]:
+    """The rows of the table whose header starts with ``first``: below the header and its rule, up to a blank line."""
     lines = out.splitlines()
-    header = next(i for i, line in enumerate(lines) if line.startswith("figure"))
-    return lines[header + 2 :]
+    header = next(i for i, line in enumerate(lines) if line.startswith(first))
+    rows = []
+    for line in lines[header + 2 :]:
+        if not line.strip() or line.startswith("CommandError"):
+            break
+        rows.append(line)
+    return rows
+
+
+def figure_rows(out: str) -> list[str]:
+    return table_rows(out, "figure")
+
+
+def page_rows(out: str) -> list[str]:
+    return table_rows(out, "page ")
 
 
 def test_a_small_run_prints_every_figure_and_leaves_the_database_alone():
@@ -51,12 +66,26 @@ def test_a_small_run_prints_every_figure_and_leaves_the_database_alone():
     assert connection.settings_dict["NAME"] == name
     assert (Tournament.objects.count(), Game.objects.count()) == before
     assert "series 2: 8 tables" in out  # 30 players: 6 tables of four, 2 of three
+    # Every page answered (none "n/a"), each row with its time, size and queries.
+    pages_ = page_rows(out)
+    assert [row.split("  ")[0] for row in pages_] == [page.name for page in pages.PAGES]
+    for row in pages_:
+        assert re.search(r"  \d+\.\d ms  +\d+\.\d KiB  +\d+  ", row), row
+        assert re.search(r"  (pass|FAIL)(  |$)", row), row
+    assert "pages at 30 players (server time: the test client in this process)" in out
 
 
 def test_only_selects_figures_and_bad_arguments_are_refused():
     out, _error = run_bench("--players", "12", "--series", "1", "--repeat", "1", "--only", "draw")
     rows = figure_rows(out)
     assert [row.split("  ")[0] for row in rows] == ["draw a series at random", "draw a series seeded"]
+    assert "pages at" not in out  # no page's name has "draw"
+    out, _error = run_bench("--players", "12", "--series", "1", "--repeat", "1", "--only", "public standings")
+    assert "figure " not in out
+    assert [row.split("  ")[0] for row in page_rows(out)] == [
+        "public standings",
+        "public standings, unchanged refresh",
+    ]
     with pytest.raises(CommandError, match="--players must be at least 6"):
         call_command("bench", "--players", "5")
 
@@ -118,3 +147,42 @@ def test_the_pdf_figures_time_whichever_module_has_the_sheets(monkeypatch):
     assert one.available and series.available and one.ok and series.ok
     assert ("series", 1, True) in calls and any(call[0] == "table" and call[2] for call in calls)
     assert "3 sheets" in series.note
+
+
+def test_every_page_answers_its_user_and_is_counted_on_a_small_tournament():
+    with scratch.scratch_database(log=lambda _line: None):
+        site = pages.prepare(fixtures.build(12, 2, log=lambda _line: None), log=lambda _line: None)
+        assert site.tournament.standings_public and site.table.size == 4
+        assert len(site.season.match_days) == 6 and site.season.league.published
+        results = {page.name: pages.measure_page(site, page, repeat=1) for page in pages.PAGES}
+    for name, result in results.items():
+        assert result.available and result.status in (200, 304), (name, result.note)
+        assert result.size > 0 and result.queries > 0, name
+    assert results["start list PDF"].document and "application/pdf" in results["start list PDF"].note
+    refresh = results["public standings, unchanged refresh"]
+    assert refresh.note.startswith(("sends back If-", "no ETag or Last-Modified sent"))
+
+
+def test_a_page_that_is_missing_or_refused_is_reported_not_raised():
+    broken = pages.Page("nowhere", lambda site: reverse("tournaments:no-such-page"), pages.ANYONE)
+    refused = pages.Page("director only", lambda site: reverse("tournaments:detail", args=[site.tid]), pages.ANYONE)
+    with scratch.scratch_database(log=lambda _line: None):
+        site = pages.prepare(fixtures.build(12, 1, log=lambda _line: None), log=lambda _line: None)
+        missing, login = pages.measure_page(site, broken, 1), pages.measure_page(site, refused, 1)
+    assert not missing.available and missing.ok and "no such URL name" in missing.note
+    assert not login.available and login.status == 302 and "answered 302" in login.note
+
+
+def test_a_page_passes_within_100_ms_and_250_kib_and_a_document_is_timed_only():
+    assert pages.PageResult(0.099, size=250 * 1024).ok
+    assert not pages.PageResult(0.101, size=1024).ok
+    assert not pages.PageResult(0.010, size=250 * 1024 + 1).ok
+    assert pages.PageResult(3.0, size=5_000_000, document=True).ok
+    table = report.page_report(
+        [
+            ("standings", "anyone", pages.PageResult(1.8, size=2_900_000, queries=9)),
+            ("gone", "anyone", pages.PageResult(None, note="x")),
+        ]
+    )
+    assert "1.80 s" in table and "2.77 MB" in table and "FAIL" in table and "<= 100 ms, <= 250 KiB" in table
+    assert "n/a" in table.splitlines()[-1]

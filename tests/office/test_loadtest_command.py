@@ -1,4 +1,4 @@
-"""`manage.py loadtest` works end to end: a tiny run under gunicorn on SQLite, then its audit.
+"""`manage.py loadtest` works end to end: tiny runs of both profiles under gunicorn on SQLite, then their audits.
 
 Only correctness is asserted (every deal once and as entered, standings equal to the
 engine, no 5xx, double submits answered); latency is the command's output, not a test.
@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import io
 import ipaddress
+import itertools
+import random
 import re
 
 import pytest
 from django.core.management import CommandError, call_command
 
-from office.perf import client, loadtest, scorekeepers, server
+from office.perf import client, hall, hall_clients, loadtest, scorekeepers, scratch, server
 from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
@@ -53,3 +55,85 @@ def test_the_client_reads_status_headers_and_body():
 def test_the_load_test_only_talks_to_loopback():
     assert ipaddress.ip_address(client.LOOPBACK).is_loopback
     assert server.free_port() > 0
+
+
+def test_the_hall_profile_runs_both_lists_and_the_spectators_and_loses_nothing():
+    out = io.StringIO()
+    try:
+        call_command(
+            "loadtest",
+            *("--profile", "hall", "--tables", "4", "--spectators", "12", "--duration", "4"),
+            *("--deal-min", "0.5", "--deal-max", "1", "--poll", "0.5"),
+            stdout=out,
+        )
+    except CommandError as error:
+        # Only the latency targets may miss on a busy test machine.
+        assert re.fullmatch(r"load test failed: (entry|standings) p99 .*", str(error)), str(error)
+        assert "lost" not in str(error) and "5xx" not in str(error)
+    text = out.getvalue()
+    assert "hall profile, 2 gunicorn worker(s) x 4 thread(s) on 127.0.0.2, 4 tables x 2 lists, 12 spectators" in text
+    assert "series 2: 4 tables, running, no deal entered" in text
+    for name in ("sheet", "second list"):
+        line = next(line for line in text.splitlines() if line.startswith(name + " "))
+        confirmed, stored = map(int, re.search(r"(\d+) confirmed, (\d+) stored", line).groups())
+        assert confirmed > 0 and stored >= confirmed, line  # deals went through, each stored
+        assert "lost 0, duplicated 0, tables out of order 0, not as entered 0, stored unconfirmed 0" in line
+    assert re.search(r"entry          p50 / p95 / p99 \d+ ms / \d+ ms / \d+ ms .*target p99 < 200 ms", text)
+    assert re.search(r"standings      p50 / p95 / p99 \d+ ms / \d+ ms / \d+ ms .*target p99 < 300 ms", text)
+    assert re.search(r"standings \d+ = [\d.]+/s, \d+ of them 304 Not Modified", text)
+    assert "5xx            0    target 0" in text and "errors         0" in text
+    assert Tournament.objects.count() == 0  # the run used its own database
+
+
+def test_the_hall_audit_finds_a_lost_deal_and_one_stored_but_never_confirmed():
+    from office.demo import random_game
+    from office.perf.fixtures import entry_data
+    from scoring.models import Game
+
+    with scratch.scratch_database(log=lambda _line: None):
+        tournament = hall.setup(2, seed=1, log=lambda _line: None)
+        series = tournament.series.get(number=2)
+        first, second = series.tables.order_by("number")
+        rng = random.Random(1)
+        games = {}
+        for table in (first, second):
+            for number in (1, 2, 3):
+                games[table.pk, number] = random_game(rng, number, table.size)
+                games[table.pk, number].table = table
+        intended = {key: {k: v for k, v in entry_data(g).items() if k != "client_id"} for key, g in games.items()}
+
+        def store(table, number):
+            games[table.pk, number].save()
+
+        for number in (1, 2):
+            store(first, number)
+        store(second, 1)
+        stats = hall_clients.HallStats()
+        stats.confirmed["sheet", first.pk] = [1, 2]
+        unconfirmed = hall.audit("sheet", Game, series, stats, intended)
+        stats.confirmed["sheet", first.pk] = [1, 2, 3]  # deal 3 confirmed to the phone, never stored
+        lost = hall.audit("sheet", Game, series, stats, intended)
+        # second's deal 1 is stored, its answer never came: allowed only while pending at the end
+        stats.pending.add(("sheet", second.pk, 1))
+        pending = hall.audit("sheet", Game, series, stats, intended)
+    # second's deal 1: stored, never confirmed, not pending when the run stopped
+    assert unconfirmed.unconfirmed_stored == 1 and unconfirmed.lost == 0 and not unconfirmed.ok
+    assert lost.lost == 1 and not lost.ok
+    assert pending.unconfirmed_stored == 0 and pending.pending == 1 and pending.lost == 1
+
+
+def test_a_hall_table_plays_a_deal_every_60_to_120_seconds():
+    moments = hall_clients.schedule(random.Random(3), 100.0, 10, hall_clients.Pace())
+    assert 100.0 <= moments[0] <= 220.0
+    gaps = [b - a for a, b in itertools.pairwise(moments)]
+    assert len(moments) == 10 and all(60.0 <= gap <= 120.0 for gap in gaps)
+
+
+def test_the_client_refuses_any_address_but_loopback():
+    import asyncio
+
+    with pytest.raises(ValueError, match="loopback addresses only"):
+        asyncio.run(client.request(1, "GET", "/", host="192.168.1.10"))
+    with pytest.raises(ValueError, match="loopback addresses only"):
+        server.Server("sqlite://", 1, 1, print, host="10.0.0.1")
+    assert ipaddress.ip_address(client.HALL).is_loopback and client.HALL != client.LOOPBACK

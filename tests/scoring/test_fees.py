@@ -186,3 +186,31 @@ def test_shares_never_pay_out_more_than_the_pool(pool, shares, players):
     assert D("0") <= prizes.paid_out <= pool
     assert len(prizes.prizes) == min(players, len(shares))
     assert prizes.added == D("0")
+
+
+@pytest.mark.parametrize(
+    ("percent", "withdrawn_after", "expected"),
+    [
+        (100, 1, "10.00"),  # paid series 1-3 at 5.00, played 1: two refunded whole
+        (50, 1, "5.00"),
+        (0, 1, "0.00"),  # the organiser keeps them
+        (100, 0, "15.00"),  # a no-show in series 1 played none
+        (100, 3, "0.00"),  # withdrew after the last series: played everything
+        (33, 2, "1.65"),  # 33 % of 5.00, rounded down to the cent
+    ],
+)
+def test_a_withdrawal_gets_the_tournaments_share_of_each_unplayed_list_fee(percent, withdrawn_after, expected):
+    rules = fees.FeeRules(list_fee=D("5.00"), list_fee_refund_percent=percent)
+    refund = fees.list_fee_refund(rules, series_count=3, first_series=1, withdrawn_after=withdrawn_after)
+    assert refund == D(expected)
+
+
+def test_a_late_entry_is_refunded_only_the_series_he_paid_for():
+    rules = fees.FeeRules(list_fee=D("5.00"), list_fee_refund_percent=100)
+    # Plays from series 2, paid series 2 and 3; a no-show in series 2 gets both back.
+    assert fees.list_fee_refund(rules, series_count=3, first_series=2, withdrawn_after=1) == D("10.00")
+
+
+def test_a_refund_share_outside_0_to_100_is_refused_by_name():
+    with pytest.raises(fees.FeeError, match="list_fee_refund_percent"):
+        fees.refund_per_series(D("5.00"), 120)

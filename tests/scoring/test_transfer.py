@@ -385,3 +385,13 @@ def test_a_name_no_one_can_read_is_refused(tmp_path, column, value):
     with pytest.raises(TransferError, match=r"Players, row 2, (Name|Club|Team): "):
         import_tournament(path)
     assert Player.objects.count() == count
+
+
+def test_the_list_fee_refund_share_survives_the_round_trip(tmp_path):
+    t = finished_tournament(players=7, series=1, seed=3)
+    Tournament.objects.filter(pk=t.pk).update(list_fee_refund_percent=40)
+    t.refresh_from_db()
+    path = tmp_path / "league.xlsx"
+    export(t, path)
+    empty_the_database()
+    assert import_tournament(path).tournament.list_fee_refund_percent == 40

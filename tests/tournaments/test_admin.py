@@ -81,6 +81,7 @@ def _admin_form(tournament: Tournament, **changes):
         "entry_fee": "0",
         "list_fee": "0",
         "prize_pool_percent": 100,
+        "list_fee_refund_percent": 100,
     } | changes
     return form_class(data, instance=tournament)
 

@@ -169,3 +169,19 @@ def test_a_tap_without_javascript_keeps_the_search_and_the_page(client, director
     url = reverse("tournaments:desk_toggle", args=[t.pk, anna.pk, "present"])
     response = client.post(url, {"value": "1", "q": "anna", "page": "2"})
     assert response.status_code == 302 and response.url.endswith("?q=anna&page=2")
+
+
+def test_the_desk_cash_is_net_of_the_list_fees_refunded_to_withdrawals():
+    """Entry 10, list fee 2 for 3 series; the tournament refunds half of an unplayed list fee."""
+    t = factories.tournament(entry_fee=Decimal("10"), list_fee=Decimal("2"), series_count=3)
+    t.list_fee_refund_percent = 50
+    t.save()
+    regs = factories.registered(t, 7)
+    Registration.objects.filter(pk__in=[r.pk for r in regs[:2]]).update(paid=True, list_fees_paid=True)
+    assert door.totals(t).cash == Decimal("32")  # 2 x (10 + 3 x 2)
+    # One withdraws after series 1: two series unplayed, half of 2.00 back for each.
+    Registration.objects.filter(pk=regs[0].pk).update(withdrawn_after_series=1)
+    totals = door.totals(t)
+    assert (totals.refunded, totals.cash) == (Decimal("2.00"), Decimal("30.00"))
+    regs[0].refresh_from_db()
+    assert door.refund(t, regs[0]) == Decimal("2.00")

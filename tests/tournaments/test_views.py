@@ -326,3 +326,47 @@ def test_the_players_page_lists_a_page_by_surname_and_finds_a_name_in_any_order(
     for query in ("mueller anna", "Müller, A."):
         found = client.get(url, {"q": query}).content.decode()
         assert "Anna Müller" in found and "Zander" not in found, query
+
+
+def _rules(t, **changes) -> dict:
+    return {
+        "name": t.name,
+        "date": "2026-11-23",
+        "series_count": t.series_count,
+        "rounds_per_series": t.rounds_per_series,
+        "entry_fee": "10",
+        "list_fee": "2",
+        "prize_pool_percent": 100,
+        "fees-TOTAL_FORMS": 0,
+        "fees-INITIAL_FORMS": 0,
+        "fees-MIN_NUM_FORMS": 0,
+        "fees-MAX_NUM_FORMS": 1000,
+    } | changes
+
+
+def test_the_rules_page_sets_the_list_fee_refund_share_and_names_a_wrong_one(client, director):
+    t = factories.tournament(directors=[director])
+    url = reverse("tournaments:edit", args=[t.pk])
+    assert client.post(url, _rules(t, list_fee_refund_percent=50)).status_code == 302
+    t.refresh_from_db()
+    assert t.list_fee_refund_percent == 50 and t.fee_rules().list_fee_refund_percent == 50
+    response = client.post(url, _rules(t, list_fee_refund_percent=120))
+    assert response.status_code == 200
+    assert "Ensure this value is less than or equal to 100." in response.content.decode()
+    # A post without the field (an older form) keeps the rule as it is.
+    assert client.post(url, _rules(t)).status_code == 302
+    t.refresh_from_db()
+    assert t.list_fee_refund_percent == 50
+
+
+def test_saving_the_rules_page_never_writes_an_older_start_number_counter_back(client, director):
+    t = factories.tournament(directors=[director])
+    stale = Tournament.objects.get(pk=t.pk)  # the rules page, opened before the walk-ins came
+    from tournaments import services
+
+    services.register(t, services.Entry(name="Wanda Walkin"))
+    services.register(t, services.Entry(name="Willi Walkin"))
+    stale.name = "Renamed"
+    stale.save()
+    t.refresh_from_db()
+    assert (t.name, t.last_start_number) == ("Renamed", 2)

@@ -43,6 +43,15 @@ class Tournament(models.Model):
     prize_pool_percent = models.PositiveSmallIntegerField(
         _("share of the fees for prizes (%)"), default=100, validators=[MaxValueValidator(100)]
     )
+    list_fee_refund_percent = models.PositiveSmallIntegerField(
+        _("list fees refunded on withdrawal (%)"),
+        default=100,
+        validators=[MaxValueValidator(100)],
+        help_text=_(
+            "A player who paid his list fees at the desk and withdraws gets this share back for every series "
+            "he no longer plays; 0: the organiser keeps them."
+        ),
+    )
     lot_seed = models.PositiveIntegerField(
         _("seed for draws and lots"), default=new_seed, help_text=_("Makes draws and tie-breaks by lot reproducible.")
     )
@@ -69,6 +78,15 @@ class Tournament(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.date:%Y-%m-%d})"
+
+    def save(self, *args, **kwargs) -> None:
+        # A full save of a tournament loaded earlier (the rules page) must not write an
+        # older start-number counter back: only tournaments.services moves it.
+        if not self._state.adding and kwargs.get("update_fields") is None and not kwargs.get("force_insert"):
+            kwargs["update_fields"] = [
+                f.name for f in self._meta.concrete_fields if not f.primary_key and f.name != "last_start_number"
+            ]
+        super().save(*args, **kwargs)
 
     def get_absolute_url(self) -> str:
         return reverse("tournaments:detail", args=[self.pk])
@@ -102,6 +120,7 @@ class Tournament(models.Model):
             entry_fee=self.entry_fee,
             list_fee=self.list_fee,
             prize_pool_percent=self.prize_pool_percent,
+            list_fee_refund_percent=self.list_fee_refund_percent,
             lost_game_steps=tuple((step.from_lost_game, step.amount) for step in self.lost_game_fees.all()),
             passed_out_steps={size: tuple(steps) for size, steps in passed.items()},
             table_money=money,

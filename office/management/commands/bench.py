@@ -1,9 +1,11 @@
 """``manage.py bench``: build a synthetic tournament in a throwaway database and time it.
 
 Prints one table of figures (each the median of repeated runs) with its floor and
-target and a pass/fail mark; exits non-zero when a target is missed. See README,
-BENCHMARKS, and :mod:`office.perf.bench` (the figures), :mod:`office.perf.fixtures` (the
-tournament), :mod:`office.perf.scratch` (the throwaway database).
+target, then one of pages (server time, size and queries of every page at the
+tournament's size, with the test client in this process), each with a pass/fail mark;
+exits non-zero when a target is missed. See README, BENCHMARKS, and
+:mod:`office.perf.bench` (the figures), :mod:`office.perf.pages` (the pages),
+:mod:`office.perf.fixtures` (the tournament), :mod:`office.perf.scratch` (the throwaway database).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import time
 from django.core.management.base import BaseCommand, CommandError
 
 from config.heap import freeze_startup_heap
-from office.perf import bench, fixtures, report, scratch
+from office.perf import bench, fixtures, pages, report, scratch
 
 
 class Command(BaseCommand):
@@ -36,18 +38,22 @@ class Command(BaseCommand):
             "postgres://postgres@127.0.0.1:5432/ - a scratch database is created there and dropped",
         )
         parser.add_argument(
-            "--only", action="append", default=[], help="run only figures whose name contains this (repeatable)"
+            "--only",
+            action="append",
+            default=[],
+            help="run only figures and pages whose name contains this (repeatable)",
         )
 
     def handle(self, *args, **options) -> None:
         if options["players"] < 6 or options["series"] < 1 or options["repeat"] < 1:
             raise CommandError("--players must be at least 6, --series and --repeat at least 1")
         log = self.stdout.write
-        figures = [
-            f
-            for f in bench.FIGURES
-            if not options["only"] or any(o.lower() in f.name.lower() for o in options["only"])
-        ]
+
+        def chosen(name: str) -> bool:
+            return not options["only"] or any(o.lower() in name.lower() for o in options["only"])
+
+        figures = [f for f in bench.FIGURES if chosen(f.name)]
+        page_list = [p for p in pages.PAGES if chosen(p.name)]
         with scratch.scratch_database(options["database"], log=log) as database:
             started = time.perf_counter()
             log(f"building {options['players']} players, {options['series']} series ...")
@@ -60,10 +66,22 @@ class Command(BaseCommand):
             for figure in figures:
                 log(f"measuring: {figure.name} ...")
                 rows.append((figure.name, figure.measure(ctx)))
+            page_rows = []
+            if page_list:
+                site = pages.prepare(tournament, log=log)
+                for page in page_list:
+                    log(f"measuring page: {page.name} ...")
+                    page_rows.append((page.name, page.user, pages.measure_page(site, page, options["repeat"])))
         log("")
         where = f"{database.description.split()[0]}, {platform.node()}, Python {platform.python_version()}"
         log(f"{where}, {os.cpu_count()} cores, repeat {options['repeat']}")
-        log(report.report(rows))
+        if rows:
+            log(report.report(rows))
+        if page_rows:
+            log("")
+            log(f"pages at {options['players']} players (server time: the test client in this process)")
+            log(report.page_report(page_rows))
         failed = [name for name, result in rows if not result.ok]
+        failed += [name for name, _user, result in page_rows if not result.ok]
         if failed:
             raise CommandError(f"{len(failed)} target(s) missed: " + ", ".join(failed))

@@ -1,49 +1,84 @@
-"""``manage.py loadtest``: scorekeepers at once through the table links, then an audit of the database.
+"""``manage.py loadtest``: the office under load through the table links, then an audit of the database.
 
-See README, BENCHMARKS, and :mod:`office.perf.loadtest`.
+Two profiles. ``tables`` (the default): scorekeepers enter whole tables at once, with
+double submits and resends (:mod:`office.perf.loadtest`). ``hall``: a whole evening's
+hall for a bounded time, 750 tables with two lists each at a real pace and 3,000
+spectators reloading the public standings (:mod:`office.perf.hall`). See README, BENCHMARKS.
 """
 
 from __future__ import annotations
 
 from django.core.management.base import BaseCommand, CommandError
 
-from office.perf import loadtest, scorekeepers, scratch
+from office import serve
+from office.perf import hall, hall_clients, loadtest, scorekeepers, scratch
 
 
 class Command(BaseCommand):
     help = (
-        "Serve the office with gunicorn on 127.0.0.1 against a throwaway database, let simulated scorekeepers "
-        "enter whole tables at once (with double submits and resends), then check every game and the standings."
+        "Serve the office with gunicorn on a loopback address against a throwaway database, load it with simulated "
+        "phones (--profile tables: whole tables at once; --profile hall: 750 tables with two lists and 3,000 "
+        "spectators at a real pace), then check every deal in the database."
     )
 
     def add_arguments(self, parser) -> None:
-        parser.add_argument("--clients", type=int, default=300, help="scorekeepers, one table each (default 300)")
-        parser.add_argument("--rounds", type=int, default=2, help="rounds per table: 4 deals each at four (default 2)")
+        parser.add_argument(
+            "--profile",
+            choices=["tables", "hall"],
+            default="tables",
+            help="tables: scorekeepers enter whole tables at once (default); hall: a whole hall at a real pace",
+        )
         parser.add_argument(
             "--database",
             default="sqlite",
             help="sqlite (a temporary file, the default) or a PostgreSQL server URL such as "
             "postgres://postgres@127.0.0.1:5432/ - a scratch database is created there and dropped",
         )
-        parser.add_argument("--workers", type=int, help="gunicorn workers (default: 4 on PostgreSQL, 1 on SQLite)")
-        parser.add_argument("--threads", type=int, help="threads per worker (default: 1 on PostgreSQL, 4 on SQLite)")
         parser.add_argument(
+            "--workers",
+            type=int,
+            help="gunicorn workers (tables: 4 on PostgreSQL, 1 on SQLite; hall: as manage.py serve, 2-4 by cores)",
+        )
+        parser.add_argument(
+            "--threads", type=int, help="threads per worker (tables: 1 on PostgreSQL, 4 on SQLite; hall: 4)"
+        )
+        parser.add_argument("--seed", type=int, default=1)
+        tables = parser.add_argument_group("profile tables")
+        tables.add_argument("--clients", type=int, default=300, help="scorekeepers, one table each (default 300)")
+        tables.add_argument("--rounds", type=int, default=2, help="rounds per table: 4 deals each at four (default 2)")
+        tables.add_argument(
             "--think",
             type=float,
             default=10.0,
             help="mean seconds between a table's deals, from half to 1.5 times it (default 10; real play: ~90)",
         )
-        parser.add_argument(
-            "--ramp",
-            type=float,
-            help="the phones open their links spread over this many seconds (default: the think time)",
+        tables.add_argument(
+            "--ramp", type=float, help="the phones open their links spread over this many seconds (default: --think)"
         )
-        parser.add_argument("--double", type=float, default=0.05, help="share of deals double-submitted (0.05)")
-        parser.add_argument("--retry", type=float, default=0.05, help="share resent after a client timeout (0.05)")
-        parser.add_argument("--limit", type=float, default=600, help="stop the run after this many seconds (600)")
-        parser.add_argument("--seed", type=int, default=1)
+        tables.add_argument("--double", type=float, default=0.05, help="share of deals double-submitted (0.05)")
+        tables.add_argument("--retry", type=float, default=0.05, help="share resent after a client timeout (0.05)")
+        tables.add_argument("--limit", type=float, default=600, help="stop the run after this many seconds (600)")
+        hall_group = parser.add_argument_group("profile hall")
+        hall_group.add_argument("--tables", type=int, default=750, help="tables, two phones each (default 750)")
+        hall_group.add_argument("--spectators", type=int, default=3000, help="spectators on the standings (3000)")
+        hall_group.add_argument("--duration", type=float, default=600, help="seconds the hall plays (default 600)")
+        hall_group.add_argument("--deal-min", type=float, default=60.0, help="fewest seconds per deal (60)")
+        hall_group.add_argument("--deal-max", type=float, default=120.0, help="most seconds per deal (120)")
+        hall_group.add_argument("--poll", type=float, default=30.0, help="seconds between a spectator's reloads (30)")
+        hall_group.add_argument(
+            "--timeout", type=float, default=30.0, help="seconds a phone waits for an answer before sending again (30)"
+        )
 
     def handle(self, *args, **options) -> None:
+        log = self.stdout.write
+        outcome = self.hall(options, log) if options["profile"] == "hall" else self.tables(options, log)
+        log("")
+        for line in outcome.lines:
+            log(line)
+        if outcome.failed:
+            raise CommandError("load test failed: " + "; ".join(outcome.failed))
+
+    def tables(self, options: dict, log) -> loadtest.Outcome:
         if options["clients"] < 1 or options["rounds"] < 1:
             raise CommandError("--clients and --rounds must be at least 1")
         postgres = options["database"] not in ("", "sqlite")
@@ -55,9 +90,8 @@ class Command(BaseCommand):
             double=options["double"],
             retry=options["retry"],
         )
-        log = self.stdout.write
         with scratch.scratch_database(options["database"], log=log, prefix="bench_load") as database:
-            outcome = loadtest.run(
+            return loadtest.run(
                 database,
                 clients=options["clients"],
                 rounds=options["rounds"],
@@ -68,8 +102,28 @@ class Command(BaseCommand):
                 seed=options["seed"],
                 log=log,
             )
-        log("")
-        for line in outcome.lines:
-            log(line)
-        if outcome.failed:
-            raise CommandError("load test failed: " + "; ".join(outcome.failed))
+
+    def hall(self, options: dict, log) -> loadtest.Outcome:
+        if options["tables"] < 2 or options["spectators"] < 0 or options["duration"] <= 0:
+            raise CommandError("--tables must be at least 2, --spectators at least 0, --duration above 0")
+        if not 0 < options["deal_min"] <= options["deal_max"] or options["poll"] <= 0 or options["timeout"] <= 0:
+            raise CommandError("--deal-min must be above 0 and at most --deal-max; --poll and --timeout above 0")
+        pace = hall_clients.Pace(
+            deal_min=options["deal_min"],
+            deal_max=options["deal_max"],
+            control_lag=(min(3.0, options["deal_min"] / 4), min(20.0, options["deal_min"] / 2)),
+            poll=options["poll"],
+            timeout=options["timeout"],
+        )
+        with scratch.scratch_database(options["database"], log=log, prefix="bench_hall") as database:
+            return hall.run(
+                database,
+                tables=options["tables"],
+                spectators=options["spectators"],
+                duration=options["duration"],
+                workers=options["workers"] or serve.default_workers(),
+                threads=options["threads"] or 4,
+                pace=pace,
+                seed=options["seed"],
+                log=log,
+            )

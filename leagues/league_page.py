@@ -1,0 +1,53 @@
+"""The league manager's league page: its groups with their teams and match days, the
+forms to add a group, a team and a match day, and the season tables. Shared by the
+views that show it again with a refused form (status 422)."""
+
+from __future__ import annotations
+
+from django.db.models import Prefetch
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from .forms import MatchDayForm
+from .models import League, MatchDay
+from .results import season_tables
+from .setup import teams_with_rosters
+from .setup_forms import NameForm, TeamForm
+
+
+def league_page(
+    request: HttpRequest,
+    league: League,
+    *,
+    group_form: NameForm | None = None,
+    bound: dict[tuple[str, int], object] | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    """``bound``: a refused form to show again, by (kind, group id), kind "team" or "match_day"."""
+    bound = bound or {}
+    groups = list(
+        league.groups.select_related("league").prefetch_related(
+            "teams", Prefetch("match_days", queryset=MatchDay.objects.select_related("host", "group__league"))
+        )
+    )
+    teams = teams_with_rosters([group.pk for group in groups])
+    rows = []
+    for group in groups:
+        rows.append(
+            {
+                "group": group,
+                "teams": teams.get(group.pk, []),
+                "team_form": bound.get(("team", group.pk)) or TeamForm(prefix=f"team-{group.pk}"),
+                "form": bound.get(("match_day", group.pk)) or MatchDayForm(group=group, prefix=f"group-{group.pk}"),
+                "open_team": ("team", group.pk) in bound or not teams.get(group.pk),
+                "open_match_day": ("match_day", group.pk) in bound,
+            }
+        )
+    context = {
+        "league": league,
+        "groups": rows,
+        "group_form": group_form or NameForm(prefix="group"),
+        "seasons": season_tables(groups),
+        "staff": True,
+    }
+    return render(request, "leagues/league.html", context, status=status)

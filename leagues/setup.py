@@ -1,0 +1,253 @@
+"""Setting up a league on the office's pages: the league and its rule, its groups
+(Staffeln), teams with their rosters and captains, the hosts and their tokens.
+
+The forms (:mod:`leagues.setup_forms`) check what one form can see; what needs the
+database (a name taken in the group, a player on another team's roster) is refused here
+with a :class:`scoring.rules.RuleError` naming the field, inside the transaction that
+would write, so a refused step changes nothing.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.db.models import Q
+
+from scoring.rules import RuleError, gettext_noop
+from tournaments.models import Club, Player
+from tournaments.names import identity_key
+
+from .models import REGULARS, Group, Host, League, LeagueTeam, MatchDay, RosterEntry
+from .publication import digest, new_host
+
+
+def _club(name: str) -> Club | None:
+    return Club.objects.get_or_create(name=name)[0] if name else None
+
+
+def create_league(fields: dict, user) -> League:
+    """A new league; whoever sets it up manages it (and may add more managers in the admin)."""
+    with transaction.atomic():
+        _free_league_name(fields["name"], fields["season"])
+        league = League.objects.create(**fields)
+        league.managers.add(user)
+    return league
+
+
+def _free_league_name(name: str, season: str, exclude: int | None = None) -> None:
+    if League.objects.filter(name__iexact=name, season=season).exclude(pk=exclude).exists():
+        raise RuleError(
+            "season",
+            gettext_noop("the league {name} has a season {season} already"),
+            "league",
+            name=name,
+            season=season,
+        )
+
+
+#: Settings that value the results already played: fixed once a match day is binding.
+RULE_FIELDS = ("tie", "tie_break")
+
+
+def update_league(league: League, fields: dict) -> League:
+    """Change the league's name and settings. Series and rounds apply to match days set
+    up afterwards; the rule for equal game points and the tie-break are fixed once a
+    match day is binding (the published table would change under it)."""
+    with transaction.atomic():
+        league = League.objects.select_for_update().get(pk=league.pk)
+        _free_league_name(fields["name"], fields["season"], exclude=league.pk)
+        changed = [f for f in RULE_FIELDS if fields[f] != getattr(league, f)]
+        if changed and MatchDay.objects.filter(group__league=league, binding_at__isnull=False).exists():
+            raise RuleError(
+                changed[0].replace("_", " "),
+                gettext_noop("a match day is binding: the rule that valued it stays for the season"),
+                "league",
+            )
+        for name, value in fields.items():
+            setattr(league, name, value)
+        league.save()
+    return league
+
+
+def save_group(league: League, name: str, group: Group | None = None) -> Group:
+    """A new group of the league, or a group renamed (names unique in the league)."""
+    with transaction.atomic():
+        taken = Group.objects.filter(league=league, name__iexact=name).exclude(pk=group.pk if group else None)
+        if taken.exists():
+            raise RuleError("name", gettext_noop("the league has a group {name} already"), "league", name=name)
+        if group is None:
+            return Group.objects.create(league=league, name=name)
+        group.name = name
+        group.save(update_fields=["name"])
+    return group
+
+
+def save_team(group: Group, name: str, club: str, team: LeagueTeam | None = None) -> LeagueTeam:
+    """A new team of the group, or its name and club changed. A team that plays a match day
+    keeps its name: the match day's tournament knows its players by it."""
+    with transaction.atomic():
+        taken = LeagueTeam.objects.filter(group=group, name__iexact=name).exclude(pk=team.pk if team else None)
+        if taken.exists():
+            raise RuleError(
+                "name", gettext_noop("{group} has a team {name} already"), "league", group=group.name, name=name
+            )
+        if team is None:
+            return LeagueTeam.objects.create(group=group, name=name, club=_club(club))
+        if name != team.name and team.match_days.exists():
+            raise RuleError(
+                "name",
+                gettext_noop("{team} plays a match day already: its name stays for the season"),
+                "league",
+                team=team.name,
+            )
+        team.name = name
+        team.club = _club(club)
+        team.save(update_fields=["name", "club"])
+    return team
+
+
+@dataclass(frozen=True)
+class RosterRow:
+    """One line of the roster form: a position and who holds it (blank name: empty)."""
+
+    position: int
+    name: str
+    club: str = ""
+    membership_number: str = ""
+
+
+def _existing(row: RosterRow, current: dict[str, Player], club: Club | None) -> Player | None:
+    """The roster line's player if he exists: by membership number, else the same person
+    already on this roster (name and club); None: a new player."""
+    if row.membership_number:
+        player = Player.objects.filter(membership_number=row.membership_number).first()
+        if player is not None and player.name.casefold() != row.name.casefold():
+            raise RuleError(
+                "membership_number",
+                gettext_noop("{number} belongs to another player; check the number and the name"),
+                "league",
+                position=row.position,
+                number=row.membership_number,
+            )
+        return player
+    return current.get(identity_key(row.name, club.pk if club else None))
+
+
+def save_roster(team: LeagueTeam, rows: list[RosterRow], captain: int | None) -> list[RosterEntry]:
+    """The team's roster (positions 1-8; 1-4 the regular team, 5-8 its reserves) and its
+    captain (a position of the roster). A player is once in a roster and on one roster of
+    the league; a blank club is the team's."""
+    filled = [row for row in rows if row.name]
+    with transaction.atomic():
+        team = LeagueTeam.objects.select_for_update(of=("self",)).select_related("club", "group").get(pk=team.pk)
+        entries = RosterEntry.objects.filter(team=team).select_related("player")
+        current = {identity_key(e.player.name, e.player.club_id): e.player for e in entries}
+        others = _other_rosters(team)
+        seen: dict[str, RosterRow] = {}
+        resolved: list[tuple[RosterRow, Club | None, Player | None]] = []
+        for row in filled:
+            club = _club(row.club) if row.club else team.club
+            player = _existing(row, current, club)
+            person = identity_key(row.name, club.pk if club else None)
+            keys = [f"no {row.membership_number}" if row.membership_number else person]
+            keys += [f"player {player.pk}"] if player else []
+            for key in keys:
+                if key in seen:
+                    raise RuleError(
+                        "player",
+                        gettext_noop("{player} is at position {other} already: a player is once in a roster"),
+                        "league",
+                        position=row.position,
+                        player=row.name,
+                        other=seen[key].position,
+                    )
+                seen[key] = row
+            other = others.get(f"player {player.pk}") if player else None
+            other = other or (None if row.membership_number else others.get(person))
+            if other is not None:
+                raise RuleError(
+                    "player",
+                    gettext_noop(
+                        "{player} is on the roster of {team} already: a player plays for one team of the league"
+                    ),
+                    "league",
+                    position=row.position,
+                    player=row.name,
+                    team=other,
+                )
+            resolved.append((row, club, player))
+        if captain is not None and captain not in {row.position for row in filled}:
+            raise RuleError(
+                "captain",
+                gettext_noop("position {captain} is empty: the captain is a player of the roster"),
+                "league",
+                captain=captain,
+            )
+        players = [
+            (row, player or Player.objects.create(name=row.name, club=club, membership_number=row.membership_number))
+            for row, club, player in resolved
+        ]
+        RosterEntry.objects.filter(team=team).delete()
+        made = RosterEntry.objects.bulk_create(
+            [RosterEntry(team=team, player=player, position=row.position) for row, player in players]
+        )
+        team.captain = next((p for row, p in players if row.position == captain), None)
+        team.save(update_fields=["captain"])
+    return made
+
+
+def _other_rosters(team: LeagueTeam) -> dict[str, str]:
+    """The players on the league's other rosters (by id and by name and club): team names.
+    A player plays for one team of the league (a line-up would otherwise take him twice)."""
+    rows = (
+        RosterEntry.objects.filter(team__group__league_id=team.group.league_id)
+        .exclude(team=team)
+        .values_list("player_id", "player__name", "player__club_id", "player__membership_number", "team__name")
+    )
+    found: dict[str, str] = {}
+    for player_id, name, club_id, number, team_name in rows:
+        found[f"player {player_id}"] = team_name
+        if not number:
+            found.setdefault(identity_key(name, club_id), team_name)
+    return found
+
+
+def add_host(league: League, name: str) -> tuple[Host, str]:
+    """A host and its publication token (shown once: only its SHA-256 is kept)."""
+    with transaction.atomic():
+        if Host.objects.filter(league=league, name__iexact=name).exists():
+            raise RuleError("name", gettext_noop("the league has a host {name} already"), "league", name=name)
+        return new_host(league, name)
+
+
+def new_token(host: Host) -> str:
+    """A fresh token for the host: the old one stops working at once (a lost laptop)."""
+    token = secrets.token_urlsafe(32)
+    Host.objects.filter(pk=host.pk).update(token_digest=digest(token), active=True)
+    return token
+
+
+def set_active(host: Host, active: bool) -> None:
+    """Withdraw the host's token (it may publish no more) or give it back."""
+    Host.objects.filter(pk=host.pk).update(active=active)
+
+
+def teams_with_rosters(group_ids) -> dict[int, list[LeagueTeam]]:
+    """The groups' teams with club, captain and roster size, by group (one query)."""
+    from django.db.models import Count
+
+    teams = (
+        LeagueTeam.objects.filter(group__in=group_ids)
+        .select_related("club", "captain")
+        .annotate(
+            players=Count("roster"),
+            regulars=Count("roster", filter=Q(roster__position__lte=REGULARS)),
+        )
+        .order_by("name")
+    )
+    found: dict[int, list[LeagueTeam]] = {}
+    for team in teams:
+        found.setdefault(team.group_id, []).append(team)
+    return found

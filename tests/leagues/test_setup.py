@@ -1,0 +1,78 @@
+"""Setting up a league (leagues/setup.py): the rules the forms cannot see alone."""
+
+from __future__ import annotations
+
+import pytest
+
+from leagues import setup
+from leagues.models import Host, LeagueTeam, RosterEntry
+from leagues.publication import digest, host_of
+from leagues.setup import RosterRow
+from scoring.rules import RuleError
+from tests import factories
+from tournaments.models import Player
+
+pytestmark = pytest.mark.django_db
+
+
+def empty_teams(count: int) -> list[LeagueTeam]:
+    """A league's teams "Team A".. with empty rosters."""
+    _league, group, _none = factories.league_group(teams=0)
+    return [LeagueTeam.objects.create(group=group, name=f"Team {chr(65 + n)}") for n in range(count)]
+
+
+def test_a_membership_number_finds_the_known_player():
+    teams = empty_teams(2)
+    known = factories.player("Anna Acht", membership_number="DSKV-1")
+    setup.save_roster(teams[0], [RosterRow(1, "Anna Acht", "", "DSKV-1"), RosterRow(2, "Bernd Bube")], captain=1)
+    roster = list(RosterEntry.objects.filter(team=teams[0]).order_by("position"))
+    assert roster[0].player == known and roster[1].player.name == "Bernd Bube"
+    teams[0].refresh_from_db()
+    assert teams[0].captain == known
+
+
+def test_a_membership_number_of_another_name_is_refused():
+    teams = empty_teams(1)
+    factories.player("Anna Acht", membership_number="DSKV-1")
+    with pytest.raises(RuleError) as refused:
+        setup.save_roster(teams[0], [RosterRow(1, "Bernd Bube", "", "DSKV-1")], captain=None)
+    assert refused.value.field == "membership_number" and refused.value.params["position"] == 1
+    assert not RosterEntry.objects.exists() and Player.objects.count() == 1
+
+
+def test_a_player_of_another_roster_by_membership_number_is_refused():
+    teams = empty_teams(2)
+    setup.save_roster(teams[0], [RosterRow(1, "Anna Acht", "", "DSKV-1")], captain=None)
+    with pytest.raises(RuleError) as refused:
+        setup.save_roster(teams[1], [RosterRow(3, "Anna Acht", "Club B", "DSKV-1")], captain=None)
+    assert "on the roster of Team A" in refused.value.message and refused.value.params["position"] == 3
+
+
+def test_the_same_player_by_number_and_by_name_is_once_in_a_roster():
+    teams = empty_teams(1)
+    setup.save_roster(teams[0], [RosterRow(1, "Anna Acht", "", "DSKV-1")], captain=None)
+    rows = [RosterRow(1, "Anna Acht", "", "DSKV-1"), RosterRow(2, "Anna Acht")]
+    with pytest.raises(RuleError) as refused:
+        setup.save_roster(teams[0], rows, captain=None)
+    assert refused.value.params == {"player": "Anna Acht", "other": 1, "position": 2}
+
+
+def test_the_same_name_in_another_league_is_another_roster():
+    (first,) = empty_teams(1)
+    (second,) = empty_teams(1)
+    setup.save_roster(first, [RosterRow(1, "Anna Acht")], captain=None)
+    setup.save_roster(second, [RosterRow(1, "Anna Acht")], captain=None)
+    assert RosterEntry.objects.count() == 2
+
+
+def test_a_withdrawn_host_token_publishes_no_more_and_a_new_one_does():
+    league, _group, _teams = factories.league_group(teams=2)
+    host, token = setup.add_host(league, "SC Kreuz")
+    assert host_of(token) == host
+    setup.set_active(host, False)
+    with pytest.raises(Exception, match="unknown or withdrawn"):
+        host_of(token)
+    fresh = setup.new_token(host)
+    assert host_of(fresh) == host and Host.objects.get().token_digest == digest(fresh)
+    with pytest.raises(Exception, match="unknown or withdrawn"):
+        host_of(token)
