@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
 
-from django.db.models import Count, Prefetch
+from django.db.models import Count, Exists, OuterRef, Prefetch
 
 from . import fees, tablesheet
 from .rating import Rating
@@ -227,22 +227,40 @@ def fee_account(tournament) -> FeeAccount:
 def table_counts(tournament, series_list) -> dict[int, list[fees.TableCounts]]:
     """{series number: what each complete table's fee account depends on}.
 
-    Four queries whatever the size: the seats (with their table), the stored seat
-    totals (:class:`scoring.models.SeatTotal`, as the standings read them), the
-    passed-out deals per table, and the registrations (who paid at the desk).
+    Four queries of a row per table whatever the size: the tables, their seats counted
+    with who pays the entry fee or the list fee there (the registrations asked in the
+    database), the games each seat lost (the stored seat totals,
+    :class:`scoring.models.SeatTotal`, as the standings read them) and the passed-out deals.
     """
-    from tournaments.models import Registration, Seat
+    from tournaments.models import Registration, Seat, Table
 
     from .models import Game, SeatTotal
 
     series_ids = [s.pk for s in series_list]
-    seats = Seat.objects.filter(table__series_id__in=series_ids).order_by("table_id", "number")
-    lost = dict(
-        ((table, number), lost)
-        for table, number, lost in SeatTotal.objects.filter(table__series_id__in=series_ids)
+    tables = Table.objects.filter(series_id__in=series_ids).order_by()
+    registration = Registration.objects.filter(tournament=tournament, player=OuterRef("player_id"))
+    seats = {
+        table: (count, entry_due, list_paid)
+        for table, count, entry_due, list_paid in Seat.objects.filter(series_id__in=series_ids)
         .order_by()
-        .values_list("table_id", "number", "lost")
-    )
+        .values_list("table_id")
+        .annotate(
+            count=Count("pk"),
+            # Who has not paid pays his entry fee at the table of his first series.
+            entry_due=Count(
+                "pk", filter=Exists(registration.filter(paid=False, first_series=OuterRef("series__number")))
+            ),
+            # Who paid his list fees at the desk pays none at the table.
+            list_paid=Count("pk", filter=Exists(registration.filter(list_fees_paid=True))),
+        )
+    }
+    lost: dict[int, list[int]] = {}
+    for table, games in (
+        SeatTotal.objects.filter(table__series_id__in=series_ids, lost__gt=0)
+        .order_by()
+        .values_list("table_id", "lost")
+    ):
+        lost.setdefault(table, []).append(games)
     # A passed-out deal is the one without a declarer (a constraint of Game): the
     # covering index (table, declarer seat, ...) answers this without reading the games.
     passed_out = dict(
@@ -251,31 +269,19 @@ def table_counts(tournament, series_list) -> dict[int, list[fees.TableCounts]]:
         .values_list("table_id")
         .annotate(n=Count("table_id"))
     )
-    desk = {
-        player_id: (first_series, paid, list_fees_paid)
-        for player_id, first_series, paid, list_fees_paid in Registration.objects.filter(
-            tournament=tournament
-        ).values_list("player_id", "first_series", "paid", "list_fees_paid")
-    }
-    unknown = (None, True, False)  # no registration: nothing paid at the desk, no entry fee here
-    by_table: dict[int, list] = {}
-    for row in seats.values_list("table_id", "number", "player_id", "table__size", "table__series__number"):
-        by_table.setdefault(row[0], []).append(row)
     result: dict[int, list[fees.TableCounts]] = {}
-    for table, rows in by_table.items():
-        size, series_number = rows[0][3], rows[0][4]
-        if len(rows) != size:
+    for table, size, series_number in tables.values_list("pk", "size", "series__number"):
+        count, entry_due, list_paid = seats.get(table, (0, 0, 0))
+        if count != size:
             continue  # a table whose seats are being changed has no settlement yet
-        paid = [desk.get(player_id, unknown) for _table, _number, player_id, _size, _series in rows]
+        table_lost = lost.get(table, [])
         result.setdefault(series_number, []).append(
             fees.TableCounts(
                 size=size,
-                lost=tuple(lost.get((table, number), 0) for _table, number, _player, _size, _series in rows),
+                lost=(*table_lost, *[0] * (size - len(table_lost))),
                 passed_out=passed_out.get(table, 0),
-                # Who has not paid pays his entry fee at the table of his first series.
-                entry_due=sum(first == series_number and not p for first, p, _list in paid),
-                # Who paid his list fees at the desk pays none at the table.
-                list_due=sum(not list_paid for _first, _paid, list_paid in paid),
+                entry_due=entry_due,
+                list_due=size - list_paid,
             )
         )
     return result

@@ -50,9 +50,10 @@ def priced():
         t.passed_out_fees.create(table_size=size, from_passed_out=1, amount="0.20")
         for place, amount in enumerate(["3.00", "1.50", "0.50", "0"][:size], start=1):
             t.table_money.create(table_size=size, place=place, amount=amount)
-    Registration.objects.filter(pk__in=list(t.registrations.values_list("pk", flat=True)[:4])).update(
-        paid=True, list_fees_paid=True
-    )
+    pks = list(t.registrations.order_by("pk").values_list("pk", flat=True))
+    Registration.objects.filter(pk__in=pks[:4]).update(paid=True, list_fees_paid=True)
+    Registration.objects.filter(pk=pks[4]).update(list_fees_paid=True)  # the list fees only
+    Registration.objects.filter(pk=pks[5]).update(first_series=2)  # pays his entry fee in series 2
     return t
 
 
