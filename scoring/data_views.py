@@ -16,9 +16,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
+from tournaments import door
 from tournaments.filenames import Name, file_name
 from tournaments.lookups import published_tournament
-from tournaments.models import Table, Tournament
+from tournaments.models import Registration, Table, Tournament
+from tournaments.paging import page_of
 from tournaments.permissions import director_required
 from tournaments.uploads import import_upload
 
@@ -109,9 +111,19 @@ def sheet_import(request: HttpRequest, tournament: Tournament, number: int, tabl
 
 
 def _statistics(request: HttpRequest, tournament: Tournament, public: bool) -> HttpResponse:
+    """The tournament's figures and the players as declarer in the order of the
+    standings, a page at a time (tournaments.paging), or those a search finds."""
     ranked = standings(tournament)
-    stats = player_statistics(tournament)
-    rows = [(entry.place, stats.get(entry.item.player_id)) for entry in ranked]
+    query = request.GET.get("q", "").strip()
+    if query:
+        registrations = Registration.objects.filter(tournament=tournament)
+        # A number is a start number here (a membership number is not looked up in public).
+        hits = registrations.filter(start_number=int(query)) if query.isdigit() else door.search(registrations, query)
+        found = set(hits.values_list("player_id", flat=True))
+        ranked = [entry for entry in ranked if entry.item.player_id in found]
+    page = page_of(request, ranked)
+    stats = player_statistics(tournament, [entry.item.player_id for entry in page])
+    rows = [(entry.place, stats.get(entry.item.player_id)) for entry in page]
     return render(
         request,
         "tournaments/statistics.html",
@@ -119,6 +131,8 @@ def _statistics(request: HttpRequest, tournament: Tournament, public: bool) -> H
             "tournament": tournament,
             "total": tournament_statistics(tournament),
             "rows": [(place, s) for place, s in rows if s is not None],
+            "page": page,
+            "query": query,
             "public": public,
         },
     )

@@ -4,13 +4,18 @@ the dashboard, a series' tables, standings, printed documents, exports, statisti
 
 from django.urls import path
 
-from . import data_views, director_views, grid_views, print_views, standings_views
+from . import data_views, director_views, grid_views, print_views, standings_views, table_views
 
 urlpatterns = [
     path("t/<int:tournament_id>/", director_views.tournament_detail, name="detail"),
     path("t/<int:tournament_id>/progress/", director_views.progress, name="progress"),
     path("t/<int:tournament_id>/series/<int:number>/", director_views.series_detail, name="series"),
     path("t/<int:tournament_id>/series/<int:number>/finish/", director_views.series_finish, name="finish"),
+    path(
+        "t/<int:tournament_id>/series/<int:number>/tables/<int:table_number>/",
+        table_views.table_detail,
+        name="table",
+    ),
     path("t/<int:tournament_id>/standings/", standings_views.standings_view, name="standings"),
 ]
 

@@ -1,6 +1,7 @@
 """The director's pages of a running tournament: the dashboard with its table tiles, a
-series' tables and links, finishing a series. Thin: scoring.progress says how far every
-table is (a fixed number of queries)."""
+series' tables, finishing a series. Thin: scoring.progress says how far every table is
+(a fixed number of queries), scoring.table_list which page of them is shown; each
+table's own page is scoring.table_views."""
 
 from __future__ import annotations
 
@@ -10,33 +11,32 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from tournaments.forms import DrawForm, MoveForm, SwapForm
+from tournaments.forms import DrawForm
 from tournaments.lookups import series_or_404
 from tournaments.models import Registration, Series, Tournament
 from tournaments.permissions import director_required
 from tournaments.series import can_draw_next, seats_editable
 
 from .addresses import loopback_office
-from .progress import FinishNeedsConfirmation, finish_check, finish_series, table_progress, unconfirmed_tables
+from .progress import FinishNeedsConfirmation, finish_check, finish_series, unconfirmed_tables
+from .table_list import ROWS_PER_PAGE, TILES_PER_PAGE, table_list
 
 
 @director_required
 def tournament_detail(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    """The dashboard: series and their tables' progress, and what to do next."""
+    """The dashboard: series and their tables' progress (a page of tiles, filtered by
+    state), and what to do next."""
     all_series = list(tournament.series.order_by("number"))
     current = all_series[-1] if all_series else None
-    tables = table_progress(current) if current else []
+    listed = table_list(request, current, TILES_PER_PAGE, seats=False)
     registered = Registration.objects.filter(tournament=tournament).count()
     can_draw = can_draw_next(tournament, all_series)
     context = {
         "tournament": tournament,
         "all_series": all_series,
         "current": current,
-        "tables": tables,
-        "finished_tables": sum(t.finished for t in tables),
-        "behind_tables": sum(t.behind for t in tables),
-        "confirmed_tables": sum(t.confirmed for t in tables),
-        "awaiting_tables": sum(t.awaiting for t in tables),
+        "series": current,
+        "listed": listed,
         "registered": registered,
         "draw_form": DrawForm(),
         "can_draw": can_draw,
@@ -48,29 +48,34 @@ def tournament_detail(request: HttpRequest, tournament: Tournament) -> HttpRespo
 
 @director_required
 def progress(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    """The current series' table tiles, for the dashboard to refresh itself."""
+    """The current series' table tiles (the page and filter asked for), for the dashboard
+    to refresh itself."""
     current = tournament.series.order_by("-number").first()
-    tables = table_progress(current) if current else []
-    return render(request, "tournaments/_progress.html", {"tables": tables})
+    listed = table_list(request, current, TILES_PER_PAGE, seats=False)
+    return render(
+        request, "tournaments/_progress.html", {"tournament": tournament, "series": current, "listed": listed}
+    )
 
 
 @director_required
 def series_detail(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
+    """A series' tables as a compact list, a page at a time, filtered by state or by a
+    player's name; each table's links, documents and seat changes are on its own page."""
     series = series_or_404(tournament, number)
-    tables = table_progress(series)
-    check = finish_check(tables) if series.status != Series.Status.FINISHED else None
-    seated = sorted(((s.player_id, s.player.name) for t in tables for s in t.seats.all()), key=lambda p: p[1])
-    table_choices = [(t.pk, _("Table %(n)s") % {"n": t.number}) for t in tables]
+    table_number = request.GET.get("table", "").strip()
+    if table_number.isdigit() and series.tables.filter(number=int(table_number)).exists():
+        return redirect("tournaments:table", tournament.pk, number, int(table_number))
+    listed = table_list(request, series, ROWS_PER_PAGE)
+    check = finish_check(listed.tables) if series.status != Series.Status.FINISHED else None
     return render(
         request,
         "tournaments/series_detail.html",
         {
             "tournament": tournament,
             "series": series,
-            "tables": tables,
-            "editable": seats_editable(series, play_started=any(t.entered for t in tables)),
-            "swap_form": SwapForm(players=seated),
-            "move_form": MoveForm(players=seated, tables=table_choices),
+            "listed": listed,
+            "table_number": table_number,
+            "editable": seats_editable(series, play_started=any(t.entered for t in listed.tables)),
             "loopback_office": loopback_office(request),
             "finish_check": check,
         },

@@ -23,7 +23,8 @@ print what these functions return.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import ROUND_DOWN, Decimal
 
@@ -191,6 +192,62 @@ def places(ratings: Sequence[Rating], lot_keys: Sequence[object], lot_seed: int 
     for entry in ranked:
         result[entry.item] = entry.place
     return result
+
+
+@dataclass(frozen=True, slots=True)
+class TableCounts:
+    """What a table's fee account depends on, counted: the games each seat lost, the
+    passed-out deals, and how many seats pay the entry fee and the list fee there."""
+
+    size: int
+    lost: tuple[int, ...]
+    passed_out: int
+    entry_due: int
+    list_due: int
+
+
+def tables_account(rules: FeeRules, tables: Iterable[TableCounts]) -> Account:
+    """The sum of :func:`table_account` over many tables, by counting instead of per seat.
+
+    The same money: each distinct number of lost games and of passed-out deals is
+    valued once, and every complete table pays its table money once per place (the
+    places at a table are 1 to its size, each once: :func:`places` draws lots for ties).
+    A whole tournament's account is a few dozen Decimal sums, not one per seat.
+    """
+    lost_counts: Counter[int] = Counter()
+    passed: Counter[tuple[int, int]] = Counter()
+    sizes: Counter[int] = Counter()
+    entry_due = list_due = 0
+    for table in tables:
+        if table.size not in (3, 4):
+            raise FeeError(f"size: a table has 3 or 4 players, not {table.size!r}")
+        if len(table.lost) != table.size:
+            raise FeeError(f"seats: give one value per seat, {table.size} in all")
+        lost_counts.update(table.lost)
+        passed[table.size, table.passed_out] += 1
+        sizes[table.size] += 1
+        entry_due += table.entry_due
+        list_due += table.list_due
+    lost_fees = sum((lost_game_fees(rules.lost_game_steps, lost) * n for lost, n in lost_counts.items()), ZERO)
+    # Every seat of the table pays its passed-out fees.
+    passed_fees = sum(
+        (passed_out_fees(rules.passed_out_steps.get(s, ()), deals) * s * n for (s, deals), n in passed.items()),
+        ZERO,
+    )
+    money = sum(
+        (
+            sum((table_money(rules.table_money.get(size, {}), place) for place in range(1, size + 1)), ZERO) * n
+            for size, n in sizes.items()
+        ),
+        ZERO,
+    )
+    return Account(
+        entry_fees=Decimal(rules.entry_fee) * entry_due,
+        list_fees=Decimal(rules.list_fee) * list_due,
+        lost_game_fees=lost_fees,
+        passed_out_fees=passed_fees,
+        table_money=money,
+    )
 
 
 def table_account(

@@ -10,31 +10,70 @@ import statistics
 from dataclasses import dataclass
 
 from django.db import transaction
-from django.db.models import Count, Prefetch
+from django.db.models import Count
 
-from tournaments.models import Seat, Series, Table
+from tournaments.models import Series, Table
 
 from .lists import differing_deals
+from .models import Game
 from .signoff import confirmable
 
 
-def table_progress(series: Series) -> list[Table]:
-    """The series' tables with seats and games entered, and where their second lists
-    differ: four queries, any size."""
-    tables = list(
-        series.tables.annotate(entered=Count("games"))
-        .select_related("signoff")  # the sheet's sign-off
-        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("number")))
-        .order_by("number")
+@dataclass(slots=True)
+class TableProgress:
+    """Where one table of a series stands: what a tile, a row of the series page and
+    the finish check show. ``players``: the seated players' names, in seat order, once
+    loaded for the page shown (scoring.table_list.with_seats)."""
+
+    pk: int
+    number: int
+    size: int
+    entered: int
+    deal_count: int
+    confirmed: bool
+    lists_differ: list[int]
+    finished: bool = False
+    behind: bool = False
+    awaiting: bool = False
+    percent: int = 0
+    rounds: int = 0
+    round: int = 0
+    players: tuple[str, ...] = ()
+
+
+def table_progress(series: Series) -> list[TableProgress]:
+    """The series' tables with the deals entered, the sign-off and where their second
+    lists differ: three queries of a few values per table, any size (a 750-table
+    series builds no model objects; the pages load only their page's seats)."""
+    rows = series.tables.order_by("number").values_list("pk", "number", "size", "signoff")
+    # Deals entered per table: counted on the games' (table) index alone, not by joining
+    # every game to its table (a 750-table series has 36,000 games).
+    entered = dict(
+        Game.objects.filter(table_id__in=series.tables.values("pk"))
+        .order_by()
+        .values_list("table_id")
+        .annotate(n=Count("table_id"))
     )
     deals = {3: series.tournament.deals_per_table(3), 4: series.tournament.deals_per_table(4)}
     # Where the table's second list differs from its sheet (scoring.lists): one query.
     differing = differing_deals(series.tables.all())
-    fractions = [t.entered / deals[t.size] for t in tables]
+    tables = [
+        TableProgress(
+            pk=pk,
+            number=number,
+            size=size,
+            entered=entered.get(pk, 0),
+            deal_count=deals[size],
+            # Only a confirmed sheet is final (5.5.3).
+            confirmed=signoff is not None,
+            lists_differ=differing.get(pk, []),
+        )
+        for pk, number, size, signoff in rows
+    ]
+    fractions = [t.entered / t.deal_count for t in tables]
     median = statistics.median(fractions) if fractions else 0
     finished_series = series.status == Series.Status.FINISHED
     for table, fraction in zip(tables, fractions, strict=True):
-        table.deal_count = deals[table.size]
         table.finished = table.entered >= table.deal_count
         # Behind: more than one round short of the median table.
         table.behind = not table.finished and (median - fraction) * table.deal_count > table.size
@@ -42,9 +81,7 @@ def table_progress(series: Series) -> list[Table]:
         # 3.2.1: a round is one deal by each player; the tile shows the round being played.
         table.rounds = table.deal_count // table.size
         table.round = min(table.entered // table.size + 1, table.rounds)
-        # Only a confirmed sheet is final (5.5.3); a finished one awaits the players' confirmation.
-        table.lists_differ = differing.get(table.pk, [])
-        table.confirmed = getattr(table, "signoff", None) is not None
+        # A finished sheet awaits the players' confirmation.
         table.awaiting = not table.confirmed and confirmable(
             entered=table.entered, deals=table.deal_count, series_finished=finished_series
         )
@@ -94,7 +131,7 @@ class FinishCheck:
         return bool(self.open_tables or self.unconfirmed or self.lists_differ)
 
 
-def finish_check(tables: list[Table]) -> FinishCheck:
+def finish_check(tables: list[TableProgress]) -> FinishCheck:
     """What finishing would close although it is not final, from :func:`table_progress`'s tables."""
     return FinishCheck(
         open_tables=[t.number for t in tables if not t.finished],

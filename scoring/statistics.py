@@ -93,20 +93,24 @@ def _seats(tournament, player_ids=None):
 
 
 def player_statistics(tournament, player_ids=None) -> dict[int, DeclarerStats]:
-    """player id -> his games as declarer, over all series (or only ``player_ids``)."""
+    """player id -> his games as declarer, over all series (or only ``player_ids``: then
+    only the games of their tables are grouped, so a page of 50 players reads a few
+    hundred games, not the tournament's)."""
+    games = _games(tournament).filter(passed_out=False)
+    seats = _seats(tournament, player_ids).values_list(
+        "table_id", "number", "player_id", "player__name", "player__club__name"
+    )
+    if player_ids is not None:
+        seats = list(seats)
+        games = games.filter(table_id__in={table for table, *_rest in seats})
     per_seat = {
         (table, seat): rest
-        for table, seat, *rest in _games(tournament)
-        .filter(passed_out=False)
-        .order_by()
+        for table, seat, *rest in games.order_by()
         .values_list("table_id", "declarer_seat")
         .annotate(**_aggregates(value_sum=Sum("value")))
         .values_list("table_id", "declarer_seat", "games", "won", "lost", "suit", "grand", "null", "hand", "value_sum")
     }
     stats: dict[int, DeclarerStats] = {}
-    seats = _seats(tournament, player_ids).values_list(
-        "table_id", "number", "player_id", "player__name", "player__club__name"
-    )
     for table, seat, player_id, name, club in seats:
         entry = stats.get(player_id)
         if entry is None:

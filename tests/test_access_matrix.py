@@ -444,6 +444,7 @@ MATRIX: list[Row] = [
     ),
     Row("tournaments:draw", tournament, post=STAFF, data=lambda w: {"method": "random"}, prepare=series_finished),
     Row("tournaments:series", series, get=STAFF),
+    Row("tournaments:table", lambda w, token: series(w, token) | {"table_number": 1}, get=STAFF),
     Row(
         "tournaments:swap",
         series,

@@ -20,7 +20,7 @@ from scoring import fees
 from .models import Registration, Tournament
 from .names import query_words
 
-#: The most rows the search answers with (the desk shows every player without a query).
+#: The rows of a page of the desk's list, with a query or without (tournaments.paging).
 SEARCH_LIMIT = 50
 
 

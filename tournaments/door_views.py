@@ -18,6 +18,7 @@ from django.views.decorators.http import require_POST
 
 from . import door, services
 from .models import Registration, Tournament
+from .paging import page_of
 from .permissions import director_required
 from .player_forms import QuickAddForm
 
@@ -37,21 +38,23 @@ def _rows(tournament: Tournament, registrations) -> list[dict]:
 
 def _page(request: HttpRequest, tournament: Tournament, form: QuickAddForm, status: int = 200) -> HttpResponse:
     query = request.GET.get("q", "")
-    found = door.search(_registrations(tournament), query)
+    # A page of the players (tournaments.paging), the search's hits or the whole list.
+    page = page_of(request, door.search(_registrations(tournament), query), door.SEARCH_LIMIT)
     context = {
         "tournament": tournament,
         "form": form,
         "query": query,
-        "rows": _rows(tournament, found[: door.SEARCH_LIMIT] if query else found),
+        "page": page,
+        "rows": _rows(tournament, page),
         "totals": door.totals(tournament),
     }
-    template = "tournaments/_desk_rows.html" if request.htmx and request.method == "GET" else "tournaments/desk.html"
+    template = "tournaments/_desk_list.html" if request.htmx and request.method == "GET" else "tournaments/desk.html"
     return render(request, template, context, status=status)
 
 
 @director_required
 def desk(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    """Check-in and cash desk: every registered player, the search, the totals."""
+    """Check-in and cash desk: the registered players a page at a time, the search, the totals."""
     return _page(request, tournament, QuickAddForm(tournament=tournament, prefix="walkin"))
 
 
@@ -100,5 +103,5 @@ def toggle(request: HttpRequest, tournament: Tournament, registration_id: int, f
             "oob": True,
         }
         return render(request, "tournaments/_desk_row.html", context)
-    query = urlencode({"q": request.POST.get("q", "")})
+    query = urlencode({"q": request.POST.get("q", ""), "page": request.POST.get("page", "")})
     return redirect(reverse("tournaments:desk", args=[tournament.pk]) + f"?{query}")

@@ -15,7 +15,7 @@ from django.views.decorators.http import require_POST
 
 from scoring.rules import RuleError
 
-from . import hooks, presets, services
+from . import door, hooks, presets, services
 from . import series as series_service
 from .after_draw_views import refund_text
 from .forms import (
@@ -30,7 +30,8 @@ from .forms import (
 )
 from .imports import import_players
 from .lookups import series_or_404
-from .models import Registration, Seat, Series, Tournament
+from .models import Registration, Seat, Series, Table, Tournament
+from .paging import page_of
 from .permissions import director_required
 from .player_forms import CategoryForm, RegistrationForm
 from .rule_messages import rule_message
@@ -133,6 +134,10 @@ def _players_page(request: HttpRequest, tournament: Tournament, form, category_f
         .select_related("player__club", "team", "category")
         .order_by("player__sort_key", "player__name", "pk")
     )
+    query = request.GET.get("q", "")
+    # A page of the list by surname, or of the search's hits (the door's search: any word
+    # order, accents and umlauts folded, start or membership number).
+    page = page_of(request, door.search(registrations, query))
     return render(
         request,
         "tournaments/players.html",
@@ -141,7 +146,9 @@ def _players_page(request: HttpRequest, tournament: Tournament, form, category_f
             "form": form,
             "category_form": category_form,
             "categories": tournament.categories.all(),
-            "registrations": registrations,
+            "query": query,
+            "page": page,
+            "registered": registrations.count() if query else page.paginator.count,
             "drawn": tournament.series.count(),
         },
         status=422 if form.errors or category_form.errors else 200,
@@ -242,7 +249,7 @@ def swap(request: HttpRequest, tournament: Tournament, number: int) -> HttpRespo
             messages.error(request, rule_message(error))
     else:
         messages.error(request, _("Choose two seated players."))
-    return redirect("tournaments:series", tournament.pk, number)
+    return _back(request, tournament, number)
 
 
 @require_POST
@@ -261,6 +268,17 @@ def move(request: HttpRequest, tournament: Tournament, number: int) -> HttpRespo
             messages.error(request, rule_message(error))
     else:
         messages.error(request, _("Choose a seated player and a table of this series."))
+    return _back(request, tournament, number)
+
+
+def _back(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
+    """Back to the table's page the seat change was made on (``back``: its number), else the series."""
+    back = request.POST.get("back", "")
+    if (
+        back.isdigit()
+        and Table.objects.filter(series__tournament=tournament, series__number=number, number=int(back)).exists()
+    ):
+        return redirect("tournaments:table", tournament.pk, number, int(back))
     return redirect("tournaments:series", tournament.pk, number)
 
 

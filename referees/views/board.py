@@ -3,19 +3,19 @@
 from __future__ import annotations
 
 import csv
+from collections import Counter
 
 from django.contrib.auth.decorators import login_required
-from django.db.models import Count, Q
+from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
 
-from scoring import signoff
 from scoring.exports import CSV_BOM, CSV_DELIMITER
-from scoring.lists import differing_deals
+from scoring.table_list import table_list
 from tournaments.cells import cells
 from tournaments.filenames import Name, file_name
-from tournaments.models import Series, Table, Tournament
+from tournaments.models import Tournament
 
 from .. import reports
 from ..models import Dispute
@@ -32,51 +32,42 @@ def mine(request: HttpRequest) -> HttpResponse:
     return render(request, "referees/mine.html", {"tournaments": tournaments})
 
 
-def _tables_with_status(tournament: Tournament):
-    return (
-        Table.objects.filter(series__tournament=tournament)
-        .select_related("series", "signoff")
-        .annotate(
-            entered=Count("games", distinct=True),
-            open_disputes=Count("disputes", filter=Q(disputes__status=Dispute.Status.OPEN), distinct=True),
-        )
-        .order_by("series__number", "number")
-    )
+#: Tiles per page of the board, and the latest corrections and closed disputes it lists
+#: (the corrections CSV has them all; every table's page its own).
+BOARD_TILES = 120
+LATEST = 50
 
 
 @referee_required
 def board(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    """Open disputes by age, every table's sign-off, the history of every correction."""
-    disputes = (
-        Dispute.objects.filter(table__series__tournament=tournament)
-        .select_related("table__series", "game", "decided_by")
-        .order_by("raised_at")
+    """Open disputes by age, the tables of a series (``?series=``, the latest by default)
+    a page of tiles at a time, filtered by state, and the latest corrections and decisions."""
+    disputes = Dispute.objects.filter(table__series__tournament=tournament).select_related(
+        "table__series", "game", "decided_by"
     )
-    tables = list(_tables_with_status(tournament))
-    # Where a table's second list differs from its sheet (scoring.lists): one query.
-    differing = differing_deals(Table.objects.filter(series__tournament=tournament))
-    for table in tables:
-        table.lists_differ = differing.get(table.pk, [])
-        table.deal_count = tournament.deals_per_table(table.size)
-        table.confirmed = getattr(table, "signoff", None) is not None
-        table.awaiting = not table.confirmed and signoff.confirmable(
-            entered=table.entered,
-            deals=table.deal_count,
-            series_finished=table.series.status == Series.Status.FINISHED,
-        )
-    open_disputes = [d for d in disputes if d.status == Dispute.Status.OPEN]
+    open_disputes = list(disputes.filter(status=Dispute.Status.OPEN).order_by("raised_at"))
     now = timezone.now()
     for dispute in open_disputes:
         dispute.age_minutes = int((now - dispute.raised_at).total_seconds() // 60)
+    all_series = list(tournament.series.order_by("number"))
+    wanted = request.GET.get("series", "")
+    chosen = next((s for s in all_series if str(s.number) == wanted), all_series[-1] if all_series else None)
+    listed = table_list(request, chosen, BOARD_TILES, seats=False)
+    per_table = Counter(dispute.table_id for dispute in open_disputes)
+    corrections = reports.corrections_of(tournament)
     context = {
         "tournament": tournament,
         "is_director": tournament.is_director(request.user),
         "open_disputes": open_disputes,
-        "closed_disputes": [d for d in disputes if d.status != Dispute.Status.OPEN][::-1],
-        "tables": tables,
-        "confirmed": sum(t.confirmed for t in tables),
-        "awaiting": sum(t.awaiting for t in tables),
-        "corrections": reports.corrections_of(tournament),
+        "closed_disputes": list(disputes.exclude(status=Dispute.Status.OPEN).order_by("-raised_at", "-pk")[:LATEST]),
+        "all_series": all_series,
+        "series": chosen,
+        "listed": listed,
+        "tiles": [(table, per_table.get(table.pk, 0)) for table in listed.page],
+        "confirmed": listed.confirmed,
+        "awaiting": listed.awaiting,
+        "corrections": list(corrections.order_by("-made_at", "-pk")[:LATEST]),
+        "corrections_count": corrections.count(),
     }
     return render(request, "referees/board.html", context)
 

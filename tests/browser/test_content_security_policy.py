@@ -82,6 +82,7 @@ def test_the_main_pages_pass_the_policy(live_server, desktop, phone):
         "players": reverse("tournaments:players", args=[t.pk]),
         "rules and fees": reverse("tournaments:edit", args=[t.pk]),
         "series": reverse("tournaments:series", args=[t.pk, 1]),
+        "director's table": reverse("tournaments:table", args=[t.pk, 1, played.number]),
         "standings": reverse("tournaments:standings", args=[t.pk]),
         "statistics": reverse("tournaments:statistics", args=[t.pk]),
         "fee account": reverse("tournaments:fee_account", args=[t.pk]),

@@ -142,11 +142,10 @@ def test_a_director_runs_an_evening_from_the_draw_to_the_final_standings(
     assert before[names[0]][-3] == "162"
     assert desktop.locator("text=0 of 2 sheets confirmed").is_visible()
 
-    # The director prints the table's PIN slips; each player reads his own PIN from his.
-    desktop.goto(base + reverse("tournaments:series", args=[tournament.pk, 1]))
-    slips = download(
-        desktop, desktop.locator("section.table-card", has_text=names[0]).get_by_role("link", name="PIN slips")
-    )
+    # The director opens the table from the series page's list and prints its PIN slips;
+    # each player reads his own PIN from his.
+    open_table(desktop, base, tournament, names[0])
+    slips = download(desktop, desktop.locator("section.table-links").get_by_role("link", name="PIN slips"))
     slip_text = "\n".join(page.extract_text() for page in pypdf.PdfReader(io.BytesIO(slips)).pages)
     pins = dict(re.findall(r"Seat \d\n(.+)\nPIN\n(\d{4})\n", slip_text))
     assert pins == {name: seat_pin(table, seat) for seat, name in enumerate(names, start=1)}, slip_text
@@ -165,10 +164,9 @@ def test_a_director_runs_an_evening_from_the_draw_to_the_final_standings(
     expect(phone.locator("#signoff.confirmed")).to_contain_text("the sheet is locked")
     assert phone.locator("#game-form").count() == 0
 
-    # The filled scoresheet from the series page.
-    desktop.goto(base + reverse("tournaments:series", args=[tournament.pk, 1]))
-    card = desktop.locator("section.table-card", has_text=names[0])
-    pdf = download(desktop, card.get_by_role("link", name="filled sheet"))
+    # The filled scoresheet from the table's page.
+    open_table(desktop, base, tournament, names[0])
+    pdf = download(desktop, desktop.locator("section.table-links").get_by_role("link", name="filled sheet"))
     assert pdf.startswith(b"%PDF-")
     # The expected totals from the engine's stored scores (for the record: 162, 40, -150).
     games = Game.objects.filter(table=table, passed_out=False).order_by("number")
@@ -195,3 +193,10 @@ def test_a_director_runs_an_evening_from_the_draw_to_the_final_standings(
     ranking = openpyxl.load_workbook(io.BytesIO(xlsx), read_only=True)["Ranking"]
     header, first = list(ranking.iter_rows(min_row=1, max_row=2, values_only=True))
     assert (first[header.index("Place")], first[header.index("Name")]) == (1, leader)
+
+
+def open_table(desktop, base: str, tournament, name: str) -> None:
+    """From the series page's list of tables, the row seating ``name``, to the table's own page."""
+    desktop.goto(base + reverse("tournaments:series", args=[tournament.pk, 1]))
+    desktop.locator("table.series-tables tr", has_text=name).get_by_role("link", name="open").click()
+    desktop.wait_for_selector("section.table-links")

@@ -74,7 +74,8 @@ def test_the_director_replaces_one_tables_link(client):
     first, second = series.tables.order_by("number")
     old, other = first.token, second.token
     client.force_login(director)
-    page = client.get(reverse("tournaments:series", args=[t.pk, 1])).content.decode()
+    # The table's own page (the series page lists the tables) offers the new link.
+    page = client.get(reverse("tournaments:table", args=[t.pk, 1, first.number])).content.decode()
     url = reverse("tournaments:reissue_link", args=[t.pk, 1, first.number])
     assert url in page
     # A misclick must not kill a link: the browser asks first (static/js/office.js).

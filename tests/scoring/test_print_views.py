@@ -157,7 +157,7 @@ def test_series_documents_take_a_fixed_number_of_queries(client, director, djang
     assert counts[:2] == counts[2:]
 
 
-def test_the_series_page_links_the_documents(client, running):
+def test_the_series_page_and_each_tables_page_link_the_documents(client, running):
     t, _series = running
     page = client.get(reverse("tournaments:series", args=[t.pk, 1])).content.decode()
     links = urls(t)
@@ -165,11 +165,12 @@ def test_the_series_page_links_the_documents(client, running):
     assert links["series_sheets_pdf"] + "?form=filled" in page
     assert links["series_cards_pdf"] in page
     assert f'href="{links["series_pin_slips_pdf"]}"' in page
-    for table in (1, 2, 3):  # one table's new slips, beside its "New link" button
-        assert f"{links['series_pin_slips_pdf']}?table={table}" in page
     assert links["series_settlement_pdf"] in page
-    assert links["table_sheet_pdf"] + "?form=filled" in page
-    assert links["table_settlement_pdf"] in page
+    for table in (1, 2, 3):  # one table's new slips, beside its "New link" button, on its own page
+        table_page = client.get(reverse("tournaments:table", args=[t.pk, 1, table])).content.decode()
+        assert f"{links['series_pin_slips_pdf']}?table={table}" in table_page
+        assert urls(t, table=table)["table_sheet_pdf"] + "?form=filled" in table_page
+        assert urls(t, table=table)["table_settlement_pdf"] in table_page
     standings = client.get(reverse("tournaments:standings", args=[t.pk]), {"series": 1}).content.decode()
     assert links["standings_pdf"] + "?series=1" in standings
 

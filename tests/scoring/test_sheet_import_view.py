@@ -31,12 +31,11 @@ def post(client, table, content: bytes, name: str = "sheet.csv"):
     return client.post(url(table), {"file": SimpleUploadedFile(name, content)}, follow=True)
 
 
-def test_the_series_page_offers_an_upload_per_empty_table(client, table):
-    page = client.get(reverse("tournaments:series", args=[table.series.tournament_id, 1])).content.decode()
-    assert url(table) in page
+def test_the_tables_page_offers_an_upload_while_the_table_is_empty(client, table):
+    table_page = reverse("tournaments:table", args=[table.series.tournament_id, 1, table.number])
+    assert url(table) in client.get(table_page).content.decode()
     factories.game(table, 1, passed_out=True)
-    page = client.get(reverse("tournaments:series", args=[table.series.tournament_id, 1])).content.decode()
-    assert url(table) not in page, "a table with games takes no import"
+    assert url(table) not in client.get(table_page).content.decode(), "a table with games takes no import"
 
 
 def test_a_good_sheet_is_imported(client, table):

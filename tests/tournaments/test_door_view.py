@@ -129,6 +129,48 @@ def test_the_fee_account_counts_the_desk_and_the_tables_do_not_charge_again(clie
     assert account.total.entry_fees + account.total.list_fees == Decimal("48")
 
 
+def _many(t, count: int) -> None:
+    """``count`` players Player 001.. with start numbers, quickly."""
+    from tournaments.models import Player
+
+    people = Player.objects.bulk_create([Player(name=f"Player {i:03d}").fill_keys() for i in range(count)])
+    Registration.objects.bulk_create(
+        [Registration(tournament=t, player=p, start_number=i + 1) for i, p in enumerate(people)]
+    )
+
+
+def test_the_desk_lists_a_page_of_players_and_pages_on(client, director):
+    t = factories.tournament(directors=[director])
+    _many(t, door.SEARCH_LIMIT + 10)
+    url = reverse("tournaments:desk", args=[t.pk])
+    first = client.get(url).content.decode()
+    assert "Player 000" in first and f"Player {door.SEARCH_LIMIT:03d}" not in first
+    assert f"page 1 of 2 (1\N{EN DASH}{door.SEARCH_LIMIT} of {door.SEARCH_LIMIT + 10})" in first
+    second = client.get(url, {"page": 2}).content.decode()
+    assert f"Player {door.SEARCH_LIMIT:03d}" in second and "Player 000" not in second
+    assert client.get(url, {"page": "x"}).status_code == 200  # no number: the first page, never an error
+
+
+def test_the_search_as_you_type_swaps_the_list_and_its_pager(client, director):
+    t = factories.tournament(directors=[director])
+    _many(t, 3)
+    _register(t, "Anna Müller")
+    response = client.get(
+        reverse("tournaments:desk", args=[t.pk]), {"q": "mueller anna"}, headers={"HX-Request": "true"}
+    )
+    page = response.content.decode()
+    assert "<html" not in page and 'id="desk-rows"' in page
+    assert "Anna Müller" in page and "Player 000" not in page
+
+
+def test_a_tap_without_javascript_keeps_the_search_and_the_page(client, director):
+    t = factories.tournament(directors=[director])
+    anna = _register(t, "Anna Müller")
+    url = reverse("tournaments:desk_toggle", args=[t.pk, anna.pk, "present"])
+    response = client.post(url, {"value": "1", "q": "anna", "page": "2"})
+    assert response.status_code == 302 and response.url.endswith("?q=anna&page=2")
+
+
 def test_the_desk_cash_is_net_of_the_list_fees_refunded_to_withdrawals():
     """Entry 10, list fee 2 for 3 series; the tournament refunds half of an unplayed list fee."""
     t = factories.tournament(entry_fee=Decimal("10"), list_fee=Decimal("2"), series_count=3)

@@ -59,7 +59,10 @@ def test_a_director_runs_an_evening_through_the_pages(client, director):
 
     page = client.get(reverse("tournaments:series", args=[t.pk, 1])).content.decode()
     for table in series.tables.all():
-        assert table.entry_url() in page
+        # The series page lists the tables; each table's page has its entry link.
+        table_page = reverse("tournaments:table", args=[t.pk, 1, table.number])
+        assert table_page in page
+        assert table.entry_url() in client.get(table_page).content.decode()
     table = series.tables.get(size=3)
     for number in (1, 2, 3):
         client.post(table.entry_url(), {"number": number, "passed_out": "on"})
@@ -307,6 +310,23 @@ def test_registering_another_directors_player_number_does_not_reveal_his_name(cl
     response = client.post(url, {"name": "Bernd", "membership_number": "55", "first_series": 1})
     assert "Membership number 55 belongs to Karla Geheim." in response.content.decode()
     assert not Registration.objects.filter(tournament=mine).exists()
+
+
+def test_the_players_page_lists_a_page_by_surname_and_finds_a_name_in_any_order(client, director):
+    from tournaments.paging import PAGE_SIZE
+
+    t = factories.tournament(directors=[director])
+    for i in range(PAGE_SIZE + 5):
+        Registration.objects.create(tournament=t, player=factories.player(f"Zoe Zander{i:03d}"))
+    Registration.objects.create(tournament=t, player=factories.player("Anna Müller"))
+    url = reverse("tournaments:players", args=[t.pk])
+    page = client.get(url).content.decode()
+    assert page.index("Anna Müller") < page.index("Zander000")  # by surname
+    assert f"of {PAGE_SIZE + 6})" in page and f"Zander{PAGE_SIZE + 4:03d}" not in page
+    assert f"Zander{PAGE_SIZE + 4:03d}" in client.get(url, {"page": 2}).content.decode()
+    for query in ("mueller anna", "Müller, A."):
+        found = client.get(url, {"q": query}).content.decode()
+        assert "Anna Müller" in found and "Zander" not in found, query
 
 
 def _rules(t, **changes) -> dict:
