@@ -28,6 +28,14 @@ def test_every_message_has_a_german_translation():
     assert untranslated == [] and fuzzy == []
 
 
+def test_every_message_is_in_the_catalogue_once():
+    """GNU msgfmt refuses a catalogue with a message twice (two branches appending the
+    same msgid); polib and compiletranslations would silently keep the last one."""
+    catalogue = polib.pofile(str(CATALOGUE))
+    keys = [(e.msgctxt, e.msgid) for e in catalogue if not e.obsolete]
+    assert sorted({k for k in keys if keys.count(k) > 1}, key=str) == []
+
+
 def test_placeholders_survive_translation():
     import re
 
