@@ -28,6 +28,7 @@ from .categories import CategoryError, chosen_category
 from .charts import running_score_svg
 from .exports import SHEETS, csv_lines, league_xlsx
 from .imports import import_sheet
+from .public_cache import cache_key, cached, mark_of
 from .standings import finality, standings
 from .statistics import player_statistics, running_scores, tournament_statistics
 
@@ -113,23 +114,30 @@ def sheet_import(request: HttpRequest, tournament: Tournament, number: int, tabl
 def _statistics(request: HttpRequest, tournament: Tournament, public: bool) -> HttpResponse:
     """The tournament's figures and the players as declarer in the order of the
     standings, a page at a time (tournaments.paging), or those a search finds."""
-    ranked = standings(tournament)
+    # The order and the tournament's figures are computed once per change of the results
+    # (scoring.public_cache): only the page's players are read for each request.
+    mark = mark_of(request, tournament)
+    ranked = cached(
+        cache_key(tournament, mark, "statistics-order"),
+        lambda: [(entry.place, entry.item.player_id) for entry in standings(tournament)],
+    )
+    total = cached(cache_key(tournament, mark, "statistics-total"), lambda: tournament_statistics(tournament))
     query = request.GET.get("q", "").strip()
     if query:
         registrations = Registration.objects.filter(tournament=tournament)
         # A number is a start number here (a membership number is not looked up in public).
         hits = registrations.filter(start_number=int(query)) if query.isdigit() else door.search(registrations, query)
         found = set(hits.values_list("player_id", flat=True))
-        ranked = [entry for entry in ranked if entry.item.player_id in found]
+        ranked = [(place, player) for place, player in ranked if player in found]
     page = page_of(request, ranked)
-    stats = player_statistics(tournament, [entry.item.player_id for entry in page])
-    rows = [(entry.place, stats.get(entry.item.player_id)) for entry in page]
+    stats = player_statistics(tournament, [player for _place, player in page])
+    rows = [(place, stats.get(player)) for place, player in page]
     return render(
         request,
         "tournaments/statistics.html",
         {
             "tournament": tournament,
-            "total": tournament_statistics(tournament),
+            "total": total,
             "rows": [(place, s) for place, s in rows if s is not None],
             "page": page,
             "query": query,

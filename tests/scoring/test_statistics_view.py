@@ -50,5 +50,22 @@ def test_a_fixed_number_of_queries(client, django_assert_max_num_queries):
         t = finished_tournament(players=players, series=2)
         t.standings_public = True
         t.save()
-        with django_assert_max_num_queries(7):  # standings: + the confirmed sheets
+        with django_assert_max_num_queries(8):  # the results mark; standings: + the confirmed sheets
             assert client.get(reverse("public:statistics", args=[t.pk])).status_code == 200
+        # Unchanged results: the order and the figures come from the cache.
+        with django_assert_max_num_queries(4):
+            assert client.get(reverse("public:statistics", args=[t.pk])).status_code == 200
+
+
+def test_a_new_deal_shows_at_once_though_the_figures_are_cached(client, small):  # noqa: F811
+    t, *_ = small
+    director = factories.user()
+    t.directors.add(director)
+    client.force_login(director)
+    url = reverse("tournaments:statistics", args=[t.pk])
+    assert "<strong>6</strong>deals" in client.get(url).content.decode()
+    assert "<strong>6</strong>deals" in client.get(url).content.decode()  # from the cache
+    table = t.series.first().tables.first()
+    factories.game(table, table.games.count() + 1, passed_out=True)
+    page = client.get(url).content.decode()
+    assert "<strong>7</strong>deals" in page and "<strong>2</strong>passed out" in page
