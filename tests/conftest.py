@@ -16,6 +16,15 @@ settings.register_profile("explore", deadline=None, suppress_health_check=[Healt
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _servers_collect_static_apart(tmp_path_factory):
+    """The office processes a test starts (serve, the load test's server) run collectstatic:
+    into a folder of this pytest process's own, never into the project's staticfiles, which
+    another worker's WhiteNoise may be reading at that moment (a file deleted and rewritten
+    under it). This process's settings are loaded already and keep their STATIC_ROOT."""
+    os.environ["STATIC_ROOT"] = str(tmp_path_factory.mktemp("staticfiles"))
+
+
 @pytest.fixture(autouse=True)
 def _fast_password_hasher(settings):
     """Logins in tests need not resist offline cracking: a fast hasher keeps the

@@ -88,6 +88,10 @@ def _table(site: Site) -> int:
     return site.table.pk
 
 
+def _table_number(site: Site) -> int:
+    return site.table.number
+
+
 def _player(site: Site) -> int:
     return site.player_id
 
@@ -117,7 +121,10 @@ PAGES: list[Page] = [
     Page("progress", _t("tournaments:progress"), DIRECTOR),
     Page("series page", _t("tournaments:series", _series), DIRECTOR),
     Page("standings (director)", _t("tournaments:standings"), DIRECTOR),
+    Page("director's table page", _t("tournaments:table", _series, _table_number), DIRECTOR),
+    Page("office grid (paper list)", _t("tournaments:grid", _series, _table_number), DIRECTOR),
     Page("players", _t("tournaments:players"), DIRECTOR),
+    Page("substitute a reserve", _t("tournaments:substitute"), DIRECTOR),
     Page("door desk", _t("tournaments:desk"), DIRECTOR),
     Page("fee account", _t("tournaments:fee_account"), DIRECTOR),
     Page("statistics (director)", _t("tournaments:statistics"), DIRECTOR),
@@ -141,6 +148,9 @@ PAGES: list[Page] = [
         ANYONE,
         refresh=True,
     ),
+    Page(
+        "standings CSV (public)", lambda site: reverse("public:standings_csv", args=[site.tid]), ANYONE, document=True
+    ),
     Page("statistics (public)", lambda site: reverse("public:statistics", args=[site.tid]), ANYONE),
     Page(
         "player statistics (public)",
@@ -153,6 +163,9 @@ PAGES: list[Page] = [
     Page("second list page", lambda site: reverse("tables:sheet", args=[site.table.control_token]), TABLE_LINK),
     Page("table link dispute", lambda site: reverse("signoff:dispute", args=[site.table.token]), TABLE_LINK),
     Page("league page (staff)", _league("leagues:league"), DIRECTOR),
+    Page("league settings (staff)", _league("leagues:settings"), DIRECTOR),
+    Page("team and roster (staff)", _league("leagues:team_edit", _team), DIRECTOR),
+    Page("hosts (staff)", _league("leagues:hosts"), DIRECTOR),
     Page("season table (staff)", _league("leagues:season"), DIRECTOR),
     Page("match day page (staff)", lambda site: reverse("leagues:match_day", args=[_day(site)]), DIRECTOR),
     Page("season table (public)", _league("league_public:season"), ANYONE),

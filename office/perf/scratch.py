@@ -7,6 +7,7 @@ server. The user's own database is never touched.
 from __future__ import annotations
 
 import os
+import shutil
 import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -59,9 +60,8 @@ def scratch_database(url: str | None = None, log: Log = print, prefix: str = "be
         scratch = Scratch(f"SQLite {path}", f"sqlite:///{path}", "sqlite")
 
         def cleanup() -> None:
-            for child in directory.iterdir():
-                child.unlink()
-            directory.rmdir()
+            # The file, its WAL, and the standings cache a server beside it made (settings.CACHES).
+            shutil.rmtree(directory, ignore_errors=True)
 
     else:
         config = dj_database_url.parse(url)
