@@ -14,6 +14,7 @@ are culled.
 from __future__ import annotations
 
 import hashlib
+import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -38,6 +39,8 @@ from .models import ResultsMark
 TIMEOUT = 3 * 60 * 60
 
 T = TypeVar("T")
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,12 +72,12 @@ def settled_mark(tournament: Tournament, mark: Mark, now: float | None = None) -
         return mark
     now = time.time() if now is None else now
     key = cache_key(tournament, Mark(0, None), "shown")
-    shown = cache.get(key)
+    shown = _get(key)
     if shown is not None:
         version, changed_at, since = shown
         if version == mark.version or now - since < window:
             return Mark(version, changed_at)
-    cache.set(key, (mark.version, mark.changed_at, now), TIMEOUT)
+    _set(key, (mark.version, mark.changed_at, now))
     return mark
 
 
@@ -104,11 +107,29 @@ def cache_key(tournament: Tournament, mark: Mark, *parts: object, language: bool
 
 def cached(key: str, compute: Callable[[], T]) -> T:
     """The value under ``key``, computed and stored when missing (file cache: every worker shares it)."""
-    value = cache.get(key)
+    value = _get(key)
     if value is None:
         value = compute()
-        cache.set(key, value, TIMEOUT)
+        _set(key, value)
     return value
+
+
+def _get(key: str) -> Any:
+    """The cached value, or None when the cache cannot be read: a cache directory that is
+    gone, unwritable or full, or a file cut short, costs a computation, never the page."""
+    try:
+        return cache.get(key)
+    except Exception as error:  # OSError, a truncated pickle, an entry of an older release
+        logger.warning("standings cache not read (%s): %s", key, error)
+        return None
+
+
+def _set(key: str, value: object) -> None:
+    """Keep ``value`` if the cache can; the page is served either way (see :func:`_get`)."""
+    try:
+        cache.set(key, value, TIMEOUT)
+    except Exception as error:  # a full disk, an unwritable directory
+        logger.warning("standings cache not written (%s): %s", key, error)
 
 
 def _etag(request: HttpRequest, tournament: Tournament, *args: Any, **kwargs: Any) -> str:

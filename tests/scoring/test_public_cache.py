@@ -1,0 +1,40 @@
+"""The standings cache is a speed-up, never a condition: a cache directory that is gone,
+unwritable or full, or a file cut short, costs a computation and never a page."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from tests.scoring.test_standings_views import field
+
+pytestmark = pytest.mark.django_db
+
+PAGES = ["public:standings", "public:live", "public:standings_pdf", "public:standings_csv"]
+
+
+def file_cache(settings, location) -> None:
+    settings.CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.filebased.FileBasedCache", "LOCATION": str(location)}
+    }
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_the_pages_are_served_when_the_cache_directory_cannot_be_made(client, settings, tmp_path, name):
+    settings.STANDINGS_SETTLE_SECONDS = 5  # the settled mark is kept in the cache too
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a directory")
+    file_cache(settings, blocker / "cache")
+    t = field(12, standings_public=True)
+    assert client.get(reverse(name, args=[t.pk])).status_code == 200
+
+
+def test_a_cache_file_cut_short_is_computed_again(client, settings, tmp_path):
+    file_cache(settings, tmp_path / "cache")
+    t = field(12, standings_public=True)
+    url = reverse("public:standings", args=[t.pk])
+    client.get(url)
+    for entry in (tmp_path / "cache").iterdir():  # a full disk: every entry cut short
+        entry.write_bytes(entry.read_bytes()[:20])
+    again = client.get(url)
+    assert again.status_code == 200 and again.context["total"] == 12
