@@ -27,6 +27,7 @@ from django.core.cache import cache
 from django.db.models import Max, Sum
 from django.http import HttpRequest, HttpResponse
 from django.utils.cache import patch_cache_control, patch_vary_headers
+from django.utils.http import http_date
 from django.utils.translation import get_language
 from django.views.decorators.http import condition
 
@@ -156,24 +157,26 @@ def _htmx(request: HttpRequest) -> str:
     return f"htmx:{htmx.target}" if htmx else ""
 
 
-def _last_modified(request: HttpRequest, tournament: Tournament, *args: Any, **kwargs: Any) -> datetime | None:
-    return mark_of(request, tournament).changed_at
-
-
 def conditional(view: Callable[..., HttpResponse] | None = None, *, settle: bool = True):
     """ETag and Last-Modified from the results mark (django's ``condition``): an unchanged
-    refresh is a 304. ``Cache-Control: no-cache`` makes browsers ask every time instead of
+    refresh (If-None-Match) is a 304. ``Cache-Control: no-cache`` makes browsers ask every time instead of
     guessing a lifetime from Last-Modified (a stale standings page on a phone).
     ``settle``: the page shows the :func:`settled_mark` (public pages); the director's
     pages show every change at once (``settle=False``)."""
     if view is None:
         return lambda view: conditional(view, settle=settle)
-    checked = condition(etag_func=_etag, last_modified_func=_last_modified)(view)
+    # Only the ETag answers 304: Last-Modified counts whole seconds, and in play the
+    # results change several times a second, so If-Modified-Since alone would call a
+    # changed page unchanged. Last-Modified is still sent (it says when they changed).
+    checked = condition(etag_func=_etag)(view)
 
     @wraps(view)
     def wrapper(request: HttpRequest, tournament: Tournament, *args: Any, **kwargs: Any) -> HttpResponse:
         request.__dict__["_settle_marks"] = settle
         response = checked(request, tournament, *args, **kwargs)
+        changed_at = mark_of(request, tournament).changed_at
+        if response.status_code in (200, 304) and changed_at and not response.has_header("Last-Modified"):
+            response.headers["Last-Modified"] = http_date(changed_at.timestamp())
         patch_cache_control(response, private=True, no_cache=True)
         patch_vary_headers(response, ("HX-Request",))
         return response

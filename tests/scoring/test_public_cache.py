@@ -4,9 +4,11 @@ unwritable or full, or a file cut short, costs a computation and never a page.""
 from __future__ import annotations
 
 import pytest
+from django.db.models import Max
 from django.urls import reverse
 
-from tests.scoring.test_standings_views import field
+from scoring.models import ResultsMark
+from tests.scoring.test_standings_views import field, rename
 
 pytestmark = pytest.mark.django_db
 
@@ -38,3 +40,18 @@ def test_a_cache_file_cut_short_is_computed_again(client, settings, tmp_path):
         entry.write_bytes(entry.read_bytes()[:20])
     again = client.get(url)
     assert again.status_code == 200 and again.context["total"] == 12
+
+
+def test_a_change_in_the_same_second_is_never_answered_304(client):
+    """HTTP dates count whole seconds (and PostgreSQL stamps a change with its transaction's
+    start): only the ETag may say "unchanged"; If-Modified-Since alone gets the page."""
+    t = field(12, standings_public=True)
+    url = reverse("public:standings", args=[t.pk])
+    first = client.get(url)
+    at = ResultsMark.objects.filter(tournament=t).aggregate(at=Max("changed_at"))["at"]
+    rename(t, 1, "Neu Benannt")
+    ResultsMark.objects.filter(tournament=t).update(changed_at=at)  # the rename in the same second
+    again = client.get(url, HTTP_IF_MODIFIED_SINCE=first["Last-Modified"])
+    assert again.status_code == 200 and "Neu Benannt" in again.content.decode()
+    assert again["Last-Modified"] == first["Last-Modified"]
+    assert client.get(url, HTTP_IF_NONE_MATCH=again["ETag"]).status_code == 304
