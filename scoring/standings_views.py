@@ -106,10 +106,6 @@ def _bad_category(request: HttpRequest, tournament: Tournament, error: CategoryE
     return render(request, "tournaments/bad_request.html", {"tournament": tournament, "message": error}, status=400)
 
 
-#: The parameters a page of the standings depends on (besides ``?q=``): its cache key.
-LIST_PARAMETERS = ("series", "category", "view", "sort", "page")
-
-
 def _standings(request: HttpRequest, tournament: Tournament, public: bool) -> HttpResponse:
     try:
         context = _standings_context(request, tournament, public)
@@ -122,7 +118,8 @@ def _standings(request: HttpRequest, tournament: Tournament, public: bool) -> Ht
     if context["query"]:  # a search: a few rows, rendered for it
         html = render_list()
     else:  # a page of the list: rendered once per change of the results and language
-        shown = [request.GET.get(name, "") for name in LIST_PARAMETERS]
+        # Keyed by the whole query: the page links and the headings' sort links keep every parameter.
+        shown = sorted(request.GET.lists())
         key = cache_key(tournament, mark_of(request, tournament), "list", public, *shown, language=True)
         html = cached(key, render_list)
     # The search box asks for the list only (htmx); a reload or a link gets the whole page.

@@ -291,3 +291,12 @@ def test_the_settled_mark_is_the_one_shown_until_the_time_is_up(settings):
     assert settled_mark(t, two, now=1005.5) == two  # the time is up: the new one
     assert settled_mark(t, three, now=1006.0) == two
     assert settled_mark(factories.tournament(), three, now=1006.0) == three  # each tournament its own
+
+
+def test_a_visitors_own_parameters_never_reach_another_visitors_page(client):
+    """A page of the list is rendered once and kept: what one visitor added to the address
+    (its links and headings keep every parameter) must not be served to the next."""
+    t = field(120, standings_public=True)
+    url = reverse("public:standings", args=[t.pk])
+    client.get(url, {"page": "2", "from": "evil.example"})
+    assert "evil.example" not in client.get(url, {"page": "2"}).content.decode()
