@@ -19,6 +19,7 @@ from scoring import fees
 
 from .models import Registration, Tournament
 from .names import query_words
+from .params import number_param
 
 #: The rows of a page of the desk's list, with a query or without (tournaments.paging).
 SEARCH_LIMIT = 50
@@ -31,8 +32,10 @@ def search(registrations, query: str):
     query = query.strip()
     if not query:
         return registrations
-    if query.isdigit():
-        return registrations.filter(Q(start_number=int(query)) | Q(player__membership_number=query))
+    if query.isdigit():  # "²" too: a membership number only unless it spells a start number in ASCII
+        number = number_param(query)
+        membership = Q(player__membership_number=query)
+        return registrations.filter(membership if number is None else membership | Q(start_number=number))
     for word in query_words(query):
         registrations = registrations.filter(player__search_key__contains=f" {word}")
     return registrations

@@ -236,3 +236,12 @@ def test_the_series_page_and_a_no_show_take_as_many_queries_for_43_players_as_fo
             assert client.post(url("no_show", t.pk, 1), {"player": gone.player.name}).status_code == 302
         counts.append((len(page_queries), len(no_show_queries)))
     assert counts[0] == counts[1]
+
+
+def test_a_no_show_or_reprint_spelled_in_other_digits_is_refused_not_a_500(client, director):
+    """ "²" passes str.isdigit() but is no number: named as no player, and no table to reprint."""
+    t, _series = factories.drawn(8, directors=[director])
+    html = page(client, client.post(url("no_show", t.pk, 1), {"player": "²"}))
+    assert "No player seated in series 1 is “²”." in html
+    response = client.get(url("series", t.pk, 1), {"reprint": "1,²"})
+    assert response.status_code == 200 and "?tables=1" in response.content.decode()

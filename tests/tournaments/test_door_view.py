@@ -31,6 +31,16 @@ def test_the_search_finds_a_player_however_typed_in_one_query(django_assert_num_
         assert found == [anna], query
 
 
+def test_digits_that_are_no_number_find_nobody_and_never_fail(client, director):
+    """ "²" and "٣" pass str.isdigit() but int() refuses "²": the search box answers, not a 500."""
+    t = factories.tournament(directors=[director])
+    anna = _register(t, "Anna Müller")
+    for query in ("²", "٣", "1" * 40):
+        response = client.get(reverse("tournaments:desk", args=[t.pk]), {"q": query})
+        assert response.status_code == 200, query
+        assert anna.player.name not in response.content.decode()
+
+
 def test_a_tap_marks_present_and_paid_and_the_totals_count_the_cash(client, director):
     t = factories.tournament(directors=[director], entry_fee=Decimal("10"), list_fee=Decimal("2"), series_count=3)
     anna = _register(t, "Anna Müller")

@@ -10,6 +10,7 @@ from .. import hooks
 from ..after_draw_forms import LateArrivalForm, NoShowForm, RedrawForm
 from ..arrivals import arriving
 from ..models import Series
+from ..params import number_param
 
 register = template.Library()
 
@@ -20,7 +21,7 @@ def after_draw(context, series: Series) -> dict:
     request = context["request"]
     tables = dict(series.tables.order_by().values_list("number", "pk"))
     asked = request.GET.get("reprint", "")
-    reprint = sorted({int(n) for n in asked.split(",") if n.isdigit() and len(n) <= 6 and int(n) in tables})
+    reprint = sorted({number_param(n) for n in asked.split(",")} & tables.keys())
     started = hooks.tables_with_deals(tables.values()) if series.status != Series.Status.FINISHED else set()
     changeable = series.status != Series.Status.FINISHED and len(started) < len(tables)
     result = {
