@@ -30,8 +30,11 @@ def create_match_day(group, *, number: int, date, teams: Sequence[LeagueTeam], h
     if any(team.group_id != group.pk for team in teams):
         raise RuleError("teams", gettext_noop("every team of a match day must belong to its group"), "league")
     with transaction.atomic():
+        # League (120 + season 20) and group (80) may be longer than a tournament's name (160).
+        suffix = f" · {number}"
+        limit = Tournament._meta.get_field("name").max_length - len(suffix)
         tournament = Tournament.objects.create(
-            name=f"{league} · {group.name} · {number}",
+            name=f"{league} · {group.name}"[:limit].rstrip() + suffix,
             date=date,
             venue=host.name if host else "",
             series_count=league.series_per_matchday,

@@ -10,7 +10,7 @@ from leagues import lineups
 from leagues.models import LeagueEvent, Substitution
 from scoring.rules import RuleError
 from tests import factories
-from tournaments.models import Registration
+from tournaments.models import Registration, Tournament
 from tournaments.series import draw_series
 
 pytestmark = pytest.mark.django_db
@@ -40,6 +40,18 @@ def test_a_match_day_is_a_tournament_of_its_teams_directed_by_the_managers():
     assert sorted(tournament.teams.values_list("name", flat=True)) == [t.name for t in teams]
     assert tournament.series_count == 2 and tournament.rounds_per_series == 1
     assert tournament.is_director(manager)
+
+
+def test_a_match_day_of_the_longest_league_and_group_names_fits_the_tournaments_name():
+    """The setup pages allow a league of 120 characters, a season of 20 and a group of 80: the
+    match day's tournament is named after them within its 160 (PostgreSQL refuses more: a 500)."""
+    _manager, league, group, teams, _day = set_up()
+    league.name, league.season, group.name = "L" * 120, "S" * 20, "G" * 80
+    league.save()
+    group.save()
+    day = lineups.create_match_day(group, number=12, date=datetime.date(2026, 9, 12), teams=teams)
+    name = day.tournament.name
+    assert len(name) <= Tournament._meta.get_field("name").max_length and name.endswith(" · 12")
 
 
 def test_four_teams_of_four_sit_at_four_tables_one_of_each_team_at_each():
