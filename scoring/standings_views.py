@@ -194,21 +194,19 @@ def _live(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     return render(request, "tournaments/live.html", context)
 
 
-def _readable(request: HttpRequest, tournament_id: int) -> Tournament:
-    """The tournament, if its standings are published or the user directs or referees it; else 404."""
+def standings_csv(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The full list of the scope as CSV (for a spreadsheet): every place, no paging; for
+    everybody once published, for its director and referees always. Theirs shows every
+    change at once, as their standings page does (the public one settles)."""
     tournament = get_object_or_404(Tournament, pk=tournament_id)
     user = request.user
-    if tournament.standings_public or tournament.is_director(user) or hooks.reads_results(tournament, user):
-        return tournament
+    if tournament.is_director(user) or hooks.reads_results(tournament, user):
+        return _staff_standings_csv(request, tournament)
+    if tournament.standings_public:
+        return _public_standings_csv(request, tournament)
     raise Http404
 
 
-def standings_csv(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    """The full list of the scope as CSV (for a spreadsheet): every place, no paging."""
-    return _standings_csv(request, _readable(request, tournament_id))
-
-
-@conditional
 def _standings_csv(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     mark = mark_of(request, tournament)
     try:
@@ -216,6 +214,10 @@ def _standings_csv(request: HttpRequest, tournament: Tournament) -> HttpResponse
     except CategoryError as error:
         return _bad_category(request, tournament, error)
     return csv_response(tournament, board(tournament, mark, scope).rows, scope)
+
+
+_public_standings_csv = conditional(_standings_csv)
+_staff_standings_csv = conditional(_standings_csv, settle=False)
 
 
 def public_standings_pdf(request: HttpRequest, tournament_id: int) -> HttpResponse:

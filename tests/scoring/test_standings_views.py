@@ -280,6 +280,17 @@ def test_the_public_pages_follow_the_results_within_the_settling_time(client, di
     assert "Neu Benannt" in client.get(url).content.decode()
 
 
+def test_the_directors_csv_shows_every_change_at_once_like_his_page(client, director, settings):
+    """The director's standings link the CSV: it lists what his page shows, not the settled list."""
+    settings.STANDINGS_SETTLE_SECONDS = 3600
+    t = field(12, director, standings_public=True)
+    url = reverse("public:standings_csv", args=[t.pk])
+    client.get(reverse("public:standings", args=[t.pk]))  # a public page settles on the mark
+    rename(t, 1, "Neu Benannt")
+    assert "Neu Benannt" in get(client, t).content.decode()
+    assert "Neu Benannt" in client.get(url).content.decode("utf-8-sig")
+
+
 def test_the_settled_mark_is_the_one_shown_until_the_time_is_up(settings):
     from scoring.public_cache import Mark, settled_mark
 
