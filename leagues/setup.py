@@ -141,7 +141,9 @@ def save_roster(team: LeagueTeam, rows: list[RosterRow], captain: int | None) ->
     the league; a blank club is the team's."""
     filled = [row for row in rows if row.name]
     with transaction.atomic():
-        team = LeagueTeam.objects.select_for_update(of=("self",)).select_related("club", "group").get(pk=team.pk)
+        # The league's row too: two rosters saved at once must not both take one player.
+        locked = LeagueTeam.objects.select_for_update(of=("self", "group__league"))
+        team = locked.select_related("club", "group__league").get(pk=team.pk)
         entries = RosterEntry.objects.filter(team=team).select_related("player")
         current = {identity_key(e.player.name, e.player.club_id): e.player for e in entries}
         others = _other_rosters(team)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
+import threading
+
 import pytest
 
 from leagues import setup
@@ -10,6 +13,7 @@ from leagues.publication import digest, host_of
 from leagues.setup import RosterRow
 from scoring.rules import RuleError
 from tests import factories
+from tests.threads import in_parallel
 from tournaments.models import Player
 
 pytestmark = pytest.mark.django_db
@@ -76,3 +80,34 @@ def test_a_withdrawn_host_token_publishes_no_more_and_a_new_one_does():
     assert host_of(fresh) == host and Host.objects.get().token_digest == digest(fresh)
     with pytest.raises(Exception, match="unknown or withdrawn"):
         host_of(token)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_managers_putting_one_player_on_two_rosters_at_once_get_one_refusal(monkeypatch):
+    """A player plays for one team of the league, also when two managers save two teams'
+    rosters at the same moment: both read the other rosters before either writes (held
+    together here), and only one roster may take him. Meaningful on PostgreSQL (SQLite's
+    immediate transactions run one after the other)."""
+    teams = empty_teams(2)
+    factories.player("Anna Acht", membership_number="DSKV-1")
+    read_both = threading.Barrier(2)
+    other_rosters = setup._other_rosters
+
+    def held(team):
+        found = other_rosters(team)
+        # Both have read; a lock that makes the second wait breaks the hold after a moment.
+        with contextlib.suppress(threading.BrokenBarrierError):
+            read_both.wait(timeout=2)
+        return found
+
+    monkeypatch.setattr(setup, "_other_rosters", held)
+
+    def save(index: int):
+        try:
+            setup.save_roster(teams[index], [RosterRow(1, "Anna Acht", "", "DSKV-1")], captain=1)
+        except RuleError as error:
+            return error.field
+        return "saved"
+
+    assert sorted(in_parallel(save, 2)) == ["player", "saved"]
+    assert RosterEntry.objects.filter(player__membership_number="DSKV-1").count() == 1
