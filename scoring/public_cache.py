@@ -137,15 +137,27 @@ def _etag(request: HttpRequest, tournament: Tournament, *args: Any, **kwargs: An
     """The page as this user sees it at this mark: the same only when nothing on it changed.
 
     The user is in it (the page's header says who is logged in) and the language, the
-    whole address (page, search, series) and whether htmx asked for a part only.
+    whole address (page, search, series) and whether htmx asked for a part only; and a
+    logged-in user's session: a new login gives a new CSRF secret, and the page's log-out
+    and language forms must carry a token of it (a 304 would keep the old one).
     """
     mark = mark_of(request, tournament)
     user = request.user.pk if request.user.is_authenticated else 0
+    session = (request.session.session_key or "") if user else ""
     created = tournament.created_at.timestamp() if tournament.created_at else 0
     text = "|".join(
         map(
             str,
-            (tournament.pk, created, mark.version, get_language(), user, request.get_full_path(), _htmx(request)),
+            (
+                tournament.pk,
+                created,
+                mark.version,
+                get_language(),
+                user,
+                session,
+                request.get_full_path(),
+                _htmx(request),
+            ),
         )
     )
     return hashlib.sha256(text.encode()).hexdigest()[:32]

@@ -55,3 +55,16 @@ def test_a_change_in_the_same_second_is_never_answered_304(client):
     assert again.status_code == 200 and "Neu Benannt" in again.content.decode()
     assert again["Last-Modified"] == first["Last-Modified"]
     assert client.get(url, HTTP_IF_NONE_MATCH=again["ETag"]).status_code == 304
+
+
+@pytest.mark.parametrize("name", ["public:standings", "tournaments:standings"])
+def test_a_new_login_gets_the_page_again_not_a_304(client, director, name):
+    """Every page carries the log-out and language forms with a CSRF token: a new login
+    rotates the secret, and a 304 would keep the old token (those forms would fail)."""
+    t = field(12, director, standings_public=True)
+    url = reverse(name, args=[t.pk])
+    etag = client.get(url)["ETag"]
+    assert client.get(url, HTTP_IF_NONE_MATCH=etag).status_code == 304
+    client.logout()
+    client.force_login(director)
+    assert client.get(url, HTTP_IF_NONE_MATCH=etag).status_code == 200
