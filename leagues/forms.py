@@ -34,11 +34,17 @@ class MatchDayForm(forms.Form):
         label=_("Teams"), queryset=LeagueTeam.objects.none(), widget=forms.CheckboxSelectMultiple
     )
 
-    def __init__(self, *args, group, **kwargs) -> None:
+    def __init__(self, *args, group, hosts: list[Host] | None = None, **kwargs) -> None:
+        """``hosts``: the league's hosts, read once for every group's form (the league page);
+        the group's teams come from its prefetched ``teams`` there: no query per group."""
         super().__init__(*args, **kwargs)
         self.fields["host"].queryset = Host.objects.filter(league=group.league)
+        if hosts is not None:
+            self.fields["host"].choices = [("", self.fields["host"].empty_label), *((h.pk, str(h)) for h in hosts)]
         self.fields["teams"].queryset = group.teams.all()
-        self.fields["teams"].initial = list(group.teams.values_list("pk", flat=True))
+        teams = list(group.teams.all())
+        self.fields["teams"].choices = [(team.pk, str(team)) for team in teams]
+        self.fields["teams"].initial = [team.pk for team in teams]
         self.group = group
 
     def clean_number(self) -> int:

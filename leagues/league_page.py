@@ -31,6 +31,7 @@ def league_page(
         )
     )
     teams = teams_with_rosters([group.pk for group in groups])
+    hosts = list(league.hosts.all())
     rows = []
     for group in groups:
         rows.append(
@@ -38,7 +39,8 @@ def league_page(
                 "group": group,
                 "teams": teams.get(group.pk, []),
                 "team_form": bound.get(("team", group.pk)) or TeamForm(prefix=f"team-{group.pk}"),
-                "form": bound.get(("match_day", group.pk)) or MatchDayForm(group=group, prefix=f"group-{group.pk}"),
+                "form": bound.get(("match_day", group.pk))
+                or MatchDayForm(group=group, hosts=hosts, prefix=f"group-{group.pk}"),
                 "open_team": ("team", group.pk) in bound or not teams.get(group.pk),
                 "open_match_day": ("match_day", group.pk) in bound,
             }

@@ -255,14 +255,17 @@ def test_a_host_token_is_shown_once_and_can_be_withdrawn(client):
     assert fresh != token and host.token_digest == digest(fresh) and host.active
 
 
-@pytest.mark.parametrize("teams", [2, 8])
-def test_the_league_page_in_a_fixed_number_of_queries(client, teams, django_assert_max_num_queries):
+@pytest.mark.parametrize(("teams", "groups"), [(2, 1), (8, 1), (4, 8)])
+def test_the_league_page_in_a_fixed_number_of_queries(client, teams, groups, django_assert_max_num_queries):
     manager = factories.user("m")
     client.force_login(manager)
     league, group, made = factories.league_group(teams=teams, managers=[manager])
     create_match_day(group, number=1, date=datetime.date(2026, 9, 5), teams=made)
     Group.objects.create(league=league, name="Staffel 2")
-    with django_assert_max_num_queries(18):  # the same for 2 teams as for 8
+    for number in range(3, groups + 2):  # more groups of teams: each with the forms to add a match day
+        more = Group.objects.create(league=league, name=f"Staffel {number}")
+        LeagueTeam.objects.bulk_create([LeagueTeam(group=more, name=f"Team {n}") for n in range(4)])
+    with django_assert_max_num_queries(18):  # the same for 2 teams as for 8, for 2 groups as for 9
         page = client.get(reverse("leagues:league", args=[league.pk]))
     body = page.content.decode()
     assert page.status_code == 200 and "6 players" in body and "Staffel 2" in body and "No team yet." in body
