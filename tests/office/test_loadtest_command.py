@@ -11,6 +11,7 @@ import ipaddress
 import itertools
 import random
 import re
+from pathlib import Path
 
 import pytest
 from django.core.management import CommandError, call_command
@@ -83,6 +84,18 @@ def test_the_hall_profile_runs_both_lists_and_the_spectators_and_loses_nothing()
     assert re.search(r"standings \d+ = [\d.]+/s, \d+ of them 304 Not Modified", text)
     assert "5xx            0    target 0" in text and "errors         0" in text
     assert Tournament.objects.count() == 0  # the run used its own database
+
+
+def test_the_scratch_database_goes_with_the_cache_its_server_kept_beside_it():
+    """The load test's gunicorn keeps the standings cache beside the scratch SQLite file
+    (settings.CACHE_DIR: ``<file>.cache``, a directory): the cleanup removes it too, and
+    the run's report is not lost to an IsADirectoryError at the end."""
+    with scratch.scratch_database(log=lambda _line: None) as database:
+        path = Path(database.url.removeprefix("sqlite:///"))
+        cache = path.with_name(path.name + ".cache")
+        cache.mkdir()
+        (cache / "entry.djcache").write_bytes(b"standings")
+    assert not path.parent.exists()
 
 
 def test_the_hall_audit_finds_a_lost_deal_and_one_stored_but_never_confirmed():
