@@ -21,6 +21,7 @@ from tournaments.filenames import Name, file_name
 from tournaments.lookups import published_tournament
 from tournaments.models import Registration, Table, Tournament
 from tournaments.paging import page_of
+from tournaments.params import number_param
 from tournaments.permissions import director_required
 from tournaments.uploads import import_upload
 
@@ -126,7 +127,10 @@ def _statistics(request: HttpRequest, tournament: Tournament, public: bool) -> H
     if query:
         registrations = Registration.objects.filter(tournament=tournament)
         # A number is a start number here (a membership number is not looked up in public).
-        hits = registrations.filter(start_number=int(query)) if query.isdigit() else door.search(registrations, query)
+        hits = door.search(registrations, query)
+        if query.isdigit():  # "²" passes isdigit() but is no number (tournaments.params): it finds nobody
+            number = number_param(query)
+            hits = registrations.none() if number is None else registrations.filter(start_number=number)
         found = set(hits.values_list("player_id", flat=True))
         ranked = [(place, player) for place, player in ranked if player in found]
     page = page_of(request, ranked)

@@ -69,3 +69,17 @@ def test_a_new_deal_shows_at_once_though_the_figures_are_cached(client, small): 
     factories.game(table, table.games.count() + 1, passed_out=True)
     page = client.get(url).content.decode()
     assert "<strong>7</strong>deals" in page and "<strong>2</strong>passed out" in page
+
+
+def test_a_search_in_other_digits_finds_nobody_and_never_fails(client):
+    """ "²" passes str.isdigit() but int() refuses it; a long number exceeds a start number."""
+    t = finished_tournament(players=7, series=1)
+    t.standings_public = True
+    t.save()
+    url = reverse("public:statistics", args=[t.pk])
+    for query in ("²", "٣", "9" * 30):
+        response = client.get(url, {"q": query})
+        assert response.status_code == 200, query
+        assert reverse("public:player_statistics", args=[t.pk, t.registrations.first().player_id]) not in (
+            response.content.decode()
+        )
