@@ -14,6 +14,7 @@ from django.views.decorators.http import require_POST
 from tournaments.forms import DrawForm
 from tournaments.lookups import series_or_404
 from tournaments.models import Registration, Series, Tournament
+from tournaments.params import number_param
 from tournaments.permissions import director_required
 from tournaments.series import can_draw_next, seats_editable
 
@@ -62,9 +63,9 @@ def series_detail(request: HttpRequest, tournament: Tournament, number: int) -> 
     """A series' tables as a compact list, a page at a time, filtered by state or by a
     player's name; each table's links, documents and seat changes are on its own page."""
     series = series_or_404(tournament, number)
-    table_number = request.GET.get("table", "").strip()
-    if table_number.isdigit() and series.tables.filter(number=int(table_number)).exists():
-        return redirect("tournaments:table", tournament.pk, number, int(table_number))
+    table_number = number_param(request.GET.get("table", "").strip())  # "²" passes isdigit() but is no number
+    if table_number is not None and series.tables.filter(number=table_number).exists():
+        return redirect("tournaments:table", tournament.pk, number, table_number)
     listed = table_list(request, series, ROWS_PER_PAGE)
     check = finish_check(listed.tables) if series.status != Series.Status.FINISHED else None
     return render(

@@ -21,6 +21,7 @@ from django.utils.translation import gettext_lazy
 from tournaments.models import Seat, Series
 from tournaments.names import query_words
 from tournaments.paging import page_of
+from tournaments.params import number_param
 
 from .progress import TableProgress, table_progress
 
@@ -112,10 +113,13 @@ def _tables_seating(series: Series, query: str) -> set[int]:
     """The ids of the series' tables seating a player whose name has every word of ``query``
     at the start of a word (tournaments.names' search key), or whose start number it is."""
     seats = Seat.objects.filter(table__series=series)
-    if query.isdigit():
+    if query.isdigit():  # "²" passes isdigit() but is no number: no table
+        number = number_param(query)
+        if number is None:
+            return set()
         seats = seats.filter(
             player__registrations__tournament_id=series.tournament_id,
-            player__registrations__start_number=int(query),
+            player__registrations__start_number=number,
         )
     else:
         for word in query_words(query):

@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from tournaments.forms import MoveForm, SwapForm
 from tournaments.lookups import series_or_404
 from tournaments.models import Seat, Table, Tournament
+from tournaments.params import number_param
 from tournaments.permissions import director_required
 from tournaments.series import seats_editable
 
@@ -63,8 +64,9 @@ def _seat_change_forms(series, table: Table, seats: list[Seat], other_number: st
     """Swap a player of this table with one of the other table, or move him there: the
     forms of tournaments' swap and move, their choices cut to the two tables."""
     other = None
-    if other_number.isdigit() and int(other_number) != table.number:
-        other = series.tables.filter(number=int(other_number)).first()
+    number = number_param(other_number)  # "²" passes isdigit() but is no number
+    if number is not None and number != table.number:
+        other = series.tables.filter(number=number).first()
     if other is None:
         return {"other": None}
     here = [(s.player_id, f"{s.number}. {s.player.name}") for s in seats]

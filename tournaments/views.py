@@ -32,6 +32,7 @@ from .imports import import_players
 from .lookups import series_or_404
 from .models import Registration, Seat, Series, Table, Tournament
 from .paging import page_of
+from .params import number_param
 from .permissions import director_required
 from .player_forms import CategoryForm, RegistrationForm
 from .rule_messages import rule_message
@@ -273,12 +274,10 @@ def move(request: HttpRequest, tournament: Tournament, number: int) -> HttpRespo
 
 def _back(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
     """Back to the table's page the seat change was made on (``back``: its number), else the series."""
-    back = request.POST.get("back", "")
-    if (
-        back.isdigit()
-        and Table.objects.filter(series__tournament=tournament, series__number=number, number=int(back)).exists()
-    ):
-        return redirect("tournaments:table", tournament.pk, number, int(back))
+    back = number_param(request.POST.get("back", ""))  # "²" passes isdigit() but is no number
+    tables = Table.objects.filter(series__tournament=tournament, series__number=number)
+    if back is not None and tables.filter(number=back).exists():
+        return redirect("tournaments:table", tournament.pk, number, back)
     return redirect("tournaments:series", tournament.pk, number)
 
 

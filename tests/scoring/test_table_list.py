@@ -52,3 +52,8 @@ def test_a_player_is_found_at_his_table(series):
     seat.player.save()
     assert [t.number for t in _list(series, q="mueller anna").page] == [4]
     assert [t.number for t in _list(series, q="Müller, A.").page] == [4]
+
+
+def test_a_start_number_in_other_digits_finds_no_table_and_never_fails(series):
+    """ "²" passes str.isdigit() but int() refuses it (a 500 on the series page)."""
+    assert list(_list(series, q="²").page) == []

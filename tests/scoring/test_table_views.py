@@ -94,3 +94,12 @@ def test_the_series_page_goes_to_a_table_by_its_number(client, director):
     series_page = reverse("tournaments:series", args=[t.pk, 1])
     assert client.get(series_page, {"table": "2"}).url == _url(t, 1, 2)
     assert client.get(series_page, {"table": "9"}).status_code == 200  # no such table: the list
+
+
+def test_a_table_asked_for_in_other_digits_offers_no_seat_change_and_never_fails(client, director):
+    """``?with=²`` on the table page and ``?table=²`` on the series page: "²" passes
+    str.isdigit() but int() refuses it; no such table, never a 500."""
+    t, _series = factories.drawn(players=8, directors=[director])
+    page = client.get(_url(t, 1, 1), {"with": "²"})
+    assert page.status_code == 200 and 'name="first"' not in page.content.decode()
+    assert client.get(reverse("tournaments:series", args=[t.pk, 1]), {"table": "²"}).status_code == 200

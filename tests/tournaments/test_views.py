@@ -185,6 +185,13 @@ def test_swap_and_move_through_the_series_page(client, director):
     assert "Choose two seated players" in response.content.decode()
 
 
+def test_a_seat_change_sent_back_to_a_table_in_other_digits_lands_on_the_series_page(client, director):
+    """``back=²``: "²" passes str.isdigit() but int() refuses it; back to the series, never a 500."""
+    t, _series = factories.drawn(7, directors=[director])
+    response = client.post(reverse("tournaments:swap", args=[t.pk, 1]), {"first": "x", "back": "²"})
+    assert response.status_code == 302 and response.url == reverse("tournaments:series", args=[t.pk, 1])
+
+
 def test_the_rules_and_fees_page_saves_the_fee_schedule(client, director):
     t = factories.tournament(directors=[director])
     url = reverse("tournaments:edit", args=[t.pk])
