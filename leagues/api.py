@@ -26,8 +26,9 @@ def publish(request: HttpRequest) -> JsonResponse:
     try:
         host = host_of(_token(request))
         raw = request.GET.get("matchday")
-        if raw is not None and not raw.isdigit():
-            raise PublicationRefused(400, f"matchday: {raw!r} is not a match day number (its id)")
+        # ASCII digits only ("²" passes isdigit() but int() refuses it), and no more than an id has.
+        if raw is not None and not (raw.isascii() and raw.isdigit() and len(raw) <= 18):
+            raise PublicationRefused(400, f"matchday: {raw[:40]!r} is not a match day number (its id)")
         try:
             content = request.body
         except RequestDataTooBig:

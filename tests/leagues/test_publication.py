@@ -99,6 +99,15 @@ def test_refusals_name_the_reason(client, hall_file, server):
     assert post(client, content, None, day.pk).status_code == 401
 
 
+def test_a_match_day_number_in_other_digits_or_too_long_is_refused_not_a_500(client, hall_file, server):
+    """ "²" passes str.isdigit() but int() refuses it, as it refuses thousands of digits."""
+    content, _original = hall_file
+    _league, _host, token, _day = server
+    for raw in ("%C2%B2", "9" * 5000):
+        answer = post(client, content, token, raw)
+        assert answer.status_code == 400 and answer.json()["error"].startswith("matchday: "), raw
+
+
 def test_a_match_day_with_results_on_the_server_is_not_overwritten(client, hall_file, server):
     content, original = hall_file
     _league, _host, token, day = server
