@@ -73,12 +73,12 @@ def settled_mark(tournament: Tournament, mark: Mark, now: float | None = None) -
         return mark
     now = time.time() if now is None else now
     key = cache_key(tournament, Mark(0, None), "shown")
-    shown = _get(key)
+    shown = lookup(key)
     if shown is not None:
         version, changed_at, since = shown
         if version == mark.version or now - since < window:
             return Mark(version, changed_at)
-    _set(key, (mark.version, mark.changed_at, now))
+    store(key, (mark.version, mark.changed_at, now))
     return mark
 
 
@@ -108,14 +108,14 @@ def cache_key(tournament: Tournament, mark: Mark, *parts: object, language: bool
 
 def cached(key: str, compute: Callable[[], T]) -> T:
     """The value under ``key``, computed and stored when missing (file cache: every worker shares it)."""
-    value = _get(key)
+    value = lookup(key)
     if value is None:
         value = compute()
-        _set(key, value)
+        store(key, value)
     return value
 
 
-def _get(key: str) -> Any:
+def lookup(key: str) -> Any:
     """The cached value, or None when the cache cannot be read: a cache directory that is
     gone, unwritable or full, or a file cut short, costs a computation, never the page."""
     try:
@@ -125,7 +125,7 @@ def _get(key: str) -> Any:
         return None
 
 
-def _set(key: str, value: object) -> None:
+def store(key: str, value: object) -> None:
     """Keep ``value`` if the cache can; the page is served either way (see :func:`_get`)."""
     try:
         cache.set(key, value, TIMEOUT)

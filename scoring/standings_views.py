@@ -25,7 +25,7 @@ from tournaments.permissions import results_reader_required
 from . import documents
 from .categories import CategoryError, chosen_category
 from .live_board import board_page, progress, seconds_param
-from .public_cache import Mark, cache_key, cached, conditional, mark_of
+from .public_cache import Mark, cache_key, cached, conditional, lookup, mark_of, store
 from .standings_files import csv_response
 from .standings_page import Scope, board, scope_query, standings_page
 
@@ -106,26 +106,41 @@ def _bad_category(request: HttpRequest, tournament: Tournament, error: CategoryE
     return render(request, "tournaments/bad_request.html", {"tournament": tournament, "message": error}, status=400)
 
 
+#: What the page around the list shows (standings.html): kept with the list's HTML, so a
+#: page of the list already rendered is sent without reading the ranked rows again.
+PAGE_KEYS = (
+    "public", "query", "total", "scope_query", "pdf_url", "csv_url", "numbers", "series_number", "has_teams",
+    "categories", "category", "teams_view", "sheets_confirmed", "sheets", "finality", "unfinished",
+)  # fmt: skip
+
+
 def _standings(request: HttpRequest, tournament: Tournament, public: bool) -> HttpResponse:
-    try:
-        context = _standings_context(request, tournament, public)
-    except CategoryError as error:
-        return _bad_category(request, tournament, error)
-
-    def render_list() -> str:
-        return render_to_string("tournaments/_standings_list.html", context, request)
-
-    if context["query"]:  # a search: a few rows, rendered for it
-        html = render_list()
+    if request.GET.get("q", "").strip():  # a search: a few rows, rendered for it
+        try:
+            context = _standings_context(request, tournament, public)
+        except CategoryError as error:
+            return _bad_category(request, tournament, error)
+        page = {"html": render_to_string("tournaments/_standings_list.html", context, request)}
+        page |= {name: context[name] for name in PAGE_KEYS}
     else:  # a page of the list: rendered once per change of the results and language
         # Keyed by the whole query: the page links and the headings' sort links keep every parameter.
         shown = sorted(request.GET.lists())
         key = cache_key(tournament, mark_of(request, tournament), "list", public, *shown, language=True)
-        html = cached(key, render_list)
+        page = lookup(key)
+        if page is None:
+            try:
+                context = _standings_context(request, tournament, public)
+            except CategoryError as error:
+                return _bad_category(request, tournament, error)
+            page = {"html": render_to_string("tournaments/_standings_list.html", context, request)}
+            page |= {name: context[name] for name in PAGE_KEYS}
+            store(key, page)
     # The search box asks for the list only (htmx); a reload or a link gets the whole page.
     if request.htmx and request.htmx.target == "standings-list":
-        return HttpResponse(html)
-    return render(request, "tournaments/standings.html", context | {"list_html": html})
+        return HttpResponse(page["html"])
+    context = {name: value for name, value in page.items() if name != "html"}
+    context |= {"tournament": tournament, "list_html": page["html"]}
+    return render(request, "tournaments/standings.html", context)
 
 
 @results_reader_required
