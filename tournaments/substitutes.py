@@ -101,6 +101,13 @@ def undo_withdrawal(registration: Registration) -> Return:
                 "player", gettext_noop("{player} has not withdrawn"), "3.1.2", player=registration.player.name
             )
         following = withdrawn + 1
+        if following > tournament.series_count:
+            raise RuleError(
+                "player",
+                gettext_noop("{player} withdrew after the last series: no series is left to play"),
+                "3.1.2",
+                player=registration.player.name,
+            )
         series = tournament.series.filter(number=following).first()
         if series is None:
             fields = {"withdrawn_after_series": None}

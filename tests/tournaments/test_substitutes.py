@@ -99,3 +99,14 @@ def test_a_withdrawal_is_not_undone_once_the_next_series_is_played_without_him()
         undo_withdrawal(regs[6])
     regs[6].refresh_from_db()
     assert regs[6].withdrawn_after_series == 1
+
+
+def test_a_withdrawal_after_the_last_series_is_not_undone_into_a_series_that_does_not_exist():
+    t, _team, regs = team_tournament(players=7)
+    for _number in range(3):
+        factories.play_series(draw_series(t))
+    services.withdraw(regs[6])
+    with pytest.raises(RuleError, match="withdrew after the last series"):
+        undo_withdrawal(regs[6])
+    regs[6].refresh_from_db()
+    assert regs[6].withdrawn_after_series == 3
