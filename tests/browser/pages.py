@@ -3,6 +3,8 @@ phone, confirm the sheet with a seat's PIN."""
 
 from __future__ import annotations
 
+import re
+
 
 def log_in(page, base: str, username: str, password: str = "pw") -> None:
     page.goto(f"{base}/accounts/login/")
@@ -37,3 +39,36 @@ def correct_card_points(page, points: int, reason: str) -> None:
     page.fill("#id_declarer_points", str(points))
     page.fill("#id_reason", reason)
     page.click("text=Save correction")
+
+
+def new_tournament(page, name: str, date: str, series: int, rounds: int, entry_fee: str, list_fee: str) -> None:
+    """The director's *New tournament* form, filled and saved: the players page follows."""
+    page.click("text=New tournament")
+    page.fill("#id_name", name)
+    page.fill("#id_date", date)
+    page.fill("#id_series_count", str(series))
+    page.fill("#id_rounds_per_series", str(rounds))
+    page.fill("#id_entry_fee", entry_fee)
+    page.fill("#id_list_fee", list_fee)
+    page.click("form button[type=submit]")
+    page.wait_for_url(re.compile(r"/players/$"))
+
+
+def import_club_list(page, path, registered: int) -> None:
+    """On the players page: the club list uploaded, its players registered."""
+    page.set_input_files("form.import-form input[type=file]", str(path))
+    page.click("form.import-form button[type=submit]")
+    page.wait_for_selector(f"text={registered} players registered")
+
+
+def check_in_and_take(page, query: str, amount: str) -> None:
+    """At the desk: the one player the typed query finds, checked in and paid."""
+    from playwright.sync_api import expect
+
+    page.fill("#desk-q", query)
+    rows = page.locator("#desk-rows tr")
+    expect(rows).to_have_count(1)
+    rows.first.locator("button", has_text="check in").click()
+    expect(rows.first.locator("button", has_text="present")).to_be_visible()
+    rows.first.locator("button", has_text=f"take {amount}").click()
+    expect(rows.first.locator("button", has_text="paid")).to_be_visible()

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import io
 import os
-import re
 import tempfile
 from pathlib import Path
 
@@ -19,7 +18,7 @@ from playwright.sync_api import expect
 
 from tournaments.models import Registration, Seat, Tournament
 
-from .pages import log_in
+from .pages import check_in_and_take, import_club_list, log_in, new_tournament
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 
@@ -73,21 +72,11 @@ def test_the_door_from_the_club_list_to_the_start_list(live_server, desktop, bro
     director = django_user_model.objects.create_user("leiter", password="pw")
     director.user_permissions.add(Permission.objects.get(codename="add_tournament"))
     log_in(desktop, base, "leiter")
-    desktop.click("text=New tournament")
-    desktop.fill("#id_name", "Wintercup")
-    desktop.fill("#id_date", "2026-12-04")
-    desktop.fill("#id_series_count", "2")
-    desktop.fill("#id_rounds_per_series", "1")
-    desktop.fill("#id_entry_fee", "10")
-    desktop.fill("#id_list_fee", "2")
-    desktop.click("form button[type=submit]")
-    desktop.wait_for_url(re.compile(r"/players/$"))
+    new_tournament(desktop, "Wintercup", "2026-12-04", series=2, rounds=1, entry_fee="10", list_fee="2")
     t = Tournament.objects.get(name="Wintercup")
 
     # The club list: surname and first name in two columns, a woman by her gender.
-    desktop.set_input_files("form.import-form input[type=file]", str(_club_list(tmp_path / "verein.csv")))
-    desktop.click("form.import-form button[type=submit]")
-    desktop.wait_for_selector("text=15 players registered")
+    import_club_list(desktop, _club_list(tmp_path / "verein.csv"), registered=15)
     assert Registration.objects.get(player__name="Anna Müller").player.membership_number == "00417"
     # The list sorts by surname, start numbers in the order of the list.
     names = desktop.locator("table.players tbody tr td:nth-child(2)").all_inner_texts()
@@ -96,15 +85,8 @@ def test_the_door_from_the_club_list_to_the_start_list(live_server, desktop, bro
 
     # At the desk: each arrival found by what the desk types, checked in and paid.
     desktop.click("nav.subnav >> text=Check-in")
-    search = desktop.locator("#desk-q")
     for query in ARRIVALS:
-        search.fill(query)
-        rows = desktop.locator("#desk-rows tr")
-        expect(rows).to_have_count(1)
-        rows.first.locator("button", has_text="check in").click()
-        expect(rows.first.locator("button", has_text="present")).to_be_visible()
-        rows.first.locator("button", has_text="take 14.00").click()  # 10 entry + 2 x 2 list fees
-        expect(rows.first.locator("button", has_text="paid")).to_be_visible()
+        check_in_and_take(desktop, query, "14.00")  # 10 entry + 2 x 2 list fees
     expect(desktop.locator("#desk-totals .total-present")).to_have_text("13")
     expect(desktop.locator("#desk-totals .total-cash")).to_have_text("182.00")
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import io
 import os
-import re
 import tempfile
 from pathlib import Path
 
@@ -25,7 +24,7 @@ from playwright.sync_api import expect
 from scoring.models import Game
 from tournaments.models import Registration, Seat, Table, Tournament
 
-from .pages import enter, log_in
+from .pages import check_in_and_take, enter, import_club_list, log_in, new_tournament
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 
@@ -100,32 +99,16 @@ def test_a_messy_evening_through_the_pages_only(live_server, desktop, browser, d
     log_in(desktop, base, "leiter")
 
     # The tournament: two series of one round each (4 deals at a four, 3 at a three).
-    desktop.click("text=New tournament")
-    desktop.fill("#id_name", "Nikolausskat")
-    desktop.fill("#id_date", "2026-12-06")
-    desktop.fill("#id_series_count", "2")
-    desktop.fill("#id_rounds_per_series", "1")
-    desktop.fill("#id_entry_fee", "10")
-    desktop.fill("#id_list_fee", "2")
-    desktop.click("form button[type=submit]")
-    desktop.wait_for_url(re.compile(r"/players/$"))
+    new_tournament(desktop, "Nikolausskat", "2026-12-06", series=2, rounds=1, entry_fee="10", list_fee="2")
     t = Tournament.objects.get(name="Nikolausskat")
 
     # 15 registered from the club list.
-    desktop.set_input_files("form.import-form input[type=file]", str(_club_list(tmp_path / "verein.csv")))
-    desktop.click("form.import-form button[type=submit]")
-    desktop.wait_for_selector("text=15 players registered")
+    import_club_list(desktop, _club_list(tmp_path / "verein.csv"), registered=15)
 
     # The desk: 13 found as typed, checked in and paid; a walk-in in one line.
     desktop.click("nav.subnav >> text=Check-in")
     for query in ARRIVALS:
-        desktop.fill("#desk-q", query)
-        row = desktop.locator("#desk-rows tr")
-        expect(row).to_have_count(1)
-        row.first.locator("button", has_text="check in").click()
-        expect(row.first.locator("button", has_text="present")).to_be_visible()
-        row.first.locator("button", has_text="take 14.00").click()
-        expect(row.first.locator("button", has_text="paid")).to_be_visible()
+        check_in_and_take(desktop, query, "14.00")  # 10 entry + 2 x 2 list fees
     desktop.fill("#id_walkin-name", "Paula Quast")
     desktop.fill("#id_walkin-club", "Kreuz Bube Zeitz")
     desktop.click("form.quick-add button[type=submit]")
