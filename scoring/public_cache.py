@@ -106,13 +106,45 @@ def cache_key(tournament: Tournament, mark: Mark, *parts: object, language: bool
     return f"standings:{tournament.pk}:{created}:{mark.version}:{tongue}:{scope}"
 
 
+#: How long a request waits for the worker already computing the entry it needs.
+WAIT_FOR_OTHER = 0.5
+
+
 def cached(key: str, compute: Callable[[], T]) -> T:
     """The value under ``key``, computed and stored when missing (file cache: every worker shares it)."""
-    value = lookup(key)
+    value = lookup_or_claim(key)
     if value is None:
         value = compute()
         store(key, value)
     return value
+
+
+def lookup_or_claim(key: str) -> Any:
+    """The cached value; or None when this request is to compute it.
+
+    When the results change, the next page computes (some 60 ms at 3,000 players) while
+    the hall's spectators keep asking, about 100 a second: without a claim, each of them
+    missed the entry too and computed the same page again, on the same two cores the
+    phones' deals need. So the first request claims the entry and the others wait for it
+    (asleep, for :data:`WAIT_FOR_OTHER` at most); if it has not come by then, or the
+    cache cannot be used, they compute it themselves.
+    """
+    value = lookup(key)
+    if value is not None:
+        return value
+    try:
+        if cache.add(f"{key}:computing", True, timeout=10):
+            return None
+    except Exception as error:  # the cache cannot be written: compute here
+        logger.warning("standings cache not claimed (%s): %s", key, error)
+        return None
+    deadline = time.monotonic() + WAIT_FOR_OTHER
+    while time.monotonic() < deadline:
+        time.sleep(0.01)
+        value = lookup(key)
+        if value is not None:
+            return value
+    return None
 
 
 def lookup(key: str) -> Any:
@@ -126,7 +158,7 @@ def lookup(key: str) -> Any:
 
 
 def store(key: str, value: object) -> None:
-    """Keep ``value`` if the cache can; the page is served either way (see :func:`_get`)."""
+    """Keep ``value`` if the cache can; the page is served either way (see :func:`lookup`)."""
     try:
         cache.set(key, value, TIMEOUT)
     except Exception as error:  # a full disk, an unwritable directory

@@ -25,7 +25,7 @@ from tournaments.permissions import results_reader_required
 from . import documents
 from .categories import CategoryError, chosen_category
 from .live_board import board_page, progress, seconds_param
-from .public_cache import Mark, cache_key, cached, conditional, lookup, mark_of, store
+from .public_cache import Mark, cache_key, cached, conditional, lookup_or_claim, mark_of, store
 from .standings_files import csv_response
 from .standings_page import Scope, board, scope_query, standings_page
 
@@ -126,7 +126,7 @@ def _standings(request: HttpRequest, tournament: Tournament, public: bool) -> Ht
         # Keyed by the whole query: the page links and the headings' sort links keep every parameter.
         shown = sorted(request.GET.lists())
         key = cache_key(tournament, mark_of(request, tournament), "list", public, *shown, language=True)
-        page = lookup(key)
+        page = lookup_or_claim(key)
         if page is None:
             try:
                 context = _standings_context(request, tournament, public)

@@ -68,3 +68,38 @@ def test_a_new_login_gets_the_page_again_not_a_304(client, director, name):
     client.logout()
     client.force_login(director)
     assert client.get(url, HTTP_IF_NONE_MATCH=etag).status_code == 200
+
+
+def test_one_request_computes_a_missing_entry_and_the_others_wait_for_it(settings, tmp_path):
+    """100 spectators a second: when the results change, one computes the page, the
+    others wait for it instead of computing it again (scoring.public_cache.lookup_or_claim)."""
+    import threading
+
+    from scoring import public_cache
+
+    file_cache(settings, tmp_path / "cache")
+    computed = []
+
+    def slow_page() -> str:
+        computed.append(1)
+        threading.Event().wait(0.1)
+        return "the page"
+
+    first = threading.Thread(target=lambda: public_cache.cached("k-wait", slow_page))
+    first.start()
+    threading.Event().wait(0.02)  # the first has claimed the entry and is computing
+    assert public_cache.cached("k-wait", lambda: "computed again") == "the page"
+    first.join()
+    assert computed == [1]
+
+
+def test_a_claim_nobody_fulfils_costs_a_short_wait_then_a_computation(settings, tmp_path, monkeypatch):
+    from scoring import public_cache
+
+    file_cache(settings, tmp_path / "cache")
+    monkeypatch.setattr(public_cache, "WAIT_FOR_OTHER", 0.05)
+    assert public_cache.lookup_or_claim("k-gone") is None  # claimed: this request computes
+    # ... and fails before storing: the next request waits a moment, then computes itself.
+    assert public_cache.lookup_or_claim("k-gone") is None
+    assert public_cache.cached("k-gone", lambda: "made") == "made"
+    assert public_cache.lookup_or_claim("k-gone") == "made"
