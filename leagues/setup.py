@@ -10,9 +10,11 @@ would write, so a refused step changes nothing.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Q
 
 from scoring.rules import RuleError, gettext_noop
@@ -23,6 +25,18 @@ from .models import REGULARS, Group, Host, League, LeagueTeam, MatchDay, RosterE
 from .publication import digest, new_host
 
 
+@contextmanager
+def _named(field: str, message: str, **values) -> Iterator[None]:
+    """The check before a write sees no twin of the name, but a second manager's request
+    may write one in between: the database's unique constraint then refuses the row, and
+    the refusal is the same message, not a 500 (the savepoint keeps the transaction)."""
+    try:
+        with transaction.atomic():
+            yield
+    except IntegrityError:
+        raise RuleError(field, message, "league", **values) from None
+
+
 def _club(name: str) -> Club | None:
     return Club.objects.get_or_create(name=name)[0] if name else None
 
@@ -31,20 +45,21 @@ def create_league(fields: dict, user) -> League:
     """A new league; whoever sets it up manages it (and may add more managers in the admin)."""
     with transaction.atomic():
         _free_league_name(fields["name"], fields["season"])
-        league = League.objects.create(**fields)
+        with _named("season", TAKEN_LEAGUE, name=fields["name"], season=fields["season"]):
+            league = League.objects.create(**fields)
         league.managers.add(user)
     return league
 
 
 def _free_league_name(name: str, season: str, exclude: int | None = None) -> None:
     if League.objects.filter(name__iexact=name, season=season).exclude(pk=exclude).exists():
-        raise RuleError(
-            "season",
-            gettext_noop("the league {name} has a season {season} already"),
-            "league",
-            name=name,
-            season=season,
-        )
+        raise RuleError("season", TAKEN_LEAGUE, "league", name=name, season=season)
+
+
+TAKEN_LEAGUE = gettext_noop("the league {name} has a season {season} already")
+TAKEN_GROUP = gettext_noop("the league has a group {name} already")
+TAKEN_TEAM = gettext_noop("{group} has a team {name} already")
+TAKEN_HOST = gettext_noop("the league has a host {name} already")
 
 
 #: Settings that value the results already played: fixed once a match day is binding.
@@ -67,7 +82,8 @@ def update_league(league: League, fields: dict) -> League:
             )
         for name, value in fields.items():
             setattr(league, name, value)
-        league.save()
+        with _named("season", TAKEN_LEAGUE, name=fields["name"], season=fields["season"]):
+            league.save()
     return league
 
 
@@ -76,11 +92,12 @@ def save_group(league: League, name: str, group: Group | None = None) -> Group:
     with transaction.atomic():
         taken = Group.objects.filter(league=league, name__iexact=name).exclude(pk=group.pk if group else None)
         if taken.exists():
-            raise RuleError("name", gettext_noop("the league has a group {name} already"), "league", name=name)
-        if group is None:
-            return Group.objects.create(league=league, name=name)
-        group.name = name
-        group.save(update_fields=["name"])
+            raise RuleError("name", TAKEN_GROUP, "league", name=name)
+        with _named("name", TAKEN_GROUP, name=name):
+            if group is None:
+                return Group.objects.create(league=league, name=name)
+            group.name = name
+            group.save(update_fields=["name"])
     return group
 
 
@@ -90,11 +107,10 @@ def save_team(group: Group, name: str, club: str, team: LeagueTeam | None = None
     with transaction.atomic():
         taken = LeagueTeam.objects.filter(group=group, name__iexact=name).exclude(pk=team.pk if team else None)
         if taken.exists():
-            raise RuleError(
-                "name", gettext_noop("{group} has a team {name} already"), "league", group=group.name, name=name
-            )
+            raise RuleError("name", TAKEN_TEAM, "league", group=group.name, name=name)
         if team is None:
-            return LeagueTeam.objects.create(group=group, name=name, club=_club(club))
+            with _named("name", TAKEN_TEAM, group=group.name, name=name):
+                return LeagueTeam.objects.create(group=group, name=name, club=_club(club))
         if name != team.name and team.match_days.exists():
             raise RuleError(
                 "name",
@@ -104,7 +120,8 @@ def save_team(group: Group, name: str, club: str, team: LeagueTeam | None = None
             )
         team.name = name
         team.club = _club(club)
-        team.save(update_fields=["name", "club"])
+        with _named("name", TAKEN_TEAM, group=group.name, name=name):
+            team.save(update_fields=["name", "club"])
     return team
 
 
@@ -220,8 +237,9 @@ def add_host(league: League, name: str) -> tuple[Host, str]:
     """A host and its publication token (shown once: only its SHA-256 is kept)."""
     with transaction.atomic():
         if Host.objects.filter(league=league, name__iexact=name).exists():
-            raise RuleError("name", gettext_noop("the league has a host {name} already"), "league", name=name)
-        return new_host(league, name)
+            raise RuleError("name", TAKEN_HOST, "league", name=name)
+        with _named("name", TAKEN_HOST, name=name):
+            return new_host(league, name)
 
 
 def new_token(host: Host) -> str:

@@ -11,6 +11,7 @@ from leagues import setup
 from leagues.models import Host, LeagueTeam, RosterEntry
 from leagues.publication import digest, host_of
 from leagues.setup import RosterRow
+from leagues.setup_forms import LEAGUE_FIELDS
 from scoring.rules import RuleError
 from tests import factories
 from tests.threads import in_parallel
@@ -111,3 +112,33 @@ def test_two_managers_putting_one_player_on_two_rosters_at_once_get_one_refusal(
 
     assert sorted(in_parallel(save, 2)) == ["player", "saved"]
     assert RosterEntry.objects.filter(player__membership_number="DSKV-1").count() == 1
+
+
+def _league_twice(league, group, team):
+    setup.create_league({f: getattr(league, f) for f in LEAGUE_FIELDS}, factories.user())
+
+
+TWINS = {
+    "league": (_league_twice, "season", "has a season"),
+    "group": (lambda league, group, team: setup.save_group(league, group.name), "name", "has a group"),
+    "team": (lambda league, group, team: setup.save_team(group, team.name, ""), "name", "has a team"),
+    "host": (lambda league, group, team: setup.add_host(league, "SC Herz Dame"), "name", "has a host"),
+}
+
+
+@pytest.mark.parametrize("kind", TWINS)
+def test_a_name_a_second_manager_wrote_between_check_and_write_is_refused_by_name(kind, monkeypatch):
+    """Two managers adding the same name at once: both checks see no twin, the database's
+    unique constraint refuses the second row, and the second manager reads the same
+    refusal as if he had come second (not a 500); nothing of his is written."""
+    from django.db.models import QuerySet
+
+    league, group, teams = factories.league_group()
+    setup.add_host(league, "SC Herz Dame")
+    counts = [model.objects.count() for model in (type(league), type(group), LeagueTeam, Host)]
+    monkeypatch.setattr(QuerySet, "exists", lambda self: False)  # the twin is not yet visible
+    write, field, words = TWINS[kind]
+    with pytest.raises(RuleError) as refused:
+        write(league, group, teams[0])
+    assert refused.value.field == field and words in refused.value.message
+    assert [model.objects.count() for model in (type(league), type(group), LeagueTeam, Host)] == counts
