@@ -130,9 +130,12 @@ class TableDisputeForm(forms.Form):
 
 
 class DisputeForm(forms.Form):
-    """A dispute raised by a director or referee about any table of the tournament."""
+    """A dispute raised by a director or referee about any table of the tournament, named
+    as at the table: the series and the table number (a hall has thousands of tables; a
+    list of them all would be a page of its own)."""
 
-    table = forms.ModelChoiceField(label=_("Table"), queryset=Table.objects.none())
+    series = forms.TypedChoiceField(label=_("Series"), coerce=int, choices=())
+    table = forms.IntegerField(label=_("Table"), min_value=1)
     deal = forms.IntegerField(
         label=_("Deal"), min_value=1, required=False, help_text=_("Leave empty for the whole sheet.")
     )
@@ -140,20 +143,30 @@ class DisputeForm(forms.Form):
 
     def __init__(self, *args, tournament, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["table"].queryset = Table.objects.filter(series__tournament=tournament).select_related("series")
-        self.fields["table"].label_from_instance = lambda t: (
-            _("Series %(series)s, table %(table)s")
-            % {
-                "series": t.series.number,
-                "table": t.number,
-            }
-        )
+        self.tournament = tournament
+        numbers = tournament.series.order_by("number").values_list("number", flat=True)
+        self.fields["series"].choices = [(n, _("Series %(series)s") % {"series": n}) for n in numbers]
 
     def clean(self):
         data = super().clean()
-        if data.get("table") is not None and "deal" in data:
+        if data.get("series") is None or data.get("table") is None:
+            return data
+        table = (
+            Table.objects.filter(series__tournament=self.tournament, series__number=data["series"])
+            .select_related("series")
+            .filter(number=data["table"])
+            .first()
+        )
+        if table is None:
+            self.add_error(
+                "table",
+                _("Series %(series)s has no table %(table)s.") % {"series": data["series"], "table": data["table"]},
+            )
+            return data
+        data["table"] = table
+        if "deal" in data:
             try:
-                data["game"] = _game_of(data["table"], data["deal"])
+                data["game"] = _game_of(table, data["deal"])
             except forms.ValidationError as error:
                 self.add_error("deal", error)
         return data

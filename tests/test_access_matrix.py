@@ -628,7 +628,12 @@ MATRIX: list[Row] = [
         tournament,
         get=REFEREE,
         post=REFEREE,
-        data=lambda w: {"table": w.table1.pk, "deal": "", "description": "A claim at table 1"},
+        data=lambda w: {
+            "series": w.table1.series.number,
+            "table": w.table1.number,
+            "deal": "",
+            "description": "A claim at table 1",
+        },
     ),
     Row(
         "referees:dispute",

@@ -53,7 +53,7 @@ def table_dispute(request: HttpRequest, token: str) -> HttpResponse:
 @referee_required
 def dispute_new(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """A director or referee records a dispute about any table of the tournament."""
-    initial = {"table": request.GET.get("table"), "deal": request.GET.get("deal")}
+    initial = {key: request.GET.get(key) for key in ("series", "table", "deal")}
     form = DisputeForm(request.POST if request.method == "POST" else None, tournament=tournament, initial=initial)
     if request.method == "POST" and form.is_valid():
         dispute = disputes.raise_dispute(

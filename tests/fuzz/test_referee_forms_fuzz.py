@@ -176,10 +176,10 @@ def test_a_dispute_from_the_table_link(world, data):
 @given(data=st.data())
 def test_a_referee_records_a_dispute(world, data):
     table, other, client, _boss = world
-    tables = st.one_of(st.sampled_from([str(table.pk), str(other.pk)]), junk)
-    fields = {"table": tables, "deal": DEALS, "description": text}
+    numbers = st.one_of(st.sampled_from(["1", "2", str(table.pk), str(other.pk)]), junk)
+    fields = {"series": numbers, "table": numbers, "deal": DEALS, "description": text}
     posted = data.draw(
-        st.one_of(near({"table": str(table.pk), "deal": "1", "description": "Revoke"}, fields), form_data(fields))
+        st.one_of(near({"series": "1", "table": "1", "deal": "1", "description": "Revoke"}, fields), form_data(fields))
     )
     before = _state()
     response = post(client, reverse("referees:dispute_new", args=[table.series.tournament_id]), posted)

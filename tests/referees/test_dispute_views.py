@@ -24,28 +24,35 @@ def setup(client):
 
 
 def test_a_referee_records_a_dispute_about_a_deal(client, setup):
+    """Opened from the table's page, the form names that table as at the table: series and number."""
     tournament, table = setup
-    page = client.get(reverse("referees:dispute_new", args=[tournament.pk]) + f"?table={table.pk}").content.decode()
-    assert "Series 1, table 1" in page
+    table_page = client.get(reverse("referees:table", args=[tournament.pk, table.pk])).content.decode()
+    link = reverse("referees:dispute_new", args=[tournament.pk]) + "?series=1&amp;table=1"
+    assert f'href="{link}"' in table_page
+    page = client.get(reverse("referees:dispute_new", args=[tournament.pk]) + "?series=1&table=1").content.decode()
+    assert '<option value="1" selected>Series 1</option>' in page and 'name="table" value="1"' in page
     response = client.post(
         reverse("referees:dispute_new", args=[tournament.pk]),
-        {"table": table.pk, "deal": 2, "description": "Claim of a revoke."},
+        {"series": 1, "table": table.number, "deal": 2, "description": "Claim of a revoke."},
     )
     dispute = Dispute.objects.get()
     assert response.url == reverse("referees:dispute", args=[tournament.pk, dispute.pk])
     assert (dispute.game.number, dispute.raised_by, dispute.raised_by_user.username) == (2, "ref", "ref")
 
 
-def test_a_table_of_another_tournament_cannot_be_chosen(client, setup):
+def test_a_table_the_tournament_does_not_have_is_refused_by_name(client, setup):
+    """The table is named as at the table, by series and number: another tournament's
+    tables are not this one's, and a number the series has not drawn is named."""
     tournament, _table = setup
     other = full_table(3)
-    response = client.post(
-        reverse("referees:dispute_new", args=[tournament.pk]), {"table": other.pk, "description": "x"}
-    )
+    other.number = 2  # another tournament's series 1, table 2: not reachable from here
+    other.save(update_fields=["number"])
+    new = reverse("referees:dispute_new", args=[tournament.pk])
+    response = client.post(new, {"series": 1, "table": 2, "description": "x"})
+    assert response.status_code == 422 and "Series 1 has no table 2." in response.content.decode()
+    response = client.post(new, {"series": 2, "table": 1, "description": "x"})
     assert response.status_code == 422 and "Select a valid choice" in response.content.decode()
-    response = client.post(
-        reverse("referees:dispute_new", args=[tournament.pk]), {"table": _table.pk, "deal": 9, "description": "x"}
-    )
+    response = client.post(new, {"series": 1, "table": 1, "deal": 9, "description": "x"})
     assert response.status_code == 422 and "Deal 9 is not entered at table 1." in response.content.decode()
     assert not Dispute.objects.exists()
 
