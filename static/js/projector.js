@@ -5,7 +5,10 @@
  * the screen rotates through the whole field. The hall's Wi-Fi fails now and then: a
  * fetch that fails or takes too long keeps the page on the screen, says so in one line,
  * and the same page is asked for again at the next turn. The browser revalidates with
- * the page's ETag, so an unchanged page costs the office a 304.
+ * the page's ETag, so an unchanged page costs the office a 304. When the office answers
+ * that the standings are no longer public (404: the director withdrew them), the board
+ * leaves the screen at once and a line says so; the screen keeps asking and shows the
+ * standings again when they are published again.
  */
 (function () {
   "use strict";
@@ -18,6 +21,7 @@
   var seconds = Math.max(parseInt(screen.getAttribute("data-seconds"), 10) || 12, 2);
   var clock = document.querySelector("[data-clock]");
   var offline = document.querySelector("[data-offline]");
+  var withdrawn = document.querySelector("[data-withdrawn]");
   var busy = false;
 
   function two(n) {
@@ -37,6 +41,13 @@
     }
   }
 
+  function published(yes) {
+    board.hidden = !yes;
+    if (withdrawn) {
+      withdrawn.hidden = yes;
+    }
+  }
+
   function turn() {
     var part = board.querySelector("[data-next]");
     if (!part || busy) {
@@ -50,15 +61,24 @@
       headers: { Accept: "text/html" },
       signal: controller ? controller.signal : undefined
     }).then(function (response) {
+      if (response.status === 404) {
+        published(false); // the office answered: not public; the same page is asked again
+        connected(true);
+        return null;
+      }
       if (!response.ok) {
         throw new Error("HTTP " + response.status);
       }
       return response.text();
     }).then(function (html) {
+      if (html === null) {
+        return;
+      }
       if (html.indexOf("data-next") < 0) {
         throw new Error("not a board");
       }
       board.innerHTML = html;
+      published(true);
       connected(true);
     }).catch(function () {
       connected(false); // the last page stays; the next turn asks again

@@ -96,3 +96,25 @@ def test_a_lost_connection_keeps_the_last_page_on_the_screen(browser, live_serve
         expect(page.locator("[data-offline]")).to_be_hidden()
     finally:
         context.close()
+
+
+def test_standings_withdrawn_leave_the_screen_and_return_when_published_again(browser, live_server):
+    """The director withdraws the public standings (a wrong result seen): the projector
+    takes them off the hall's screen at the next turn and says why, not showing the last
+    page as if the connection had failed; published again, the rotation comes back."""
+    t, _names = hall_of(45)
+    context = browser.new_context(viewport={"width": 1280, "height": 720}, locale="en-GB")
+    page = context.new_page()
+    try:
+        page.goto(live_server.url + reverse("public:live", args=[t.pk]) + "?seconds=2")
+        expect(page.locator(".foot")).to_contain_text("Page 1 of 3")
+        type(t).objects.filter(pk=t.pk).update(standings_public=False)
+        expect(page.locator("[data-withdrawn]")).to_be_visible(timeout=10_000)
+        expect(page.locator("#board")).to_be_hidden()
+        expect(page.locator("[data-offline]")).to_be_hidden()
+        page.screenshot(path=str(SCREENSHOTS / "projector-withdrawn.png"))
+        type(t).objects.filter(pk=t.pk).update(standings_public=True)
+        expect(page.locator("table.board td.name").first).to_be_visible(timeout=10_000)
+        expect(page.locator("[data-withdrawn]")).to_be_hidden()
+    finally:
+        context.close()
