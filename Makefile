@@ -20,12 +20,14 @@ $(STAMP): pyproject.toml | $(BIN)/python
 
 install: $(STAMP)
 
-# The browser tests drive Debian's Chromium (never a downloaded browser).
-$(CHROMIUM):
+# The browser tests drive Debian's Chromium (never a downloaded browser) and render the
+# PDFs they print to PNG with Debian's poppler-utils, to be looked at.
+PDFTOPPM ?= /usr/bin/pdftoppm
+$(CHROMIUM) $(PDFTOPPM) &:
 	@if [ "$$(id -u)" = 0 ]; then \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium poppler-utils >/dev/null; \
 	else \
-		echo "The browser tests need Debian's chromium: sudo apt-get install chromium"; exit 1; \
+		echo "The browser tests need Debian's chromium and poppler-utils: sudo apt-get install chromium poppler-utils"; exit 1; \
 	fi
 
 ## Install and serve the hall: gunicorn on the laptop's network (HOST, PORT), DEBUG off,
@@ -45,7 +47,7 @@ dev: $(STAMP)
 ## The full suite: lint, tests with coverage, 100% branch coverage of the rules engine.
 ## One pytest worker per core (pytest-xdist; PYTEST_WORKERS=0 runs in one process).
 PYTEST_WORKERS ?= auto
-test: $(STAMP) $(CHROMIUM)
+test: $(STAMP) $(CHROMIUM) $(PDFTOPPM)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/python manage.py compiletranslations
