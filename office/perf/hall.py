@@ -126,7 +126,7 @@ def run(
     stats = HallStats()
     intended: dict = {}
     server_text = f"{workers} gunicorn worker(s) x {threads} thread(s)"
-    with Server(scratch.url, workers, threads, log, host=HALL) as server:
+    with Server(scratch.url, workers, threads, log, host=HALL, cache_dir=scratch.cache_dir) as server:
         log(
             f"  {server_text} on {HALL}:{server.port}; {len(links)} tables (two phones each) and "
             f"{spectators} spectators for {duration:.0f} s"

@@ -87,7 +87,7 @@ def run(
     intended: dict[tuple[int, int], dict] = {}
     rng = random.Random(seed)
     server_text = f"{workers} gunicorn worker(s) x {threads} thread(s)"
-    with Server(scratch.url, workers, threads, log) as server:
+    with Server(scratch.url, workers, threads, log, cache_dir=scratch.cache_dir) as server:
         log(f"  {server_text} on {LOOPBACK}:{server.port}; {clients} scorekeepers start")
 
         async def everyone() -> None:

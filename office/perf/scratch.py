@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
+from django.conf import settings
 from django.db import connections
 
 from .timing import Log
@@ -22,11 +23,13 @@ from .timing import Log
 
 @dataclass(frozen=True)
 class Scratch:
-    """The throwaway database: a description for the report and a DATABASE_URL for a server process."""
+    """The throwaway database: a description for the report and a DATABASE_URL for a server
+    process, and the throwaway standings cache (CACHE_DIR) that goes with it."""
 
     description: str
     url: str
     vendor: str
+    cache_dir: str
 
 
 @contextmanager
@@ -37,9 +40,15 @@ def scratch_database(url: str | None = None, log: Log = print, prefix: str = "be
     options (WAL, IMMEDIATE transactions). A ``postgres://user@host:port/`` URL: a
     database ``<prefix>_<pid>`` created on that server and dropped afterwards. Yields a
     :class:`Scratch`. Migrations run first (and ``createcachetable``, for a database cache).
+
+    The standings cache moves to a throwaway folder for the block too: the office's own
+    cache (beside its database) keys pages by tournament id and results mark, and a bench
+    tournament with the id of a real one must never leave a page there for the real office
+    to serve.
     """
     import dj_database_url
     from django.core.management import call_command
+    from django.test.utils import override_settings
 
     original_settings = connections.settings["default"]
     original_connection = connections["default"]
@@ -57,10 +66,10 @@ def scratch_database(url: str | None = None, log: Log = print, prefix: str = "be
                 "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;",
             }
         config["CONN_MAX_AGE"] = 0
-        scratch = Scratch(f"SQLite {path}", f"sqlite:///{path}", "sqlite")
+        scratch = Scratch(f"SQLite {path}", f"sqlite:///{path}", "sqlite", str(directory / "cache"))
 
         def cleanup() -> None:
-            # The file, its WAL, and the standings cache a server beside it made (settings.CACHES).
+            # The file, its WAL, and the standings cache (settings.CACHES).
             shutil.rmtree(directory, ignore_errors=True)
 
     else:
@@ -72,18 +81,30 @@ def scratch_database(url: str | None = None, log: Log = print, prefix: str = "be
         _postgres_admin(admin, f'DROP DATABASE IF EXISTS "{name}"', f'CREATE DATABASE "{name}"')
         config["NAME"] = name
         parts = urlsplit(url)
+        cache_dir = tempfile.mkdtemp(prefix="skat-bench-cache-")
         scratch = Scratch(
             f"PostgreSQL {config.get('HOST') or 'localhost'}:{config.get('PORT') or 5432}/{name}",
             urlunsplit((parts.scheme, parts.netloc, f"/{name}", parts.query, "")),
             "postgresql",
+            cache_dir,
         )
 
         def cleanup() -> None:
             _postgres_admin(admin, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+            shutil.rmtree(cache_dir, ignore_errors=True)
 
     config = connections.configure_settings({"default": config})["default"]
     connections.settings["default"] = config
     connections["default"] = connections.create_connection("default")
+    # A file cache moves to the scratch folder; a database cache is in the scratch database already.
+    caches = {
+        alias: {**config, "LOCATION": str(Path(scratch.cache_dir) / alias)}
+        if "FileBased" in config["BACKEND"]
+        else config
+        for alias, config in settings.CACHES.items()
+    }
+    moved_cache = override_settings(CACHES=caches)
+    moved_cache.enable()
     try:
         log(f"scratch database: {scratch.description}")
         call_command("migrate", verbosity=0, interactive=False)
@@ -91,6 +112,7 @@ def scratch_database(url: str | None = None, log: Log = print, prefix: str = "be
         call_command("createcachetable", verbosity=0)
         yield scratch
     finally:
+        moved_cache.disable()
         connections["default"].close()
         connections.settings["default"] = original_settings
         connections["default"] = original_connection

@@ -34,7 +34,9 @@ class Server:
     workers ``manage.py serve`` starts), with a longer listen backlog for the load.
     """
 
-    def __init__(self, database_url: str, workers: int, threads: int, log: Log, host: str = LOOPBACK) -> None:
+    def __init__(
+        self, database_url: str, workers: int, threads: int, log: Log, host: str = LOOPBACK, *, cache_dir: str
+    ) -> None:
         if not ipaddress.ip_address(host).is_loopback:
             raise ValueError(f"the load test serves on loopback addresses only, not {host}")
         self.host = host
@@ -43,6 +45,8 @@ class Server:
         self.logfile = tempfile.NamedTemporaryFile(prefix="skat-loadtest-", suffix=".log", delete=False)  # noqa: SIM115
         self.env = os.environ | {
             "DATABASE_URL": database_url,
+            # The scratch standings cache, never the office's own (office.perf.scratch).
+            "CACHE_DIR": cache_dir,
             "DEBUG": "0",
             "SECURE": "0",
             "ALLOWED_HOSTS": host,

@@ -87,15 +87,36 @@ def test_the_hall_profile_runs_both_lists_and_the_spectators_and_loses_nothing()
 
 
 def test_the_scratch_database_goes_with_the_cache_its_server_kept_beside_it():
-    """The load test's gunicorn keeps the standings cache beside the scratch SQLite file
-    (settings.CACHE_DIR: ``<file>.cache``, a directory): the cleanup removes it too, and
-    the run's report is not lost to an IsADirectoryError at the end."""
+    """The load test's gunicorn keeps the standings cache in the scratch folder
+    (CACHE_DIR, a directory): the cleanup removes it too, and the run's report is not
+    lost to an IsADirectoryError at the end."""
     with scratch.scratch_database(log=lambda _line: None) as database:
         path = Path(database.url.removeprefix("sqlite:///"))
-        cache = path.with_name(path.name + ".cache")
-        cache.mkdir()
+        cache = Path(database.cache_dir)
+        assert cache.parent == path.parent
+        cache.mkdir(exist_ok=True)
         (cache / "entry.djcache").write_bytes(b"standings")
     assert not path.parent.exists()
+
+
+def test_bench_and_load_test_pages_are_cached_apart_from_the_office(tmp_path):
+    """The office's standings cache keys a page by tournament id and results mark: a bench
+    tournament with a real one's id must leave nothing there for the office to serve. In
+    the scratch block, in-process pages and the load test's server use the scratch cache."""
+    from django.conf import settings
+    from django.core.cache import cache
+
+    office_cache = settings.CACHES["default"]["LOCATION"]
+    cache.set("before", "office")
+    with scratch.scratch_database(log=lambda _line: None) as database:
+        assert settings.CACHES["default"]["LOCATION"].startswith(database.cache_dir)
+        assert cache.get("before") is None  # another cache
+        cache.set("bench-page", "from the bench")
+        server_env = server.Server(database.url, 1, 1, print, cache_dir=database.cache_dir).env
+        assert server_env["CACHE_DIR"] == database.cache_dir
+    assert settings.CACHES["default"]["LOCATION"] == office_cache
+    assert cache.get("before") == "office" and cache.get("bench-page") is None
+    assert not Path(database.cache_dir).exists()
 
 
 def test_the_hall_audit_finds_a_lost_deal_and_one_stored_but_never_confirmed():
@@ -148,5 +169,5 @@ def test_the_client_refuses_any_address_but_loopback():
     with pytest.raises(ValueError, match="loopback addresses only"):
         asyncio.run(client.request(1, "GET", "/", host="192.168.1.10"))
     with pytest.raises(ValueError, match="loopback addresses only"):
-        server.Server("sqlite://", 1, 1, print, host="10.0.0.1")
+        server.Server("sqlite://", 1, 1, print, host="10.0.0.1", cache_dir="unused")
     assert ipaddress.ip_address(client.HALL).is_loopback and client.HALL != client.LOOPBACK
