@@ -14,6 +14,7 @@ from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
+from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -68,7 +69,14 @@ class League(models.Model):
         ordering = ["-season", "name"]
         verbose_name = _("league")
         verbose_name_plural = _("leagues")
-        constraints = [models.UniqueConstraint(fields=["name", "season"], name="league_name_season_unique")]
+        constraints = [
+            models.UniqueConstraint(
+                Lower("name"),
+                "season",
+                name="league_name_season_unique",
+                violation_error_message=_("This league has this season already."),
+            )
+        ]
 
     def __str__(self) -> str:
         return f"{self.name} {self.season}"
@@ -87,7 +95,14 @@ class Group(models.Model):
         ordering = ["league", "name"]
         verbose_name = _("group")
         verbose_name_plural = _("groups")
-        constraints = [models.UniqueConstraint(fields=["league", "name"], name="group_name_unique")]
+        constraints = [
+            models.UniqueConstraint(
+                "league",
+                Lower("name"),
+                name="group_name_unique",
+                violation_error_message=_("The league has a group of this name already."),
+            )
+        ]
 
     def __str__(self) -> str:
         return f"{self.league}, {self.name}"
@@ -105,7 +120,14 @@ class LeagueTeam(models.Model):
         ordering = ["group", "name"]
         verbose_name = _("league team")
         verbose_name_plural = _("league teams")
-        constraints = [models.UniqueConstraint(fields=["group", "name"], name="league_team_name_unique")]
+        constraints = [
+            models.UniqueConstraint(
+                "group",
+                Lower("name"),
+                name="league_team_name_unique",
+                violation_error_message=_("The group has a team of this name already."),
+            )
+        ]
 
     def __str__(self) -> str:
         return self.name
@@ -151,7 +173,14 @@ class Host(models.Model):
         ordering = ["league", "name"]
         verbose_name = _("host")
         verbose_name_plural = _("hosts")
-        constraints = [models.UniqueConstraint(fields=["league", "name"], name="host_name_unique")]
+        constraints = [
+            models.UniqueConstraint(
+                "league",
+                Lower("name"),
+                name="host_name_unique",
+                violation_error_message=_("The league has a host of this name already."),
+            )
+        ]
 
     def __str__(self) -> str:
         return self.name

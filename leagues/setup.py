@@ -80,10 +80,10 @@ def update_league(league: League, fields: dict) -> League:
                 gettext_noop("a match day is binding: the rule that valued it stays for the season"),
                 "league",
             )
+        with _named("season", TAKEN_LEAGUE, name=fields["name"], season=fields["season"]):
+            League.objects.filter(pk=league.pk).update(**fields)
         for name, value in fields.items():
             setattr(league, name, value)
-        with _named("season", TAKEN_LEAGUE, name=fields["name"], season=fields["season"]):
-            league.save()
     return league
 
 
@@ -96,8 +96,8 @@ def save_group(league: League, name: str, group: Group | None = None) -> Group:
         with _named("name", TAKEN_GROUP, name=name):
             if group is None:
                 return Group.objects.create(league=league, name=name)
-            group.name = name
-            group.save(update_fields=["name"])
+            Group.objects.filter(pk=group.pk).update(name=name)
+    group.name = name  # only once saved: a refused name is not shown as the group's
     return group
 
 
@@ -108,9 +108,10 @@ def save_team(group: Group, name: str, club: str, team: LeagueTeam | None = None
         taken = LeagueTeam.objects.filter(group=group, name__iexact=name).exclude(pk=team.pk if team else None)
         if taken.exists():
             raise RuleError("name", TAKEN_TEAM, "league", group=group.name, name=name)
+        the_club = _club(club)
         if team is None:
             with _named("name", TAKEN_TEAM, group=group.name, name=name):
-                return LeagueTeam.objects.create(group=group, name=name, club=_club(club))
+                return LeagueTeam.objects.create(group=group, name=name, club=the_club)
         if name != team.name and team.match_days.exists():
             raise RuleError(
                 "name",
@@ -118,10 +119,9 @@ def save_team(group: Group, name: str, club: str, team: LeagueTeam | None = None
                 "league",
                 team=team.name,
             )
-        team.name = name
-        team.club = _club(club)
         with _named("name", TAKEN_TEAM, group=group.name, name=name):
-            team.save(update_fields=["name", "club"])
+            LeagueTeam.objects.filter(pk=team.pk).update(name=name, club=the_club)
+    team.name, team.club = name, the_club  # only once saved: a refused name is not shown as the team's
     return team
 
 

@@ -8,7 +8,7 @@ import threading
 import pytest
 
 from leagues import setup
-from leagues.models import Host, LeagueTeam, RosterEntry
+from leagues.models import Group, Host, LeagueTeam, RosterEntry
 from leagues.publication import digest, host_of
 from leagues.setup import RosterRow
 from leagues.setup_forms import LEAGUE_FIELDS
@@ -115,22 +115,24 @@ def test_two_managers_putting_one_player_on_two_rosters_at_once_get_one_refusal(
 
 
 def _league_twice(league, group, team):
-    setup.create_league({f: getattr(league, f) for f in LEAGUE_FIELDS}, factories.user())
+    fields = {f: getattr(league, f) for f in LEAGUE_FIELDS}
+    setup.create_league(fields | {"name": league.name.upper()}, factories.user())
 
 
 TWINS = {
     "league": (_league_twice, "season", "has a season"),
-    "group": (lambda league, group, team: setup.save_group(league, group.name), "name", "has a group"),
-    "team": (lambda league, group, team: setup.save_team(group, team.name, ""), "name", "has a team"),
-    "host": (lambda league, group, team: setup.add_host(league, "SC Herz Dame"), "name", "has a host"),
+    "group": (lambda league, group, team: setup.save_group(league, group.name.upper()), "name", "has a group"),
+    "team": (lambda league, group, team: setup.save_team(group, team.name.upper(), ""), "name", "has a team"),
+    "host": (lambda league, group, team: setup.add_host(league, "SC HERZ DAME"), "name", "has a host"),
 }
 
 
 @pytest.mark.parametrize("kind", TWINS)
 def test_a_name_a_second_manager_wrote_between_check_and_write_is_refused_by_name(kind, monkeypatch):
-    """Two managers adding the same name at once: both checks see no twin, the database's
-    unique constraint refuses the second row, and the second manager reads the same
-    refusal as if he had come second (not a 500); nothing of his is written."""
+    """Two managers adding the same name at once, in any case: both checks see no twin,
+    the database's unique constraint (on the name in lower case) refuses the second row,
+    and the second manager reads the same refusal as if he had come second (not a 500);
+    nothing of his is written."""
     from django.db.models import QuerySet
 
     league, group, teams = factories.league_group()
@@ -142,3 +144,24 @@ def test_a_name_a_second_manager_wrote_between_check_and_write_is_refused_by_nam
         write(league, group, teams[0])
     assert refused.value.field == field and words in refused.value.message
     assert [model.objects.count() for model in (type(league), type(group), LeagueTeam, Host)] == counts
+
+
+def test_a_refused_rename_leaves_the_group_and_the_team_as_they_were(monkeypatch):
+    """The page shown again after a refusal shows the group's and the team's own names,
+    not the refused ones (the twin written meanwhile by another manager)."""
+    from django.db.models import QuerySet
+
+    league, group, teams = factories.league_group()
+    other = setup.save_group(league, "Staffel 2")
+    monkeypatch.setattr(QuerySet, "exists", lambda self: False)
+    for rename in (
+        lambda: setup.save_group(league, "STAFFEL 1", other),
+        lambda: setup.save_team(group, "TEAM B", "", teams[0]),
+    ):
+        with pytest.raises(RuleError):
+            rename()
+    assert other.name == "Staffel 2" and teams[0].name == "Team A"
+    assert (Group.objects.get(pk=other.pk).name, LeagueTeam.objects.get(pk=teams[0].pk).name) == (
+        "Staffel 2",
+        "Team A",
+    )
