@@ -165,8 +165,13 @@ def _public_standings(request: HttpRequest, tournament: Tournament) -> HttpRespo
 def live(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The projector page: the standings a page at a time, rotating (``?seconds=`` per page),
     with the series' progress and a clock. ``?part=board&page=<n>``: page n's board
-    only, what static/js/projector.js fetches next."""
-    return _live(request, published_tournament(request, tournament_id))
+    only, what static/js/projector.js fetches next: the screen is the hall's, so it turns
+    only while the standings are public, also in the director's own logged-in browser (a
+    director may open the page to look before publishing; withdrawn, it leaves the screen)."""
+    tournament = published_tournament(request, tournament_id)
+    if request.GET.get("part") == "board" and not tournament.standings_public:
+        raise Http404
+    return _live(request, tournament)
 
 
 @conditional

@@ -262,6 +262,20 @@ def test_the_projector_turns_through_the_teams_too(client):
     assert "team standings" in html and "Kreuz Bube" in html and "No.</th>" not in html
 
 
+def test_the_projector_turns_only_while_the_standings_are_public_even_for_its_director(client):
+    """The director may open the projector page to look before publishing; its turns ask
+    for the next page as the hall sees it, so withdrawn standings leave the screen even in
+    the director's logged-in browser (static/js/projector.js shows "not public" on 404)."""
+    director = factories.user("boss")
+    client.force_login(director)
+    t = field(12, director=director, standings_public=False)
+    url = reverse("public:live", args=[t.pk])
+    assert client.get(url).status_code == 200
+    assert client.get(url, {"part": "board", "page": "1"}).status_code == 404
+    Tournament.objects.filter(pk=t.pk).update(standings_public=True)
+    assert client.get(url, {"part": "board", "page": "1"}).status_code == 200
+
+
 # --- in play: the public pages settle for a few seconds ----------------------------------------
 
 
