@@ -102,8 +102,9 @@ WSGI_APPLICATION = "config.wsgi.application"
 # scorekeepers' writes queue instead of failing with "database is locked";
 # IMMEDIATE transactions take the write lock up front so two writers never deadlock.
 DATABASES = {
-    "default": dj_database_url.config(
-        default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
+    # An empty DATABASE_URL (``DATABASE_URL= make test``) is the default, not a crash.
+    "default": dj_database_url.parse(
+        os.environ.get("DATABASE_URL") or f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
         conn_max_age=int(os.environ.get("CONN_MAX_AGE", "60")),
         conn_health_checks=True,
     )
