@@ -54,3 +54,14 @@ def _standings_follow_every_change(settings):
     """Public standings show every change at once in tests (the hall lets them settle for a
     few seconds: scoring.public_cache.settled_mark, tested on its own)."""
     settings.STANDINGS_SETTLE_SECONDS = 0
+
+
+@pytest.fixture(autouse=True)
+def _english_after_each_test():
+    """Every test starts in English: one that speaks German (a page asked for in German
+    activates it for the thread) must not leave it to the next test, which would then
+    pass or fail by the order the suite happens to run in."""
+    yield
+    from django.utils import translation
+
+    translation.deactivate()
