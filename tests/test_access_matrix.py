@@ -378,6 +378,12 @@ def late_comer(w) -> None:
     w.late = Registration.objects.create(tournament=w.t, player=factories.player("Lena Latecomer"))
 
 
+def spare_directs(w) -> None:
+    """The spare user directs the tournament too: the world's director may take him out."""
+    w.spare = get_user_model().objects.get(username="spare")
+    w.t.directors.add(w.spare)
+
+
 def in_a_team(w) -> None:
     """Table 1's first player plays for a team: a reserve may replace him."""
     team = w.t.teams.create(name="Kreuz Bube")
@@ -478,6 +484,14 @@ MATRIX: list[Row] = [
     ),
     Row("tournaments:category_add", tournament, post=STAFF, data=lambda w: {"name": "Damen"}),
     Row("tournaments:delete", tournament, get=STAFF, post=STAFF, data=lambda w: {"confirm": "yes"}),
+    # The directors (tournaments/director_views.py): named by user name, taken out (never the last).
+    Row("tournaments:directors", tournament, get=STAFF, post=STAFF, data=lambda w: {"username": "spare"}),
+    Row(
+        "tournaments:director_remove",
+        lambda w, token: tournament(w, token) | {"user_id": w.spare.pk},
+        post=STAFF,
+        prepare=spare_directs,
+    ),
     Row("tournaments:start_list_pdf", tournament, get=STAFF),
     Row("tournaments:reissue_link", lambda w, token: series(w, token) | {"table_number": 1}, post=STAFF),
     Row("tournaments:reissue_links", series, post=STAFF),
@@ -824,10 +838,10 @@ MATRIX: list[Row] = [
 
 
 def snapshot() -> dict[str, list]:
-    """Every row of the project's tables, and the users' rights."""
+    """Every row of the project's tables (who directs and manages what included), and the users' rights."""
     state = {
         model._meta.label: list(model.objects.order_by("pk").values_list())
-        for model in apps.get_models()
+        for model in apps.get_models(include_auto_created=True)
         if model._meta.app_label in PROJECT_APPS
     }
     state["users"] = list(
