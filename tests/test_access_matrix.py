@@ -347,6 +347,15 @@ def a_league_with_a_host(w) -> None:
     w.host, _token = new_host(w.league, "SC Kreuz")
 
 
+def a_league_with_a_co_manager(w) -> None:
+    """The spare user manages the league too (and so directs its match day)."""
+    from leagues.setup import add_manager
+
+    a_league(w)
+    w.spare = get_user_model().objects.get(username="spare")
+    add_manager(w.league, w.spare)
+
+
 def league_data(w) -> dict:
     return {
         "name": "Landesliga",
@@ -777,6 +786,13 @@ MATRIX: list[Row] = [
         post=STAFF,
         data=team_data,
         prepare=a_league,
+    ),
+    Row("leagues:managers", league, get=STAFF, post=STAFF, data=lambda w: {"username": "spare"}, prepare=a_league),
+    Row(
+        "leagues:manager_remove",
+        lambda w, token: league(w, token) | {"user_id": w.spare.pk},
+        post=STAFF,
+        prepare=a_league_with_a_co_manager,
     ),
     Row("leagues:hosts", league, get=STAFF, prepare=a_league),
     Row("leagues:host_new", league, post=STAFF, data=lambda w: {"name": "SV Herz"}, prepare=a_league),
