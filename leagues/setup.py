@@ -1,5 +1,5 @@
-"""Setting up a league on the office's pages: the league and its rule, its groups
-(Staffeln), teams with their rosters and captains, the hosts and their tokens.
+"""Setting up a league on the office's pages: the league and its rule, its managers, its
+groups (Staffeln), teams with their rosters and captains, the hosts and their tokens.
 
 The forms (:mod:`leagues.setup_forms`) check what one form can see; what needs the
 database (a name taken in the group, a player on another team's roster) is refused here
@@ -14,11 +14,12 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
+from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 
 from scoring.rules import RuleError, gettext_noop
-from tournaments.models import Club, Player
+from tournaments.models import Club, Player, Tournament
 from tournaments.names import identity_key
 
 from .models import REGULARS, Group, Host, League, LeagueTeam, MatchDay, RosterEntry
@@ -42,7 +43,7 @@ def _club(name: str) -> Club | None:
 
 
 def create_league(fields: dict, user) -> League:
-    """A new league; whoever sets it up manages it (and may add more managers in the admin)."""
+    """A new league; whoever sets it up manages it (and may name more on its managers page)."""
     with transaction.atomic():
         _free_league_name(fields["name"], fields["season"])
         with _named("season", TAKEN_LEAGUE, name=fields["name"], season=fields["season"]):
@@ -85,6 +86,55 @@ def update_league(league: League, fields: dict) -> League:
         for name, value in fields.items():
             setattr(league, name, value)
     return league
+
+
+LAST_MANAGER = gettext_noop(
+    "{name} is the last league manager of this league, and a league always keeps one: "
+    "name another league manager first"
+)
+
+#: Who directs which tournament (Tournament.directors): match days are tournaments.
+_Directing = Tournament.directors.through
+
+
+def _match_day_tournaments(league: League) -> list[int]:
+    return list(
+        MatchDay.objects.filter(group__league=league, tournament__isnull=False).values_list("tournament_id", flat=True)
+    )
+
+
+def add_manager(league: League, user: AbstractBaseUser) -> int:
+    """``user`` manages ``league`` and directs the tournaments of its match days set up so
+    far, as :func:`leagues.lineups.create_match_day` makes every manager direct a new
+    one: he runs their draws and desks like the others. One transaction; answers the
+    number of match days. Naming one who manages it already changes nothing."""
+    with transaction.atomic():
+        league.managers.add(user)
+        tournaments = _match_day_tournaments(league)
+        _Directing.objects.bulk_create(
+            [_Directing(tournament_id=pk, user_id=user.pk) for pk in tournaments], ignore_conflicts=True
+        )
+    return len(tournaments)
+
+
+def remove_manager(league: League, user: AbstractBaseUser) -> None:
+    """``user`` no longer manages ``league`` nor directs its match days' tournaments, in
+    one transaction. The last manager stays (a RuleError naming the field): nobody but a
+    superuser could run the league then; the league's row is locked first, so two
+    managers removing each other at once cannot both go. A match day he alone directed
+    gets the remaining managers as its directors, as if set up now: never none."""
+    with transaction.atomic():
+        League.objects.select_for_update().values_list("pk", flat=True).get(pk=league.pk)
+        others = list(league.managers.exclude(pk=user.pk).values_list("pk", flat=True))
+        if not others:
+            raise RuleError("league managers", LAST_MANAGER, "league", name=user.get_username())
+        league.managers.remove(user)
+        tournaments = _match_day_tournaments(league)
+        _Directing.objects.filter(tournament_id__in=tournaments, user=user).delete()
+        orphans = Tournament.objects.filter(pk__in=tournaments, directors=None).values_list("pk", flat=True)
+        _Directing.objects.bulk_create(
+            [_Directing(tournament_id=pk, user_id=other) for pk in orphans for other in others]
+        )
 
 
 def save_group(league: League, name: str, group: Group | None = None) -> Group:

@@ -1,17 +1,21 @@
-"""Forms of the league's setup pages: the league and its settings, a group, a team with
-its roster and captain, a host. They check one form's input; leagues.setup writes and
-refuses what needs the database (a name taken, a player on another roster)."""
+"""Forms of the league's setup pages: the league and its settings, a league manager, a
+group, a team with its roster and captain, a host. They check one form's input;
+leagues.setup writes and refuses what needs the database (a name taken, a player on
+another roster)."""
 
 from __future__ import annotations
 
 from django import forms
+from django.contrib.auth.base_user import AbstractBaseUser
 from django.forms.models import fields_for_model, model_to_dict
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from tournaments.accounts import AccountForm
 from tournaments.name_checks import validate_name
 from tournaments.names import identity_key
 
+from . import setup
 from .models import POSITIONS, REGULARS, League, LeagueTeam
 from .setup import RosterRow
 
@@ -192,3 +196,29 @@ class CaptainForm(forms.Form):
             )
             for p in range(1, POSITIONS + 1)
         ]
+
+
+class ManagerForm(AccountForm):
+    """Name a league manager (a co-manager, Staffelleiter) by user name."""
+
+    password_help = _("Only for a league manager without an account yet: the office creates it with this password.")
+
+    def __init__(self, *args, league: League, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.league = league
+        #: The match days he directs once saved (setup.add_manager).
+        self.match_days = 0
+
+    def already(self, user: AbstractBaseUser) -> str | None:
+        if self.league.managers.filter(pk=user.pk).exists():
+            return _("%(name)s is a league manager of this league already.") % {"name": user.get_username()}
+        return None
+
+    def save(self) -> tuple[AbstractBaseUser, bool] | None:
+        """Let him manage the league and direct its match days, making his account first
+        when needed; (user, created), or None when a twin request got in between."""
+
+        def give(user: AbstractBaseUser) -> None:
+            self.match_days = setup.add_manager(self.league, user)
+
+        return self.save_with(give)

@@ -1,15 +1,18 @@
-"""The league official's setup pages: a new league and its settings, groups, teams with
-their rosters and captains, hosts and their tokens. A refused form is shown again
-(status 422) with the field and the rule; nothing is written. leagues.setup decides."""
+"""The league official's setup pages: a new league and its settings, its managers,
+groups, teams with their rosters and captains, hosts and their tokens. A refused form is
+shown again (status 422) with the field and the rule; nothing is written. leagues.setup
+decides."""
 
 from __future__ import annotations
 
 from django.contrib import messages
+from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required, permission_required
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from scoring.rules import RuleError
@@ -19,7 +22,7 @@ from .forms import refusal
 from .league_page import league_page
 from .models import Group, Host, League, LeagueTeam
 from .permissions import manager_required
-from .setup_forms import CaptainForm, LeagueForm, NameForm, TeamForm, roster_formset
+from .setup_forms import CaptainForm, LeagueForm, ManagerForm, NameForm, TeamForm, roster_formset
 
 
 def _refuse(form, error: RuleError, fields: dict[str, str] | None = None) -> None:
@@ -60,6 +63,44 @@ def league_settings(request: HttpRequest, league: League) -> HttpResponse:
             return redirect("leagues:league", league.pk)
     status = 422 if form.is_bound else 200
     return render(request, "leagues/league_form.html", {"form": form, "league": league}, status=status)
+
+
+@manager_required
+def managers(request: HttpRequest, league: League) -> HttpResponse:
+    """The league's managers, and the form that names a co-manager (he directs its match days too)."""
+    form = ManagerForm(request.POST if request.method == "POST" else None, league=league)
+    # save() answers None when a twin request got in between: the form then says so.
+    if request.method == "POST" and form.is_valid() and (saved := form.save()):
+        user, created = saved
+        text = ngettext(
+            "%(name)s is a league manager now, and directs the league's %(count)s match day.",
+            "%(name)s is a league manager now, and directs the league's %(count)s match days.",
+            form.match_days,
+        ) % {"name": user.get_username(), "count": form.match_days}
+        if created:
+            text += " " + _("The account was created: give the league manager the user name and the password.")
+        messages.success(request, text)
+        return redirect("leagues:managers", league.pk)
+    people = league.managers.order_by(get_user_model().USERNAME_FIELD)
+    context = {"league": league, "form": form, "managers": people}
+    return render(request, "leagues/managers.html", context, status=422 if form.errors else 200)
+
+
+@require_POST
+@manager_required
+def manager_remove(request: HttpRequest, league: League, user_id: int) -> HttpResponse:
+    user = get_object_or_404(league.managers.all(), pk=user_id)
+    try:
+        setup.remove_manager(league, user)
+    except RuleError as error:
+        messages.error(request, refusal(error))
+        return redirect("leagues:managers", league.pk)
+    text = _("%(name)s is no longer a league manager of this league, nor director of its match days.")
+    messages.success(request, text % {"name": user.get_username()})
+    if league.is_manager(request.user):
+        return redirect("leagues:managers", league.pk)
+    # He took himself out: the league's pages are closed to him now.
+    return redirect("tournaments:home")
 
 
 @require_POST

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from django import forms
-from django.contrib.auth import get_user_model, password_validation
-from django.db import transaction
+from django.contrib.auth.base_user import AbstractBaseUser
 from django.utils.translation import gettext_lazy as _
 
 from scoring.forms import FIELD_PARAGRAPHS, GameForm
 from scoring.models import IRREGULARITY_CHOICES, Game
+from tournaments.accounts import AccountForm
 from tournaments.models import Table
 from tournaments.name_checks import validate_name
 
@@ -16,70 +16,28 @@ from . import disputes, paragraphs
 from .models import Dispute, RefereeAssignment
 
 
-class AssignForm(forms.Form):
+class AssignForm(AccountForm):
     """Name a referee: an existing account, or a new one made here with its password."""
 
-    username = forms.CharField(label=_("User name"), max_length=150)
-    password = forms.CharField(
-        label=_("Password for a new account"),
-        required=False,
-        strip=False,
-        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
-        help_text=_("Only for a referee without an account yet: the office creates it with this password."),
-    )
+    password_help = _("Only for a referee without an account yet: the office creates it with this password.")
 
     def __init__(self, *args, tournament, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.tournament = tournament
-        self.user = None
 
-    def clean_username(self) -> str:
-        name = self.cleaned_data["username"].strip()
-        user_model = get_user_model()
-        user_model.username_validator(name)  # letters, digits and @.+-_ only: refused here, named
-        return name
+    def already(self, user: AbstractBaseUser) -> str | None:
+        if RefereeAssignment.objects.filter(tournament=self.tournament, user=user).exists():
+            return _("%(name)s already referees this tournament.") % {"name": user.get_username()}
+        return None
 
-    def clean(self) -> dict:
-        data = super().clean()
-        name = data.get("username")
-        if not name:
-            return data
-        user_model = get_user_model()
-        self.user = user_model.objects.filter(username=name).first()
-        if self.user is not None:
-            if not self.user.is_active:
-                self.add_error("username", _("The account %(name)s is disabled.") % {"name": name})
-            elif RefereeAssignment.objects.filter(tournament=self.tournament, user=self.user).exists():
-                self.add_error("username", _("%(name)s already referees this tournament.") % {"name": name})
-            elif data.get("password"):
-                self.add_error(
-                    "password", _("%(name)s has an account already; leave the password empty.") % {"name": name}
-                )
-            return data
-        password = data.get("password")
-        if not password:
-            self.add_error(
-                "password",
-                _("There is no user %(name)s yet: give a password and the office creates the account.")
-                % {"name": name},
+    def save(self, *, assigned_by: AbstractBaseUser) -> tuple[AbstractBaseUser, bool] | None:
+        """Assign the referee, creating the account first when needed; (user, created),
+        or None when a twin request got in between (the form says so)."""
+        return self.save_with(
+            lambda user: RefereeAssignment.objects.create(
+                tournament=self.tournament, user=user, assigned_by=assigned_by
             )
-            return data
-        try:
-            password_validation.validate_password(password, user_model(username=name))
-        except forms.ValidationError as error:
-            self.add_error("password", error)
-        return data
-
-    @transaction.atomic
-    def save(self, *, assigned_by) -> tuple[object, bool]:
-        """Assign the referee, creating the account first when needed; (user, created)."""
-        created = self.user is None
-        if created:
-            self.user = get_user_model().objects.create_user(
-                username=self.cleaned_data["username"], password=self.cleaned_data["password"]
-            )
-        RefereeAssignment.objects.create(tournament=self.tournament, user=self.user, assigned_by=assigned_by)
-        return self.user, created
+        )
 
 
 def _game_of(table: Table, number: int | None) -> Game | None:

@@ -347,6 +347,15 @@ def a_league_with_a_host(w) -> None:
     w.host, _token = new_host(w.league, "SC Kreuz")
 
 
+def a_league_with_a_co_manager(w) -> None:
+    """The spare user manages the league too (and so directs its match day)."""
+    from leagues.setup import add_manager
+
+    a_league(w)
+    w.spare = get_user_model().objects.get(username="spare")
+    add_manager(w.league, w.spare)
+
+
 def league_data(w) -> dict:
     return {
         "name": "Landesliga",
@@ -376,6 +385,12 @@ def finished_with_games(w) -> None:
 def late_comer(w) -> None:
     """A registered player without a seat in series 1, to seat late."""
     w.late = Registration.objects.create(tournament=w.t, player=factories.player("Lena Latecomer"))
+
+
+def spare_directs(w) -> None:
+    """The spare user directs the tournament too: the world's director may take him out."""
+    w.spare = get_user_model().objects.get(username="spare")
+    w.t.directors.add(w.spare)
 
 
 def in_a_team(w) -> None:
@@ -478,6 +493,14 @@ MATRIX: list[Row] = [
     ),
     Row("tournaments:category_add", tournament, post=STAFF, data=lambda w: {"name": "Damen"}),
     Row("tournaments:delete", tournament, get=STAFF, post=STAFF, data=lambda w: {"confirm": "yes"}),
+    # The directors (tournaments/director_views.py): named by user name, taken out (never the last).
+    Row("tournaments:directors", tournament, get=STAFF, post=STAFF, data=lambda w: {"username": "spare"}),
+    Row(
+        "tournaments:director_remove",
+        lambda w, token: tournament(w, token) | {"user_id": w.spare.pk},
+        post=STAFF,
+        prepare=spare_directs,
+    ),
     Row("tournaments:start_list_pdf", tournament, get=STAFF),
     Row("tournaments:reissue_link", lambda w, token: series(w, token) | {"table_number": 1}, post=STAFF),
     Row("tournaments:reissue_links", series, post=STAFF),
@@ -764,6 +787,13 @@ MATRIX: list[Row] = [
         data=team_data,
         prepare=a_league,
     ),
+    Row("leagues:managers", league, get=STAFF, post=STAFF, data=lambda w: {"username": "spare"}, prepare=a_league),
+    Row(
+        "leagues:manager_remove",
+        lambda w, token: league(w, token) | {"user_id": w.spare.pk},
+        post=STAFF,
+        prepare=a_league_with_a_co_manager,
+    ),
     Row("leagues:hosts", league, get=STAFF, prepare=a_league),
     Row("leagues:host_new", league, post=STAFF, data=lambda w: {"name": "SV Herz"}, prepare=a_league),
     Row(
@@ -824,10 +854,10 @@ MATRIX: list[Row] = [
 
 
 def snapshot() -> dict[str, list]:
-    """Every row of the project's tables, and the users' rights."""
+    """Every row of the project's tables (who directs and manages what included), and the users' rights."""
     state = {
         model._meta.label: list(model.objects.order_by("pk").values_list())
-        for model in apps.get_models()
+        for model in apps.get_models(include_auto_created=True)
         if model._meta.app_label in PROJECT_APPS
     }
     state["users"] = list(

@@ -1,13 +1,16 @@
-"""The director's forms: the tournament and its rules, registrations, draws, seat changes."""
+"""The director's forms: the tournament and its rules, its directors, registrations,
+draws, seat changes."""
 
 from __future__ import annotations
 
 from decimal import Decimal
 
 from django import forms
+from django.contrib.auth.base_user import AbstractBaseUser
 from django.utils.translation import gettext_lazy as _
 
 from . import services
+from .accounts import AccountForm
 from .models import LostGameFee, PassedOutFee, Prize, Series, TableMoney, Tournament
 
 
@@ -162,3 +165,23 @@ class MoveForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["player"].choices = players
         self.fields["table"].choices = tables
+
+
+class DirectorForm(AccountForm):
+    """Name a director: a second director, or a helper at the desk, by user name."""
+
+    password_help = _("Only for a director without an account yet: the office creates it with this password.")
+
+    def __init__(self, *args, tournament: Tournament, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.tournament = tournament
+
+    def already(self, user: AbstractBaseUser) -> str | None:
+        if self.tournament.directors.filter(pk=user.pk).exists():
+            return _("%(name)s directs this tournament already.") % {"name": user.get_username()}
+        return None
+
+    def save(self) -> tuple[AbstractBaseUser, bool] | None:
+        """Let him direct the tournament, making his account first when needed; (user,
+        created), or None when a twin request got in between (the form says so)."""
+        return self.save_with(lambda user: services.add_director(self.tournament, user))

@@ -1,5 +1,5 @@
-"""The tournament's own rules as services: creating a tournament, withdrawing a player,
-replacing table links.
+"""The tournament's own rules as services: creating a tournament, its directors,
+withdrawing a player, replacing table links.
 
 Views call these and only say what happened; the rules live here, beside the models.
 """
@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.db.models import Max, Q
 from django.utils.translation import gettext as _
@@ -41,6 +42,29 @@ def create_tournament(form, director, preset=None) -> Tournament:
                 ]
             )
     return tournament
+
+
+class LastDirector(Exception):
+    """Removing him would leave the tournament without a director: only a superuser could
+    run it then, and at the desk on the evening there is none."""
+
+
+def add_director(tournament: Tournament, user: AbstractBaseUser) -> None:
+    """Let ``user`` direct ``tournament`` too (a second director, a helper at the desk):
+    he may then do all a director does. Naming one who directs it already changes nothing."""
+    tournament.directors.add(user)
+
+
+def remove_director(tournament: Tournament, user: AbstractBaseUser) -> None:
+    """``user`` no longer directs ``tournament``; raises :class:`LastDirector` for the last
+    one. The tournament's row is locked first, so two directors removing each other at
+    once cannot both go."""
+    with transaction.atomic():
+        Tournament.objects.select_for_update().values_list("pk", flat=True).get(pk=tournament.pk)
+        others = tournament.directors.exclude(pk=user.pk)
+        if not others.exists():
+            raise LastDirector
+        tournament.directors.remove(user)
 
 
 def withdraw(registration: Registration) -> int:

@@ -5,7 +5,7 @@ them together); public pages are in scoring/public_urls.py, table links in scori
 
 from django.urls import path
 
-from . import after_draw_views, door_views, link_views, player_views, views
+from . import after_draw_views, director_views, door_views, link_views, player_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -17,6 +17,12 @@ urlpatterns = [
     path("t/<int:tournament_id>/players/<int:registration_id>/edit/", player_views.player_edit, name="player_edit"),
     path("t/<int:tournament_id>/categories/", views.category_add, name="category_add"),
     path("t/<int:tournament_id>/delete/", views.tournament_delete, name="delete"),
+    path("t/<int:tournament_id>/directors/", director_views.directors, name="directors"),
+    path(
+        "t/<int:tournament_id>/directors/<int:user_id>/remove/",
+        director_views.director_remove,
+        name="director_remove",
+    ),
     path("t/<int:tournament_id>/desk/", door_views.desk, name="desk"),
     path("t/<int:tournament_id>/desk/add/", door_views.quick_add, name="desk_add"),
     path(

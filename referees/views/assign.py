@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from django.contrib import messages
-from django.db import IntegrityError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
@@ -20,23 +19,14 @@ from ..models import RefereeAssignment
 def assign(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """The director names the tournament's referees."""
     form = AssignForm(request.POST if request.method == "POST" else None, tournament=tournament)
-    if request.method == "POST" and form.is_valid():
-        try:
-            user, created = form.save(assigned_by=request.user)
-        except IntegrityError:
-            # A second post (a double tap, another director) made the account or the
-            # assignment between this form's checks and its save: nothing of this one is kept.
-            form.add_error(
-                "username",
-                _("%(name)s was just made or assigned from another request; see the list above.")
-                % {"name": form.cleaned_data["username"]},
-            )
-        else:
-            text = _("%(name)s referees this tournament now.") % {"name": user.get_username()}
-            if created:
-                text += " " + _("The account was created: give the referee the user name and the password.")
-            messages.success(request, text)
-            return redirect("referees:assign", tournament.pk)
+    # save() answers None when a twin request got in between: the form then says so.
+    if request.method == "POST" and form.is_valid() and (saved := form.save(assigned_by=request.user)):
+        user, created = saved
+        text = _("%(name)s referees this tournament now.") % {"name": user.get_username()}
+        if created:
+            text += " " + _("The account was created: give the referee the user name and the password.")
+        messages.success(request, text)
+        return redirect("referees:assign", tournament.pk)
     assignments = RefereeAssignment.objects.filter(tournament=tournament).select_related("user", "assigned_by")
     return render(
         request,

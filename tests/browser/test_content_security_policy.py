@@ -69,7 +69,8 @@ def world():
 
 
 def test_the_main_pages_pass_the_policy(live_server, desktop, phone):
-    _chef, t, played, open_, dispute = world()
+    chef, t, played, open_, dispute = world()
+    league, _group, _teams = factories.league_group(teams=0, managers=[chef])
     base = live_server.url
     director = Watched(desktop)
     director.visit("login", base + reverse("login"))
@@ -86,10 +87,13 @@ def test_the_main_pages_pass_the_policy(live_server, desktop, phone):
         "standings": reverse("tournaments:standings", args=[t.pk]),
         "statistics": reverse("tournaments:statistics", args=[t.pk]),
         "fee account": reverse("tournaments:fee_account", args=[t.pk]),
+        "directors": reverse("tournaments:directors", args=[t.pk]),
         "referees' board": reverse("referees:board", args=[t.pk]),
         "referee's table": reverse("referees:table", args=[t.pk, played.pk]),
         "dispute": reverse("referees:dispute", args=[t.pk, dispute.pk]),
         "new dispute": reverse("referees:dispute_new", args=[t.pk]),
+        "assign referees": reverse("referees:assign", args=[t.pk]),
+        "league managers": reverse("leagues:managers", args=[league.pk]),
         "correction": reverse("referees:correct", args=[t.pk, game.pk]),
         "admin": reverse("admin:index"),
         "admin players": reverse("admin:tournaments_player_changelist"),
