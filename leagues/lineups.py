@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from scoring.rules import RuleError, gettext_noop
 from tournaments.models import Player, Registration, Team, Tournament
 
-from .models import REGULARS, LeagueEvent, LeagueTeam, MatchDay, RosterEntry, Substitution
+from .models import REGULARS, League, LeagueEvent, LeagueTeam, MatchDay, RosterEntry, Substitution
 
 
 def create_match_day(group, *, number: int, date, teams: Sequence[LeagueTeam], host=None) -> MatchDay:
@@ -30,6 +30,9 @@ def create_match_day(group, *, number: int, date, teams: Sequence[LeagueTeam], h
     if any(team.group_id != group.pk for team in teams):
         raise RuleError("teams", gettext_noop("every team of a match day must belong to its group"), "league")
     with transaction.atomic():
+        # The league's row: its managers, read below, do not change until this match day
+        # has them as its directors (leagues.setup.add_manager / remove_manager lock it too).
+        League.objects.select_for_update().values_list("pk", flat=True).get(pk=league.pk)
         # League (120 + season 20) and group (80) may be longer than a tournament's name (160).
         suffix = f" · {number}"
         limit = Tournament._meta.get_field("name").max_length - len(suffix)

@@ -109,6 +109,9 @@ def add_manager(league: League, user: AbstractBaseUser) -> int:
     one: he runs their draws and desks like the others. One transaction; answers the
     number of match days. Naming one who manages it already changes nothing."""
     with transaction.atomic():
+        # The league's row, as create_match_day locks it: a match day set up at this moment
+        # gets him as director, or is listed here.
+        League.objects.select_for_update().values_list("pk", flat=True).get(pk=league.pk)
         league.managers.add(user)
         tournaments = _match_day_tournaments(league)
         _Directing.objects.bulk_create(
@@ -130,6 +133,10 @@ def remove_manager(league: League, user: AbstractBaseUser) -> None:
             raise RuleError("league managers", LAST_MANAGER, "league", name=user.get_username())
         league.managers.remove(user)
         tournaments = _match_day_tournaments(league)
+        # Their rows too, in order, as services.remove_director locks its tournament: a
+        # director removed from a match day at this moment is seen here, so the match day
+        # keeps one (no one locks a tournament before a league: no deadlock).
+        list(Tournament.objects.select_for_update().filter(pk__in=tournaments).order_by("pk").values_list("pk"))
         _Directing.objects.filter(tournament_id__in=tournaments, user=user).delete()
         orphans = Tournament.objects.filter(pk__in=tournaments, directors=None).values_list("pk", flat=True)
         _Directing.objects.bulk_create(
