@@ -43,8 +43,19 @@ class AccountForm(forms.Form):
         return None
 
     def clean_username(self) -> str:
-        name = self.cleaned_data["username"].strip()
-        get_user_model().username_validator(name)  # letters, digits and @.+-_ only: refused here, named
+        """The name as the account stores it: Django keeps user names in Unicode's NFKC
+        form (a ligature is its letters, a full-width letter the plain one), so it is
+        checked and looked up in that form; one a few characters long could otherwise grow
+        past the column's 150 on saving."""
+        user_model = get_user_model()
+        name = user_model.normalize_username(self.cleaned_data["username"].strip())
+        limit = user_model._meta.get_field(user_model.USERNAME_FIELD).max_length
+        if len(name) > limit:
+            raise forms.ValidationError(
+                _("A user name has at most %(limit)s characters (this one, as stored, has %(length)s).")
+                % {"limit": limit, "length": len(name)}
+            )
+        user_model.username_validator(name)  # letters, digits and @.+-_ only: refused here, named
         return name
 
     def clean(self) -> dict:
@@ -57,13 +68,27 @@ class AccountForm(forms.Form):
         if self.user is not None:
             self._check_existing(self.user, name, data.get("password"))
             return data
+        twin = user_model.objects.filter(username__iexact=name).values_list("username", flat=True).first()
+        if twin is not None:
+            # Told apart only by upper and lower case, a new account is mistaken for the
+            # existing one in every list (and shares its login throttle, which folds case).
+            self.add_error(
+                "username",
+                _(
+                    "There is an account %(existing)s already: name it, "
+                    "or choose a name that differs by more than case."
+                )
+                % {"existing": twin},
+            )
+            return data
         password = data.get("password")
         if not password:
-            self.add_error(
-                "password",
-                _("There is no user %(name)s yet: give a password and the office creates the account.")
-                % {"name": name},
-            )
+            if "password" not in self.errors:  # not "give one" under "no NUL byte allowed"
+                self.add_error(
+                    "password",
+                    _("There is no user %(name)s yet: give a password and the office creates the account.")
+                    % {"name": name},
+                )
             return data
         try:
             password_validation.validate_password(password, user_model(username=name))
