@@ -9,8 +9,10 @@ class LeaguesConfig(AppConfig):
     def ready(self) -> None:
         # Fill the hooks the apps below declare (README, "Layout"): they never import leagues.
         from referees import hooks
+        from tournaments import hooks as tournaments_hooks
 
-        from . import checks, panels
+        from . import checks, panels, setup
 
         hooks.correction_refused.fill(checks.correction_refused)
         hooks.home_panels.fill(panels.home_panels)
+        tournaments_hooks.kept_director.fill(setup.kept_director)

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.db.models import Q
+from django.utils.translation import gettext as _
 
 from scoring.rules import RuleError, gettext_noop
 from tournaments.models import Club, Player, Tournament
@@ -142,6 +143,18 @@ def remove_manager(league: League, user: AbstractBaseUser) -> None:
         _Directing.objects.bulk_create(
             [_Directing(tournament_id=pk, user_id=other) for pk in orphans for other in others]
         )
+
+
+def kept_director(tournament: Tournament, user: AbstractBaseUser) -> str | None:
+    """A match day's tournament is directed by the league's managers: its own directors
+    page takes none of them out (he would still manage the league and its match days,
+    yet be refused this one); the league's managers page does (tournaments.hooks)."""
+    league = League.objects.filter(groups__match_days__tournament=tournament, managers=user).first()
+    if league is None:
+        return None
+    return _(
+        "%(name)s manages the league %(league)s, whose match day this is: take him out on the league's managers page."
+    ) % {"name": user.get_username(), "league": league}
 
 
 def save_group(league: League, name: str, group: Group | None = None) -> Group:

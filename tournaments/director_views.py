@@ -58,6 +58,9 @@ def director_remove(request: HttpRequest, tournament: Tournament, user_id: int) 
             % {"name": name},
         )
         return redirect("tournaments:directors", tournament.pk)
+    except services.KeptDirector as kept:
+        messages.error(request, _("Directors: %(reason)s") % {"reason": kept})
+        return redirect("tournaments:directors", tournament.pk)
     messages.success(request, _("%(name)s no longer directs this tournament.") % {"name": name})
     if tournament.is_director(request.user):
         return redirect("tournaments:directors", tournament.pk)

@@ -81,3 +81,9 @@ deals_entered = Hook("tournaments.deals_entered", unfilled)
 #: The ids of those of the given tables where a deal is entered, on the sheet or on the
 #: second list (their seats are then fixed, 3.1.2); filled by scoring, which keeps the games.
 tables_with_deals = Hook("tournaments.tables_with_deals", unfilled)
+
+#: Why a user stays a director of the tournament whatever its directors page says (he
+#: manages the league whose match day it is: the league's managers page names and takes
+#: out match days' directors), as a sentence; None: the page may take him out. Filled by
+#: leagues.
+kept_director = Hook("tournaments.kept_director", lambda tournament, user: None)

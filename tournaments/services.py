@@ -49,6 +49,11 @@ class LastDirector(Exception):
     run it then, and at the desk on the evening there is none."""
 
 
+class KeptDirector(Exception):
+    """He directs the tournament for a reason this page does not decide (a league manager
+    directs the league's match days); the message says where to change it."""
+
+
 def add_director(tournament: Tournament, user: AbstractBaseUser) -> None:
     """Let ``user`` direct ``tournament`` too (a second director, a helper at the desk):
     he may then do all a director does. Naming one who directs it already changes nothing."""
@@ -57,10 +62,13 @@ def add_director(tournament: Tournament, user: AbstractBaseUser) -> None:
 
 def remove_director(tournament: Tournament, user: AbstractBaseUser) -> None:
     """``user`` no longer directs ``tournament``; raises :class:`LastDirector` for the last
-    one. The tournament's row is locked first, so two directors removing each other at
-    once cannot both go."""
+    one and :class:`KeptDirector` for one who directs it as a league's manager. The
+    tournament's row is locked first, so two directors removing each other at once
+    cannot both go."""
     with transaction.atomic():
         Tournament.objects.select_for_update().values_list("pk", flat=True).get(pk=tournament.pk)
+        if reason := hooks.kept_director(tournament, user):
+            raise KeptDirector(reason)
         others = tournament.directors.exclude(pk=user.pk)
         if not others.exists():
             raise LastDirector

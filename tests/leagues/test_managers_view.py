@@ -199,3 +199,21 @@ def test_the_list_is_a_fixed_number_of_queries(client, league, django_assert_max
     with django_assert_max_num_queries(two):
         client.get(page(league))
     assert queries() == two
+
+
+def test_a_match_days_directors_page_keeps_the_league_managers_and_lets_a_helper_go(client, boss, league):
+    """On a match day's own directors page the league's managers stay (the page says where
+    to take one out); the host's helper named there is taken out there."""
+    anna = factories.user("anna")
+    client.post(reverse("leagues:managers", args=[league.pk]), {"username": "anna"})
+    tournament = match_day_tournament(league)
+    helper = factories.user("helper")
+    tournament.directors.add(helper)
+    remove = lambda user: reverse("tournaments:director_remove", args=[tournament.pk, user.pk])  # noqa: E731
+    page = client.post(remove(anna), follow=True).content.decode()
+    assert "anna manages the league" in page and "take him out on the league&#x27;s managers page" in page
+    assert sorted(tournament.directors.values_list("username", flat=True)) == ["anna", "boss", "helper"]
+    client.post(remove(helper))
+    assert sorted(tournament.directors.values_list("username", flat=True)) == ["anna", "boss"]
+    client.post(reverse("leagues:manager_remove", args=[league.pk, anna.pk]))
+    assert sorted(tournament.directors.values_list("username", flat=True)) == ["boss"]
