@@ -48,18 +48,8 @@ def director_remove(request: HttpRequest, tournament: Tournament, user_id: int) 
     name = user.get_username()
     try:
         services.remove_director(tournament, user)
-    except services.LastDirector:
-        messages.error(
-            request,
-            _(
-                "Directors: %(name)s is the last director of this tournament, and a tournament always keeps one. "
-                "Name another director first."
-            )
-            % {"name": name},
-        )
-        return redirect("tournaments:directors", tournament.pk)
-    except services.KeptDirector as kept:
-        messages.error(request, _("Directors: %(reason)s") % {"reason": kept})
+    except services.DirectorStays as refused:
+        messages.error(request, _("Directors: %(reason)s") % {"reason": refused})
         return redirect("tournaments:directors", tournament.pk)
     messages.success(request, _("%(name)s no longer directs this tournament.") % {"name": name})
     if tournament.is_director(request.user):

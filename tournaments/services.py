@@ -44,12 +44,16 @@ def create_tournament(form, director, preset=None) -> Tournament:
     return tournament
 
 
-class LastDirector(Exception):
+class DirectorStays(Exception):
+    """A refused removal; the message says why, for the page to show as it is."""
+
+
+class LastDirector(DirectorStays):
     """Removing him would leave the tournament without a director: only a superuser could
     run it then, and at the desk on the evening there is none."""
 
 
-class KeptDirector(Exception):
+class KeptDirector(DirectorStays):
     """He directs the tournament for a reason this page does not decide (a league manager
     directs the league's match days); the message says where to change it."""
 
@@ -71,7 +75,13 @@ def remove_director(tournament: Tournament, user: AbstractBaseUser) -> None:
             raise KeptDirector(reason)
         others = tournament.directors.exclude(pk=user.pk)
         if not others.exists():
-            raise LastDirector
+            raise LastDirector(
+                _(
+                    "%(name)s is the last director of this tournament, and a tournament always keeps one. "
+                    "Name another director first."
+                )
+                % {"name": user.get_username()}
+            )
         tournament.directors.remove(user)
 
 

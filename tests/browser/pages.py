@@ -72,3 +72,22 @@ def check_in_and_take(page, query: str, amount: str) -> None:
     expect(rows.first.locator("button", has_text="present")).to_be_visible()
     rows.first.locator("button", has_text=f"take {amount}").click()
     expect(rows.first.locator("button", has_text="paid")).to_be_visible()
+
+
+#: How the desk types the club list's players (test_door, test_messy_evening) as they
+#: arrive: any order, without umlauts, abbreviated.
+ARRIVALS = [
+    "mueller anna",
+    "Bernd Schäfer",
+    "ozdemir",
+    "Weiss, D.",
+    "kruger elke",
+    "becker",
+    "Hoffmann, G.",
+    "jaeger holger",
+    "ines lange",
+    "neumann",
+    "Richter, Karin",
+    "schroeder",
+    "monika vogel",
+]  # Not Norbert Wolf nor Olaf Zimmermann (the messy evening seats Norbert late).

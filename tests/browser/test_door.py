@@ -18,7 +18,7 @@ from playwright.sync_api import expect
 
 from tournaments.models import Registration, Seat, Tournament
 
-from .pages import check_in_and_take, import_club_list, log_in, new_tournament
+from .pages import ARRIVALS, check_in_and_take, import_club_list, log_in, new_tournament
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 
@@ -42,22 +42,6 @@ CLUB_LIST = [
     ("Wolf", "Norbert", "Herz Dame Gera", "", "m"),
     ("Zimmermann", "Olaf", "Kreuz Bube Zeitz", "", "m"),
 ]
-#: How the desk types them as they arrive: any order, without umlauts, abbreviated.
-ARRIVALS = [
-    "mueller anna",
-    "Bernd Schäfer",
-    "ozdemir",
-    "Weiss, D.",
-    "kruger elke",
-    "becker",
-    "Hoffmann, G.",
-    "jaeger holger",
-    "ines lange",
-    "neumann",
-    "Richter, Karin",
-    "schroeder",
-    "monika vogel",
-]  # Norbert Wolf and Olaf Zimmermann do not come.
 
 
 def _club_list(path: Path) -> Path:

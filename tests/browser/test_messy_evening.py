@@ -24,7 +24,7 @@ from playwright.sync_api import expect
 from scoring.models import Game
 from tournaments.models import Registration, Seat, Table, Tournament
 
-from .pages import check_in_and_take, enter, import_club_list, log_in, new_tournament
+from .pages import ARRIVALS, check_in_and_take, enter, import_club_list, log_in, new_tournament
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 
@@ -48,24 +48,15 @@ CLUB_LIST = [
     ("Wolf", "Norbert", "Herz Dame Gera", "", "m"),
     ("Zimmermann", "Olaf", "Kreuz Bube Zeitz", "", "m"),
 ]
-#: Typed at the desk as they come: any order, without umlauts. Norbert comes late, Olaf never.
-ARRIVALS = [
-    "mueller anna",
-    "Bernd Schäfer",
-    "ozdemir",
-    "Weiss, D.",
-    "kruger elke",
-    "becker",
-    "Hoffmann, G.",
-    "jaeger holger",
-    "ines lange",
-    "neumann",
-    "Richter, Karin",
-    "schroeder",
-    "monika vogel",
-]
-WOMEN = {"Anna Müller", "Canan Özdemir-Kaya", "Elke Krüger", "Gisela Hoffmann", "Ines Lange", "Karin Richter"}
-WOMEN.add("Monika Vogel")
+WOMEN = {
+    "Anna Müller",
+    "Canan Özdemir-Kaya",
+    "Elke Krüger",
+    "Gisela Hoffmann",
+    "Ines Lange",
+    "Karin Richter",
+    "Monika Vogel",
+}
 
 
 def _club_list(path: Path) -> Path:
