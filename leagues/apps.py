@@ -16,3 +16,4 @@ class LeaguesConfig(AppConfig):
         hooks.correction_refused.fill(checks.correction_refused)
         hooks.home_panels.fill(panels.home_panels)
         tournaments_hooks.kept_director.fill(setup.kept_director)
+        tournaments_hooks.player_elsewhere.fill(setup.player_elsewhere)

@@ -157,6 +157,18 @@ def kept_director(tournament: Tournament, user: AbstractBaseUser) -> str | None:
     ) % {"name": user.get_username(), "league": league}
 
 
+def player_elsewhere(player, user: AbstractBaseUser) -> list[str]:
+    """The leagues whose rosters hold ``player`` that ``user`` does not manage (tournaments.hooks):
+    a director changes the person's name, club or number only if he runs those too."""
+    return list(
+        League.objects.filter(groups__teams__roster__player=player)
+        .exclude(managers=user)
+        .order_by("name")
+        .values_list("name", flat=True)
+        .distinct()
+    )
+
+
 def save_group(league: League, name: str, group: Group | None = None) -> Group:
     """A new group of the league, or a group renamed (names unique in the league)."""
     with transaction.atomic():

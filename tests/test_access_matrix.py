@@ -399,6 +399,12 @@ def in_a_team(w) -> None:
     Registration.objects.filter(pk=w.registrations[0].pk).update(team=team)
 
 
+def shared_person(w) -> None:
+    """Table 1's first player plays in the other director's tournament too: a person shared by
+    two tournaments, whose name, club and number only who runs both (or an administrator) changes."""
+    w.shared = Registration.objects.create(tournament=w.other, player=w.registrations[0].player)
+
+
 @dataclass(frozen=True)
 class Row:
     name: str
@@ -490,6 +496,16 @@ MATRIX: list[Row] = [
         get=STAFF,
         post=STAFF,
         data=lambda w: {"name": "Amalia Oneworth-Neu", "club": "", "membership_number": "", "team": ""},
+    ),
+    # The same player, renamed from the other tournament he plays in: its director runs
+    # only that one, so he may open the form but not rename the person (422, nothing changed).
+    Row(
+        "tournaments:player_edit",
+        lambda w, token: {"tournament_id": w.other.pk, "registration_id": w.shared.pk},
+        get=STAFF | {"director": FORBIDDEN, "other_director": OK, "referee": FORBIDDEN, "referee_other": FORBIDDEN},
+        post=STAFF | {"director": FORBIDDEN, "other_director": 422, "referee": FORBIDDEN, "referee_other": FORBIDDEN},
+        data=lambda w: {"name": "Renamed By Other", "club": "", "membership_number": "", "team": ""},
+        prepare=shared_person,
     ),
     Row("tournaments:category_add", tournament, post=STAFF, data=lambda w: {"name": "Damen"}),
     Row("tournaments:delete", tournament, get=STAFF, post=STAFF, data=lambda w: {"confirm": "yes"}),

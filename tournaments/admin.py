@@ -8,13 +8,14 @@ admin), so neither can the series, tables or tournaments that hold them.
 
 from django.contrib import admin
 
-from . import hooks
+from . import hooks, services
 from .forms import KeepsWhatIsPlayed
 from .models import (
     Club,
     LostGameFee,
     PassedOutFee,
     Player,
+    PlayerChange,
     Prize,
     Registration,
     Seat,
@@ -37,6 +38,29 @@ class PlayerAdmin(admin.ModelAdmin):
     list_select_related = ["club"]
     search_fields = ["name", "membership_number", "club__name"]
     autocomplete_fields = ["club"]
+
+    def save_model(self, request, obj, form, change) -> None:
+        """The admin changes a person everywhere: kept as a PlayerChange, as from a players page."""
+        before = services.person_fields(Player.objects.select_related("club").get(pk=obj.pk)) if change else None
+        super().save_model(request, obj, form, change)
+        after = services.person_fields(obj)
+        if before is not None and before != after:
+            PlayerChange.objects.create(player=obj, user=request.user, before=before, after=after)
+
+
+@admin.register(PlayerChange)
+class PlayerChangeAdmin(admin.ModelAdmin):
+    """The record of changes to people: read, never written by hand."""
+
+    list_display = ["at", "player", "user", "tournament"]
+    list_select_related = ["player__club", "user", "tournament"]
+    search_fields = ["player__name"]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
 
 
 class LostGameFeeInline(admin.TabularInline):

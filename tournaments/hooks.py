@@ -87,3 +87,8 @@ tables_with_deals = Hook("tournaments.tables_with_deals", unfilled)
 #: out match days' directors), as a sentence; None: the page may take him out. Filled by
 #: leagues.
 kept_director = Hook("tournaments.kept_director", lambda tournament, user: None)
+
+#: The names of the leagues ``player`` plays in (on a roster) that ``user`` does not manage:
+#: his name, club and membership number show there too, so a director changes them only
+#: if he runs those as well (tournaments.services.elsewhere). Filled by leagues.
+player_elsewhere = Hook("tournaments.player_elsewhere", lambda player, user: [])

@@ -201,6 +201,17 @@ class PlayerEditForm(PlayerFieldsForm):
         )
         self.fields["category"] = CategoryChoice(registration.tournament)
 
+    def clean(self) -> dict:
+        data = super().clean()
+        if self.errors:
+            return data
+        after = {key: data.get(key, "") for key in ("name", "club", "membership_number")}
+        if after != services.person_fields(self.registration.player):
+            places = services.elsewhere(self.registration.player, self.user)
+            if places:
+                raise forms.ValidationError(shared_message(self.registration.player.name, places))
+        return data
+
     def save(self) -> None:
         data = self.cleaned_data
         services.edit_player(
@@ -211,7 +222,24 @@ class PlayerEditForm(PlayerFieldsForm):
             team=_clean_text(data.get("team", "")),
             category=data.get("category"),
             namesake_ok=data.get("namesake_ok", False),
+            user=self.user,
         )
+
+
+#: Places named in a refusal; the rest are counted.
+SHOWN_PLACES = 3
+
+
+def shared_message(name: str, places: list[str]) -> str:
+    """Why a director may not change a person's name, club or number: where else he plays."""
+    shown = ", ".join(places[:SHOWN_PLACES])
+    more = len(places) - SHOWN_PLACES
+    if more > 0:
+        shown += " " + ngettext("and %(n)s more", "and %(n)s more", more) % {"n": more}
+    return _(
+        "%(name)s also plays in %(places)s, which you do not run: his name, club and membership number show "
+        "there too, so only an office administrator changes them. Team and category you change here."
+    ) % {"name": name, "places": shown}
 
 
 class CategoryForm(forms.ModelForm):

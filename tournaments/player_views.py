@@ -12,7 +12,11 @@ from django.utils.translation import gettext as _
 
 from .models import Registration, Tournament
 from .permissions import director_required
-from .player_forms import PlayerEditForm
+from .player_forms import PlayerEditForm, shared_message
+from .services import PersonShared
+
+#: The latest changes of the person shown under the form.
+CHANGES_SHOWN = 10
 
 
 @director_required
@@ -28,10 +32,13 @@ def player_edit(request: HttpRequest, tournament: Tournament, registration_id: i
     if request.method == "POST" and form.is_valid():
         try:
             form.save()
+        except PersonShared as shared:  # a tournament or league he joined meanwhile
+            form.add_error(None, shared_message(shared.name, shared.places))
         except IntegrityError:
             form.add_error(None, _("Another player took this name or membership number meanwhile; nothing changed."))
         else:
             messages.success(request, _("%(name)s is saved.") % {"name": form.cleaned_data["name"]})
             return redirect("tournaments:players", tournament.pk)
-    context = {"tournament": tournament, "registration": registration, "form": form}
+    changes = registration.player.changes.select_related("user")[:CHANGES_SHOWN]
+    context = {"tournament": tournament, "registration": registration, "form": form, "changes": changes}
     return render(request, "tournaments/player_edit.html", context, status=422 if form.errors else 200)

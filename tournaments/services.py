@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from . import hooks
-from .models import Category, Club, Player, Registration, Table, Team, Tournament, new_token
+from .models import Category, Club, Player, PlayerChange, Registration, Table, Team, Tournament, new_token
 from .names import identity_key
 
 #: The common lost-game fee schedule (DOMAIN, "Fees"): 0.50 for the 1st-3rd lost game,
@@ -240,6 +240,24 @@ def _register(tournament: Tournament, entry: Entry) -> Registration:
     )
 
 
+def elsewhere(player: Player, user) -> list[str]:
+    """The tournaments and leagues ``player`` plays in that ``user`` does not run (empty for
+    a superuser, the office's administrator): his name, club and membership number show in
+    all of them, so only someone who runs every one of them may change those."""
+    if user is None or not user.is_authenticated:
+        return ["?"]
+    if user.is_superuser:
+        return []
+    places = list(
+        Tournament.objects.filter(registrations__player=player)
+        .exclude(directors=user)
+        .order_by("name")
+        .values_list("name", flat=True)
+        .distinct()
+    )
+    return places + list(hooks.player_elsewhere(player, user))
+
+
 def edit_player(
     registration: Registration,
     *,
@@ -249,15 +267,28 @@ def edit_player(
     team: str,
     category,
     namesake_ok: bool = False,
+    user=None,
 ) -> None:
-    """Correct a registered player: his name, club and number (everywhere: the standings
-    and printed sheets read them from the player), his team and category here.
-    Raises IntegrityError for a number or identity another player holds."""
+    """Correct a registered player: his team and category here, and his name, club and
+    number (everywhere: the standings and printed sheets read them from the player). The
+    person's fields change only for whom :func:`elsewhere` finds nothing, and every such
+    change is kept as a :class:`PlayerChange`. Raises :class:`PersonShared` for a change
+    of them ``user`` may not make, IntegrityError for a number or identity another player
+    holds."""
     with transaction.atomic():
-        player = registration.player
-        club_obj = Club.objects.get_or_create(name=club)[0] if club else None
-        player.name, player.club, player.membership_number = name, club_obj, membership_number
-        player.save()
+        player = Player.objects.select_for_update().select_related("club").get(pk=registration.player_id)
+        before = person_fields(player)
+        after = {"name": name, "club": club, "membership_number": membership_number}
+        if after != before:
+            places = elsewhere(player, user)
+            if places:
+                raise PersonShared(player.name, places)
+            club_obj = Club.objects.get_or_create(name=club)[0] if club else None
+            player.name, player.club, player.membership_number = name, club_obj, membership_number
+            player.save()
+            PlayerChange.objects.create(
+                player=player, user=user, tournament=registration.tournament, before=before, after=after
+            )
         tournament = registration.tournament
         team_obj = Team.objects.get_or_create(tournament=tournament, name=team)[0] if team else None
         # His identity key in every tournament he is registered in follows the new name.
@@ -269,6 +300,25 @@ def edit_player(
             if other.pk == registration.pk:
                 fields |= {"team": team_obj, "category": category}
             Registration.objects.filter(pk=other.pk).update(**fields)
+
+
+def person_fields(player: Player) -> dict[str, str]:
+    """The fields of a person every tournament he plays in shows, as a change records them."""
+    return {
+        "name": player.name,
+        "club": player.club.name if player.club_id else "",
+        "membership_number": player.membership_number,
+    }
+
+
+class PersonShared(Exception):
+    """A change to a person's name, club or number by someone who does not run every
+    tournament and league he plays in."""
+
+    def __init__(self, name: str, places: list[str]) -> None:
+        self.name = name
+        self.places = places
+        super().__init__(name)
 
 
 def delete_or_archive(tournament: Tournament, has_games: bool) -> str:

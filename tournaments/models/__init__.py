@@ -11,7 +11,7 @@ from .access import LoginAttempt
 from .defaults import new_seed, new_token
 from .entries import Category, Registration, RegistrationQuerySet, Team
 from .money import LostGameFee, PassedOutFee, Prize, TableMoney
-from .people import Club, Player
+from .people import Club, Player, PlayerChange
 from .play import Seat, Series, Table, TableQuerySet
 from .tournament import Tournament, TournamentQuerySet
 
@@ -22,6 +22,7 @@ __all__ = [
     "LostGameFee",
     "PassedOutFee",
     "Player",
+    "PlayerChange",
     "Prize",
     "Registration",
     "RegistrationQuerySet",

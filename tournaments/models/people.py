@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
@@ -75,3 +76,29 @@ class Player(models.Model):
         self.search_key = search_key(self.name)[:400]
         self.sort_key = sort_key(self.name)
         return self
+
+
+class PlayerChange(models.Model):
+    """A change to a person's name, club or membership number, which every tournament and
+    league he plays in shows: who made it, from which tournament, what it was before.
+    Kept because such a change reaches beyond the tournament it was made from."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="changes")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name=_("changed by"), null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    #: The tournament whose players page made it (None: the admin).
+    tournament = models.ForeignKey(
+        "tournaments.Tournament", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    at = models.DateTimeField(_("when"), auto_now_add=True)
+    before = models.JSONField(_("before"))
+    after = models.JSONField(_("after"))
+
+    class Meta:
+        ordering = ["-at", "-pk"]
+        verbose_name = _("player change")
+        verbose_name_plural = _("player changes")
+
+    def __str__(self) -> str:
+        return f"{self.player_id}: {self.before} -> {self.after}"
