@@ -15,10 +15,14 @@ The count is taken *before* the password is checked, and the database is the arb
 their limits, writes the attempt's rows, all in one short transaction. So of any
 number of simultaneous guesses at most LOGIN_FAILURE_LIMIT reach the password check
 (PBKDF2 takes a good fraction of a second; counting only after it, a burst would get
-every guess through). The lock is SQLite's write lock (IMMEDIATE transactions, and the
-transaction writes first in any case) or a PostgreSQL advisory lock per key.
+every guess through). An attempt that finds the limit taken only by attempts still being
+checked waits in line for them instead of being refused: a burst of guesses is refused
+once they are found wrong, and simultaneous right logins of one account all get in. The
+lock is SQLite's write lock (IMMEDIATE transactions, and the transaction writes first in
+any case) or a PostgreSQL advisory lock per key.
 
-After the check: a wrong password (or an error on the way) leaves the rows, a failure.
+After the check: a wrong password leaves the rows, now a failure (an error on the way
+leaves them too, a failure once PENDING_STALE has passed).
 A success (also the right password of an account the admin's login does not admit,
 which is no guess) deletes every row of the username (it clears the username's count) and the
 attempt's own row of the address, so successful logins never count against an
@@ -59,6 +63,13 @@ PRUNE_BATCH = 500
 # The first half of the two-part PostgreSQL advisory lock ids ("Skat"), so the
 # throttle's locks never meet another user of advisory locks.
 ADVISORY_LOCK_SPACE = 0x536B6174
+#: How long an attempt waits in line for the attempts being checked (a password check
+#: takes a fraction of a second), and how often it looks again.
+QUEUE_SECONDS = 10
+QUEUE_POLL = 0.05
+#: An attempt still "being checked" after this long was lost on the way (a worker killed):
+#: it counts as a failure.
+PENDING_STALE = 60
 
 
 def client_ip(request: HttpRequest | None) -> str:
@@ -123,19 +134,22 @@ def _prune(now: float) -> None:
     LoginAttempt.objects.filter(pk__in=expired).delete()
 
 
-def _wait(keys: list[tuple[str, int]], now: float) -> float:
-    """Seconds until the rows within the window leave every key below its limit (0: now)."""
+def _wait(keys: list[tuple[str, int]], now: float, *, pending_too: bool = True) -> float:
+    """Seconds until the rows within the window leave every key below its limit (0: now).
+
+    ``pending_too=False`` counts only failures: rows whose password was found wrong, and
+    rows still "being checked" after :data:`PENDING_STALE` seconds (a worker that died
+    on the way), which count as failures."""
     window = settings.LOGIN_FAILURE_WINDOW
     wait = 0.0
     for key, limit in keys:
         if limit < 1:
             wait = max(wait, window)
             continue
-        newest = list(
-            LoginAttempt.objects.filter(key=key, created__gt=_moment(now - window))
-            .order_by("-created")
-            .values_list("created", flat=True)[:limit]
-        )
+        rows = LoginAttempt.objects.filter(key=key, created__gt=_moment(now - window))
+        if not pending_too:
+            rows = rows.filter(Q(pending=False) | Q(created__lte=_moment(now - PENDING_STALE)))
+        newest = list(rows.order_by("-created").values_list("created", flat=True)[:limit])
         if len(newest) >= limit:
             # Allowed again once the limit-th newest attempt has left the window.
             wait = max(wait, newest[-1].timestamp() + window - now)
@@ -156,6 +170,10 @@ class Attempt:
         own row of the address (a success is no failure; earlier ones stay counted)."""
         LoginAttempt.objects.filter(Q(key=self.user_key) | Q(pk__in=self.row_ids)).delete()
 
+    def failed(self) -> None:
+        """The password was wrong: the attempt's rows stay, counted as failures now."""
+        LoginAttempt.objects.filter(pk__in=self.row_ids).update(pending=False)
+
     def abandoned(self) -> None:
         """No password was checked (a field was empty): the attempt does not count."""
         if self.row_ids:
@@ -165,28 +183,44 @@ class Attempt:
 def begin_attempt(username: str, ip: str, now: float | None = None) -> Attempt:
     """Count a login attempt before its password is checked, atomically.
 
-    Refused (``wait`` seconds, nothing written) when the username or the address has
-    reached its limit within the window, counting the attempts other workers are still
-    checking; otherwise the attempt's rows are committed before this returns, so every
-    later attempt counts it. Must not run inside another transaction (it would hold the
-    lock, and hide the rows, until that one ends): ``durable`` makes sure.
+    Refused (``wait`` seconds, nothing written) when the username's or the address's
+    failures have reached the limit within the window. When they have not, but together
+    with the attempts other workers are still checking they would, the attempt waits in
+    line (up to :data:`QUEUE_SECONDS`) for those to end: so at most the limit reach the
+    password check at once, a burst of guesses is refused as soon as they are found wrong,
+    and ten right logins of one account at the same moment all get in. Admitted, the
+    attempt's rows are committed before this returns, so every later attempt counts it.
+    Must not run inside another transaction (it would hold the lock, and hide the rows,
+    until that one ends): ``durable`` makes sure. With ``now`` given (tests) it never
+    waits: the attempts being checked count as failures.
     """
-    now = time.time() if now is None else now
     keys = _keys(username, ip)
-    with transaction.atomic(durable=True):
-        _lock([key for key, _limit in keys])
-        _prune(now)
-        wait = _wait(keys, now)
-        if wait:
-            return Attempt(keys[0][0], (), math.ceil(wait))
-        rows = LoginAttempt.objects.bulk_create([LoginAttempt(key=key, created=_moment(now)) for key, _ in keys])
-    return Attempt(keys[0][0], tuple(row.pk for row in rows), 0)
+    deadline = time.monotonic() + QUEUE_SECONDS
+    while True:
+        moment = time.time() if now is None else now
+        with transaction.atomic(durable=True):
+            _lock([key for key, _limit in keys])
+            _prune(moment)
+            failed = _wait(keys, moment, pending_too=False)
+            if failed:
+                return Attempt(keys[0][0], (), math.ceil(failed))
+            busy = _wait(keys, moment)
+            if not busy:
+                rows = LoginAttempt.objects.bulk_create(
+                    [LoginAttempt(key=key, created=_moment(moment), pending=True) for key, _ in keys]
+                )
+                return Attempt(keys[0][0], tuple(row.pk for row in rows), 0)
+        if now is not None:
+            return Attempt(keys[0][0], (), math.ceil(busy))
+        if time.monotonic() >= deadline:
+            return Attempt(keys[0][0], (), QUEUE_SECONDS)
+        time.sleep(QUEUE_POLL)
 
 
 def locked_for(username: str, ip: str, now: float | None = None) -> int:
     """Seconds until an attempt for ``username`` from ``ip`` is allowed again (0: now)."""
     now = time.time() if now is None else now
-    return math.ceil(_wait(_keys(username, ip), now))
+    return math.ceil(_wait(_keys(username, ip), now, pending_too=False))
 
 
 def record_failure(username: str, ip: str, now: float | None = None) -> None:
@@ -233,6 +267,8 @@ class ThrottledLoginMixin:
                 # The right password of an account not allowed here (the admin's login
                 # for a referee): no guess, so it does not count against the name.
                 attempt.succeeded()
+            else:
+                attempt.failed()
             raise
         if self.user_cache is not None:
             attempt.succeeded()

@@ -300,3 +300,26 @@ def test_the_right_password_on_the_admin_login_of_a_non_staff_account_is_no_fail
         response = login(Client(), "referee", "pw", ip=f"10.0.6.{i}", url=admin)
         assert response.status_code == 200 and LOCKED not in response.content.decode()
     assert login(Client(), "referee", "pw", ip="10.0.7.1").status_code == 302
+
+
+@pytest.mark.django_db(transaction=True)
+def test_ten_simultaneous_right_logins_of_one_account_all_get_in(counting_backend):
+    """Ten devices of one director log in at the same moment: the attempts still being
+    checked hold the limit's places, so the later ones wait in line, not refused (429)."""
+    factories.user("anna")
+    clients = [Client() for _ in range(10)]
+    responses = in_parallel(lambda i: login(clients[i], "anna", "pw", ip=f"10.9.0.{i}"), 10)
+    assert [r.status_code for r in responses] == [302] * 10
+    assert all("_auth_user_id" in client.session for client in clients)
+    assert not LoginAttempt.objects.filter(pending=True).exists()
+
+
+def test_an_attempt_lost_on_the_way_counts_as_a_failure_after_a_while():
+    """A worker killed during the password check leaves its rows "being checked": after
+    PENDING_STALE seconds they count as failures, never holding the line for ever."""
+    for second in range(5):
+        throttle.begin_attempt("anna", "10.0.0.1", now=1000.0 + second)
+    assert throttle.locked_for("anna", "10.0.0.1", now=1010.0) == 0
+    stale = 1004.0 + throttle.PENDING_STALE + 1
+    assert throttle.locked_for("anna", "10.0.0.1", now=stale) > 0
+    assert throttle.begin_attempt("anna", "10.0.0.2", now=stale).wait > 0

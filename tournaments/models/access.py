@@ -17,6 +17,9 @@ class LoginAttempt(models.Model):
 
     key = models.CharField(max_length=72)
     created = models.DateTimeField(db_index=True)
+    #: Its password is still being checked: not a failure (yet), but it holds a place of
+    #: the limit, so a parallel attempt waits for it (tournaments.throttle.begin_attempt).
+    pending = models.BooleanField(default=False)
 
     class Meta:
         indexes = [models.Index(fields=["key", "created"], name="login_attempt_key_created")]
