@@ -279,6 +279,9 @@ CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    "filters": {"one_line_refusals": {"()": "config.logs.OneLineRefusals"}},
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
+    # A refusal (403, 404, 429) is one line in the log; a 500 keeps its traceback (config/logs.py).
+    "loggers": {"django.request": {"filters": ["one_line_refusals"]}},
 }
