@@ -8,13 +8,12 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.utils.text import slugify
 
 from tournaments.filenames import Name, file_name
+from tournaments.tabular import CSV_TYPE, XLSX_TYPE
 
 from . import documents
 from .exports import SHEETS, league_season_csv, league_season_xlsx
 from .models import League, MatchDay
 from .permissions import manager_required, match_day_manager_required
-
-XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
 
 @match_day_manager_required
@@ -26,7 +25,7 @@ def match_report_pdf(request: HttpRequest, match_day: MatchDay) -> HttpResponse:
 def season_xlsx(request: HttpRequest, league: League) -> HttpResponse:
     out = io.BytesIO()
     league_season_xlsx(league, out)
-    response = HttpResponse(out.getvalue(), content_type=XLSX)
+    response = HttpResponse(out.getvalue(), content_type=XLSX_TYPE)
     filename = file_name(Name(league), suffix=".xlsx", fallback="league")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
@@ -39,7 +38,7 @@ def season_csv(request: HttpRequest, league: League, sheet: str) -> HttpResponse
         raise Http404("No such sheet.")
     out = io.StringIO()
     league_season_csv(league, name, out)
-    response = HttpResponse(out.getvalue().encode("utf-8"), content_type="text/csv; charset=utf-8")
+    response = HttpResponse(out.getvalue().encode("utf-8"), content_type=CSV_TYPE)
     filename = file_name(Name(league), sheet, suffix=".csv", fallback="league")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response

@@ -2,17 +2,17 @@
 
 Fixed English column names, as the tournament workbook's; league points are numbers
 (7.5 for a half). CSV as the office writes it everywhere: UTF-8 with a byte order mark,
-semicolons (scoring.exports.writers).
+semicolons. Both are written by :mod:`tournaments.tabular`, so a group or team named like
+a formula stays text.
 """
 
 from __future__ import annotations
 
-import csv
 from collections.abc import Iterator
 from typing import BinaryIO, TextIO
 
-from scoring.exports.writers import CSV_BOM, CSV_DELIMITER
 from scoring.league import as_number, rank_table
+from tournaments.tabular import Sheet, write_csv, write_xlsx
 
 from .models import League
 from .results import lot_key, season_tables
@@ -80,20 +80,11 @@ SHEETS = {"Season": (SEASON_COLUMNS, season_rows), "Match days": (MATCH_DAY_COLU
 
 
 def league_season_xlsx(league: League, out: BinaryIO) -> None:
-    from openpyxl import Workbook
-
-    workbook = Workbook(write_only=True)
-    for title, (columns, rows) in SHEETS.items():
-        sheet = workbook.create_sheet(title)
-        sheet.append(columns)
-        for row in rows(league):
-            sheet.append(row)
-    workbook.save(out)
+    """Both sheets as one workbook, written to a binary stream."""
+    write_xlsx(out, (Sheet(title, columns, rows(league)) for title, (columns, rows) in SHEETS.items()))
 
 
 def league_season_csv(league: League, sheet: str, out: TextIO) -> None:
+    """One sheet (a key of :data:`SHEETS`) as CSV, written to a text stream."""
     columns, rows = SHEETS[sheet]
-    out.write(CSV_BOM)
-    writer = csv.writer(out, delimiter=CSV_DELIMITER, lineterminator="\r\n")
-    writer.writerow(columns)
-    writer.writerows(rows(league))
+    write_csv(out, columns, rows(league))

@@ -14,8 +14,7 @@ import urllib.request
 from dataclasses import dataclass
 
 from scoring.exports import league_xlsx
-
-XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+from tournaments.tabular import XLSX_TYPE
 
 
 class NoConnection(Exception):
@@ -43,7 +42,7 @@ def send(content: bytes, url: str, token: str, *, match_day: int | None = None, 
     if match_day is not None:
         url = f"{url}{'&' if '?' in url else '?'}{urllib.parse.urlencode({'matchday': match_day})}"
     request = urllib.request.Request(
-        url, data=content, method="POST", headers={"Authorization": f"Token {token}", "Content-Type": XLSX}
+        url, data=content, method="POST", headers={"Authorization": f"Token {token}", "Content-Type": XLSX_TYPE}
     )
     try:
         with urllib.request.urlopen(request, timeout=timeout) as response:

@@ -23,6 +23,7 @@ from tournaments.models import Registration, Table, Tournament
 from tournaments.paging import page_of
 from tournaments.params import number_param
 from tournaments.permissions import director_required
+from tournaments.tabular import CSV_TYPE, XLSX_TYPE
 from tournaments.uploads import import_upload
 
 from .categories import CategoryError, chosen_category
@@ -73,7 +74,7 @@ def export_xlsx(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         spool,
         as_attachment=True,
         filename=_filename(tournament, suffix=".xlsx"),
-        content_type="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+        content_type=XLSX_TYPE,
     )
 
 
@@ -88,7 +89,7 @@ def export_csv(request: HttpRequest, tournament: Tournament, sheet: str) -> Http
     except CategoryError as error:
         return _bad(request, tournament, error)
     lines = csv_lines(tournament, name, category=category)
-    response = StreamingHttpResponse(lines, content_type="text/csv; charset=utf-8")
+    response = StreamingHttpResponse(lines, content_type=CSV_TYPE)
     response["Content-Disposition"] = f'attachment; filename="{_filename(tournament, name.lower(), suffix=".csv")}"'
     return response
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import csv
 from collections import Counter
 
 from django.contrib.auth.decorators import login_required
@@ -11,11 +10,10 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
 
-from scoring.exports import CSV_BOM, CSV_DELIMITER
 from scoring.table_list import table_list
-from tournaments.cells import cells
 from tournaments.filenames import Name, file_name
 from tournaments.models import Tournament
+from tournaments.tabular import CSV_TYPE, write_csv
 
 from .. import reports
 from ..models import Dispute
@@ -75,14 +73,10 @@ def board(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 @referee_required
 def corrections_csv(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """Every correction as CSV (:func:`referees.reports.corrections_rows`)."""
-    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response = HttpResponse(content_type=CSV_TYPE)
     filename = file_name(Name(tournament.name), "corrections", suffix=".csv")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    # The league exports' dialect (scoring.exports): ";" and a byte order mark, so German
-    # Excel opens it in columns and reads "ü" as UTF-8.
-    response.write(CSV_BOM)
-    # Reasons and usernames are typed in: never a formula (tournaments.cells, as the exports).
-    csv.writer(response, delimiter=CSV_DELIMITER, lineterminator="\r\n").writerows(
-        cells(row) for row in reports.corrections_rows(tournament)
-    )
+    # Reasons and usernames are typed in: tournaments.tabular writes them, never as a formula.
+    rows = reports.corrections_rows(tournament)
+    write_csv(response, next(rows), rows)
     return response

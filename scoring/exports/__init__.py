@@ -18,8 +18,8 @@ cursor and written by openpyxl in write-only mode, so a 3,000-player tournament'
 
 The package is split by sheet: :mod:`.columns` (the column names), :mod:`.results`
 (Ranking, Teams, Results), :mod:`.games` (Games), :mod:`.tournament` (Tournament,
-Players, Tables) and :mod:`.writers` (the workbook, the CSV and :data:`SHEETS`, every
-row through :func:`tournaments.cells.cells`). Everything is importable from
+Players, Tables) and :mod:`.writers` (the workbook, the CSV and :data:`SHEETS`, written
+by :mod:`tournaments.tabular`, the office's one CSV and XLSX writer). Everything is importable from
 ``scoring.exports`` as before.
 """
 
@@ -38,12 +38,10 @@ from .columns import (
 from .games import CHUNK, game_rows
 from .results import ranking_rows, results_rows, team_rows
 from .tournament import player_rows, table_rows, tournament_rows
-from .writers import CSV_BOM, CSV_DELIMITER, SHEETS, csv_lines, league_csv, league_xlsx
+from .writers import SHEETS, csv_lines, league_csv, league_xlsx
 
 __all__ = [
     "CHUNK",
-    "CSV_BOM",
-    "CSV_DELIMITER",
     "FORMAT_VERSION",
     "GAMES_COLUMNS",
     "PLAYERS_COLUMNS",

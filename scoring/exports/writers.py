@@ -1,16 +1,16 @@
 """The writers: the whole league workbook (XLSX) and each of its sheets as CSV.
 
 Rows are streamed: openpyxl in write-only mode writes each sheet as its rows arrive.
-Every row goes through :func:`tournaments.cells.cells`: typed-in text is never a formula.
+Every file is written by :mod:`tournaments.tabular`: typed-in text is never a formula.
 """
 
 from __future__ import annotations
 
-import csv
 from collections.abc import Callable, Iterator
 from typing import BinaryIO, TextIO
 
-from tournaments.cells import cells
+from tournaments import tabular
+from tournaments.tabular import Sheet, write_csv, write_xlsx
 
 from .columns import (
     GAMES_COLUMNS,
@@ -51,63 +51,24 @@ def _sheets(category) -> dict:
 
 def league_xlsx(tournament, out: BinaryIO, category=None) -> None:
     """Write the whole workbook to ``out`` (a file opened for binary writing); with a
-    ``category``, its Ranking sheet is that category's own ranking.
-
-    openpyxl's write-only mode streams each sheet to a temporary file as rows arrive;
-    the header row is bold and frozen so the columns stay readable while scrolling.
-    """
-    from openpyxl import Workbook
-    from openpyxl.cell import WriteOnlyCell
-    from openpyxl.styles import Font
-    from openpyxl.utils import get_column_letter
-
-    workbook = Workbook(write_only=True)
-    bold = Font(bold=True)
-    for title, (columns, rows) in _sheets(category).items():
-        sheet = workbook.create_sheet(title)
-        sheet.freeze_panes = "A2"
-        for index, name in enumerate(columns, start=1):
-            width = _WIDE.get(name, max(8, len(name) + 2))
-            sheet.column_dimensions[get_column_letter(index)].width = width
-        header = []
-        for name in columns:
-            head = WriteOnlyCell(sheet, value=name)
-            head.font = bold
-            header.append(head)
-        sheet.append(header)
-        append = sheet.append
-        for row in rows(tournament):
-            append(cells(row))
-    workbook.save(out)
-
-
-#: CSV for German Excel and LibreOffice: ";" because German Excel's list separator is
-#: the semicolon (the comma is the decimal separator), and UTF-8 with a byte order mark
-#: because Excel reads a CSV without one as Windows-1252 and garbles "ü" and "ß".
-CSV_DELIMITER = ";"
-CSV_BOM = "\ufeff"
+    ``category``, its Ranking sheet is that category's own ranking. The header rows are
+    bold and frozen so the columns stay readable while scrolling."""
+    write_xlsx(
+        out,
+        (
+            Sheet(title, columns, rows(tournament), styled=True, widths=_WIDE)
+            for title, (columns, rows) in _sheets(category).items()
+        ),
+    )
 
 
 def csv_lines(tournament, sheet: str, category=None) -> Iterator[str]:
     """One sheet as CSV text, line by line (for a streaming response)."""
     columns, rows = _sheets(category)[sheet]
-
-    class _Line:
-        text = ""
-
-        def write(self, value: str) -> None:
-            self.text = value
-
-    line = _Line()
-    writer = csv.writer(line, delimiter=CSV_DELIMITER, lineterminator="\r\n")
-    writer.writerow(columns)
-    yield CSV_BOM + line.text
-    for row in rows(tournament):
-        writer.writerow(cells(row))
-        yield line.text
+    return tabular.csv_lines(columns, rows(tournament))
 
 
 def league_csv(tournament, sheet: str, out: TextIO) -> None:
     """Write one sheet (a key of :data:`SHEETS`) as CSV to a text stream."""
-    for text in csv_lines(tournament, sheet):
-        out.write(text)
+    columns, rows = SHEETS[sheet]
+    write_csv(out, columns, rows(tournament))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from decimal import Decimal, InvalidOperation
 
-from tournaments.cells import typed as text
+from tournaments.tabular import typed as text
 from tournaments.workbooks import TOURNAMENT_FILES, WorkbookError, worksheet
 from tournaments.workbooks import rows as workbook_rows
 
