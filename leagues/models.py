@@ -19,6 +19,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import Club, Player, Tournament, new_seed
+from tournaments.name_checks import validate_name
 
 #: Roster positions: 1-4 the regular team, 5-8 its reserves (DOMAIN, "Teams and leagues").
 POSITIONS = 8
@@ -42,8 +43,8 @@ class League(models.Model):
         LOT = "lot", _("by lot (reproducible)")
         BEST_SERIES = "best_series", _("the better best series, then by lot")
 
-    name = models.CharField(_("name"), max_length=120)
-    season = models.CharField(_("season"), max_length=20, help_text=_("e.g. 2026"))
+    name = models.CharField(_("name"), max_length=120, validators=[validate_name])
+    season = models.CharField(_("season"), max_length=20, help_text=_("e.g. 2026"), validators=[validate_name])
     tie = models.CharField(_("equal game points"), max_length=10, choices=Tie.choices, default=Tie.SPLIT)
     tie_break = models.CharField(_("tie-break"), max_length=12, choices=TieBreak.choices, default=TieBreak.LOT)
     series_per_matchday = models.PositiveSmallIntegerField(
@@ -89,7 +90,7 @@ class Group(models.Model):
     """A Staffel: the teams that play for one table."""
 
     league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="groups")
-    name = models.CharField(_("name"), max_length=80)
+    name = models.CharField(_("name"), max_length=80, validators=[validate_name])
 
     class Meta:
         ordering = ["league", "name"]
@@ -110,7 +111,7 @@ class Group(models.Model):
 
 class LeagueTeam(models.Model):
     group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="teams")
-    name = models.CharField(_("name"), max_length=120)
+    name = models.CharField(_("name"), max_length=120, validators=[validate_name])
     club = models.ForeignKey(Club, verbose_name=_("club"), null=True, blank=True, on_delete=models.SET_NULL)
     captain = models.ForeignKey(
         Player, verbose_name=_("captain"), null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
@@ -165,7 +166,7 @@ class Host(models.Model):
     """
 
     league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="hosts")
-    name = models.CharField(_("name"), max_length=120)
+    name = models.CharField(_("name"), max_length=120, validators=[validate_name])
     token_digest = models.CharField(max_length=64, unique=True, editable=False)
     active = models.BooleanField(_("may publish"), default=True)
 

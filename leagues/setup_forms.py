@@ -51,18 +51,17 @@ class LeagueForm(forms.Form):
             "published": _("Everybody sees the season table, the match days and the teams."),
         }
         self.fields.update(fields_for_model(League, LEAGUE_FIELDS, help_texts=help_texts))
-        for name in LEAGUE_FIELDS:  # the model's own rules (1-6 series, 1-30 rounds), as a model form runs them
+        # The model's own rules (1-6 series, 1-30 rounds, a name and a season a person can
+        # read: tournaments.name_checks), as a model form runs them.
+        for name in LEAGUE_FIELDS:
             extra = [v for v in League._meta.get_field(name).validators if v not in self.fields[name].validators]
             self.fields[name].validators.extend(extra)
-        self.fields["name"].validators.append(validate_name)
 
     def clean_name(self) -> str:
         return _clean_text(self.cleaned_data["name"])
 
     def clean_season(self) -> str:
-        season = _clean_text(self.cleaned_data["season"])
-        validate_name(season)
-        return season
+        return _clean_text(self.cleaned_data["season"])
 
     def settings(self) -> dict:
         return {name: self.cleaned_data[name] for name in LEAGUE_FIELDS}

@@ -18,6 +18,8 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from tournaments.name_checks import validate_name
+
 from . import paragraphs
 
 
@@ -82,7 +84,7 @@ class Dispute(models.Model):
         related_name="disputes",
     )
     description = models.TextField(_("what happened"), max_length=2000)
-    raised_by = models.CharField(_("raised by"), max_length=150)
+    raised_by = models.CharField(_("raised by"), max_length=150, validators=[validate_name])
     raised_by_user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )

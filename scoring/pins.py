@@ -14,7 +14,7 @@ signature under the sheet (5.5.3), so nobody else may know it.
 
 Rotating SECRET_KEY changes every PIN: do not rotate it between printing the PIN slips
 and the end of the tournament. Four digits are guessable, so wrong PINs are throttled
-per table (:mod:`scoring.signoff`).
+per seat, never per table (:mod:`scoring.signoff`: a lock belongs to the seat guessed at).
 """
 
 from __future__ import annotations

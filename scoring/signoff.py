@@ -9,9 +9,16 @@ every seat has confirmed the current sheet, or the sheet is marked signed on pap
 referee's correction can.
 
 Wrong PINs are throttled per seat: :data:`PIN_ATTEMPTS` wrong PINs for one seat within
-:data:`PIN_LOCK` lock that seat's PIN entry until the oldest of them is that old, so a
-holder of the table link cannot lock everyone out; the director or a referee can lift a
-lock (:func:`lift_pin_lock`).
+:data:`PIN_LOCK` lock that seat's PIN entry until the oldest of them is that old. A lock
+belongs to the seat whose PIN was guessed: a lock on seat 1 never refuses seat 2's right
+PIN. There is no table-wide cap on purpose: one would let a holder of the table link
+lock every player out with a handful of requests, while the per-seat cap already bounds
+the guesses at any one signature to :data:`PIN_ATTEMPTS` per :data:`PIN_LOCK` (each a 1
+in 10,000 chance). A link holder who guesses at every seat locks every seat, one by one;
+the table still has its way to confirm: the page names each locked seat and whom to call,
+and the director or a referee lifts a seat's lock (:func:`lift_pin_lock`, the referees'
+table page) or marks the sheet signed on paper. A refusal while locked is not counted,
+so it never prolongs the lock.
 
 While the table's second list differs from the sheet (scoring.lists), the players cannot
 confirm: the scorekeepers bring their lists in line, or a referee decides that the sheet
@@ -226,7 +233,7 @@ def confirm_seat(table: Table, seat_number: int, pin: str, *, now: datetime | No
         if seat_number not in seats:
             raise SignOffRefused(_("Seat %(seat)s is not at this table; choose your name.") % {"seat": seat_number})
         if seat_number in current.locked_seats:
-            raise SignOffRefused(_locked_text(seats[seat_number], current.locked_seats[seat_number]))
+            raise SignOffRefused(locked_text(seat_number, seats[seat_number], current.locked_seats[seat_number]))
         if not pin_matches(table, seat_number, pin):
             # Counted before the table's lock is released, so a burst of guesses queued
             # behind it sees every earlier one: no more than PIN_ATTEMPTS ever get checked.
@@ -244,7 +251,7 @@ def confirm_seat(table: Table, seat_number: int, pin: str, *, now: datetime | No
         # Refused only now, after the transaction committed the failure.
         locked_until = locked_seats(table, now).get(seat_number)
         if locked_until is not None:
-            raise SignOffRefused(_locked_text(seats[seat_number], locked_until, wrong=True))
+            raise SignOffRefused(locked_text(seat_number, seats[seat_number], locked_until, wrong=True))
         raise SignOffRefused(
             _("Wrong PIN for %(name)s: check the PIN on your PIN slip and type it again.")
             % {"name": seats[seat_number]}
@@ -264,20 +271,31 @@ def mark_on_paper(table: Table, *, by: str) -> SignOff:
         raise SignOffRefused(_("5.5.3: this sheet is already confirmed; only a referee can change it now.")) from None
 
 
-def _locked_text(name: str, until: datetime, *, wrong: bool = False) -> str:
-    values = {"name": name, "time": time_format(timezone.localtime(until), "H:i")}
+def locked_text(seat: int, name: str, until: datetime, *, wrong: bool = False) -> str:
+    """Why a seat cannot confirm now, and whom to call (5.5.3): the seat, its player, until
+    when, and that the director or a referee lifts the lock."""
+    values = {"seat": seat, "name": name, "time": time_format(timezone.localtime(until), "H:i")}
     if wrong:
         return (
             _(
-                "Wrong PIN. Too many wrong PINs: PIN entry for %(name)s is locked until %(time)s; "
-                "the director or a referee can lift the lock."
+                "Wrong PIN. Seat %(seat)s (%(name)s): too many wrong PINs, PIN entry is locked until %(time)s. "
+                "Call the director or a referee: they lift the lock."
             )
             % values
         )
     return (
         _(
-            "Too many wrong PINs: PIN entry for %(name)s is locked until %(time)s; "
-            "the director or a referee can lift it."
+            "Seat %(seat)s (%(name)s): too many wrong PINs, PIN entry is locked until %(time)s. "
+            "Call the director or a referee: they lift the lock."
         )
         % values
+    )
+
+
+def every_seat_locked_text() -> str:
+    """No player still to confirm can type his PIN: the table calls for help (5.5.3)."""
+    return _(
+        "5.5.3: PIN entry is locked for every player still to confirm. Call the director or a referee: "
+        "on the referees' table page they lift a seat's lock, or mark the sheet signed on paper once "
+        "the players have signed the printed sheet."
     )

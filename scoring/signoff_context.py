@@ -11,7 +11,9 @@ from .forms import PinForm
 def table_link_context(table: Table, players: dict[int, str], *, entered: int) -> dict:
     """The sign-off state, who has confirmed, and the PIN form while the sheet awaits
     confirmation: for the players still to confirm whose PIN entry is not locked, and
-    none while the second list differs (the lists first, or a referee's decision)."""
+    none while the second list differs (the lists first, or a referee's decision). Each
+    locked seat is named with whom to call; when every open seat is locked, the page says
+    so (a link holder who guessed at every seat: the director or a referee helps)."""
     state = signoff.state(table, entered=entered)
     seats = [(seat, name, seat in state.confirmed_seats) for seat, name in sorted(players.items())]
     # The form offers only the players still to confirm (the list above shows who has).
@@ -20,11 +22,19 @@ def table_link_context(table: Table, players: dict[int, str], *, entered: int) -
         for seat, name in players.items()
         if seat not in state.confirmed_seats and seat not in state.locked_seats
     }
-    locked = [(players.get(seat, "?"), until) for seat, until in sorted(state.locked_seats.items())]
+    # Each locked seat by number and name, with whom to call (scoring.signoff.locked_text).
+    locked = [
+        signoff.locked_text(seat, players.get(seat, "?"), until)
+        for seat, until in sorted(state.locked_seats.items())
+        if seat not in state.confirmed_seats
+    ]
+    open_seats = set(players) - state.confirmed_seats
+    every_seat_locked = state.awaiting and bool(open_seats) and open_seats <= set(state.locked_seats)
     return {
         "signoff": state,
         "signoff_seats": seats,
         "signoff_locked": locked,
+        "signoff_every_seat_locked": signoff.every_seat_locked_text() if every_seat_locked else "",
         "signoff_blocked": signoff.lists_differ_text(state.lists_differ) if state.blocked else "",
         "pin_form": PinForm(players=waiting) if state.awaiting and waiting and not state.blocked else None,
     }

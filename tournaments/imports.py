@@ -69,18 +69,21 @@ def _text(row: Row, key: str) -> str:
     return " ".join(str(value).split()) if value is not None and value is not True else ""
 
 
-#: Columns that hold a name (tournaments.names).
-NAME_COLUMNS = ("name", "club", "team")
+#: Columns that hold a name or a category's name (tournaments.name_checks).
+NAME_COLUMNS = ("first_name", "name", "club", "team", "category")
 
 
 def _cell_problems(row: Row, values: dict[str, str]) -> list[str]:
-    """A ticked box, a spreadsheet's error value or an invisible name, per column."""
+    """A ticked box, a spreadsheet's error value or an invisible name, per column.
+
+    A name is checked as the cell holds it: a line break inside it is refused, not
+    tidied into a space (the forms and the tournament file refuse it too)."""
     problems = []
     for key in PLAYER_COLUMNS:
         column = key.replace("_", " ")
         if row.get(key) is True:
             problems.append(_("%(column)s: a ticked box (TRUE) is not text") % {"column": column})
-        elif values[key] and key in NAME_COLUMNS and (problem := name_problem(values[key])):
+        elif values[key] and key in NAME_COLUMNS and (problem := name_problem(str(row.get(key)).strip())):
             problems.append(_("%(column)s: %(problem)s") % {"column": column, "problem": problem})
         elif values[key] and is_spreadsheet_error(values[key]):
             problems.append(

@@ -251,6 +251,9 @@ class CategoryForm(forms.ModelForm):
         super().__init__(*args, instance=Category(tournament=tournament), **kwargs)
 
     def clean_name(self) -> str:
+        # As typed: spaces are tidied below, after a line break or a control character
+        # is refused (the model checks the tidied name again).
+        validate_name(self.cleaned_data["name"])
         name = _clean_text(self.cleaned_data["name"])
         if not name:
             raise forms.ValidationError(_("Enter the category's name."))

@@ -10,6 +10,7 @@ from pathlib import Path
 from django.db import transaction
 
 from tournaments.models import LostGameFee, PassedOutFee, Prize, TableMoney, Tournament
+from tournaments.name_checks import name_problem
 from tournaments.workbooks import TOURNAMENT_FILES, WorkbookError, open_workbook
 
 from ..exports import RANKING_COLUMNS
@@ -47,10 +48,14 @@ def _import(workbook, directors) -> TournamentImport:
         date = datetime.date.fromisoformat(text(settings.get("Date"))[:10])
     except ValueError:
         raise TransferError(f"Tournament, Date: {settings.get('Date')!r} is not a date (YYYY-MM-DD)") from None
+    name, venue = text(settings.get("Name")), text(settings.get("Venue"))
+    for column, value in (("Name", name), ("Venue", venue)):
+        if value and (problem := name_problem(value)):
+            raise TransferError(f"Tournament, {column}: {problem}")
     tournament = Tournament.objects.create(
-        name=text(settings.get("Name")) or "Imported tournament",
+        name=name or "Imported tournament",
         date=date,
-        venue=text(settings.get("Venue")),
+        venue=venue,
         series_count=whole(settings.get("Number of series"), "Tournament, Number of series"),
         rounds_per_series=whole(settings.get("Rounds per series"), "Tournament, Rounds per series"),
         lot_seed=whole(settings.get("Lot seed"), "Tournament, Lot seed"),

@@ -17,7 +17,8 @@ from hypothesis import event, example, given
 from hypothesis import strategies as st
 
 from tests import factories
-from tournaments.models import Registration, Series
+from tournaments.models import Registration, Series, Tournament
+from tournaments.name_checks import name_problem
 
 from .strategies import FUZZ, NASTY, form_data, junk, near, small_int, value
 
@@ -59,10 +60,19 @@ def assert_shown(page: str, *forms) -> None:
 
 
 decimal = st.one_of(st.decimals(-1000, 10**7, places=2).map(str), junk)
+#: Names that must never be stored (tournaments.name_checks): a bell, a line break, a
+#: right-to-left override, invisible characters only, Unicode's line separator.
+HOSTILE_NAMES = ["Anna\x07Bell", "Anna\nZeile", "Anna \u202eReversed", "\u200b\u200b", "Anna\u2028Zeile"]
+names = st.one_of(
+    st.text(max_size=200),
+    st.sampled_from(HOSTILE_NAMES),
+    st.tuples(st.sampled_from(HOSTILE_NAMES), st.text(max_size=20)).map("".join),
+    junk,
+)
 TOURNAMENT_FIELDS = {
-    "name": st.one_of(st.text(max_size=200), junk),
+    "name": names,
     "date": st.one_of(st.dates().map(str), junk),
-    "venue": st.one_of(st.text(max_size=200), junk),
+    "venue": names,
     "series_count": small_int(-1, 25),
     "rounds_per_series": small_int(-1, 35),
     "entry_fee": decimal,
@@ -112,8 +122,18 @@ def fee_data(fee_ids: list[int]) -> st.SearchStrategy[dict]:
     )
 
 
+def assert_readable_names() -> None:
+    """No tournament was stored with a name or venue nobody can read."""
+    for name, venue in Tournament.objects.values_list("name", "venue"):
+        assert name_problem(name) is None and (not venue or name_problem(venue) is None), (name, venue)
+
+
 @FUZZ
 @given(data=tournament_data)
+@example(data=VALID_TOURNAMENT | {"venue": "Anna \u202eReversed"})
+@example(data=VALID_TOURNAMENT | {"name": "Anna\nZeile"})
+@example(data=VALID_TOURNAMENT | {"name": "\u200b\u200b", "venue": "Anna\x07Bell"})
+@example(data=VALID_TOURNAMENT | {"name": "Müller-Lüdenscheidt Open", "venue": "Zum Löwen"})
 def test_creating_a_tournament(world, data):
     _t, client = world
     before = snapshot()
@@ -124,6 +144,7 @@ def test_creating_a_tournament(world, data):
         assert snapshot() == before
         assert response.context["form"].errors
         assert_shown(response.content.decode(), response.context["form"])
+    assert_readable_names()
 
 
 @FUZZ
@@ -139,14 +160,15 @@ def test_editing_the_tournament_and_its_fees(world, data):
     if response.status_code == 200:
         assert snapshot() == before
         assert_shown(response.content.decode(), response.context["form"], response.context["fees"])
+    assert_readable_names()
 
 
 REGISTRATION_FIELDS = {
-    "name": st.one_of(st.text(max_size=150), junk),
-    "club": st.one_of(st.sampled_from(["Club 0", "club 0", " Club  1 "]), st.text(max_size=150), junk),
+    "name": st.one_of(st.text(max_size=150), st.sampled_from(HOSTILE_NAMES), junk),
+    "club": st.one_of(st.sampled_from(["Club 0", "club 0", " Club  1 ", *HOSTILE_NAMES]), st.text(max_size=150), junk),
     "membership_number": st.one_of(st.sampled_from(["", "M1", " M1 ", "m1"]), st.text(max_size=40), junk),
     "nationality": st.one_of(st.sampled_from(["DE", "de", "AUT"]), junk),
-    "team": st.one_of(st.sampled_from(["", "Team A", " Team A "]), st.text(max_size=150), junk),
+    "team": st.one_of(st.sampled_from(["", "Team A", " Team A ", *HOSTILE_NAMES]), st.text(max_size=150), junk),
     "first_series": small_int(-1, 5),
 }
 
@@ -168,6 +190,13 @@ def test_registering_a_player(world, data):
         assert_shown(response.content.decode(), response.context["form"])
     else:
         assert Registration.objects.filter(tournament=t).count() == len(before["tournaments.Registration"]) + 1
+        newest = Registration.objects.filter(tournament=t).select_related("player__club", "team").latest("pk")
+        for name in (
+            newest.player.name,
+            newest.player.club and newest.player.club.name,
+            newest.team and newest.team.name,
+        ):
+            assert not name or name_problem(name) is None, name
 
 
 def _messages(response) -> list:

@@ -79,11 +79,11 @@ def test_guessing_locks_pin_entry_for_that_seat_for_some_minutes(client):
     for _ in range(PIN_ATTEMPTS - 1):
         assert "Wrong PIN for Seat1" in confirm(client, table, 1, wrong_pin(table, 1)).content.decode()
     page = confirm(client, table, 1, wrong_pin(table, 1)).content.decode()
-    assert "Wrong PIN. Too many wrong PINs: PIN entry for Seat1 is locked until" in page
-    assert "the director or a referee can lift the lock" in page
+    assert "Wrong PIN. Seat 1 (Seat1): too many wrong PINs, PIN entry is locked until" in page
+    assert "Call the director or a referee: they lift the lock." in page
     # Locked: even seat 1's right PIN is refused now, and the form no longer offers Seat1.
     page = confirm(client, table, 1, seat_pin(table, 1)).content.decode()
-    assert "PIN entry for Seat1 is locked until" in page
+    assert "Seat 1 (Seat1): too many wrong PINs, PIN entry is locked until" in page
     assert 'name="seat" value="1"' not in page and 'name="seat" value="2"' in page
     assert not SeatConfirmation.objects.exists()
     # The other players are not locked out by one seat's guesses (issue 15).

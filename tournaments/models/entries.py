@@ -33,7 +33,7 @@ class Category(models.Model):
     ranking list and the league export can rank its players on their own."""
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="categories")
-    name = models.CharField(_("name"), max_length=60)
+    name = models.CharField(_("name"), max_length=60, validators=[validate_name])
 
     class Meta:
         ordering = ["name"]

@@ -10,6 +10,7 @@ from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from ..name_checks import validate_name
 from .defaults import new_seed
 
 
@@ -26,9 +27,9 @@ class TournamentQuerySet(models.QuerySet):
 class Tournament(models.Model):
     """One event with its own rules and money tables (DOMAIN: never constants)."""
 
-    name = models.CharField(_("name"), max_length=160)
+    name = models.CharField(_("name"), max_length=160, validators=[validate_name])
     date = models.DateField(_("date"))
-    venue = models.CharField(_("venue"), max_length=160, blank=True)
+    venue = models.CharField(_("venue"), max_length=160, blank=True, validators=[validate_name])
     series_count = models.PositiveSmallIntegerField(
         _("number of series"), default=2, validators=[MinValueValidator(1), MaxValueValidator(20)]
     )

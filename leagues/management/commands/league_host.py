@@ -10,6 +10,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from leagues.models import Host, League
 from leagues.publication import new_host
+from tournaments.name_checks import name_problem
 
 
 class Command(BaseCommand):
@@ -23,6 +24,8 @@ class Command(BaseCommand):
         league = League.objects.filter(pk=league_id).first()
         if league is None:
             raise CommandError(f"There is no league {league_id}.")
+        if problem := name_problem(name):
+            raise CommandError(f"name: {problem}")
         if Host.objects.filter(league=league, name=name).exists():
             raise CommandError(f"name: {league} has a host {name} already")
         host, token = new_host(league, name)
