@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from typing import BinaryIO, TextIO
 
 from scoring.exports.writers import CSV_BOM, CSV_DELIMITER
-from scoring.league import as_number, rank_table
+from skat.league import as_number, rank_table
 
 from .models import League
 from .results import lot_key, season_tables
