@@ -14,7 +14,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from referees.models import Correction
-from scoring.rules import RuleError, gettext_noop
+from skat.rules import RuleError, gettext_noop
 
 from .models import LeagueEvent, MatchDay
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import BinaryIO, TextIO
 
-from scoring.league import as_number, rank_table
+from skat.league import as_number, rank_table
 from tournaments.tabular import Sheet, write_csv, write_xlsx
 
 from .models import League

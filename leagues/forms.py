@@ -6,7 +6,7 @@ from django import forms
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from scoring.rules import RuleError
+from skat.rules import RuleError
 from tournaments.models import Player
 from tournaments.rule_messages import rule_message
 

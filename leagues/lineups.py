@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from scoring.rules import RuleError, gettext_noop
+from skat.rules import RuleError, gettext_noop
 from tournaments.models import Player, Registration, Team, Tournament
 
 from .models import REGULARS, League, LeagueEvent, LeagueTeam, MatchDay, RosterEntry, Substitution

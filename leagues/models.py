@@ -2,7 +2,7 @@
 match days (each a tournament of the match day's teams at a host), substitutions, the
 league manager's audited steps and the hosts' publications (README, "Leagues").
 
-The rule lives in :mod:`scoring.league`; what it is for one league (ties, tie-break,
+The rule lives in :mod:`skat.league`; what it is for one league (ties, tie-break,
 series per match day, the binding period) are this league's fields, never constants.
 """
 

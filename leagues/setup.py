@@ -3,7 +3,7 @@ groups (Staffeln), teams with their rosters and captains, the hosts and their to
 
 The forms (:mod:`leagues.setup_forms`) check what one form can see; what needs the
 database (a name taken in the group, a player on another team's roster) is refused here
-with a :class:`scoring.rules.RuleError` naming the field, inside the transaction that
+with a :class:`skat.rules.RuleError` naming the field, inside the transaction that
 would write, so a refused step changes nothing.
 """
 
@@ -19,7 +19,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
-from scoring.rules import RuleError, gettext_noop
+from skat.rules import RuleError, gettext_noop
 from tournaments.models import Club, Player, Tournament
 from tournaments.names import identity_key
 

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
-from scoring.rules import RuleError
+from skat.rules import RuleError
 
 from . import setup
 from .forms import refusal

@@ -9,7 +9,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from scoring.rules import RuleError
+from skat.rules import RuleError
 from tournaments.models import Table
 
 from . import checks, lineups

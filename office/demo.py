@@ -16,9 +16,9 @@ from pathlib import Path
 from django.db import transaction
 
 from scoring.models import Game
-from scoring.rules import GAME_VALUES, Contract, RuleError
-from scoring.sheet import active_seats
 from scoring.signoff import mark_on_paper
+from skat.rules import GAME_VALUES, Contract, RuleError
+from skat.sheet import active_seats
 from tournaments.models import Club, Player, Registration, Series, Team, Tournament
 from tournaments.names import identity_key
 from tournaments.series import draw_series

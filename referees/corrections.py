@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from django.db import models, transaction
 
 from scoring.models import Game, SeatConfirmation, SignOff
-from scoring.rules import RuleError, gettext_noop
+from skat.rules import RuleError, gettext_noop
 from tournaments.models import Series, Table
 
 from . import disputes, hooks, paragraphs

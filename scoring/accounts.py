@@ -1,8 +1,8 @@
 """Each table's settlement (5.5.5) and fee account, loaded in a fixed number of queries.
 
 The ratings come from :func:`scoring.tablesheet.build` over the stored games (nothing is
-valued again), the settlement from :mod:`scoring.settlement` and the money from
-:mod:`scoring.fees` with the tournament's own rule tables.
+valued again), the settlement from :mod:`skat.settlement` and the money from
+:mod:`skat.fees` with the tournament's own rule tables.
 """
 
 from __future__ import annotations
@@ -14,9 +14,11 @@ from decimal import Decimal
 
 from django.db.models import Count, Exists, OuterRef, Prefetch
 
-from . import fees, tablesheet
-from .rating import Rating
-from .settlement import pairwise, settle
+from skat import fees
+from skat.rating import Rating
+from skat.settlement import pairwise, settle
+
+from . import tablesheet
 
 #: The stored fields a printed sheet shows (5.5.2) and a settlement reads; the rest of a Game
 #: is not loaded. Defined here, where the settlement reads them; scoring.documents, which
@@ -308,7 +310,7 @@ def prize_payout(tournament, pool: Decimal, ranked=None) -> PrizePayout:
     """The prize of each place the tournament's prize table names, with its player.
 
     ``ranked``: the overall standings when the caller has them. Raises
-    :class:`scoring.fees.FeeError` for a prize table that cannot be paid out (one edited
+    :class:`skat.fees.FeeError` for a prize table that cannot be paid out (one edited
     around the rules page's checks, e.g. shares above 100 %).
     """
     from .standings import standings

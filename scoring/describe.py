@@ -21,8 +21,9 @@ from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, gettext
 
+from skat.rules import Contract
+
 from .models import Deal
-from .rules import Contract
 
 #: What :func:`game_parts` tags each word with: plain words, and the ones pages mark up.
 WORD, OVERBID, VALUE, IRREGULARITY, VOID = "word", "overbid", "value", "irregularity", "void"

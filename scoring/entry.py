@@ -17,12 +17,12 @@ from dataclasses import dataclass
 from django.db import IntegrityError, transaction
 from django.db.models import F, Max, Q
 
+from skat.rules import RuleError, gettext_noop
 from tournaments.models import Series, Table
 
 from . import hooks
 from .forms import GameForm
 from .models import Deal, Game
-from .rules import RuleError, gettext_noop
 
 
 class DealTaken(RuleError):

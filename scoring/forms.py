@@ -14,9 +14,9 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
+from skat import rules
 from tournaments.rule_messages import rule_message
 
-from . import rules
 from .models import ControlEntry, Game
 
 # Engine field names that differ from the form's.

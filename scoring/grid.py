@@ -1,7 +1,7 @@
 """The office grid: a table's paper list typed at the desk, row by row, saved whole.
 
 For a table that kept only paper, and for the second list a scorekeeper kept on paper:
-a director or referee types each deal as one short line (:mod:`scoring.paperline`),
+a director or referee types each deal as one short line (:mod:`skat.paperline`),
 sees it valued by the rules as he types (the phone form's :class:`GameForm`, so the
 engine's answer and messages are the phone's), and saves the whole list at once. Saving
 goes through :func:`scoring.entry.add_game` deal by deal, exactly as the phone does
@@ -19,15 +19,15 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from skat.paperline import parse_line
+from skat.rules import Outcome, RuleError, gettext_noop
+from skat.sheet import dealer_seat
 from tournaments.models import Table
 from tournaments.rule_messages import rule_message
 
 from . import entry
 from .forms import ControlEntryForm, GameForm
 from .models import ControlEntry, Deal, Game
-from .paperline import parse_line
-from .rules import Outcome, RuleError, gettext_noop
-from .sheet import dealer_seat
 
 #: The lists the grid types: the sheet (counts) and the second list (compared only).
 LISTS: dict[str, tuple[type[Deal], type[GameForm]]] = {

@@ -2,7 +2,7 @@
 
 Thin: :mod:`scoring.grid` reads and values the rows (the phone form, so the rules
 engine) and saves them through the phone's own path in one transaction;
-:mod:`scoring.paperline` reads a typed line. ``?list=second`` types the second list.
+:mod:`skat.paperline` reads a typed line. ``?list=second`` types the second list.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
+from skat.paperline import LETTERS_OF
 from tournaments.lookups import names_by_seat
 from tournaments.models import Series, Table, Tournament
 from tournaments.params import number_param
@@ -24,7 +25,6 @@ from tournaments.permissions import paper_list_typist_required
 
 from . import grid, tablesheet
 from .describe import game_text
-from .paperline import LETTERS_OF
 from .signoff import is_signed
 
 

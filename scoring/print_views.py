@@ -14,6 +14,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 
+from skat.fees import FeeError
 from tournaments.filenames import Name, file_name, slug
 from tournaments.lookups import series_or_404
 from tournaments.models import Table, Tournament
@@ -23,7 +24,6 @@ from tournaments.permissions import director_required
 from . import accounts, documents
 from .addresses import absolute_link
 from .categories import CategoryError, chosen_category
-from .fees import FeeError
 from .pins import seat_pin
 from .standings import finality
 

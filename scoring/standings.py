@@ -8,7 +8,7 @@ tournament; :func:`seat_aggregates` is the same sum as one GROUP BY over the gam
 the reference the stored rows are checked against (:func:`seat_totals_differ`).
 Everything else follows per seat, not per game: a seat's opponent bonus is the games
 lost by the others at its table (the table's lost games minus its own) times 40 at a
-table of three or 30 at four (:func:`scoring.rating.opponent_bonus`).
+table of three or 30 at four (:func:`skat.rating.opponent_bonus`).
 """
 
 from __future__ import annotations
@@ -19,8 +19,9 @@ from dataclasses import dataclass
 from django.db import connections
 from django.db.models import Count, IntegerField, Q, Sum, Value
 
+from skat.rating import Ranked, Rating, opponent_bonus, rank
+
 from .models import Game, SeatTotal
-from .rating import Ranked, Rating, opponent_bonus, rank
 
 
 @dataclass(slots=True)
@@ -102,8 +103,8 @@ def rated_seats(seats: Iterable[tuple], aggregates: Iterable[tuple]) -> Iterator
     ``seats`` are tuples starting (table id, seat number, player id, table size, ...);
     each is yielded unchanged beside its rating, so callers carry what they print. A
     seat's bonus is (its table's lost games - its own) x
-    :func:`scoring.rating.opponent_bonus` of the table size. A player's total is the
-    sum of his seats' ratings (tested against the engine's :func:`scoring.rating.rate_table`).
+    :func:`skat.rating.opponent_bonus` of the table size. A player's total is the
+    sum of his seats' ratings (tested against the engine's :func:`skat.rating.rate_table`).
     """
     per_seat: dict[tuple[int, int], tuple[int, int, int]] = {}
     table_lost: dict[int, int] = {}
@@ -258,7 +259,7 @@ def _player_totals(table_rows: list[tuple], seat_rows: list[tuple], names: list[
     ``table_rows``: (table id, size, sign-off id or None); ``seat_rows``: (table id,
     player id, points, won, lost) as :func:`_seats_with_totals` reads them; ``names``:
     (player id, name, club, start number). The sums of :func:`rated_seats` (tests/scoring/test_standings.py
-    holds them equal to the engine's :func:`scoring.rating.rate_table` per table), in
+    holds them equal to the engine's :func:`skat.rating.rate_table` per table), in
     fewer steps: this runs over every seat of a 3,000-player tournament on each
     standings page, so the loops keep plain integers and one list per player, and
     build the :class:`Rating` and :class:`PlayerStanding` objects once per player.

@@ -19,8 +19,9 @@ from dataclasses import dataclass
 
 from django.db.models import Avg, Count, Max, Q, Sum
 
+from skat.rules import Contract
+
 from .models import Game
-from .rules import Contract
 
 SUITS = [Contract.DIAMONDS.value, Contract.HEARTS.value, Contract.SPADES.value, Contract.CLUBS.value]
 

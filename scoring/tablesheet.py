@@ -16,9 +16,10 @@ from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 
+from skat.rating import Rating, rate_table
+
 from .describe import game_html
 from .models import Game
-from .rating import Rating, rate_table
 
 
 @dataclass(frozen=True, slots=True)

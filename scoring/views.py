@@ -23,6 +23,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from skat.rules import RuleError
+from skat.sheet import active_seats, dealer_seat
 from tournaments.models import Seat, Table
 from tournaments.params import number_param
 from tournaments.rule_messages import rule_message
@@ -31,8 +33,6 @@ from . import entry, links, lists, signoff, tablesheet
 from .addresses import absolute_link
 from .forms import ControlEntryForm, GameForm
 from .models import ControlEntry, Deal, Game
-from .rules import RuleError
-from .sheet import active_seats, dealer_seat
 from .signoff import is_signed
 from .signoff_context import table_link_context
 

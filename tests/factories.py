@@ -98,7 +98,7 @@ def play_series(series: Series, winner: str | None = None) -> None:
     """Every table of the series: the player of team ``winner`` (a tournament team name)
     wins a grand (+48) in the first deal he does not deal; every other deal passed out.
     Without a winner every deal is passed out. Then the series is finished."""
-    from scoring.sheet import active_seats
+    from skat.sheet import active_seats
 
     for table in series.tables.prefetch_related("seats__player__registrations__team"):
         seats = {seat.number: seat for seat in table.seats.all()}

@@ -14,7 +14,7 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from scoring.rules import RuleError
+from skat.rules import RuleError
 
 from . import arrivals, door, redraw, seating, services, substitutes
 from .after_draw_forms import LateArrivalForm, NoShowForm, RedrawForm, SubstituteForm
@@ -46,7 +46,7 @@ def _reprint(change: seating.Change, tournament: Tournament) -> HttpResponse:
 
 def refund_text(tournament: Tournament, registration: Registration) -> str:
     """What a withdrawn player who paid his list fees at the desk gets back, by the
-    tournament's rule (scoring.fees.list_fee_refund); empty when he paid none there."""
+    tournament's rule (skat.fees.list_fee_refund); empty when he paid none there."""
     if not registration.list_fees_paid or registration.withdrawn_after_series is None:
         return ""
     refund = door.refund(tournament, registration)

@@ -15,11 +15,11 @@ from dataclasses import dataclass
 
 from django.db import transaction
 
-from scoring.rules import RuleError, gettext_noop
+from skat.draw import Entrant
+from skat.rules import RuleError, gettext_noop
 
 from . import seating
 from .door import checkin_started
-from .draw import Entrant
 from .models import Registration, Seat, Series, Tournament
 
 

@@ -15,7 +15,7 @@ from django.db import transaction
 from django.db.models import Count, F, Q, Sum
 from django.db.models.functions import Greatest
 
-from scoring import fees
+from skat import fees
 
 from .models import Registration, Tournament
 from .names import query_words
@@ -83,7 +83,7 @@ def totals(tournament: Tournament) -> DeskTotals:
     """Registered (still playing), present, paid and the cash taken at the desk: one query.
 
     A player who withdrew gets back the tournament's share of the list fees he paid for
-    the series he no longer plays (scoring.fees.list_fee_refund): the cash is net of it.
+    the series he no longer plays (skat.fees.list_fee_refund): the cash is net of it.
     """
     withdrawn = Q(list_fees_paid=True, withdrawn_after_series__isnull=False)
     row = tournament.registrations.aggregate(

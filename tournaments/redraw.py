@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from scoring.rules import RuleError, gettext_noop
+from skat.draw import draw
+from skat.rules import RuleError, gettext_noop
 
 from . import hooks, seating
-from .draw import draw
 from .models import Series, Table, Tournament
 from .series import entrants_of, previous_meetings, seeding, store_tables
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext
 
-from scoring.rules import RuleError
+from skat.rules import RuleError
 
 
 def rule_message(error: RuleError) -> str:

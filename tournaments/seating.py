@@ -16,10 +16,10 @@ from itertools import combinations
 
 from django.db.models import Prefetch
 
-from scoring.rules import RuleError, gettext_noop
+from skat.draw import Entrant, conflicts
+from skat.rules import RuleError, gettext_noop
 
 from . import hooks
-from .draw import Entrant, conflicts
 from .models import Registration, Seat, Series, Table, Tournament, new_token
 from .series import previous_meetings
 

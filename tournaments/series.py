@@ -1,6 +1,6 @@
 """Drawing a series into the database, and the director's changes before it starts.
 
-The pure draw lives in :mod:`tournaments.draw`; this module feeds it the series'
+The pure draw lives in :mod:`skat.draw`; this module feeds it the series'
 players, their clubs and teams, who already met, and (for a seeded draw) the current
 standings (scoring's, through tournaments.hooks.ranking), then writes tables and seats in
 one transaction.
@@ -13,10 +13,10 @@ from itertools import combinations
 from django.db import transaction
 from django.db.models import Max
 
-from scoring.rules import RuleError, gettext_noop
+from skat.draw import Entrant, draw
+from skat.rules import RuleError, gettext_noop
 
 from . import hooks
-from .draw import Entrant, draw
 from .models import Registration, Seat, Series, Table, Tournament
 
 

@@ -15,7 +15,7 @@ from decimal import Decimal
 
 from django.db import transaction
 
-from scoring.rules import RuleError, gettext_noop
+from skat.rules import RuleError, gettext_noop
 
 from . import arrivals, door, seating, services
 from .models import Registration, Series, Tournament

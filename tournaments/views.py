@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
-from scoring.rules import RuleError
+from skat.rules import RuleError
 
 from . import door, hooks, presets, services
 from . import series as series_service

@@ -2,7 +2,7 @@
 
 from django import template
 
-from scoring.league import points_text, score_line
+from skat.league import points_text, score_line
 
 register = template.Library()
 

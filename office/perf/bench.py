@@ -30,7 +30,7 @@ from django.test.utils import override_settings
 from office.demo import random_game
 from scoring.models import Game
 from scoring.standings import standings
-from tournaments.draw import Entrant, draw
+from skat.draw import Entrant, draw
 from tournaments.models import Registration, Series, Tournament
 from tournaments.series import previous_meetings
 

@@ -10,13 +10,13 @@ from collections import defaultdict
 from collections.abc import Iterable
 
 from scoring.models import Game
-from scoring.rating import Rating
-from scoring.sheet import evaluate_sheet
+from skat.rating import Rating
+from skat.sheet import evaluate_sheet
 from tournaments.models import Table, Tournament
 
 
 def sheet_of(table, games: Iterable[Game]) -> dict:
-    """A table's stored games as the plain scoresheet :func:`scoring.sheet.evaluate_sheet` reads.
+    """A table's stored games as the plain scoresheet :func:`skat.sheet.evaluate_sheet` reads.
 
     Only the fields the scorekeeper entered go in; the engine values them afresh.
     """

@@ -12,8 +12,8 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from scoring import signoff, tablesheet
 from scoring.models import Game, ListsAccepted
-from scoring.rules import RuleError
-from scoring.sheet import active_seats
+from skat.rules import RuleError
+from skat.sheet import active_seats
 from tournaments.models import Seat, Tournament
 from tournaments.rule_messages import rule_message
 

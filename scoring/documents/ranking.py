@@ -2,7 +2,7 @@
 
 Columns as the standings page: place, name, club, game points, games won and lost,
 the bonus for games lost by others, the rating (extended Seeger-Fabian) and the tables
-played. The order is :func:`scoring.rating.rank`'s, printed at the foot of every page.
+played. The order is :func:`skat.rating.rank`'s, printed at the foot of every page.
 Under the title of every page, ranking and appendix, whether it is final: while a sheet
 is unconfirmed (5.5.3) or a series not finished, the list pinned up in the hall says
 it is provisional.

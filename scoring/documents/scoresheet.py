@@ -4,7 +4,7 @@ One row per deal: number, dealer, declarer, base value or null, tops with/withou
 hand, schneider, announced, schwarz, announced, ouvert, game value, overbid, won/lost
 and each player's running total (the declarer's cell changes). A thick line closes each
 round (3.2.1); at a table of four the dealer's column is shaded, he sits out (3.2.7).
-The foot: games won and lost, the rating computation of :mod:`scoring.rating` and a
+The foot: games won and lost, the rating computation of :mod:`skat.rating` and a
 signature line per player and for the scorekeeper. A deal a referee changed carries a
 star at the right of its declarer cell, explained under the grid of its page.
 
@@ -31,9 +31,9 @@ from reportlab.pdfgen.canvas import Canvas
 
 from scoring import tablesheet
 from scoring.describe import announced
-from scoring.rating import LOSS_POINTS, WIN_POINTS, opponent_bonus
-from scoring.rules import BASE_VALUES, Contract
-from scoring.sheet import dealer_seat
+from skat.rating import LOSS_POINTS, WIN_POINTS, opponent_bonus
+from skat.rules import BASE_VALUES, Contract
+from skat.sheet import dealer_seat
 
 from .common import MARGIN, PAGE_HEIGHT, Text, choose_fonts, fit, new_canvas, width, wrap_whole
 from .scoresheet_data import SeatInfo, SheetInput, _date, sheet_inputs

@@ -3,7 +3,7 @@
 Part one follows the book's example: a. individual totals, b. x number of participants,
 c. overall total, d. settlement = b - c, and the table of transactions (what each player
 receives from each other). Part two is the money of the tournament's rule tables (see
-:mod:`scoring.fees`): entry and list fee, lost-game fees, passed-out fees, table money by
+:mod:`skat.fees`): entry and list fee, lost-game fees, passed-out fees, table money by
 place at the table, each player's balance, and where the table's money goes.
 """
 
@@ -16,7 +16,7 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
 from scoring.accounts import TableSettlement
-from scoring.fees import distribute
+from skat.fees import distribute
 
 from .common import MARGIN, PAGE_HEIGHT, PAGE_WIDTH, Text, choose_fonts, fit, new_canvas, wrap
 

@@ -1,7 +1,7 @@
 """Games as the scoresheet records them (5.5.2), valued by the rules engine at save.
 
 A game's value, score, won/lost and overbid are never typed in: :meth:`Game.apply_rules`
-asks :func:`scoring.rules.evaluate` and stores the answer, so the standings only add up
+asks :func:`skat.rules.evaluate` and stores the answer, so the standings only add up
 stored numbers (per seat, kept by triggers: :class:`SeatTotal`) and no second place
 computes a game value.
 """
@@ -14,9 +14,11 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from .. import hooks, rules
-from ..rules import gettext_noop
-from ..sheet import active_seats, dealer_seat
+from skat import rules
+from skat.rules import gettext_noop
+from skat.sheet import active_seats, dealer_seat
+
+from .. import hooks
 
 
 class GameQuerySet(models.QuerySet):
@@ -145,7 +147,7 @@ class Deal(models.Model):
     def apply_rules(self, table_size: int) -> rules.Outcome | None:
         """Check the deal's seats and value the game with the engine; store the result.
 
-        Raises :class:`scoring.rules.RuleError` (field and paragraph) and changes
+        Raises :class:`skat.rules.RuleError` (field and paragraph) and changes
         nothing on this instance when the game is not allowed. A voided game is still
         checked and valued (its value stays on record) but scores nothing: score 0, neither
         won nor lost, so every aggregate over stored scores leaves it out.

@@ -9,12 +9,12 @@ from pathlib import Path
 
 from django.db import transaction
 
+from skat.fees import FeeError, PrizeRule, check_prize_rules
 from tournaments.models import LostGameFee, PassedOutFee, Prize, TableMoney, Tournament
 from tournaments.name_checks import name_problem
 from tournaments.workbooks import TOURNAMENT_FILES, WorkbookError, open_workbook
 
 from ..exports import RANKING_COLUMNS
-from ..fees import FeeError, PrizeRule, check_prize_rules
 from ..standings import standings
 from .cells import TransferError, decimal, flag, money, settings_of, sheet_rows, step_number, text, whole
 from .sheets import games, players, tables

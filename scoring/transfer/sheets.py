@@ -5,12 +5,12 @@ from __future__ import annotations
 from django.core.management.color import no_style
 from django.db import IntegrityError, connection, transaction
 
+from skat.rules import RuleError
 from tournaments.models import Club, Player, Registration, Seat, Series, Table, Team, Tournament
 from tournaments.name_checks import name_problem
 
 from ..exports import GAMES_COLUMNS, PLAYERS_COLUMNS, TABLES_COLUMNS
 from ..models import Game
-from ..rules import RuleError
 from .cells import TransferError, flag, sheet_rows, text, whole
 
 
@@ -20,7 +20,7 @@ def players(workbook, tournament: Tournament) -> dict[int, Player]:
     numbers = [text(r[3]) for _n, r in rows if text(r[3])]
     known = {p.membership_number: p for p in Player.objects.filter(membership_number__in=numbers)}
     # New players keep the file's Player ID where it is free (always in an empty database):
-    # the lot that breaks exact ties is drawn from the player's id (scoring.rating.rank).
+    # the lot that breaks exact ties is drawn from the player's id (skat.rating.rank).
     keys = [r[0] for _n, r in rows if isinstance(r[0], int)]
     taken = set(Player.objects.filter(pk__in=keys).values_list("pk", flat=True))
     clubs = {c.name: c for c in Club.objects.all()}

@@ -21,7 +21,7 @@ from playwright.sync_api import expect
 
 from scoring.models import Game
 from scoring.pins import seat_pin
-from scoring.rating import rate_table
+from skat.rating import rate_table
 from tournaments.models import Table, Tournament
 
 from .pages import confirm, enter, log_in

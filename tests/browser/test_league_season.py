@@ -28,7 +28,7 @@ from playwright.sync_api import expect
 from leagues.models import League, LeagueTeam, MatchDay
 from referees.models import Correction
 from scoring.models import Game
-from scoring.sheet import active_seats
+from skat.sheet import active_seats
 from tests import factories
 from tournaments.models import Registration, Series
 

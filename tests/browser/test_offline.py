@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import expect
 
 from scoring.models import Game
-from scoring.sheet import active_seats
+from skat.sheet import active_seats
 from tests import factories
 
 from .pages import enter

@@ -88,15 +88,12 @@ def test_rule_messages_from_the_engine_are_german_too(client):
 
 
 def test_a_translation_with_broken_placeholders_falls_back_to_english(monkeypatch):
-    from scoring.rules import RuleError
+    from skat.rules import RuleError
     from tournaments import rule_messages as messages
 
     monkeypatch.setattr(messages, "gettext", lambda text: "kaputt {nope}" if "{" in text else text)
     error = RuleError("tops", "a {kind} has at most {most} tops, not {tops}", "2.4.3", kind="grand", most=4, tops=5)
     assert messages.rule_message(error) == "2.4.3: a grand has at most 4 tops, not 5"
-
-
-ENGINE = ("skat", "validation", "rules", "rating", "sheet", "settlement", "paperline")
 
 
 def test_every_engine_message_is_in_the_catalogue():
@@ -105,8 +102,9 @@ def test_every_engine_message_is_in_the_catalogue():
 
     catalogue = {entry.msgid for entry in polib.pofile(str(CATALOGUE)) if not entry.obsolete}
     marked = []
-    for module in ENGINE:
-        tree = ast.parse((Path(settings.BASE_DIR) / "scoring" / f"{module}.py").read_text(encoding="utf-8"))
+    for path in sorted((Path(settings.BASE_DIR) / "skat").glob("*.py")):
+        module = path.stem
+        tree = ast.parse(path.read_text(encoding="utf-8"))
         marked += [
             (module, node.args[0].value)
             for node in ast.walk(tree)
@@ -168,10 +166,10 @@ def test_every_message_the_code_and_templates_mark_is_in_the_catalogue():
 def test_rating_sheet_and_settlement_messages_are_german():
     from django.utils import translation
 
-    from scoring.rating import opponent_bonus, rate_table
-    from scoring.rules import RuleError
-    from scoring.settlement import settle
-    from scoring.sheet import SheetError, evaluate_sheet
+    from skat.rating import opponent_bonus, rate_table
+    from skat.rules import RuleError
+    from skat.settlement import settle
+    from skat.sheet import SheetError, evaluate_sheet
     from tournaments.rule_messages import rule_message
 
     call_command("compiletranslations")

@@ -8,7 +8,7 @@ import re
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
-from scoring import rules
+from skat import rules
 
 # Function-scoped fixtures (client, world) are shared by the examples of one test on
 # purpose: the state they accumulate (games entered, players registered) is more input.

@@ -16,7 +16,7 @@ from hypothesis import event, example, given
 from hypothesis import strategies as st
 
 from scoring.exports import SHEETS
-from scoring.fees import check_prize_rules
+from skat.fees import check_prize_rules
 from tests import factories
 from tournaments.models import Table
 

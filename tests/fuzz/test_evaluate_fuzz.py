@@ -18,7 +18,7 @@ from django.core.management import CommandError, call_command
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from scoring.rules import GAME_KEYS
+from skat.rules import GAME_KEYS
 
 from .strategies import FUZZ, NASTY
 

@@ -12,7 +12,7 @@ from leagues.models import LeagueEvent
 from leagues.results import match_day_result
 from referees.corrections import correct_game
 from scoring.models import Game
-from scoring.rules import RuleError
+from skat.rules import RuleError
 from tests import factories
 
 from .helpers import played_day

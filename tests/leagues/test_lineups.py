@@ -8,7 +8,7 @@ import pytest
 
 from leagues import lineups
 from leagues.models import LeagueEvent, Substitution
-from scoring.rules import RuleError
+from skat.rules import RuleError
 from tests import factories
 from tournaments.models import Registration, Tournament
 from tournaments.series import draw_series

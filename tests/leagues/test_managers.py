@@ -10,7 +10,7 @@ import pytest
 from leagues import setup
 from leagues.lineups import create_match_day
 from leagues.models import League, MatchDay
-from scoring.rules import RuleError
+from skat.rules import RuleError
 from tests import factories
 from tests.threads import in_parallel
 

@@ -12,7 +12,7 @@ from leagues.models import Group, Host, LeagueTeam, RosterEntry
 from leagues.publication import digest, host_of
 from leagues.setup import RosterRow
 from leagues.setup_forms import LEAGUE_FIELDS
-from scoring.rules import RuleError
+from skat.rules import RuleError
 from tests import factories
 from tests.threads import in_parallel
 from tournaments.models import Player

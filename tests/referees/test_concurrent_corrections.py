@@ -14,7 +14,7 @@ from django.db import connections
 
 from referees import corrections
 from referees.models import Correction
-from scoring.rules import RuleError
+from skat.rules import RuleError
 from tests import factories
 
 from .helpers import full_table

@@ -8,9 +8,9 @@ from decimal import Decimal
 import pytest
 
 from office.demo import random_game
-from scoring import fees
 from scoring.accounts import fee_account, settlements, total_account
 from scoring.models import Game
+from skat import fees
 from tests import factories
 from tournaments.models import Registration, Series
 from tournaments.series import draw_series

@@ -6,7 +6,7 @@ import pytest
 from django.db import IntegrityError, transaction
 
 from scoring.models import Game
-from scoring.rules import RuleError
+from skat.rules import RuleError
 from tests import factories
 
 pytestmark = pytest.mark.django_db

@@ -10,9 +10,9 @@ import pytest
 from office.demo import random_game
 from office.perf import oracle
 from scoring.models import Game
-from scoring.rating import Rating, rate_table
-from scoring.sheet import evaluate_sheet
 from scoring.standings import standings
+from skat.rating import Rating, rate_table
+from skat.sheet import evaluate_sheet
 from tests import factories
 from tournaments.models import Series
 from tournaments.series import draw_series
@@ -29,7 +29,7 @@ def play(series: Series, rng: random.Random, share: float = 1.0) -> None:
 
 
 def engine_ratings(tournament, series_number=None) -> dict[int, Rating]:
-    """The oracle: each table's games as a JSON sheet through scoring.sheet."""
+    """The oracle: each table's games as a JSON sheet through skat.sheet."""
     totals: dict[int, Rating] = defaultdict(Rating)
     series = tournament.series.all() if series_number is None else tournament.series.filter(number=series_number)
     for s in series:

@@ -7,9 +7,9 @@ from collections import defaultdict
 
 import pytest
 
-from scoring.rating import Rating
 from scoring.signoff import mark_on_paper
 from scoring.standings import standings, team_standings
+from skat.rating import Rating
 from tests import factories
 from tests.scoring.test_standings import engine_ratings, play
 from tournaments.models import Series, Team

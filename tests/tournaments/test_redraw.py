@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from scoring.rules import RuleError
+from skat.rules import RuleError
 from tests import factories
 from tournaments.models import Registration, Seat, Table
 from tournaments.redraw import redraw_series

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from scoring.rules import RuleError
+from skat.rules import RuleError
 from tests import factories
 from tournaments.models import Registration, Seat, Series
 from tournaments.series import ProvisionalSeeding, draw_series, move_player, swap_players

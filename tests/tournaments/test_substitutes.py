@@ -6,7 +6,7 @@ from decimal import Decimal
 
 import pytest
 
-from scoring.rules import RuleError
+from skat.rules import RuleError
 from tests import factories
 from tournaments import services
 from tournaments.models import Registration, Seat

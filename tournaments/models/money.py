@@ -9,7 +9,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from scoring.sheet import TABLE_SIZES
+from skat.sheet import TABLE_SIZES
 
 from .tournament import Tournament
 
@@ -107,7 +107,7 @@ class Prize(models.Model):
     """One line of the prize table: the player ranked ``place`` in the final standings
     gets a share of the prize pool (``percent``) or a fixed ``amount``, exactly one of them.
 
-    Paid out by :func:`scoring.fees.prize_list`; the pool is the tournament's
+    Paid out by :func:`skat.fees.prize_list`; the pool is the tournament's
     ``prize_pool_percent`` of what the fees leave after the table money.
     """
 
@@ -150,6 +150,6 @@ class Prize(models.Model):
             raise ValidationError({"percent": message})
 
     def rule(self):
-        from scoring.fees import PrizeRule
+        from skat.fees import PrizeRule
 
         return PrizeRule(self.place, self.percent, self.amount)

@@ -8,7 +8,7 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from scoring.sheet import TABLE_SIZES
+from skat.sheet import TABLE_SIZES
 
 from .defaults import new_token
 from .people import Player

@@ -108,8 +108,8 @@ class Tournament(models.Model):
         return user.is_authenticated and (user.is_superuser or self.directors.filter(pk=user.pk).exists())
 
     def fee_rules(self):
-        """The money rules as :class:`scoring.fees.FeeRules` (three queries, or none when prefetched)."""
-        from scoring.fees import FeeRules
+        """The money rules as :class:`skat.fees.FeeRules` (three queries, or none when prefetched)."""
+        from skat.fees import FeeRules
 
         passed: dict[int, list] = {}
         for step in self.passed_out_fees.all():
@@ -128,7 +128,7 @@ class Tournament(models.Model):
         )
 
     def prize_rules(self) -> tuple:
-        """The prize table as :class:`scoring.fees.PrizeRule` lines (one query, none when prefetched)."""
+        """The prize table as :class:`skat.fees.PrizeRule` lines (one query, none when prefetched)."""
         return tuple(prize.rule() for prize in self.prizes.all())
 
     def lost_game_fee(self, nth_lost: int) -> Decimal:

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring.paperline import CONTRACT_LETTERS, FLAG_LETTERS, PaperLine, parse_line
-from scoring.rules import Contract, RuleError
+from skat.paperline import CONTRACT_LETTERS, FLAG_LETTERS, PaperLine, parse_line
+from skat.rules import Contract, RuleError
 
 #: A refusal's paragraph, as the engine cites them: "(5.5.1)" or "(3.3.2, 5.6.1)".
 PARAGRAPH = re.compile(r"\(\d+(\.\d+)+(, \d+(\.\d+)+)*\)$")

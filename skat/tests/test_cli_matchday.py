@@ -1,4 +1,4 @@
-"""`manage.py evaluate --matchday FILE`: the league rule on the command line, as issue 18 states it."""
+"""`python -m skat --matchday FILE`: the league rule on the command line, as issue 18 states it."""
 
 from __future__ import annotations
 
@@ -6,9 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
-from django.core.management import CommandError, call_command
 
-from .test_evaluate_command import run
+from .test_cli_games import refused, run
 
 TEAMS = {
     "Kreuz Bube": ["A1", "A2", "A3", "A4"],
@@ -115,9 +114,8 @@ def test_errors_name_the_series_the_table_and_the_field(tmp_path, capsys, data, 
     assert json.loads(lines[0])["error"].startswith(error)
 
 
-def test_a_match_day_that_is_not_json_exits_2(tmp_path):
+def test_a_match_day_that_is_not_json_exits_2(tmp_path, capsys):
     path = tmp_path / "matchday.json"
     path.write_text("{teams", encoding="utf-8")
-    with pytest.raises(CommandError, match="a match day is one JSON object") as raised:
-        call_command("evaluate", "--matchday", str(path))
-    assert raised.value.returncode == 2
+    code, error = refused(capsys, "--matchday", str(path))
+    assert code == 2 and "a match day is one JSON object" in error

@@ -2,7 +2,7 @@
 
 This is what ``manage.py evaluate --sheet`` runs and what the paper-sheet import
 checks row by row: the deal rotation (3.2.1, 3.2.7), each game through
-:func:`scoring.rules.evaluate`, the performance rating and the 5.5.5 settlement.
+:func:`skat.rules.evaluate`, the performance rating and the 5.5.5 settlement.
 """
 
 from __future__ import annotations

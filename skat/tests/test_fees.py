@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scoring import fees
-from scoring.rating import Rating
+from skat import fees
+from skat.rating import Rating
 
 COMMON = ((1, D("0.50")), (4, D("1.00")))  # DOMAIN: 0.50 for the 1st-3rd lost game, 1.00 from the 4th
 

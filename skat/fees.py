@@ -186,7 +186,7 @@ class Account:
 
 def places(ratings: Sequence[Rating], lot_keys: Sequence[object], lot_seed: int | str) -> list[int]:
     """Each seat's place at the table, in seat order, by the ranking rule of
-    :func:`scoring.rating.rank` (rating, games won, fewer lost, then the lot)."""
+    :func:`skat.rating.rank` (rating, games won, fewer lost, then the lot)."""
     ranked = rank(range(len(ratings)), lambda i: ratings[i], lot_seed=lot_seed, lot_key=lambda i: lot_keys[i])
     result = [0] * len(ratings)
     for entry in ranked:

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scoring.rules import RuleError
-from tournaments.draw import Entrant, draw, table_sizes
+from skat.draw import Entrant, draw, table_sizes
+from skat.rules import RuleError
 
 
 @pytest.mark.parametrize("players", [0, 1, 2, 5])

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scoring.rating import LOSS_POINTS, WIN_POINTS, Rating, opponent_bonus, rank, rate_table, tie_break_key
-from scoring.rules import RuleError
+from skat.rating import LOSS_POINTS, WIN_POINTS, Rating, opponent_bonus, rank, rate_table, tie_break_key
+from skat.rules import RuleError
 
 # The federation's figures, written out rather than read back from the module under test.
 BONUS_PER_LOSS = {3: 40, 4: 30}

@@ -4,7 +4,7 @@ Every expected value here is derived from the text of the International Skat Law
 (shared/reference/000_*.txt) or from the worked examples of the Wikipedia pages on Skat
 (shared/reference/002_*.txt, 003_*.txt), never from the implementation:
 
-1. the printed table 5.6.1 (tests/scoring/data/skatordnung_5_6_1.txt) against GAME_VALUES;
+1. the printed table 5.6.1 (skat/tests/data/skatordnung_5_6_1.txt) against GAME_VALUES;
 2. every contract, number of tops, announcement and a range of card-play outcomes and
    bids against :func:`reference_outcome`, a small literal reading of 5.1-5.4 below;
 3. the worked examples of the book and of Wikipedia, one named test each;
@@ -23,7 +23,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring.rules import (
+from skat.rules import (
     BASE_VALUES,
     GAME_KEYS,
     GAME_VALUES,

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scoring.league import (
+from skat.league import (
     LeagueError,
     TeamResult,
     as_number,

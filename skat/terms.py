@@ -3,8 +3,8 @@
 The contracts (2.1.1), the game as the scoresheet records it and its outcome (5.5.2),
 the base and null values (5.1), every game value (5.6.1), the card points that decide
 a game (5.2) and the error a game the rules do not allow raises. Shared by
-:mod:`scoring.validation`, which checks a game, and :mod:`scoring.rules`, which values
-it; other code imports these names from :mod:`scoring.rules`.
+:mod:`skat.validation`, which checks a game, and :mod:`skat.rules`, which values
+it; other code imports these names from :mod:`skat.rules`.
 
 Paragraph numbers in docstrings and error messages are those of the International
 Skat Laws (Skatordnung), so a referee can check every answer against the book.

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scoring.rules import RuleError
-from scoring.settlement import pairwise, settle
+from skat.rules import RuleError
+from skat.settlement import pairwise, settle
 
 BOOK_TOTALS = [196, 33, -12, 85]  # A, B, C, D; sum 302
 

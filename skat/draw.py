@@ -22,7 +22,7 @@ from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 
-from scoring.rules import RuleError, gettext_noop
+from .rules import RuleError, gettext_noop
 
 PlayerId = Hashable
 

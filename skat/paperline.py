@@ -21,7 +21,7 @@ with Enter); ``2n`` is a won null game; ``-`` a passed-out deal.
 
 This module only reads the line: it raises :class:`RuleError` naming the field and
 the paragraph for what is not a line at all, and leaves every rule of the game to the
-engine (:func:`scoring.rules.evaluate`, through the same form as the phone). No Django
+engine (:func:`skat.rules.evaluate`, through the same form as the phone). No Django
 import: a pure function, tested letter by letter.
 """
 
@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .skat import GAME_VALUES, Contract, RuleError, gettext_noop
+from .terms import GAME_VALUES, Contract, RuleError, gettext_noop
 
 #: 2.1.1: the contract letters, German (Kreuz, Herz, Pik, Karo) and English.
 CONTRACT_LETTERS: dict[str, Contract] = {
@@ -204,7 +204,7 @@ def _bid(rest: str) -> int:
     if rest != token:
         raise RuleError("bid", gettext_noop("{given} is not read: the line ends with the bid"), "5.5.2", given=rest)
     bid = int(number)
-    if bid not in GAME_VALUES:  # the engine's own words (scoring.validation)
+    if bid not in GAME_VALUES:  # the engine's own words (skat.validation)
         raise RuleError(
             "bid",
             gettext_noop("{bid} is not a game value; bids are game values from 18 to 264"),

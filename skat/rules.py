@@ -4,9 +4,9 @@ This is the only place in the project that values a Skat game. Forms, views, the
 sheet import, the ``evaluate`` command and the standings all call :func:`evaluate`
 and store what it returns; nothing else multiplies base values.
 
-The engine is three pure modules that import only downwards: :mod:`scoring.skat`
+The engine is three pure modules that import only downwards: :mod:`skat.terms`
 (contracts, the game and its outcome, the values, :class:`RuleError`),
-:mod:`scoring.validation` (what the rules do not allow, checked before a game is
+:mod:`skat.validation` (what the rules do not allow, checked before a game is
 valued) and this one (the valuation). Other code imports every name from here.
 
 Paragraph numbers in docstrings and error messages are those of the International
@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 
-from .skat import (
+from .terms import (
     BASE_VALUES,
     CONTRACT_NAMES,
     FLAG_NAMES,

@@ -3,10 +3,10 @@
 :func:`check_game` rejects every game the rules do not allow (a contract that is none,
 too many tops, announcements without hand, card points and tricks that cannot be, a
 bid that is no game value), naming the field and the paragraph; :func:`evaluate
-<scoring.rules.evaluate>` calls it first. :func:`game_from_mapping` builds a game from
+<skat.rules.evaluate>` calls it first. :func:`game_from_mapping` builds a game from
 outside input (``manage.py evaluate``, the sheet import) with the same messages.
 
-Nothing here values a game: that is :mod:`scoring.rules`, which imports this module
+Nothing here values a game: that is :mod:`skat.rules`, which imports this module
 (never the other way round). No Django import here either.
 """
 
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from .skat import (
+from .terms import (
     FLAG_NAMES,
     GAME_VALUES,
     HELD_POINTS,
@@ -156,7 +156,7 @@ def _check_card_points(points: int, tricks: int | None) -> None:
 
     With the tricks given, exactly his 3 x tricks + 2 cards (2.2.1: the skat is his);
     without, any number of them (no cards count 1 or 119). Derived from the card values
-    (:data:`HELD_POINTS <scoring.skat.HELD_POINTS>`), so every impossible pair is refused.
+    (:data:`HELD_POINTS <skat.terms.HELD_POINTS>`), so every impossible pair is refused.
     """
     if tricks is None:
         if points not in POSSIBLE_POINTS:
