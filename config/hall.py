@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from scoring.addresses import is_loopback
+from core.addresses import is_loopback
 
 LOOPBACK = "127.0.0.1"
 #: ioctl number of "the interface's IPv4 address" on Linux.

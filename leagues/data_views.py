@@ -7,8 +7,8 @@ import io
 from django.http import Http404, HttpRequest, HttpResponse
 from django.utils.text import slugify
 
-from tournaments.filenames import Name, file_name
-from tournaments.tabular import CSV_TYPE, XLSX_TYPE
+from core.filenames import Name, file_name
+from core.tabular import CSV_TYPE, XLSX_TYPE
 
 from . import documents
 from .exports import SHEETS, league_season_csv, league_season_xlsx

@@ -2,7 +2,7 @@
 
 Fixed English column names, as the tournament workbook's; league points are numbers
 (7.5 for a half). CSV as the office writes it everywhere: UTF-8 with a byte order mark,
-semicolons. Both are written by :mod:`tournaments.tabular`, so a group or team named like
+semicolons. Both are written by :mod:`core.tabular`, so a group or team named like
 a formula stays text.
 """
 
@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import BinaryIO, TextIO
 
+from core.tabular import Sheet, write_csv, write_xlsx
 from skat.league import as_number, rank_table
-from tournaments.tabular import Sheet, write_csv, write_xlsx
 
 from .models import League
 from .results import lot_key, season_tables

@@ -6,9 +6,9 @@ from django import forms
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from core.rule_messages import rule_message
 from skat.rules import RuleError
 from tournaments.models import Player
-from tournaments.rule_messages import rule_message
 
 from .models import REGULARS, Host, LeagueTeam, RosterEntry
 

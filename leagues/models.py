@@ -18,8 +18,8 @@ from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from core.name_checks import validate_name
 from tournaments.models import Club, Player, Tournament, new_seed
-from tournaments.name_checks import validate_name
 
 #: Roster positions: 1-4 the regular team, 5-8 its reserves (DOMAIN, "Teams and leagues").
 POSITIONS = 8

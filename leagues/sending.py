@@ -13,8 +13,8 @@ import urllib.parse
 import urllib.request
 from dataclasses import dataclass
 
+from core.tabular import XLSX_TYPE
 from scoring.exports import league_xlsx
-from tournaments.tabular import XLSX_TYPE
 
 
 class NoConnection(Exception):

@@ -11,8 +11,8 @@ from django.forms.models import fields_for_model, model_to_dict
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from core.name_checks import validate_name
 from tournaments.accounts import AccountForm
-from tournaments.name_checks import validate_name
 from tournaments.names import identity_key
 
 from . import setup
@@ -52,7 +52,7 @@ class LeagueForm(forms.Form):
         }
         self.fields.update(fields_for_model(League, LEAGUE_FIELDS, help_texts=help_texts))
         # The model's own rules (1-6 series, 1-30 rounds, a name and a season a person can
-        # read: tournaments.name_checks), as a model form runs them.
+        # read: core.name_checks), as a model form runs them.
         for name in LEAGUE_FIELDS:
             extra = [v for v in League._meta.get_field(name).validators if v not in self.fields[name].validators]
             self.fields[name].validators.extend(extra)

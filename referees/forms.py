@@ -6,11 +6,11 @@ from django import forms
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.utils.translation import gettext_lazy as _
 
+from core.name_checks import validate_name
 from scoring.forms import FIELD_PARAGRAPHS, GameForm
 from scoring.models import IRREGULARITY_CHOICES, Game
 from tournaments.accounts import AccountForm
 from tournaments.models import Table
-from tournaments.name_checks import validate_name
 
 from . import disputes, paragraphs
 from .models import Dispute, RefereeAssignment

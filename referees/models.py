@@ -18,7 +18,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.name_checks import validate_name
+from core.name_checks import validate_name
 
 from . import paragraphs
 

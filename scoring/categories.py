@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
+from core.params import number_param
 from tournaments.models import Category, Registration, Tournament
-from tournaments.params import number_param
 
 
 class CategoryError(ValueError):

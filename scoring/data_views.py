@@ -1,7 +1,7 @@
 """Results as data: the league export, scoresheet imports, statistics pages.
 
 Thin views over scoring.exports, scoring.imports and scoring.statistics (the players'
-import is tournaments'; both report a bad file through tournaments.uploads). A bad upload
+import is tournaments'; both report a bad file through core.uploads). A bad upload
 never costs a 500: the file's problem or every bad row (with its row number) is shown and
 nothing is written.
 """
@@ -16,15 +16,15 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
+from core.filenames import Name, file_name
+from core.paging import page_of
+from core.params import number_param
+from core.tabular import CSV_TYPE, XLSX_TYPE
+from core.uploads import import_upload
 from tournaments import door
-from tournaments.filenames import Name, file_name
 from tournaments.lookups import published_tournament
 from tournaments.models import Registration, Table, Tournament
-from tournaments.paging import page_of
-from tournaments.params import number_param
 from tournaments.permissions import director_required
-from tournaments.tabular import CSV_TYPE, XLSX_TYPE
-from tournaments.uploads import import_upload
 
 from .categories import CategoryError, chosen_category
 from .charts import running_score_svg
@@ -115,7 +115,7 @@ def sheet_import(request: HttpRequest, tournament: Tournament, number: int, tabl
 
 def _statistics(request: HttpRequest, tournament: Tournament, public: bool) -> HttpResponse:
     """The tournament's figures and the players as declarer in the order of the
-    standings, a page at a time (tournaments.paging), or those a search finds."""
+    standings, a page at a time (core.paging), or those a search finds."""
     # The order and the tournament's figures are computed once per change of the results
     # (scoring.public_cache): only the page's players are read for each request.
     mark = mark_of(request, tournament)
@@ -129,7 +129,7 @@ def _statistics(request: HttpRequest, tournament: Tournament, public: bool) -> H
         registrations = Registration.objects.filter(tournament=tournament)
         # A number is a start number here (a membership number is not looked up in public).
         hits = door.search(registrations, query)
-        if query.isdigit():  # "²" passes isdigit() but is no number (tournaments.params): it finds nobody
+        if query.isdigit():  # "²" passes isdigit() but is no number (core.params): it finds nobody
             number = number_param(query)
             hits = registrations.none() if number is None else registrations.filter(start_number=number)
         found = set(hits.values_list("player_id", flat=True))

@@ -11,14 +11,14 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from core.addresses import loopback_office
+from core.params import number_param
 from tournaments.forms import DrawForm
 from tournaments.lookups import series_or_404
 from tournaments.models import Registration, Series, Tournament
-from tournaments.params import number_param
 from tournaments.permissions import director_required
 from tournaments.series import can_draw_next, seats_editable
 
-from .addresses import loopback_office
 from .progress import FinishNeedsConfirmation, finish_check, finish_series, unconfirmed_tables
 from .table_list import ROWS_PER_PAGE, TILES_PER_PAGE, table_list
 

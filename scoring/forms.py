@@ -14,8 +14,8 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
+from core.rule_messages import rule_message
 from skat import rules
-from tournaments.rule_messages import rule_message
 
 from .models import ControlEntry, Game
 

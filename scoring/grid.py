@@ -19,11 +19,11 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from core.rule_messages import rule_message
 from skat.paperline import parse_line
 from skat.rules import Outcome, RuleError, gettext_noop
 from skat.sheet import dealer_seat
 from tournaments.models import Table
-from tournaments.rule_messages import rule_message
 
 from . import entry
 from .forms import ControlEntryForm, GameForm

@@ -17,10 +17,10 @@ from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
+from core.params import number_param
 from skat.paperline import LETTERS_OF
 from tournaments.lookups import names_by_seat
 from tournaments.models import Series, Table, Tournament
-from tournaments.params import number_param
 from tournaments.permissions import paper_list_typist_required
 
 from . import grid, tablesheet

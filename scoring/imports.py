@@ -21,11 +21,11 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from core.params import number_param
+from core.rule_messages import rule_message
+from core.spreadsheets import Row, SpreadsheetError, flag, read_table, whole_number
 from skat.rules import NULL_VALUES, Contract, RuleError
 from skat.sheet import dealer_seat
-from tournaments.params import number_param
-from tournaments.rule_messages import rule_message
-from tournaments.spreadsheets import Row, SpreadsheetError, flag, read_table, whole_number
 
 from .models import Game
 

@@ -14,15 +14,15 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 
+from core.addresses import absolute_link
+from core.filenames import Name, file_name, slug
+from core.params import number_param
 from skat.fees import FeeError
-from tournaments.filenames import Name, file_name, slug
 from tournaments.lookups import series_or_404
 from tournaments.models import Table, Tournament
-from tournaments.params import number_param
 from tournaments.permissions import director_required
 
 from . import accounts, documents
-from .addresses import absolute_link
 from .categories import CategoryError, chosen_category
 from .pins import seat_pin
 from .standings import finality

@@ -1,7 +1,7 @@
 """The standings page's full list as CSV: every place of the scope the page shows, for a
 spreadsheet (the paged page shows 50 at a time). The same rows the page reads from the
 cache (scoring.standings_page.board); the columns the page shows, in the reader's
-language; written by tournaments.tabular, so formula-looking text stays text."""
+language; written by core.tabular, so formula-looking text stays text."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from django.http import HttpResponse
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from tournaments import tabular
+from core import tabular
 from tournaments.models import Tournament
 
 from .standings_page import Scope, scope_query

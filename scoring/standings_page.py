@@ -17,9 +17,9 @@ from urllib.parse import urlencode
 from django.core.paginator import Page, Paginator
 from django.http import QueryDict
 
+from core.params import number_param
 from tournaments.models import Category, Registration, Tournament
 from tournaments.names import query_words, search_key
-from tournaments.params import number_param
 
 from .categories import within_category
 from .public_cache import Mark, cache_key, cached

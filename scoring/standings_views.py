@@ -16,10 +16,10 @@ from django.urls import reverse
 from django.utils.text import slugify
 from django_tables2 import RequestConfig
 
+from core.params import number_param
 from tournaments import hooks
 from tournaments.lookups import published_tournament
 from tournaments.models import Category, Team, Tournament
-from tournaments.params import number_param
 from tournaments.permissions import results_reader_required
 
 from . import documents

@@ -18,10 +18,10 @@ from django.http import HttpRequest
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy
 
+from core.paging import page_of
+from core.params import number_param
 from tournaments.models import Seat, Series
 from tournaments.names import query_words
-from tournaments.paging import page_of
-from tournaments.params import number_param
 
 from .progress import TableProgress, table_progress
 

@@ -12,15 +12,15 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 
+from core.addresses import loopback_office
+from core.params import number_param
 from tournaments.forms import MoveForm, SwapForm
 from tournaments.lookups import series_or_404
 from tournaments.models import Seat, Table, Tournament
-from tournaments.params import number_param
 from tournaments.permissions import director_required
 from tournaments.series import seats_editable
 
 from . import signoff, tablesheet
-from .addresses import loopback_office
 from .lists import differing_deals
 from .models import ControlEntry, Game
 from .progress import play_started

@@ -23,14 +23,14 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from core.addresses import absolute_link
+from core.params import number_param
+from core.rule_messages import rule_message
 from skat.rules import RuleError
 from skat.sheet import active_seats, dealer_seat
 from tournaments.models import Seat, Table
-from tournaments.params import number_param
-from tournaments.rule_messages import rule_message
 
 from . import entry, links, lists, signoff, tablesheet
-from .addresses import absolute_link
 from .forms import ControlEntryForm, GameForm
 from .models import ControlEntry, Deal, Game
 from .signoff import is_signed

@@ -24,7 +24,7 @@ def gettext_noop(text: str) -> str:
 
     The engine imports nothing from Django; ``makemessages`` still finds these
     strings, and the web layer translates the template and its word parameters
-    (see :func:`tournaments.rule_messages.rule_message`).
+    (see :func:`core.rule_messages.rule_message`).
     """
     return text
 

@@ -16,7 +16,7 @@ The list is checked both ways, so a new export cannot be left out:
 * ``test_every_command_is_listed`` fails for a management command of the office that is
   in neither :data:`EXPORT_COMMANDS` nor :data:`OTHER_COMMANDS`;
 * ``test_only_the_writer_writes_files`` fails for a module other than
-  ``tournaments/tabular.py`` that writes CSV (``csv.writer``) or XLSX (openpyxl's
+  ``core/tabular.py`` that writes CSV (``csv.writer``) or XLSX (openpyxl's
   ``Workbook``) or names their content types itself.
 """
 
@@ -345,7 +345,7 @@ def test_every_command_is_listed():
 
 # --- one writer --------------------------------------------------------------------------------
 
-WRITER = "tournaments/tabular.py"
+WRITER = "core/tabular.py"
 CONTENT_TYPES = re.compile(r"text/csv|spreadsheetml\.sheet")
 #: The bench's floor: bare openpyxl on made-up rows, the yardstick the writer is measured by.
 FLOOR = "office/perf/xlsx.py"
@@ -374,5 +374,5 @@ def test_only_the_writer_writes_files():
             where = path.relative_to(ROOT).as_posix()
             if where not in {WRITER, FLOOR} and (lines := file_writing(path.read_text(encoding="utf-8"))):
                 found[where] = lines
-    assert found == {}, "write CSV and XLSX through tournaments.tabular (the formula guard)"
+    assert found == {}, "write CSV and XLSX through core.tabular (the formula guard)"
     assert file_writing((ROOT / WRITER).read_text(encoding="utf-8")), "the writer moved: update WRITER"

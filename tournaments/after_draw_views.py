@@ -14,6 +14,7 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from core.rule_messages import rule_message
 from skat.rules import RuleError
 
 from . import arrivals, door, redraw, seating, services, substitutes
@@ -21,7 +22,6 @@ from .after_draw_forms import LateArrivalForm, NoShowForm, RedrawForm, Substitut
 from .lookups import series_or_404
 from .models import Registration, Tournament
 from .permissions import director_required
-from .rule_messages import rule_message
 
 
 def describe(change: seating.Change) -> str:

@@ -15,13 +15,13 @@ from django.db import transaction
 from django.db.models import Count, F, Q, Sum
 from django.db.models.functions import Greatest
 
+from core.params import number_param
 from skat import fees
 
 from .models import Registration, Tournament
 from .names import query_words
-from .params import number_param
 
-#: The rows of a page of the desk's list, with a query or without (tournaments.paging).
+#: The rows of a page of the desk's list, with a query or without (core.paging).
 SEARCH_LIMIT = 50
 
 

@@ -16,9 +16,10 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from core.paging import page_of
+
 from . import door, services
 from .models import Registration, Tournament
-from .paging import page_of
 from .permissions import director_required
 from .player_forms import QuickAddForm
 
@@ -38,7 +39,7 @@ def _rows(tournament: Tournament, registrations) -> list[dict]:
 
 def _page(request: HttpRequest, tournament: Tournament, form: QuickAddForm, status: int = 200) -> HttpResponse:
     query = request.GET.get("q", "")
-    # A page of the players (tournaments.paging), the search's hits or the whole list.
+    # A page of the players (core.paging), the search's hits or the whole list.
     page = page_of(request, door.search(_registrations(tournament), query), door.SEARCH_LIMIT)
     context = {
         "tournament": tournament,

@@ -19,11 +19,12 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from core.name_checks import is_spreadsheet_error, name_problem
+from core.spreadsheets import Row, SpreadsheetError, read_table
+
 from . import services
 from .models import Category, Club, Player, Registration, Team, Tournament
-from .name_checks import is_spreadsheet_error, name_problem
 from .names import identity_key
-from .spreadsheets import Row, SpreadsheetError, read_table
 
 PLAYER_COLUMNS = {
     "name": ("Name", "Spieler", "Spielername", "Player", "Nachname", "Familienname", "Surname", "Last name"),
@@ -69,7 +70,7 @@ def _text(row: Row, key: str) -> str:
     return " ".join(str(value).split()) if value is not None and value is not True else ""
 
 
-#: Columns that hold a name or a category's name (tournaments.name_checks).
+#: Columns that hold a name or a category's name (core.name_checks).
 NAME_COLUMNS = ("first_name", "name", "club", "team", "category")
 
 
@@ -99,7 +100,7 @@ def import_players(tournament: Tournament, upload: BinaryIO, name: str, *, user=
     A membership number of another name is named as ``user``'s only when he may see that
     player (:meth:`Player.objects.known_to`).
 
-    Raises :class:`tournaments.spreadsheets.SpreadsheetError` for an unreadable file; bad
+    Raises :class:`core.spreadsheets.SpreadsheetError` for an unreadable file; bad
     rows come back in ``errors`` and nothing is written.
     """
     rows = read_table(upload, name, PLAYER_COLUMNS, required=["name"], max_rows=MAX_PLAYERS)

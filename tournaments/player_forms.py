@@ -7,9 +7,10 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from core.name_checks import validate_name
+
 from . import services
 from .models import Category, Club, Player, Registration, Tournament
-from .name_checks import validate_name
 
 
 def _clean_text(value: str) -> str:

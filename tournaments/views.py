@@ -13,6 +13,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
+from core.paging import page_of
+from core.params import number_param
+from core.rule_messages import rule_message
+from core.uploads import import_upload
 from skat.rules import RuleError
 
 from . import door, hooks, presets, services
@@ -31,12 +35,8 @@ from .forms import (
 from .imports import import_players
 from .lookups import series_or_404
 from .models import Registration, Seat, Series, Table, Tournament
-from .paging import page_of
-from .params import number_param
 from .permissions import director_required
 from .player_forms import CategoryForm, RegistrationForm
-from .rule_messages import rule_message
-from .uploads import import_upload
 
 
 def home(request: HttpRequest) -> HttpResponse:

@@ -10,10 +10,10 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
 
+from core.filenames import Name, file_name
+from core.tabular import CSV_TYPE, write_csv
 from scoring.table_list import table_list
-from tournaments.filenames import Name, file_name
 from tournaments.models import Tournament
-from tournaments.tabular import CSV_TYPE, write_csv
 
 from .. import reports
 from ..models import Dispute
@@ -76,7 +76,7 @@ def corrections_csv(request: HttpRequest, tournament: Tournament) -> HttpRespons
     response = HttpResponse(content_type=CSV_TYPE)
     filename = file_name(Name(tournament.name), "corrections", suffix=".csv")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    # Reasons and usernames are typed in: tournaments.tabular writes them, never as a formula.
+    # Reasons and usernames are typed in: core.tabular writes them, never as a formula.
     rows = reports.corrections_rows(tournament)
     write_csv(response, next(rows), rows)
     return response

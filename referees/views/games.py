@@ -10,12 +10,12 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
+from core.rule_messages import rule_message
 from scoring import signoff, tablesheet
 from scoring.models import Game, ListsAccepted
 from skat.rules import RuleError
 from skat.sheet import active_seats
 from tournaments.models import Seat, Tournament
-from tournaments.rule_messages import rule_message
 
 from .. import corrections
 from ..forms import CorrectionForm, CorrectionPreviewForm, VoidForm

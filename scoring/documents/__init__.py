@@ -75,7 +75,7 @@ def series_cards_pdf(
 ) -> None:
     """The table cards of a series: two per A4 page, each with its entry link as QR code.
 
-    ``absolute_url`` makes the link absolute (on the hall address: ``scoring.addresses``). No PINs:
+    ``absolute_url`` makes the link absolute (on the hall address: ``core.addresses``). No PINs:
     the whole table reads the card, so each player's PIN is on his own slip
     (:func:`series_pin_slips_pdf`). Two queries, whatever the number of tables.
     """

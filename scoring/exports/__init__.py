@@ -19,7 +19,7 @@ cursor and written by openpyxl in write-only mode, so a 3,000-player tournament'
 The package is split by sheet: :mod:`.columns` (the column names), :mod:`.results`
 (Ranking, Teams, Results), :mod:`.games` (Games), :mod:`.tournament` (Tournament,
 Players, Tables) and :mod:`.writers` (the workbook, the CSV and :data:`SHEETS`, written
-by :mod:`tournaments.tabular`, the office's one CSV and XLSX writer). Everything is importable from
+by :mod:`core.tabular`, the office's one CSV and XLSX writer). Everything is importable from
 ``scoring.exports`` as before.
 """
 

@@ -3,7 +3,7 @@
 Column names are fixed English data names (documented in the README, "Exports and
 imports") so scripts can rely on them, and the tournament import reads them back; flags
 are ``x`` or empty, as ticked on the paper sheet. Typed-in text never becomes a formula:
-every file is written by :mod:`tournaments.tabular`, which escapes every cell.
+every file is written by :mod:`core.tabular`, which escapes every cell.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The writers: the whole league workbook (XLSX) and each of its sheets as CSV.
 
 Rows are streamed: openpyxl in write-only mode writes each sheet as its rows arrive.
-Every file is written by :mod:`tournaments.tabular`: typed-in text is never a formula.
+Every file is written by :mod:`core.tabular`: typed-in text is never a formula.
 """
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import BinaryIO, TextIO
 
-from tournaments import tabular
-from tournaments.tabular import Sheet, write_csv, write_xlsx
+from core import tabular
+from core.tabular import Sheet, write_csv, write_xlsx
 
 from .columns import (
     GAMES_COLUMNS,

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from decimal import Decimal, InvalidOperation
 
-from tournaments.tabular import typed as text
-from tournaments.workbooks import TOURNAMENT_FILES, WorkbookError, worksheet
-from tournaments.workbooks import rows as workbook_rows
+from core.tabular import typed as text
+from core.workbooks import TOURNAMENT_FILES, WorkbookError, worksheet
+from core.workbooks import rows as workbook_rows
 
 from ..exports import FORMAT_VERSION
 

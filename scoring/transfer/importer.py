@@ -9,10 +9,10 @@ from pathlib import Path
 
 from django.db import transaction
 
+from core.name_checks import name_problem
+from core.workbooks import TOURNAMENT_FILES, WorkbookError, open_workbook
 from skat.fees import FeeError, PrizeRule, check_prize_rules
 from tournaments.models import LostGameFee, PassedOutFee, Prize, TableMoney, Tournament
-from tournaments.name_checks import name_problem
-from tournaments.workbooks import TOURNAMENT_FILES, WorkbookError, open_workbook
 
 from ..exports import RANKING_COLUMNS
 from ..standings import standings

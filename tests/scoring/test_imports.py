@@ -8,11 +8,11 @@ import pytest
 from django.utils import translation
 from openpyxl import Workbook
 
+from core.spreadsheets import SpreadsheetError, flag, header_key, read_table
 from scoring.imports import import_sheet
 from scoring.models import Game
 from tests import factories
 from tournaments.models import Series
-from tournaments.spreadsheets import SpreadsheetError, flag, header_key, read_table
 
 pytestmark = pytest.mark.django_db
 

@@ -8,12 +8,12 @@ import pytest
 from django.utils import translation
 from openpyxl import Workbook
 
+from core.spreadsheets import SpreadsheetError
 from office.demo import PLAYERS_CSV
 from tests import factories
 from tournaments.imports import import_players
 from tournaments.models import Club, Player, Registration, Team
 from tournaments.series import draw_series
-from tournaments.spreadsheets import SpreadsheetError
 
 pytestmark = pytest.mark.django_db
 

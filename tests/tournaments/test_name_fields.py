@@ -1,4 +1,4 @@
-"""Every name or title a person types goes through one check (tournaments.name_checks):
+"""Every name or title a person types goes through one check (core.name_checks):
 a tournament's name and venue, its categories, a league, its season, groups, teams and
 hosts, and a name given at a table link's dispute. On every way in (the director's forms,
 the admin, the player list, the tournament file, the league's host command) a control

@@ -320,7 +320,7 @@ def test_registering_another_directors_player_number_does_not_reveal_his_name(cl
 
 
 def test_the_players_page_lists_a_page_by_surname_and_finds_a_name_in_any_order(client, director):
-    from tournaments.paging import PAGE_SIZE
+    from core.paging import PAGE_SIZE
 
     t = factories.tournament(directors=[director])
     for i in range(PAGE_SIZE + 5):

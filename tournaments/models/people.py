@@ -7,7 +7,8 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from ..name_checks import validate_name
+from core.name_checks import validate_name
+
 from ..names import search_key, sort_key
 
 

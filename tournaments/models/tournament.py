@@ -10,7 +10,8 @@ from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from ..name_checks import validate_name
+from core.name_checks import validate_name
+
 from .defaults import new_seed
 
 

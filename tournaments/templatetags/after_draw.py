@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from django import template
 
+from core.params import number_param
+
 from .. import hooks
 from ..after_draw_forms import LateArrivalForm, NoShowForm, RedrawForm
 from ..arrivals import arriving
 from ..models import Series
-from ..params import number_param
 
 register = template.Library()
 

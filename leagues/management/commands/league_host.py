@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from django.core.management.base import BaseCommand, CommandError
 
+from core.name_checks import name_problem
 from leagues.models import Host, League
 from leagues.publication import new_host
-from tournaments.name_checks import name_problem
 
 
 class Command(BaseCommand):

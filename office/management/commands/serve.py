@@ -21,10 +21,10 @@ from django.core.management.base import BaseCommand, CommandParser
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from core.addresses import url_is_loopback
 from office import serve
 from office.demo import create_demo
 from office.director import DIRECTOR, DirectorLogin, ensure_director, password_message
-from scoring.addresses import url_is_loopback
 from tournaments.models import Tournament
 
 

@@ -7,9 +7,9 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import ngettext
 
+from core.spreadsheets import SpreadsheetError
 from scoring.imports import import_sheet
 from tournaments.models import Table
-from tournaments.spreadsheets import SpreadsheetError
 
 
 class Command(BaseCommand):

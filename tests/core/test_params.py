@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tournaments.params import MAX_DIGITS, number_param
+from core.params import MAX_DIGITS, number_param
 
 
 @pytest.mark.parametrize(("value", "number"), [("1", 1), ("07", 7), ("999999", 999_999)])

@@ -1,4 +1,4 @@
-"""tournaments.name_checks: a name a person can read, on every way in (forms, admin, list, file)."""
+"""core.name_checks: a name a person can read, on every way in (forms, admin, list, file)."""
 
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ import io
 import pytest
 from django.urls import reverse
 
+from core.name_checks import name_problem
 from tests import factories, hostile_xlsx
 from tournaments.imports import import_players
 from tournaments.models import Club, Player, Registration, Team
-from tournaments.name_checks import name_problem
 
 INVISIBLE = [
     "\u200b",  # zero-width space

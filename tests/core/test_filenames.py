@@ -1,4 +1,4 @@
-"""File names of downloads (tournaments/filenames.py): umlauts spelled out, words in the page's language."""
+"""File names of downloads (core/filenames.py): umlauts spelled out, words in the page's language."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
+from core.filenames import Name, file_name
 from tests import factories
-from tournaments.filenames import Name, file_name
 
 
 def test_umlauts_are_spelled_out_not_dropped():

@@ -1,4 +1,4 @@
-"""scoring.addresses: the table cards, the QR codes and the series page speak of the
+"""core.addresses: the table cards, the QR codes and the series page speak of the
 hall address (settings.OFFICE_URL), not of the address the director's browser used."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from django.test import RequestFactory
 from django.urls import reverse
 from pypdf import PdfReader
 
-from scoring import addresses
+from core import addresses
 from scoring.documents import cards
 from tests import factories
 

@@ -1,4 +1,4 @@
-"""tournaments.tabular: what the office's one CSV/XLSX writer does to a cell, and what the import undoes."""
+"""core.tabular: what the office's one CSV/XLSX writer does to a cell, and what the import undoes."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import openpyxl
 import pytest
 from django.utils.translation import gettext_lazy
 
-from tournaments.tabular import FORMULA_STARTS, Sheet, cells, csv_text, text, typed, write_xlsx
+from core.tabular import FORMULA_STARTS, Sheet, cells, csv_text, text, typed, write_xlsx
 
 
 @pytest.mark.parametrize("start", FORMULA_STARTS)

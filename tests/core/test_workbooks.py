@@ -1,4 +1,4 @@
-"""Hostile XLSX files (tests/hostile_xlsx.py) read through tournaments.workbooks and the players form.
+"""Hostile XLSX files (tests/hostile_xlsx.py) read through core.workbooks and the players form.
 
 Each case is answered with a clear message or with the few rows it really holds, and
 reading it never takes more than a few MB: before the archive checks, the dimension
@@ -16,11 +16,11 @@ from django.contrib.messages import get_messages
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
+from core.spreadsheets import SpreadsheetError, raw_rows
+from core.workbooks import TOURNAMENT_FILES, Limits, WorkbookError, check_archive, open_workbook, rows
 from tests import factories, hostile_xlsx
 from tests.fuzz.test_director_forms_fuzz import snapshot
 from tournaments.models import Registration
-from tournaments.spreadsheets import SpreadsheetError, raw_rows
-from tournaments.workbooks import TOURNAMENT_FILES, Limits, WorkbookError, check_archive, open_workbook, rows
 
 #: What each hostile file is answered with: the rows it holds, or the refusal's reason.
 EXPECTED = {
