@@ -8,7 +8,7 @@
 - **Cache-Control: no-store** for every answer to a logged-in user: director,
   referee and admin pages (players, PINs on slips, disputes, exports) are never kept by
   a shared cache or the browser's disk cache, so the next user of a hall laptop cannot
-  page back to them. Table links get the same from ``scoring.links.CapabilityURLHeaders``.
+  page back to them. Table links get the same from ``tablelink.links.CapabilityURLHeaders``.
 """
 
 from __future__ import annotations

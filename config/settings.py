@@ -56,8 +56,18 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_tables2",
     "django_htmx",
+    # The office's apps, each importing only those above it in this list (tests/test_layers.py).
+    "accounts",
     "tournaments",
     "scoring",
+    "signoff",
+    "standings",
+    "draw",
+    "money",
+    "printing",
+    "transfer",
+    "dashboard",
+    "tablelink",
     "referees",
     "leagues",
     "office",
@@ -74,7 +84,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    "scoring.links.CapabilityURLHeaders",
+    "tablelink.links.CapabilityURLHeaders",
     "config.headers.SecurityHeaders",
 ]
 
@@ -126,7 +136,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 
 
 # The public standings and the projector page are computed once per change of the
-# results and kept in files every gunicorn worker shares (scoring.public_cache): beside
+# results and kept in files every gunicorn worker shares (standings.cache): beside
 # the SQLite database, or in CACHE_DIR. Entries carry the tournament's results mark in
 # their key, so a stale one is never read; old ones expire or are culled.
 def _cache_dir(database: dict) -> Path:
@@ -148,7 +158,7 @@ CACHES = {
 }
 #: The public standings and the projector page follow the results with at most this
 #: delay (seconds): in play the results change many times a second, and the pages are
-#: computed once per this time instead of once per change (scoring.public_cache).
+#: computed once per this time instead of once per change (standings.cache).
 STANDINGS_SETTLE_SECONDS = float(os.environ.get("STANDINGS_SETTLE_SECONDS", "5"))
 
 # The local default is for a developer with DEBUG on; with DEBUG off the office refuses

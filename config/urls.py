@@ -5,12 +5,16 @@ from django.contrib.auth import views as auth_views
 from django.http import HttpRequest, HttpResponsePermanentRedirect
 from django.urls import include, path, re_path
 
+from accounts.throttle import LoginView, ThrottledAdminAuthenticationForm
+from dashboard import urls as director_urls
+from draw import urls as draw_urls
+from printing import urls as printing_urls
 from referees import table_urls as referee_table_urls
-from scoring import director_urls, signoff_urls
+from signoff import urls as signoff_urls
+from standings import urls as standings_urls
 from tournaments import urls as tournament_urls
-from tournaments.throttle import LoginView, ThrottledAdminAuthenticationForm
 
-# The admin's login is throttled like ours (tournaments/throttle.py).
+# The admin's login is throttled like ours (accounts/throttle.py).
 admin.site.login_form = ThrottledAdminAuthenticationForm
 
 
@@ -26,13 +30,15 @@ urlpatterns = [
     path("accounts/login/", LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("i18n/", include("django.conf.urls.i18n")),
-    path("s/", include("scoring.urls")),
+    path("s/", include("tablelink.urls")),
     # The table link's sign-off (scoring) and dispute (referees) share one namespace.
     path("s/", include((signoff_urls.urlpatterns + referee_table_urls.urlpatterns, "signoff"))),
-    path("p/", include("scoring.public_urls")),
+    path("p/", include((standings_urls.urlpatterns + printing_urls.public_urlpatterns, "public"))),
     # The director's pages of tournaments (the draw, players) and of scoring (dashboard,
     # standings, documents, exports) share one namespace, so every page keeps its name.
-    path("", include((tournament_urls.urlpatterns + director_urls.urlpatterns, "tournaments"))),
+    path(
+        "", include((tournament_urls.urlpatterns + draw_urls.urlpatterns + director_urls.urlpatterns, "tournaments"))
+    ),
     path("", include("referees.urls")),
     # Leagues: the managers' pages and the hosts' publication endpoint; the public tables apart.
     path("league/", include("leagues.urls")),

@@ -14,7 +14,7 @@ from django.utils import formats
 from django.utils.translation import gettext as _
 
 from core.filenames import Name, file_name
-from scoring.documents.common import MARGIN, PAGE_HEIGHT, PAGE_WIDTH, Text, choose_fonts, fit, new_canvas
+from printing.documents.common import MARGIN, PAGE_HEIGHT, PAGE_WIDTH, Text, choose_fonts, fit, new_canvas
 from skat.league import points_text, score_line
 
 from .lineups import line_ups

@@ -1,9 +1,9 @@
 """Hall-to-league publication: a host's tournament file, received on the league server.
 
 A match day (or any tournament) run offline on a hall laptop is sent, when a connection
-exists, as the tournament file ``export_tournament`` writes (:func:`scoring.exports.league_xlsx`),
+exists, as the tournament file ``export_tournament`` writes (:func:`transfer.exports.league_xlsx`),
 to ``POST /league/api/publish/`` with the host's token. The server imports it with
-:func:`scoring.transfer.import_tournament` (every game valued again by the engine) in one
+:func:`transfer.tournament_file.import_tournament` (every game valued again by the engine) in one
 transaction. Sending the same file twice changes nothing: the SHA-256 of the file's
 cells (not its bytes: each export stamps its own creation time into the XLSX) is stored
 per host with the publication, and a resend answers with the first one. A match day that
@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
 
-from scoring.transfer import TransferError, import_tournament
+from transfer.tournament_file import TransferError, import_tournament
 
 from .models import Host, LeagueEvent, MatchDay, Publication
 

@@ -1,7 +1,7 @@
 """Match-day results, the season table and a team's season, from the stored games.
 
 A team's game points in a series are the ratings of its players who sat in that series
-(:func:`scoring.standings.rated_seats`, the standings' own sum); the league points and
+(:func:`standings.ranking.rated_seats`, the standings' own sum); the league points and
 the ranking are :mod:`skat.league`'s. Three queries read every seat of every match
 day of a group, whatever the number of match days.
 """
@@ -12,8 +12,8 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from scoring.standings import rated_seats, stored_seat_totals
 from skat import league as rule
+from standings.ranking import rated_seats, stored_seat_totals
 from tournaments.models import Registration, Seat, Table
 
 from .models import Group, LeagueTeam, MatchDay

@@ -14,7 +14,7 @@ import urllib.request
 from dataclasses import dataclass
 
 from core.tabular import XLSX_TYPE
-from scoring.exports import league_xlsx
+from transfer.exports import league_xlsx
 
 
 class NoConnection(Exception):

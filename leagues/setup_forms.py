@@ -11,8 +11,8 @@ from django.forms.models import fields_for_model, model_to_dict
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from accounts.forms import AccountForm
 from core.name_checks import validate_name
-from tournaments.accounts import AccountForm
 from tournaments.names import identity_key
 
 from . import setup

@@ -15,13 +15,13 @@ from pathlib import Path
 
 from django.db import transaction
 
+from draw.series import draw_series
 from scoring.models import Game
-from scoring.signoff import mark_on_paper
+from signoff.confirm import mark_on_paper
 from skat.rules import GAME_VALUES, Contract, RuleError
 from skat.sheet import active_seats
 from tournaments.models import Club, Player, Registration, Series, Team, Tournament
 from tournaments.names import identity_key
-from tournaments.series import draw_series
 from tournaments.services import DEFAULT_LOST_GAME_FEES, give_start_numbers
 
 DEMO_NAME = "Demo Open"
@@ -128,7 +128,7 @@ def create_demo(director=None, seed: int = 2026) -> Tournament:
     _play(first, rng, share=1.0)
     first.status = Series.Status.FINISHED
     first.save(update_fields=["status"])
-    # Series 1's sheets were signed on paper by their players: final (scoring.signoff, 5.5.3).
+    # Series 1's sheets were signed on paper by their players: final (signoff.confirm, 5.5.3).
     for table in first.tables.all():
         mark_on_paper(table, by="demo")
     second = draw_series(tournament, Series.Method.SEEDED)

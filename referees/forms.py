@@ -6,10 +6,10 @@ from django import forms
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.utils.translation import gettext_lazy as _
 
+from accounts.forms import AccountForm
 from core.name_checks import validate_name
 from scoring.forms import FIELD_PARAGRAPHS, GameForm
 from scoring.models import IRREGULARITY_CHOICES, Game
-from tournaments.accounts import AccountForm
 from tournaments.models import Table
 
 from . import disputes, paragraphs

@@ -4,7 +4,7 @@ A result is only worth something if nobody can quietly change it:
 
 - a table's sheet is confirmed by every player (a PIN each) or marked signed on paper,
   and is then locked (5.5.3: corrections only with every participant's agreement; the
-  sign-off is the sheet's, :mod:`scoring.signoff`);
+  sign-off is the sheet's, :mod:`signoff.confirm`);
 - after that, or once the series is finished, only a referee changes a game, through a
   :class:`Correction` that keeps the game before and after, who, when, why and the
   dispute it settles (4.5.10: a referee judges a claim). Nothing is deleted: a voided game

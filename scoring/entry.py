@@ -55,14 +55,14 @@ def _check_open(table: Table) -> None:
     # Read under the table's lock: its links as they are now, and the sheet's sign-off.
     current = Table.objects.filter(pk=table.pk).values_list("token", "control_token", "signoff").first()
     if current is None or (current[0], current[1]) != (table.token, table.control_token):
-        # The director changed the table's seats after the draw (tournaments.seating) or
+        # The director changed the table's seats after the draw (draw.seating) or
         # replaced its link while this deal was on its way: it belongs to no sheet now.
         raise RuleError(
             "number",
             gettext_noop("this table was changed meanwhile (new players or a new link); scan its new table card"),
             "3.1.2",
         )
-    # The sheet's sign-off (scoring.signoff): a confirmed sheet is locked against the table link.
+    # The sheet's sign-off (signoff.confirm): a confirmed sheet is locked against the table link.
     if current[2] is not None:
         raise RuleError(
             "number",

@@ -109,7 +109,7 @@ class _Conflicts:
 
 def conflicts(entrants: Sequence[Entrant], met: Iterable[tuple[PlayerId, PlayerId]] = ()) -> _Conflicts:
     """The pair penalties the draw weighs (team-mates, earlier meetings, club-mates), for
-    changes of single tables after the draw (tournaments.seating): ``.table(players)``
+    changes of single tables after the draw (draw.seating): ``.table(players)``
     and ``.against(player, others)``."""
     return _Conflicts(entrants, met)
 

@@ -41,7 +41,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from referees.models import Dispute, RefereeAssignment
 from scoring.models import Game, PinFailure, SignOff
-from scoring.pins import seat_pin
+from signoff.pins import seat_pin
 from tests import factories
 from tournaments.models import Registration, Seat, Series, Table
 
@@ -187,7 +187,7 @@ POST_ONLY = dict.fromkeys(EVERYONE, NOT_ALLOWED)
 # The referees' pages: the tournament's referees, its directors and superusers.
 REFEREE = STAFF | {"referee": OK}
 LOGGED_IN = STAFF | {"other_director": OK, "referee": OK}
-# Entry through a link of a finished series: the sheet is closed (scoring/links.py).
+# Entry through a link of a finished series: the sheet is closed (tablelink/links.py).
 TABLE_LINK_CLOSED = TABLE_LINK | dict.fromkeys(["scorekeeper_1", "scorekeeper_2", "director", "superuser"], GONE)
 
 
@@ -312,8 +312,8 @@ def a_league_published(w) -> None:
 
 def a_league_in_series_1(w) -> None:
     """Match day 1 lined up, series 1 drawn and played: a substitution and a check are possible."""
+    from draw.series import draw_series
     from leagues.lineups import set_line_up
-    from tournaments.series import draw_series
 
     a_league(w)
     for team in w.teams:
@@ -520,7 +520,7 @@ MATRIX: list[Row] = [
     Row("tournaments:start_list_pdf", tournament, get=STAFF),
     Row("tournaments:reissue_link", lambda w, token: series(w, token) | {"table_number": 1}, post=STAFF),
     Row("tournaments:reissue_links", series, post=STAFF),
-    # After the draw (tournaments/after_draw_views.py).
+    # After the draw (draw/views.py).
     Row("tournaments:no_show", series, post=STAFF, data=lambda w: {"player": TABLE_1_NAMES[0]}),
     Row(
         "tournaments:late_arrival",
@@ -587,7 +587,7 @@ MATRIX: list[Row] = [
         prepare=finished_with_games,
     ),
     Row("tables:qr", table_link, get=TABLE_LINK, prepare=finished_with_games),
-    # Printed documents (scoring/print_views.py).
+    # Printed documents (printing/views.py).
     Row("tournaments:series_sheets_pdf", series, get=STAFF),
     Row("tournaments:series_cards_pdf", series, get=STAFF),
     Row("tournaments:series_pin_slips_pdf", series, get=STAFF),
@@ -612,7 +612,7 @@ MATRIX: list[Row] = [
         post=TABLE_LINK,
         data=lambda w: {"deal": "", "description": "A card was exposed", "name": "Amalia"},
     ),
-    # Results as data (scoring/data_views.py).
+    # Results as data (transfer/views.py).
     Row("tournaments:export", tournament, get=STAFF),
     Row("tournaments:export_xlsx", tournament, get=STAFF),
     Row("tournaments:export_csv", lambda w, token: tournament(w, token) | {"sheet": "results"}, get=STAFF),
@@ -628,7 +628,7 @@ MATRIX: list[Row] = [
         post=STAFF,
         data=lambda w: {"file": upload("sheet.csv", SHEET_OF_TABLE_1)},
     ),
-    # The office grid (scoring/grid_views.py): a table's paper list typed at the desk.
+    # The office grid (dashboard/grid_views.py): a table's paper list typed at the desk.
     Row(
         "tournaments:grid",
         lambda w, token: series(w, token) | {"table": 1},

@@ -38,15 +38,15 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from django.utils.text import slugify
 
+from draw.series import draw_series
 from leagues import lineups
 from leagues.exports import SHEETS as SEASON_SHEETS
 from leagues.publication import new_host
 from referees import corrections
 from referees.models import Dispute, RefereeAssignment
-from scoring.exports import SHEETS as TOURNAMENT_SHEETS
 from tests import factories
 from tournaments.models import Category, Club, Registration, Team
-from tournaments.series import draw_series
+from transfer.exports import SHEETS as TOURNAMENT_SHEETS
 
 pytestmark = pytest.mark.django_db
 

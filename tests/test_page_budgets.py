@@ -15,11 +15,11 @@ import random
 import pytest
 from django.urls import reverse
 
+from draw.series import draw_series
 from office.demo import random_game
 from scoring.models import Game
 from tests import factories
 from tournaments.models import Club, Player, Registration, Series
-from tournaments.series import draw_series
 
 pytestmark = pytest.mark.django_db
 

@@ -2,7 +2,7 @@
 search that finds a registered player however his name is typed.
 
 The desk takes the entry fee and the list fees of every series the player plays in one
-payment; :mod:`scoring.accounts` then charges him neither at the tables. Amounts come
+payment; :mod:`money.ledger` then charges him neither at the tables. Amounts come
 from the tournament's own fees, never constants.
 """
 
@@ -14,6 +14,8 @@ from decimal import Decimal
 from django.db import transaction
 from django.db.models import Count, F, Q, Sum
 from django.db.models.functions import Greatest
+from django.utils.formats import number_format
+from django.utils.translation import gettext as _
 
 from core.params import number_param
 from skat import fees
@@ -112,3 +114,17 @@ def refund(tournament: Tournament, registration: Registration) -> Decimal:
         first_series=registration.first_series,
         withdrawn_after=registration.withdrawn_after_series,
     )
+
+
+def refund_text(tournament: Tournament, registration: Registration) -> str:
+    """What a withdrawn player who paid his list fees at the desk gets back, by the
+    tournament's rule (skat.fees.list_fee_refund); empty when he paid none there."""
+    if not registration.list_fees_paid or registration.withdrawn_after_series is None:
+        return ""
+    amount = refund(tournament, registration)
+    if amount:
+        return " " + _("Refund %(amount)s of the list fees he paid at the desk (the tournament's %(percent)s %%).") % {
+            "amount": number_format(amount, 2),
+            "percent": tournament.list_fee_refund_percent,
+        }
+    return " " + _("The list fees he paid at the desk are not refunded (the tournament's rule).")

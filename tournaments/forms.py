@@ -9,8 +9,9 @@ from django import forms
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.utils.translation import gettext_lazy as _
 
+from accounts.forms import AccountForm
+
 from . import services
-from .accounts import AccountForm
 from .models import LostGameFee, PassedOutFee, Prize, Series, TableMoney, Tournament
 
 

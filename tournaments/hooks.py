@@ -49,10 +49,6 @@ def unfilled(*args: Any, **kwargs: Any) -> Any:
     raise AssertionError("never called: Hook.__call__ refuses first")  # pragma: no cover
 
 
-#: The players of a tournament in the order of its standings (player ids, best first),
-#: for a seeded draw (3.1.1); filled by scoring.
-ranking = Hook("tournaments.ranking", unfilled)
-
 #: The front page's extra panels for the request's user, as rendered HTML (e.g. the
 #: tournaments he referees); filled by referees. Without it the front page has none.
 home_panels = Hook("tournaments.home_panels", lambda request: [])
@@ -70,17 +66,9 @@ reads_results = Hook("tournaments.reads_results", lambda tournament, user: False
 #: results); filled by referees.
 types_paper_lists = Hook("tournaments.types_paper_lists", lambda tournament, user: False)
 
-#: (series, table) of every drawn table whose sheet is not confirmed yet (5.5.3): a seeded
-#: draw on them rests on provisional results; filled by scoring, which keeps the sign-off.
-unconfirmed_sheets = Hook("tournaments.unconfirmed_sheets", unfilled)
-
 #: Whether a deal of any of the tournament's series is entered: then its rounds per series
 #: are fixed (the sheets count them); filled by scoring, which keeps the games.
 deals_entered = Hook("tournaments.deals_entered", unfilled)
-
-#: The ids of those of the given tables where a deal is entered, on the sheet or on the
-#: second list (their seats are then fixed, 3.1.2); filled by scoring, which keeps the games.
-tables_with_deals = Hook("tournaments.tables_with_deals", unfilled)
 
 #: Why a user stays a director of the tournament whatever its directors page says (he
 #: manages the league whose match day it is: the league's managers page names and takes

@@ -3,7 +3,7 @@
 A replaced link is dead at once (its token answers 404 like any unknown one); the new
 one is shown on the series page with its QR code. Use it when a link has leaked (a
 photo of the table card, a phone left behind) or a scorekeeper changes. The seats' PINs
-are derived from the link (scoring.pins), so they change with it: the players need new
+are derived from the link (signoff.pins), so they change with it: the players need new
 PIN slips (one table's: ``pin-slips.pdf?table=<n>``).
 """
 

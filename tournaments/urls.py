@@ -1,11 +1,11 @@
-"""The director's URLs of tournaments' pages: tournaments, players, the draw, seats, links.
+"""The director's URLs of tournaments' pages: tournaments, players, directors, the door, links.
 
-They share the ``tournaments`` namespace with scoring/director_urls.py (config/urls.py puts
-them together); public pages are in scoring/public_urls.py, table links in scoring/urls.py."""
+They share the ``tournaments`` namespace with dashboard/urls.py (config/urls.py puts
+them together); public pages are in standings/urls.py, table links in tablelink/urls.py."""
 
 from django.urls import path
 
-from . import after_draw_views, director_views, door_views, link_views, player_views, views
+from . import director_views, door_views, link_views, player_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -30,20 +30,6 @@ urlpatterns = [
         door_views.toggle,
         name="desk_toggle",
     ),
-    path("t/<int:tournament_id>/draw/", views.draw, name="draw"),
-    path("t/<int:tournament_id>/series/<int:number>/no-show/", after_draw_views.no_show, name="no_show"),
-    path(
-        "t/<int:tournament_id>/series/<int:number>/late-arrival/", after_draw_views.late_arrival, name="late_arrival"
-    ),
-    path("t/<int:tournament_id>/series/<int:number>/redraw/", after_draw_views.redraw_series, name="redraw"),
-    path("t/<int:tournament_id>/substitute/", after_draw_views.substitute, name="substitute"),
-    path(
-        "t/<int:tournament_id>/players/<int:registration_id>/undo-withdrawal/",
-        after_draw_views.undo_withdrawal,
-        name="undo_withdrawal",
-    ),
-    path("t/<int:tournament_id>/series/<int:number>/swap/", views.swap, name="swap"),
-    path("t/<int:tournament_id>/series/<int:number>/move/", views.move, name="move"),
     path(
         "t/<int:tournament_id>/series/<int:number>/tables/<int:table_number>/new-link/",
         link_views.reissue_table_link,

@@ -1,6 +1,6 @@
 """The director's pages of tournaments: the front page, creating and editing a tournament,
-players, the draw, seats. Thin: forms validate, series.py draws and changes seats,
-services.py holds the rules; every list is a fixed number of queries."""
+players. Thin: forms validate, services.py holds the rules (the draw and the seats are
+draw.views'); every list is a fixed number of queries."""
 
 from __future__ import annotations
 
@@ -14,27 +14,19 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from core.paging import page_of
-from core.params import number_param
-from core.rule_messages import rule_message
 from core.uploads import import_upload
-from skat.rules import RuleError
 
 from . import door, hooks, presets, services
-from . import series as series_service
-from .after_draw_views import refund_text
+from .door import refund_text
 from .forms import (
-    DrawForm,
     LostGameFeeFormSet,
-    MoveForm,
     PassedOutFeeFormSet,
     PrizeFormSet,
-    SwapForm,
     TableMoneyFormSet,
     TournamentForm,
 )
 from .imports import import_players
-from .lookups import series_or_404
-from .models import Registration, Seat, Series, Table, Tournament
+from .models import Registration, Tournament
 from .permissions import director_required
 from .player_forms import CategoryForm, RegistrationForm
 
@@ -187,98 +179,6 @@ def withdraw(request: HttpRequest, tournament: Tournament, registration_id: int)
             + refund_text(tournament, registration),
         )
     return redirect("tournaments:players", tournament.pk)
-
-
-@require_POST
-@director_required
-def draw(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    form = DrawForm(request.POST)
-    if not form.is_valid():
-        messages.error(request, _("Choose how to draw the series."))
-        return redirect(tournament)
-    provisional = form.cleaned_data["provisional"]
-    # The unconfirmed sheets a seeded draw knowingly rests on, said again once it is drawn.
-    seeded_on = hooks.unconfirmed_sheets(tournament) if provisional else []
-    try:
-        series = series_service.draw_series(tournament, form.cleaned_data["method"], provisional=provisional)
-    except RuleError as error:
-        messages.error(request, rule_message(error))
-        return redirect(tournament)
-    except series_service.ProvisionalSeeding as refused:
-        messages.error(request, provisional_text(refused.tables))
-        return redirect(tournament)
-    tables = series.tables.count()
-    parts = (
-        ngettext("%(n)s table", "%(n)s tables", tables) % {"n": tables},
-        ngettext("%(n)s repeat meeting", "%(n)s repeat meetings", series.repeat_meetings)
-        % {"n": series.repeat_meetings},
-        ngettext("%(n)s club-mate pair", "%(n)s club-mate pairs", series.club_meetings) % {"n": series.club_meetings},
-    )
-    text = _("Series %(n)s is drawn: %(what)s.") % {"n": series.number, "what": ", ".join(parts)}
-    if seeded_on and series.method == Series.Method.SEEDED:
-        text += " " + _("Seeded on provisional standings: some sheets were not confirmed.")
-    messages.success(request, text)
-    return redirect("tournaments:series", tournament.pk, series.number)
-
-
-def provisional_text(tables: list[tuple[int, int]]) -> str:
-    """Which unconfirmed sheets a seeded draw would rest on, by series (5.5.3)."""
-    by_series: dict[int, list[int]] = {}
-    for series, table in tables:
-        by_series.setdefault(series, []).append(table)
-    where = "; ".join(
-        _("series %(series)s: tables %(tables)s") % {"series": series, "tables": ", ".join(map(str, numbers[:20]))}
-        for series, numbers in sorted(by_series.items())
-    )
-    return _(
-        "Not drawn: the standings to seed by are provisional, sheets not confirmed (5.5.3) at %(where)s. "
-        'Tick "seed on the provisional standings anyway" to draw on them.'
-    ) % {"where": where}
-
-
-@require_POST
-@director_required
-def swap(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
-    series = series_or_404(tournament, number)
-    players = list(Seat.objects.filter(series=series).values_list("player_id", "player__name"))
-    form = SwapForm(request.POST, players=players)
-    if form.is_valid():
-        try:
-            series_service.swap_players(series, form.cleaned_data["first"], form.cleaned_data["second"])
-            messages.success(request, _("Players swapped."))
-        except RuleError as error:
-            messages.error(request, rule_message(error))
-    else:
-        messages.error(request, _("Choose two seated players."))
-    return _back(request, tournament, number)
-
-
-@require_POST
-@director_required
-def move(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
-    series = series_or_404(tournament, number)
-    players = list(Seat.objects.filter(series=series).values_list("player_id", "player__name"))
-    tables = list(series.tables.values_list("pk", "number"))
-    form = MoveForm(request.POST, players=players, tables=tables)
-    if form.is_valid():
-        table = series.tables.get(pk=form.cleaned_data["table"])
-        try:
-            series_service.move_player(series, form.cleaned_data["player"], table)
-            messages.success(request, _("Player moved."))
-        except RuleError as error:
-            messages.error(request, rule_message(error))
-    else:
-        messages.error(request, _("Choose a seated player and a table of this series."))
-    return _back(request, tournament, number)
-
-
-def _back(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
-    """Back to the table's page the seat change was made on (``back``: its number), else the series."""
-    back = number_param(request.POST.get("back", ""))  # "²" passes isdigit() but is no number
-    tables = Table.objects.filter(series__tournament=tournament, series__number=number)
-    if back is not None and tables.filter(number=back).exists():
-        return redirect("tournaments:table", tournament.pk, number, back)
-    return redirect("tournaments:series", tournament.pk, number)
 
 
 @require_POST

@@ -27,12 +27,12 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import override_settings
 
+from draw.series import previous_meetings
 from office.demo import random_game
 from scoring.models import Game
-from scoring.standings import standings
 from skat.draw import Entrant, draw
+from standings.ranking import standings
 from tournaments.models import Registration, Series, Tournament
-from tournaments.series import previous_meetings
 
 from .fixtures import entry_data
 from .timing import MB, Log, Result, median_time, not_available, paired_median_times, peak_memory
@@ -167,7 +167,7 @@ def measure_draw(seeded: bool) -> Callable[[Context], Result]:
 
 
 #: Where the scoresheet PDFs may live: the first module that exists is used.
-PDF_MODULES = ("scoring.pdf", "scoring.documents")
+PDF_MODULES = ("scoring.pdf", "printing.documents")
 
 
 def _pdf_module():
@@ -211,11 +211,11 @@ def measure_series_pdf(ctx: Context) -> Result:
 
 def measure_league_xlsx(ctx: Context) -> Result:
     try:
-        from scoring.exports import league_xlsx
+        from transfer.exports import league_xlsx
     except ModuleNotFoundError as error:
-        if error.name != "scoring.exports":
+        if error.name != "transfer.exports":
             raise
-        return not_available("scoring.exports", target_ratio=1.3)
+        return not_available("transfer.exports", target_ratio=1.3)
     tournament = ctx.tournament
     repeat = min(ctx.repeat, 3)
     games = Game.objects.filter(table__series__tournament=tournament).count()
@@ -227,11 +227,11 @@ def measure_league_xlsx(ctx: Context) -> Result:
 
 def measure_league_xlsx_memory(ctx: Context) -> Result:
     try:
-        from scoring.exports import league_xlsx
+        from transfer.exports import league_xlsx
     except ModuleNotFoundError as error:
-        if error.name != "scoring.exports":
+        if error.name != "transfer.exports":
             raise
-        return not_available("scoring.exports", target=300 * MB, unit="B")
+        return not_available("transfer.exports", target=300 * MB, unit="B")
     tournament = ctx.tournament
     _seconds, peak, baseline = peak_memory(lambda: league_xlsx(tournament, io.BytesIO()))
     return Result(

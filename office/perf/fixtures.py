@@ -15,10 +15,10 @@ import uuid
 
 from django.db import connection
 
+from draw.series import draw_series
 from office.demo import random_game
 from scoring.models import Game
 from tournaments.models import Club, Player, Registration, Series, Team, Tournament
-from tournaments.series import draw_series
 
 from .timing import Log
 

@@ -13,12 +13,12 @@ import datetime
 import random
 from dataclasses import dataclass
 
+from draw.series import draw_series
 from leagues import lineups
 from leagues.models import Group, League, LeagueTeam, MatchDay, RosterEntry
 from office.demo import random_game
 from scoring.models import Game
 from tournaments.models import Club, Player, Series
-from tournaments.series import draw_series
 
 #: Players on a team's roster: four regulars and two reserves.
 ROSTER = 6

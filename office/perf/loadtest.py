@@ -25,10 +25,10 @@ from dataclasses import dataclass
 
 from django.db import connections
 
+from draw.series import draw_series
 from scoring.models import Game
-from scoring.standings import seat_totals_differ, standings
+from standings.ranking import seat_totals_differ, standings
 from tournaments.models import Player, Registration, Table, Tournament
-from tournaments.series import draw_series
 
 from .client import LOOPBACK, request
 from .fixtures import entry_data

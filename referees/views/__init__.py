@@ -1,6 +1,6 @@
 """The referees' pages, and the table link's dispute, by page family.
 
-Thin: forms validate, :mod:`scoring.signoff` confirms sheets, :mod:`referees.disputes`
+Thin: forms validate, :mod:`signoff.confirm` confirms sheets, :mod:`referees.disputes`
 raises and closes disputes, :mod:`referees.corrections` changes games (one transaction
 each, the engine values them), :mod:`referees.reports` lists the corrections. Every object
 is looked up inside the tournament of the URL, so a referee of another tournament finds

@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from core.filenames import Name, file_name
 from core.tabular import CSV_TYPE, write_csv
-from scoring.table_list import table_list
+from dashboard.table_list import table_list
 from tournaments.models import Tournament
 
 from .. import reports

@@ -11,8 +11,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from core.rule_messages import rule_message
-from scoring import signoff, tablesheet
+from scoring import tablesheet
 from scoring.models import Game, ListsAccepted
+from signoff import confirm as signoff
 from skat.rules import RuleError
 from skat.sheet import active_seats
 from tournaments.models import Seat, Tournament

@@ -1,7 +1,7 @@
 """A referee's decisions about a whole sheet (5.5.3): accept it over a differing second
 list, lift a seat's PIN lock, re-open a confirmed sheet, add a deal the table missed.
 
-Thin: :mod:`scoring.signoff` keeps the sign-off, :mod:`referees.corrections` records
+Thin: :mod:`signoff.confirm` keeps the sign-off, :mod:`referees.corrections` records
 the re-opening and the added deal (one transaction each, audited).
 """
 
@@ -14,8 +14,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from core.rule_messages import rule_message
-from scoring import signoff
 from scoring.models import Game
+from signoff import confirm as signoff
 from skat.rules import RuleError
 from skat.sheet import active_seats
 from tournaments.models import Tournament

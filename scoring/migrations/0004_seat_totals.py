@@ -2,102 +2,18 @@
 
 The triggers add a game's score, won and lost to its declarer's seat row when the game
 is inserted, take them away when it is deleted, and both when it is updated, in the
-same transaction as the game. SQLite and PostgreSQL each get their own dialect; the
-existing games are summed into the new table once.
+same transaction as the game (their SQL: scoring/triggers.py). The existing games are
+summed into the new table once.
 """
 
 import django.db.models.deletion
 from django.db import migrations, models
 
-SQLITE_UP = [
-    """
-    CREATE TRIGGER scoring_game_seat_total_insert AFTER INSERT ON scoring_game
-    WHEN NEW.declarer_seat IS NOT NULL
-    BEGIN
-        INSERT INTO scoring_seattotal (table_id, number, points, won, lost)
-        VALUES (NEW.table_id, NEW.declarer_seat, NEW.score, NEW.won, NEW.lost)
-        ON CONFLICT (table_id, number) DO UPDATE SET
-            points = points + excluded.points, won = won + excluded.won, lost = lost + excluded.lost;
-    END
-    """,
-    """
-    CREATE TRIGGER scoring_game_seat_total_delete AFTER DELETE ON scoring_game
-    WHEN OLD.declarer_seat IS NOT NULL
-    BEGIN
-        UPDATE scoring_seattotal SET points = points - OLD.score, won = won - OLD.won, lost = lost - OLD.lost
-        WHERE table_id = OLD.table_id AND number = OLD.declarer_seat;
-    END
-    """,
-    """
-    CREATE TRIGGER scoring_game_seat_total_update AFTER UPDATE OF table_id, declarer_seat, score, won, lost
-    ON scoring_game
-    WHEN OLD.table_id IS NOT NEW.table_id OR OLD.declarer_seat IS NOT NEW.declarer_seat
-        OR OLD.score IS NOT NEW.score OR OLD.won IS NOT NEW.won OR OLD.lost IS NOT NEW.lost
-    BEGIN
-        UPDATE scoring_seattotal SET points = points - OLD.score, won = won - OLD.won, lost = lost - OLD.lost
-        WHERE OLD.declarer_seat IS NOT NULL AND table_id = OLD.table_id AND number = OLD.declarer_seat;
-        INSERT INTO scoring_seattotal (table_id, number, points, won, lost)
-        SELECT NEW.table_id, NEW.declarer_seat, NEW.score, NEW.won, NEW.lost WHERE NEW.declarer_seat IS NOT NULL
-        ON CONFLICT (table_id, number) DO UPDATE SET
-            points = points + excluded.points, won = won + excluded.won, lost = lost + excluded.lost;
-    END
-    """,
-]
-SQLITE_DOWN = [
-    "DROP TRIGGER IF EXISTS scoring_game_seat_total_insert",
-    "DROP TRIGGER IF EXISTS scoring_game_seat_total_delete",
-    "DROP TRIGGER IF EXISTS scoring_game_seat_total_update",
-]
-
-POSTGRES_UP = [
-    """
-    CREATE FUNCTION scoring_game_seat_total() RETURNS trigger LANGUAGE plpgsql AS $$
-    BEGIN
-        IF TG_OP <> 'INSERT' AND OLD.declarer_seat IS NOT NULL THEN
-            UPDATE scoring_seattotal
-            SET points = points - OLD.score, won = won - OLD.won::int, lost = lost - OLD.lost::int
-            WHERE table_id = OLD.table_id AND number = OLD.declarer_seat;
-        END IF;
-        IF TG_OP <> 'DELETE' AND NEW.declarer_seat IS NOT NULL THEN
-            INSERT INTO scoring_seattotal AS t (table_id, number, points, won, lost)
-            VALUES (NEW.table_id, NEW.declarer_seat, NEW.score, NEW.won::int, NEW.lost::int)
-            ON CONFLICT (table_id, number) DO UPDATE SET
-                points = t.points + EXCLUDED.points, won = t.won + EXCLUDED.won, lost = t.lost + EXCLUDED.lost;
-        END IF;
-        RETURN NULL;
-    END
-    $$
-    """,
-    """
-    CREATE TRIGGER scoring_game_seat_total_change AFTER INSERT OR DELETE ON scoring_game
-    FOR EACH ROW EXECUTE FUNCTION scoring_game_seat_total()
-    """,
-    """
-    CREATE TRIGGER scoring_game_seat_total_update AFTER UPDATE ON scoring_game
-    FOR EACH ROW WHEN ((OLD.table_id, OLD.declarer_seat, OLD.score, OLD.won, OLD.lost)
-        IS DISTINCT FROM (NEW.table_id, NEW.declarer_seat, NEW.score, NEW.won, NEW.lost))
-    EXECUTE FUNCTION scoring_game_seat_total()
-    """,
-]
-POSTGRES_DOWN = [
-    "DROP TRIGGER IF EXISTS scoring_game_seat_total_change ON scoring_game",
-    "DROP TRIGGER IF EXISTS scoring_game_seat_total_update ON scoring_game",
-    "DROP FUNCTION IF EXISTS scoring_game_seat_total()",
-]
-
-
-def _run(schema_editor, statements: dict) -> None:
-    vendor = schema_editor.connection.vendor
-    if vendor not in statements:
-        raise NotImplementedError(
-            f"seat totals: no triggers written for {vendor}; SQLite and PostgreSQL are supported"
-        )
-    for statement in statements[vendor]:
-        schema_editor.execute(statement)
+from scoring import triggers
 
 
 def create_triggers(apps, schema_editor) -> None:
-    _run(schema_editor, {"sqlite": SQLITE_UP, "postgresql": POSTGRES_UP})
+    triggers.create_seat_totals(schema_editor)
 
 
 def sum_stored_games(apps, schema_editor) -> None:
@@ -121,7 +37,7 @@ def sum_stored_games(apps, schema_editor) -> None:
 
 
 def drop_triggers(apps, schema_editor) -> None:
-    _run(schema_editor, {"sqlite": SQLITE_DOWN, "postgresql": POSTGRES_DOWN})
+    triggers.drop_seat_totals(schema_editor)
 
 
 class Migration(migrations.Migration):

@@ -44,7 +44,7 @@ class Migration(migrations.Migration):
                         ('confirmed_at', models.DateTimeField(auto_now_add=True, verbose_name='confirmed at')),
                         ('on_paper', models.BooleanField(default=False, verbose_name='signed on paper')),
                         ('confirmed_by', models.CharField(blank=True, max_length=150, verbose_name='confirmed by')),
-                        ('fingerprint', models.CharField(help_text='The sheet as confirmed (see scoring.signoff).', max_length=64)),
+                        ('fingerprint', models.CharField(help_text='The sheet as confirmed (see signoff.confirm).', max_length=64)),
                         ('table', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='signoff', to='tournaments.table')),
                     ],
                     options={

@@ -10,18 +10,13 @@ tests/scoring/test_results_mark.py checks after a full migrate that every trigge
 there, so the next migration that rebuilds one of these tables needs the same step.
 """
 
-import importlib
-
 from django.db import migrations
 
-MARK = importlib.import_module("scoring.migrations.0008_results_mark")
+from scoring import triggers
 
 
 def recreate(apps, schema_editor) -> None:
-    if schema_editor.connection.vendor != "sqlite":
-        return
-    for statement in [*MARK.sqlite_down(), *MARK.sqlite_up()]:
-        schema_editor.execute(statement, params=None)
+    triggers.recreate_on_sqlite(schema_editor)
 
 
 class Migration(migrations.Migration):

@@ -4,7 +4,7 @@ Database triggers (migration scoring/0008) count every change of what the standi
 and the projector page show: a game entered, corrected, voided or deleted, a sheet
 confirmed, a series drawn, finished or redrawn, a seat, a withdrawal, a category, a
 team, a player's name or club. The sum of a tournament's counters is its results
-version, read in one query (:func:`scoring.public_cache.results_mark`); the public
+version, read in one query (:func:`standings.cache.results_mark`); the public
 pages are cached under it and sent with it as their ETag.
 
 A sheet's changes count in the sheet's own row (scope = the table's id) and everything

@@ -18,7 +18,7 @@ class SignOff(models.Model):
     confirmed_at = models.DateTimeField(_("confirmed at"), auto_now_add=True)
     on_paper = models.BooleanField(_("signed on paper"), default=False)
     confirmed_by = models.CharField(_("confirmed by"), max_length=150, blank=True)
-    fingerprint = models.CharField(max_length=64, help_text="The sheet as confirmed (see scoring.signoff).")
+    fingerprint = models.CharField(max_length=64, help_text="The sheet as confirmed (see signoff.confirm).")
 
     class Meta:
         db_table = "referees_signoff"
@@ -73,7 +73,7 @@ class ListsAccepted(models.Model):
     differs (DOMAIN: the seat-1 list counts unless the players or a referee agree
     otherwise). It holds for the sheet as it stood (its fingerprint) and the deals that
     differed then; until the lists match or such a decision exists the players cannot
-    confirm (scoring.signoff)."""
+    confirm (signoff.confirm)."""
 
     table = models.ForeignKey("tournaments.Table", on_delete=models.CASCADE, related_name="lists_accepted")
     fingerprint = models.CharField(max_length=64)

@@ -14,9 +14,9 @@ import pypdf
 import pytest
 from playwright.sync_api import expect
 
+from draw.series import draw_series
 from tests import factories
 from tournaments.models import Registration, Seat
-from tournaments.series import draw_series
 
 from .pages import log_in
 

@@ -20,7 +20,7 @@ from django.urls import reverse
 from playwright.sync_api import expect
 
 from scoring.models import Game
-from scoring.pins import seat_pin
+from signoff.pins import seat_pin
 from skat.rating import rate_table
 from tournaments.models import Table, Tournament
 

@@ -14,10 +14,10 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import expect
 
+from draw.series import draw_series
 from tests import factories
 from tests.scoring.test_standings import play
 from tournaments.models import Registration
-from tournaments.series import draw_series
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 

@@ -8,7 +8,7 @@ import pytest
 
 from referees.models import RefereeAssignment
 from scoring.models import Game
-from scoring.pins import seat_pin
+from signoff.pins import seat_pin
 from tests import factories
 
 from .pages import confirm, correct_card_points, log_in

@@ -12,7 +12,7 @@ from django.urls import reverse
 from pypdf import PdfReader
 
 from core import addresses
-from scoring.documents import cards
+from printing.documents import cards
 from tests import factories
 
 HALL = "http://192.168.1.20:8000"

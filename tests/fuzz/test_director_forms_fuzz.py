@@ -230,7 +230,7 @@ def test_drawing_a_series(world, method, finish_first):
 @pytest.fixture
 def drawn(world):
     t, client = world
-    from tournaments.series import draw_series
+    from draw.series import draw_series
 
     series = draw_series(t)
     players = [str(p) for p in series.seats.values_list("player_id", flat=True)]

@@ -15,10 +15,10 @@ from django.urls import reverse
 from hypothesis import event, example, given
 from hypothesis import strategies as st
 
-from scoring.exports import SHEETS
 from skat.fees import check_prize_rules
 from tests import factories
 from tournaments.models import Table
+from transfer.exports import SHEETS
 
 from .strategies import FUZZ, NASTY, junk, small_int, value
 from .test_director_forms_fuzz import VALID_TOURNAMENT, assert_shown, snapshot

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from referees import paragraphs
 from referees.models import Correction, Dispute, RefereeAssignment
 from scoring.models import Game, PinFailure, SeatConfirmation, SignOff
-from scoring.pins import seat_pin
+from signoff.pins import seat_pin
 from tests import factories
 from tests.referees.helpers import full_table, referee_of
 

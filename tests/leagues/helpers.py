@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import datetime
 
+from draw.series import draw_series
 from leagues import lineups
 from tests import factories
-from tournaments.series import draw_series
 
 
 def roster(team, *positions):

@@ -6,12 +6,12 @@ import datetime
 
 import pytest
 
+from draw.series import draw_series
 from leagues import lineups
 from leagues.models import LeagueEvent, Substitution
 from skat.rules import RuleError
 from tests import factories
 from tournaments.models import Registration, Tournament
-from tournaments.series import draw_series
 
 pytestmark = pytest.mark.django_db
 

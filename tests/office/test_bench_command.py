@@ -98,7 +98,7 @@ def test_the_built_tournament_is_what_the_engine_says():
         assert sizes == [3, 3, 4, 4, 4, 4, 4]  # 26 = 5 x 4 + 2 x 3
         assert tournament.teams.count() == 3
         # every deal entered, and the stored standings equal the engine's sheets
-        from scoring.standings import standings
+        from standings.ranking import standings
 
         assert Game.objects.count() == 2 * (5 * 48 + 2 * 36)
         assert {row.item.player_id: row.rating for row in standings(tournament)} == oracle.engine_ratings(tournament)
@@ -137,10 +137,10 @@ def test_the_pdf_figures_time_whichever_module_has_the_sheets(monkeypatch):
     import types
 
     calls = []
-    fake = types.ModuleType("scoring.documents")
+    fake = types.ModuleType("printing.documents")
     fake.table_sheet_pdf = lambda table, *, filled: calls.append(("table", table.pk, filled)) or b"%PDF"
     fake.series_sheets_pdf = lambda series, *, filled, out: calls.append(("series", series.number, filled))
-    monkeypatch.setitem(__import__("sys").modules, "scoring.documents", fake)
+    monkeypatch.setitem(__import__("sys").modules, "printing.documents", fake)
     with scratch.scratch_database(log=lambda _line: None):
         ctx = bench.Context(tournament=fixtures.build(12, 1, log=lambda _line: None), repeat=1)
         one, series = bench.measure_sheet_pdf(ctx), bench.measure_series_pdf(ctx)

@@ -12,7 +12,7 @@ from django.utils import translation
 
 from office.demo import demo_players
 from scoring.models import Game
-from scoring.standings import standings, team_standings
+from standings.ranking import standings, team_standings
 from tests.scoring.test_standings import engine_ratings
 from tournaments.models import Tournament
 

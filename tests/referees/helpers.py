@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.urls import reverse
 
 from referees.models import RefereeAssignment
-from scoring.pins import seat_pin
+from signoff.pins import seat_pin
 from tests import factories
 from tournaments.models import Table
 

@@ -8,7 +8,7 @@ from django.urls import reverse
 from referees import corrections
 from referees.models import Dispute, RefereeAssignment
 from scoring.models import SignOff
-from scoring.signoff import SignOffRefused, confirm_seat, mark_on_paper
+from signoff.confirm import SignOffRefused, confirm_seat, mark_on_paper
 from tests import factories
 
 from .helpers import full_table

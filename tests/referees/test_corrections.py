@@ -7,9 +7,9 @@ import pytest
 from referees import corrections
 from referees.models import Correction, Dispute
 from scoring.models import Game
-from scoring.standings import standings
 from skat.rules import Contract, RuleError, evaluate
 from skat.rules import Game as RulesGame
+from standings.ranking import standings
 from tests import factories
 
 from .helpers import full_table

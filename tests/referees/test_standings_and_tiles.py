@@ -9,8 +9,8 @@ import pytest
 from django.urls import reverse
 
 from referees import corrections
-from scoring.signoff import mark_on_paper
-from scoring.standings import finality, standings
+from signoff.confirm import mark_on_paper
+from standings.ranking import finality, standings
 from tests import factories
 from tournaments.models import Seat, Series, Table, Tournament
 

@@ -8,7 +8,7 @@ from django.urls import reverse
 from referees import corrections
 from referees.models import Dispute
 from scoring.models import SignOff
-from scoring.pins import seat_pin
+from signoff.pins import seat_pin
 from tests import factories
 
 from .helpers import full_table, open_table, referee_of

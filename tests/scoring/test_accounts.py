@@ -7,13 +7,13 @@ from decimal import Decimal
 
 import pytest
 
+from draw.series import draw_series
+from money.ledger import fee_account, settlements, total_account
 from office.demo import random_game
-from scoring.accounts import fee_account, settlements, total_account
 from scoring.models import Game
 from skat import fees
 from tests import factories
 from tournaments.models import Registration, Series
-from tournaments.series import draw_series
 
 pytestmark = pytest.mark.django_db
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from scoring.charts import Box, chart_layout, nice_step
+from standings.charts import Box, chart_layout, nice_step
 
 #: Anna of test_statistics' small tournament: +24, +23 in series 1, +50 in series 2.
 ANNA = [(1, 1, 24), (1, 2, 24), (1, 3, 47), (2, 1, 47), (2, 2, 97), (2, 3, 97)]

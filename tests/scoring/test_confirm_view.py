@@ -8,8 +8,8 @@ import pytest
 from django.urls import reverse
 
 from scoring.models import PinFailure, SeatConfirmation, SignOff
-from scoring.pins import seat_pin
-from scoring.signoff import PIN_ATTEMPTS, PIN_LOCK
+from signoff.confirm import PIN_ATTEMPTS, PIN_LOCK
+from signoff.pins import seat_pin
 from tests import factories
 from tests.referees.helpers import confirm_all, full_table, open_table
 

@@ -9,10 +9,10 @@ import pytest
 from django.urls import reverse
 from openpyxl import load_workbook
 
-from scoring.exports import RANKING_COLUMNS
-from scoring.standings import standings
+from standings.ranking import standings
 from tests import factories
 from tests.scoring.test_exports import finished_tournament
+from transfer.exports import RANKING_COLUMNS
 
 pytestmark = pytest.mark.django_db
 

@@ -9,7 +9,14 @@ import random
 import pytest
 from openpyxl import load_workbook
 
-from scoring.exports import (
+from draw.series import draw_series
+from scoring.models import Game, SignOff
+from standings.ranking import standings, team_standings
+from tests import factories
+from tests.scoring.test_standings import play
+from tests.scoring.test_team_standings import with_teams
+from tournaments.models import Player, Series, Table
+from transfer.exports import (
     GAMES_COLUMNS,
     PLAYERS_COLUMNS,
     RANKING_COLUMNS,
@@ -21,13 +28,6 @@ from scoring.exports import (
     league_csv,
     league_xlsx,
 )
-from scoring.models import Game, SignOff
-from scoring.standings import standings, team_standings
-from tests import factories
-from tests.scoring.test_standings import play
-from tests.scoring.test_team_standings import with_teams
-from tournaments.models import Player, Series, Table
-from tournaments.series import draw_series
 
 pytestmark = pytest.mark.django_db
 
@@ -253,7 +253,7 @@ def test_typed_in_text_is_never_a_formula_in_any_sheet(sheet):
 def test_the_provisional_status_counts_one_sheet_in_the_singular():
     from types import SimpleNamespace
 
-    from scoring.exports.tournament import standings_status
+    from transfer.exports.tournament import standings_status
 
     state = SimpleNamespace(final=False, confirmed=0, sheets=1, unfinished=[])
     assert standings_status(state) == "provisional: 1 of 1 sheet not confirmed"

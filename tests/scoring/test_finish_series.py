@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from scoring.progress import FinishNeedsConfirmation, finish_series
-from scoring.signoff import mark_on_paper
+from dashboard.progress import FinishNeedsConfirmation, finish_series
+from signoff.confirm import mark_on_paper
 from tests import factories
 from tests.referees.helpers import DEALS, director_of
 from tournaments.models import Seat, Series, Table

@@ -16,11 +16,11 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError, call_command
 from django.urls import reverse
 
-from scoring.exports import league_xlsx
 from tests import factories, hostile_xlsx
 from tests.core.test_workbooks import EXPECTED
 from tests.fuzz.test_director_forms_fuzz import snapshot
 from tournaments.models import Tournament
+from transfer.exports import league_xlsx
 
 pytestmark = pytest.mark.django_db
 

@@ -9,10 +9,10 @@ from django.utils import translation
 from openpyxl import Workbook
 
 from core.spreadsheets import SpreadsheetError, flag, header_key, read_table
-from scoring.imports import import_sheet
 from scoring.models import Game
 from tests import factories
 from tournaments.models import Series
+from transfer.paper_sheet import import_sheet
 
 pytestmark = pytest.mark.django_db
 

@@ -10,7 +10,7 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
 from scoring.models import Game, PinFailure, SeatConfirmation, SeatTotal, SignOff
-from scoring.signoff import is_signed
+from signoff.confirm import is_signed
 from tournaments.models import Table
 
 pytestmark = pytest.mark.django_db(transaction=True)

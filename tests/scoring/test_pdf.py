@@ -12,11 +12,9 @@ import segno
 from django.utils import translation
 from pypdf import PdfReader
 
+from money.ledger import settlements
 from office.demo import random_game
-from referees import corrections
-from scoring import tablesheet
-from scoring.accounts import settlements
-from scoring.documents import (
+from printing.documents import (
     series_cards_pdf,
     series_pin_slips_pdf,
     series_settlement_pdf,
@@ -25,11 +23,13 @@ from scoring.documents import (
     table_settlement_pdf,
     table_sheet_pdf,
 )
-from scoring.documents.cards import draw_qr
-from scoring.documents.slips import COLUMNS, ROWS, Slip, layout
+from printing.documents.cards import draw_qr
+from printing.documents.slips import COLUMNS, ROWS, Slip, layout
+from referees import corrections
+from scoring import tablesheet
 from scoring.models import Game, SignOff
-from scoring.pins import seat_pin
-from scoring.standings import standings
+from signoff.pins import seat_pin
+from standings.ranking import standings
 from tests import factories
 from tournaments.models import Seat, Series, Table
 
@@ -487,7 +487,7 @@ def test_long_entry_links_print_on_two_lines_and_no_tables_a_note():
 
 
 def test_without_dejavu_the_standard_fonts_are_used(monkeypatch):
-    from scoring.documents import common
+    from printing.documents import common
 
     monkeypatch.setattr(common, "FONT_DIRS", ())
     common._dejavu_available.cache_clear()
@@ -499,7 +499,7 @@ def test_without_dejavu_the_standard_fonts_are_used(monkeypatch):
 
 
 def test_wrapping_names_into_two_lines():
-    from scoring.documents.common import wrap
+    from printing.documents.common import wrap
 
     assert wrap("Hans-Joachim Oberländer", "Helvetica", 8, 60) == ["Hans-Joachim", "Oberländer"]
     # A first word too long for a line is cut on the one line it gets.
@@ -541,7 +541,7 @@ def test_long_names_are_printed_whole_on_two_lines_in_the_filled_sheets_heads():
 
 
 def test_wrapping_a_name_whole_shrinks_it_rather_than_cutting_it():
-    from scoring.documents.common import width, wrap_whole
+    from printing.documents.common import width, wrap_whole
 
     lines, size = wrap_whole("Hans-Joachim Oberländer", "Helvetica", 8, 60)
     assert (lines, size) == (["Hans-Joachim", "Oberländer"], 8)

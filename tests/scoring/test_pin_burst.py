@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from scoring import signoff
 from scoring.models import PinFailure
-from scoring.pins import seat_pin
+from signoff import confirm as signoff
+from signoff.pins import seat_pin
 from tests.referees.helpers import full_table
 from tests.threads import in_parallel
 

@@ -1,4 +1,4 @@
-"""scoring.pins: four digits per seat, derived from the link's token and the SECRET_KEY."""
+"""signoff.pins: four digits per seat, derived from the link's token and the SECRET_KEY."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from scoring.pins import pin_matches, seat_pin
+from signoff.pins import pin_matches, seat_pin
 from tests.referees.helpers import open_table
 from tournaments.models import new_token
 

@@ -13,7 +13,7 @@ from pypdf import PdfReader
 
 from office.demo import random_game
 from scoring.models import Game, SignOff
-from scoring.pins import seat_pin
+from signoff.pins import seat_pin
 from tests import factories
 from tournaments.models import Series
 
@@ -338,7 +338,7 @@ def charted(pages: list[str]) -> int:
 
 
 def test_the_ranking_list_appends_the_running_scores_of_the_first_places(client, running, monkeypatch):
-    from scoring import print_views
+    from printing import views as print_views
 
     t, _series = running
     url = urls(t)["standings_pdf"]
@@ -406,7 +406,7 @@ def test_the_ranking_list_with_charts_takes_a_fixed_number_of_queries(client, di
         t, series = factories.drawn(players=players, directors=[director])
         for table in series.tables.all():
             factories.game(table, 1, declarer_seat=2, contract="grand", tops=1, declarer_points=70)
-        # 11: one of them counts the confirmed sheets and unfinished series (scoring.standings.finality).
+        # 11: one of them counts the confirmed sheets and unfinished series (standings.ranking.finality).
         with django_assert_max_num_queries(11) as captured:
             response = client.get(urls(t)["standings_pdf"], {"appendix": "all"})
         assert response.status_code == 200 and charted(text_of(response)) == players

@@ -10,13 +10,13 @@ import pytest
 from django.urls import reverse
 from pypdf import PdfReader
 
-from scoring.signoff import mark_on_paper
-from scoring.standings import standings
+from draw.series import draw_series
+from signoff.confirm import mark_on_paper
+from standings.ranking import standings
 from tests import factories
 from tests.scoring.test_print_views import rules_post
 from tests.scoring.test_standings import play
 from tournaments.models import Prize, Series
-from tournaments.series import draw_series
 
 pytestmark = pytest.mark.django_db
 

@@ -72,10 +72,10 @@ def test_a_new_login_gets_the_page_again_not_a_304(client, director, name):
 
 def test_one_request_computes_a_missing_entry_and_the_others_wait_for_it(settings, tmp_path):
     """100 spectators a second: when the results change, one computes the page, the
-    others wait for it instead of computing it again (scoring.public_cache.lookup_or_claim)."""
+    others wait for it instead of computing it again (standings.cache.lookup_or_claim)."""
     import threading
 
-    from scoring import public_cache
+    from standings import cache as public_cache
 
     file_cache(settings, tmp_path / "cache")
     computed = []
@@ -94,7 +94,7 @@ def test_one_request_computes_a_missing_entry_and_the_others_wait_for_it(setting
 
 
 def test_a_claim_nobody_fulfils_costs_a_short_wait_then_a_computation(settings, tmp_path, monkeypatch):
-    from scoring import public_cache
+    from standings import cache as public_cache
 
     file_cache(settings, tmp_path / "cache")
     monkeypatch.setattr(public_cache, "WAIT_FOR_OTHER", 0.05)

@@ -9,11 +9,11 @@ import pytest
 from django.utils import translation
 from pypdf import PdfReader
 
-from scoring.charts import Box, chart_layout
-from scoring.documents import APPENDIX_PLACES, standings_pdf, within_series
-from scoring.documents import appendix as sheet
-from scoring.standings import standings
-from scoring.statistics import running_scores
+from printing.documents import APPENDIX_PLACES, standings_pdf, within_series
+from printing.documents import appendix as sheet
+from standings.charts import Box, chart_layout
+from standings.ranking import standings
+from standings.statistics import running_scores
 from tests import factories
 from tests.scoring.test_exports import finished_tournament
 from tests.scoring.test_pdf import pages, play
@@ -159,8 +159,8 @@ def test_names_beyond_western_european_in_the_embedded_font():
 
 def test_deal_ticks_and_narrow_series_in_a_drawn_chart():
     """Twelve series of 36 deals: every 12th deal ticked, labels thinned, series named by number only."""
-    from scoring.documents.appendix import ChartEntry
-    from scoring.documents.ranking import write_ranking
+    from printing.documents.appendix import ChartEntry
+    from printing.documents.ranking import write_ranking
 
     points = [(s, d, s * d) for s in range(1, 13) for d in range(1, 37)]
     out = io.BytesIO()
@@ -180,7 +180,7 @@ def test_deal_ticks_and_narrow_series_in_a_drawn_chart():
 
 
 def test_the_svg_labels_the_deal_ticks():
-    from scoring.charts import running_score_svg
+    from standings.charts import running_score_svg
 
     svg = running_score_svg([(1, d, 0) for d in range(1, 49)])
     assert all(f">{deal}</text>" in svg for deal in (12, 24, 36, 48))

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import pytest
 
+from draw.series import draw_series
 from referees.corrections import add_game, correct_game, void_game
 from scoring.models import Game, ResultsMark, SignOff
-from scoring.public_cache import results_mark
+from standings.cache import results_mark
 from tests import factories
 from tournaments.models import Category, Player, Registration, Series, Team, Tournament
-from tournaments.series import draw_series
 from tournaments.services import withdraw
 
 pytestmark = pytest.mark.django_db
@@ -121,14 +121,15 @@ def _trigger_names() -> set[str]:
 
 def test_every_trigger_of_the_mark_survives_the_later_migrations():
     """A later migration that rebuilds a table on SQLite drops its triggers (scoring/0009):
-    after the whole migrate every trigger of scoring/0008 must still be there."""
-    import importlib
-
+    after the whole migrate every trigger of scoring/triggers.py must still be there."""
     from django.db import connection
 
-    mark = importlib.import_module("scoring.migrations.0008_results_mark")
+    from scoring import triggers
+
     if connection.vendor == "sqlite":
-        expected = {statement.split()[2] for statement in mark.sqlite_up()}
+        expected = {statement.split()[2] for statement in triggers.results_mark_sqlite_up()}
+        expected |= {statement.split()[2] for statement in triggers.SEAT_TOTALS_SQLITE_UP}
     else:
-        expected = {s.split()[2] for s in mark.postgres_up() if s.startswith("CREATE TRIGGER")}
+        statements = [*triggers.results_mark_postgres_up(), *triggers.SEAT_TOTALS_POSTGRES_UP]
+        expected = {s.split()[2] for s in map(str.strip, statements) if s.startswith("CREATE TRIGGER")}
     assert expected <= _trigger_names(), expected - _trigger_names()

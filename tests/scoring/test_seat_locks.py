@@ -13,8 +13,8 @@ from django.test import Client
 from django.urls import reverse
 
 from scoring.models import PinFailure, SeatConfirmation, SignOff
-from scoring.pins import seat_pin
-from scoring.signoff import PIN_ATTEMPTS
+from signoff.confirm import PIN_ATTEMPTS
+from signoff.pins import seat_pin
 from tests.referees.helpers import director_of, full_table, referee_of
 
 pytestmark = pytest.mark.django_db

@@ -12,8 +12,8 @@ from django.db.models import F
 from office.demo import random_game
 from referees.corrections import correct_game, void_game
 from scoring.models import Game, SeatTotal
-from scoring.standings import seat_totals_differ, standings, stored_seat_totals
 from skat.rules import RuleError
+from standings.ranking import seat_totals_differ, standings, stored_seat_totals
 from tests import factories
 from tests.scoring.test_standings import reference_standings
 from tournaments.models import Table

@@ -11,8 +11,8 @@ from django.urls import reverse
 from pypdf import PdfReader
 
 from scoring.models import ControlEntry, Game
-from scoring.signoff import mark_on_paper
-from scoring.standings import standings
+from signoff.confirm import mark_on_paper
+from standings.ranking import standings
 from tests import factories
 from tests.referees.helpers import full_table
 from tournaments.models import Series

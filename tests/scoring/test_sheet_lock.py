@@ -10,7 +10,7 @@ from django.urls import reverse
 from scoring import entry
 from scoring.forms import GameForm
 from scoring.models import Game
-from scoring.signoff import mark_on_paper
+from signoff.confirm import mark_on_paper
 from skat.rules import RuleError
 from tests import factories
 from tests.referees.helpers import confirm_all, full_table, open_table

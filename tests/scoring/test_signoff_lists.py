@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from scoring import signoff
 from scoring.models import ControlEntry, ListsAccepted, SeatConfirmation, SignOff
-from scoring.pins import seat_pin
+from signoff import confirm as signoff
+from signoff.pins import seat_pin
 from tests import factories
 from tests.referees.helpers import full_table
 

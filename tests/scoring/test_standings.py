@@ -7,15 +7,15 @@ from collections import defaultdict
 
 import pytest
 
+from draw.series import draw_series
 from office.demo import random_game
 from office.perf import oracle
 from scoring.models import Game
-from scoring.standings import standings
 from skat.rating import Rating, rate_table
 from skat.sheet import evaluate_sheet
+from standings.ranking import standings
 from tests import factories
 from tournaments.models import Series
-from tournaments.series import draw_series
 
 pytestmark = pytest.mark.django_db
 
@@ -111,7 +111,7 @@ def test_standings_are_a_fixed_number_of_queries(django_assert_max_num_queries):
 
 def test_each_seat_is_rated_as_the_engine_rates_its_table():
     """rated_seats (the league export's Results rows) gives each seat the engine's rating of its sheet."""
-    from scoring.standings import rated_seats, seat_aggregates
+    from standings.ranking import rated_seats, seat_aggregates
     from tournaments.models import Seat
 
     t = factories.tournament(series_count=2, rounds_per_series=2)

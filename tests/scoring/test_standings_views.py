@@ -10,14 +10,14 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
+from draw.series import draw_series
 from scoring.models import Game
-from scoring.standings import standings
-from scoring.standings_page import PER_PAGE
+from standings.pages import PER_PAGE
+from standings.ranking import standings
 from tests import factories
 from tests.scoring.test_standings import play
 from tournaments.models import Player, Registration, Tournament
 from tournaments.names import search_key
-from tournaments.series import draw_series
 
 pytestmark = pytest.mark.django_db
 
@@ -306,7 +306,7 @@ def test_the_directors_csv_shows_every_change_at_once_like_his_page(client, dire
 
 
 def test_the_settled_mark_is_the_one_shown_until_the_time_is_up(settings):
-    from scoring.public_cache import Mark, settled_mark
+    from standings.cache import Mark, settled_mark
 
     settings.STANDINGS_SETTLE_SECONDS = 5
     t = factories.tournament()

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from django.utils import translation
 
-from scoring.charts import nice_step, running_score_svg
-from scoring.statistics import player_statistics, running_scores, tournament_statistics
+from standings.charts import nice_step, running_score_svg
+from standings.statistics import player_statistics, running_scores, tournament_statistics
 from tests import factories
 from tests.scoring.test_exports import finished_tournament
 from tournaments.models import Seat, Series, Table
@@ -82,7 +82,7 @@ def test_a_tournament_without_games():
 
 def test_the_running_totals_end_at_each_players_game_points():
     t = finished_tournament(players=10, series=2)
-    from scoring.standings import standings
+    from standings.ranking import standings
 
     scores = running_scores(t)
     for entry in standings(t):

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from django.test import RequestFactory
 
+from dashboard.table_list import table_list
 from scoring.models import SignOff
-from scoring.table_list import table_list
 from tests import factories
 from tournaments.models import Seat
 

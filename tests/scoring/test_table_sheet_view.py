@@ -9,8 +9,8 @@ import pytest
 from django.urls import reverse
 
 from scoring.models import Game, SeatConfirmation
-from scoring.pins import seat_pin
-from scoring.views import _open_link
+from signoff.pins import seat_pin
+from tablelink.views import _open_link
 from tests import factories
 from tests.referees.helpers import full_table
 
@@ -245,7 +245,7 @@ def test_a_finished_series_takes_no_more_games(client):
     table.series.status = "finished"
     table.series.save()
     response = post_game(client, table, 1, passed_out=True)
-    # The link is closed with the series (scoring/links.py): 410 Gone, nothing stored.
+    # The link is closed with the series (tablelink/links.py): 410 Gone, nothing stored.
     assert response.status_code == 410
     assert "5.5.3" in response.content.decode()
     assert not Game.objects.exists()

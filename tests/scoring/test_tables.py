@@ -6,7 +6,7 @@ import pytest
 from django.test import RequestFactory
 from django_tables2 import RequestConfig
 
-from scoring.tables import StandingsTable
+from standings.tables import StandingsTable
 
 ROWS = [
     {"place": 1, "name": "A", "club": "", "points": 300, "won": 9, "lost": 1, "bonus": 400, "rating": 700},

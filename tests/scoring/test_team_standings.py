@@ -7,13 +7,13 @@ from collections import defaultdict
 
 import pytest
 
-from scoring.signoff import mark_on_paper
-from scoring.standings import standings, team_standings
+from draw.series import draw_series
+from signoff.confirm import mark_on_paper
 from skat.rating import Rating
+from standings.ranking import standings, team_standings
 from tests import factories
 from tests.scoring.test_standings import engine_ratings, play
 from tournaments.models import Series, Team
-from tournaments.series import draw_series
 
 pytestmark = pytest.mark.django_db
 

@@ -9,11 +9,11 @@ import pytest
 from django.urls import reverse
 from pypdf import PdfReader
 
-from scoring.standings import team_standings
+from draw.series import draw_series
+from standings.ranking import team_standings
 from tests import factories
 from tests.scoring.test_standings import play
 from tests.scoring.test_team_standings import with_teams
-from tournaments.series import draw_series
 
 pytestmark = pytest.mark.django_db
 

@@ -10,12 +10,12 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from openpyxl import load_workbook
 
-from scoring.exports import GAMES_COLUMNS, league_xlsx
 from scoring.models import Game
-from scoring.standings import standings
-from scoring.transfer import TransferError, import_tournament
+from standings.ranking import standings
 from tests.scoring.test_exports import finished_tournament
 from tournaments.models import Club, Player, Registration, Seat, Series, Table, Tournament
+from transfer.exports import GAMES_COLUMNS, league_xlsx
+from transfer.tournament_file import TransferError, import_tournament
 
 pytestmark = pytest.mark.django_db
 

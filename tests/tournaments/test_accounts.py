@@ -1,4 +1,4 @@
-"""tournaments.accounts.AccountForm — a person let in by user name on the referees',
+"""accounts.forms.AccountForm — a person let in by user name on the referees',
 directors' and league managers' pages: the name as the account stores it, never a
 second account told apart from an existing one only by case."""
 
@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 
+from accounts.forms import AccountForm
 from tests import factories
-from tournaments.accounts import AccountForm
 
 pytestmark = pytest.mark.django_db
 

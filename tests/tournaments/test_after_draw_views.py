@@ -9,9 +9,9 @@ from decimal import Decimal
 import pytest
 from django.urls import reverse
 
+from draw.series import draw_series
 from tests import factories
 from tournaments.models import Registration, Seat, Table
-from tournaments.series import draw_series
 
 pytestmark = pytest.mark.django_db
 

@@ -1,12 +1,12 @@
-"""No-shows and late arrivals after the draw (tournaments.arrivals)."""
+"""No-shows and late arrivals after the draw (draw.arrivals)."""
 
 from __future__ import annotations
 
 import pytest
 
+from draw import arrivals
 from skat.rules import RuleError
 from tests import factories
-from tournaments import arrivals
 from tournaments.models import Registration, Seat, Table
 
 pytestmark = pytest.mark.django_db

@@ -8,10 +8,10 @@ import pytest
 from django.db import IntegrityError
 from django.urls import reverse
 
+from draw.series import draw_series
 from tests import factories
 from tournaments import door, services
 from tournaments.models import Registration
-from tournaments.series import draw_series
 
 pytestmark = pytest.mark.django_db
 
@@ -122,7 +122,7 @@ def test_once_check_in_started_the_draw_seats_only_who_is_present():
 
 
 def test_the_fee_account_counts_the_desk_and_the_tables_do_not_charge_again(client, director):
-    from scoring.accounts import fee_account
+    from money.ledger import fee_account
 
     t = factories.tournament(directors=[director], entry_fee=Decimal("10"), list_fee=Decimal("2"), series_count=1)
     registrations = [_register(t, f"Player {i}") for i in range(4)]

@@ -9,11 +9,11 @@ from django.utils import translation
 from openpyxl import Workbook
 
 from core.spreadsheets import SpreadsheetError
+from draw.series import draw_series
 from office.demo import PLAYERS_CSV
 from tests import factories
 from tournaments.imports import import_players
 from tournaments.models import Club, Player, Registration, Team
-from tournaments.series import draw_series
 
 pytestmark = pytest.mark.django_db
 

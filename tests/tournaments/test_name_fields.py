@@ -18,12 +18,12 @@ from django.urls import reverse
 
 from leagues.models import Group, Host, League, LeagueTeam
 from referees.models import Dispute
-from scoring.transfer import TransferError, import_tournament
 from tests import factories
 from tests.scoring.test_exports import finished_tournament
 from tests.scoring.test_transfer import edit, empty_the_database, export, tournament_row
 from tournaments.imports import import_players
 from tournaments.models import Category, Player, Registration, Tournament
+from transfer.tournament_file import TransferError, import_tournament
 
 pytestmark = pytest.mark.django_db
 

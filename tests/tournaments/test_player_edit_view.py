@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+from draw.series import draw_series
 from tests import factories
 from tournaments import services
 from tournaments.models import Category
-from tournaments.series import draw_series
 
 pytestmark = pytest.mark.django_db
 

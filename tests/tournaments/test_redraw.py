@@ -1,14 +1,14 @@
-"""Drawing a series again before a deal is entered (tournaments.redraw)."""
+"""Drawing a series again before a deal is entered (draw.redraw)."""
 
 from __future__ import annotations
 
 import pytest
 
+from draw.redraw import redraw_series
+from draw.series import draw_series
 from skat.rules import RuleError
 from tests import factories
 from tournaments.models import Registration, Seat, Table
-from tournaments.redraw import redraw_series
-from tournaments.series import draw_series
 
 pytestmark = pytest.mark.django_db
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from draw.series import ProvisionalSeeding, draw_series, move_player, swap_players
 from skat.rules import RuleError
 from tests import factories
 from tournaments.models import Registration, Seat, Series
-from tournaments.series import ProvisionalSeeding, draw_series, move_player, swap_players
 
 pytestmark = pytest.mark.django_db
 

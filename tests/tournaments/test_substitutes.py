@@ -1,4 +1,4 @@
-"""A team's reserve between series, and a withdrawal undone (tournaments.substitutes)."""
+"""A team's reserve between series, and a withdrawal undone (draw.substitutes)."""
 
 from __future__ import annotations
 
@@ -6,12 +6,12 @@ from decimal import Decimal
 
 import pytest
 
+from draw.series import draw_series
+from draw.substitutes import leaving, substitute, undo_withdrawal
 from skat.rules import RuleError
 from tests import factories
 from tournaments import services
 from tournaments.models import Registration, Seat
-from tournaments.series import draw_series
-from tournaments.substitutes import leaving, substitute, undo_withdrawal
 
 pytestmark = pytest.mark.django_db
 

@@ -19,10 +19,10 @@ from django.db.models import F
 from django.test import Client, override_settings
 from django.urls import reverse
 
+from accounts import throttle
+from accounts.models import LoginAttempt
 from tests import factories
 from tests.threads import in_parallel
-from tournaments import throttle
-from tournaments.models import LoginAttempt
 
 pytestmark = pytest.mark.django_db
 

@@ -7,11 +7,11 @@ import random
 import pytest
 from django.urls import reverse
 
+from draw.series import draw_series
 from scoring.models import Game
 from tests import factories
 from tests.scoring.test_standings import play
 from tournaments.models import Registration, Seat, Series, Team, Tournament
-from tournaments.series import draw_series
 
 pytestmark = pytest.mark.django_db
 

@@ -7,7 +7,6 @@ player of the table (3.2.1). Database constraints, not only forms, keep the seat
 sound: seat numbers are unique per table and a player sits at most once per series.
 """
 
-from .access import LoginAttempt
 from .defaults import new_seed, new_token
 from .entries import Category, Registration, RegistrationQuerySet, Team
 from .money import LostGameFee, PassedOutFee, Prize, TableMoney
@@ -18,7 +17,6 @@ from .tournament import Tournament, TournamentQuerySet
 __all__ = [
     "Category",
     "Club",
-    "LoginAttempt",
     "LostGameFee",
     "PassedOutFee",
     "Player",

@@ -83,7 +83,7 @@ class Registration(models.Model):
     )
     paid = models.BooleanField(_("entry fee paid"), default=False)
     #: Paid at the desk together with the entry fee: the list fees of every series he
-    #: plays (scoring.accounts then charges him none at the tables).
+    #: plays (money.ledger then charges him none at the tables).
     list_fees_paid = models.BooleanField(_("list fees paid"), default=False)
     present = models.BooleanField(_("present"), default=False)
     #: Fixed for the tournament: given at registration from Tournament.last_start_number,

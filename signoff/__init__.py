@@ -1,0 +1,1 @@
+"""The sheet's sign-off (5.5.3): the players' PINs, their confirmations, the lock on wrong PINs."""

@@ -1,0 +1,301 @@
+"""Confirming a table's sheet: every player with a PIN, or the scorekeeper's "signed on paper".
+
+When the table's last deal is entered the sheet awaits confirmation (also when the
+director finished the series early). Each player confirms the sheet *as it stands*: the
+confirmation stores the sheet's fingerprint (every game's number, version and void mark),
+so a correction of the last deal after someone confirmed needs that player again. When
+every seat has confirmed the current sheet, or the sheet is marked signed on paper, a
+:class:`SignOff` locks it: the table link can no longer change it (5.5.3), only a
+referee's correction can.
+
+Wrong PINs are throttled per seat: :data:`PIN_ATTEMPTS` wrong PINs for one seat within
+:data:`PIN_LOCK` lock that seat's PIN entry until the oldest of them is that old. A lock
+belongs to the seat whose PIN was guessed: a lock on seat 1 never refuses seat 2's right
+PIN. There is no table-wide cap on purpose: one would let a holder of the table link
+lock every player out with a handful of requests, while the per-seat cap already bounds
+the guesses at any one signature to :data:`PIN_ATTEMPTS` per :data:`PIN_LOCK` (each a 1
+in 10,000 chance). A link holder who guesses at every seat locks every seat, one by one;
+the table still has its way to confirm: the page names each locked seat and whom to call,
+and the director or a referee lifts a seat's lock (:func:`lift_pin_lock`, the referees'
+table page) or marks the sheet signed on paper. A refusal while locked is not counted,
+so it never prolongs the lock.
+
+While the table's second list differs from the sheet (scoring.lists), the players cannot
+confirm: the scorekeepers bring their lists in line, or a referee decides that the sheet
+stands as it is (:func:`accept_sheet`; DOMAIN: the seat-1 list counts unless the players
+or a referee agree otherwise).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.formats import time_format
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from scoring.lists import differing_deals
+from scoring.models import Game, ListsAccepted, PinFailure, SeatConfirmation, SignOff
+from tournaments.models import Series, Table
+
+from .pins import pin_matches
+
+PIN_ATTEMPTS = 5
+PIN_LOCK = timedelta(minutes=10)
+
+
+class SignOffRefused(Exception):
+    """A confirmation that cannot be taken; the message says why, in the reader's language."""
+
+    def __init__(self, message: str) -> None:
+        self.message = message
+        super().__init__(message)
+
+
+@dataclass(slots=True)
+class SignOffState:
+    """Where a table's sheet stands: what the table page and the tiles show."""
+
+    entered: int
+    deals: int
+    series_finished: bool
+    signoff: SignOff | None
+    confirmed_seats: frozenset[int] = field(default_factory=frozenset)
+    #: Seats whose PIN entry is locked, and until when.
+    locked_seats: dict[int, datetime] = field(default_factory=dict)
+    #: Deals where the second list differs from the sheet and no referee has decided.
+    lists_differ: tuple[int, ...] = ()
+
+    @property
+    def complete(self) -> bool:
+        return self.entered >= self.deals
+
+    @property
+    def confirmable(self) -> bool:
+        """The last deal is entered, or the series was finished with games on the sheet."""
+        return confirmable(entered=self.entered, deals=self.deals, series_finished=self.series_finished)
+
+    @property
+    def confirmed(self) -> bool:
+        return self.signoff is not None
+
+    @property
+    def awaiting(self) -> bool:
+        return self.confirmable and not self.confirmed
+
+    @property
+    def blocked(self) -> bool:
+        """The lists differ: nobody confirms until they agree or a referee decides."""
+        return self.awaiting and bool(self.lists_differ)
+
+
+def confirmable(*, entered: int, deals: int, series_finished: bool) -> bool:
+    """5.5.3: a sheet is confirmed once its last deal is entered, or once the director
+    finished the series with games on it. Until it is confirmed, it awaits confirmation.
+
+    The one statement of this rule: the table link, the dashboard's tiles and the
+    referees' board all ask here.
+    """
+    return entered >= deals or (series_finished and entered > 0)
+
+
+def fingerprint(table: Table) -> str:
+    """The sheet as it stands now: any entry, correction or void changes it."""
+    rows = Game.objects.filter(table=table).order_by("number").values_list("pk", "number", "version", "voided")
+    text = ";".join(f"{pk}:{number}:{version}:{int(voided)}" for pk, number, version, voided in rows)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def is_signed(table: Table) -> bool:
+    """Whether the sheet is confirmed and so locked against the table link (5.5.3)."""
+    return SignOff.objects.filter(table=table).exists()
+
+
+def state(table: Table, *, entered: int | None = None, now: datetime | None = None) -> SignOffState:
+    """The table's sign-off state (a few small queries; the table page shows one table)."""
+    if entered is None:
+        entered = Game.objects.filter(table=table).count()
+    signoff = SignOff.objects.filter(table=table).first()
+    result = SignOffState(
+        entered=entered,
+        deals=table.deals,
+        series_finished=table.series.status == Series.Status.FINISHED,
+        signoff=signoff,
+    )
+    if signoff is None and result.confirmable:
+        current = fingerprint(table)
+        result.confirmed_seats = frozenset(
+            SeatConfirmation.objects.filter(table=table, fingerprint=current).values_list("seat_number", flat=True)
+        )
+        result.locked_seats = locked_seats(table, now or timezone.now())
+        result.lists_differ = undecided_differences(table, current)
+    return result
+
+
+def locked_seats(table: Table, now: datetime) -> dict[int, datetime]:
+    """{seat: when its PIN entry opens again} for the seats locked now (one query)."""
+    failures: dict[int | None, list[datetime]] = {}
+    for seat, at in PinFailure.objects.filter(table=table, at__gt=now - PIN_LOCK).values_list("seat_number", "at"):
+        failures.setdefault(seat, []).append(at)
+    locked = {}
+    for seat, times in failures.items():
+        if seat is not None and len(times) >= PIN_ATTEMPTS:
+            # The lock lasts until the oldest of the last PIN_ATTEMPTS failures is PIN_LOCK old.
+            locked[seat] = sorted(times)[-PIN_ATTEMPTS] + PIN_LOCK
+    return locked
+
+
+def lift_pin_lock(table: Table, seat_number: int) -> int:
+    """The director or a referee lifts a seat's PIN lock: its recent failures are
+    forgotten. The number of failures removed (0: the seat was not locked)."""
+    with transaction.atomic():
+        _lock_table(table)
+        deleted, _rows = PinFailure.objects.filter(table=table, seat_number=seat_number).delete()
+    return deleted
+
+
+def undecided_differences(table: Table, current: str | None = None) -> tuple[int, ...]:
+    """The deals where the second list differs from the sheet, unless a referee accepted
+    the sheet as it stands (``current``: its fingerprint, when known) over all of them."""
+    differing = differing_deals([table.pk]).get(table.pk, [])
+    if not differing:
+        return ()
+    current = current or fingerprint(table)
+    for accepted in ListsAccepted.objects.filter(table=table, fingerprint=current).values_list("deals", flat=True):
+        if set(differing) <= set(accepted):
+            return ()
+    return tuple(differing)
+
+
+def accept_sheet(table: Table, *, by: str, reason: str) -> ListsAccepted:
+    """A referee decides that the sheet stands as it is although the second list differs:
+    the players may then confirm it (DOMAIN: the seat-1 list counts)."""
+    reason = (reason or "").strip()
+    if not reason:
+        raise SignOffRefused(_("Why: say why the sheet stands as it is (4.5.10)."))
+    with transaction.atomic():
+        _lock_table(table)
+        if is_signed(table):
+            raise SignOffRefused(_("5.5.3: this sheet is already confirmed; only a referee can change it now."))
+        differing = differing_deals([table.pk]).get(table.pk, [])
+        if not differing:
+            raise SignOffRefused(_("The second list does not differ from the sheet: there is nothing to decide."))
+        return ListsAccepted.objects.create(
+            table=table, fingerprint=fingerprint(table), deals=differing, accepted_by=by[:150], reason=reason
+        )
+
+
+def _lock_table(table: Table) -> None:
+    # Serialise sign-offs per table (PostgreSQL row lock; SQLite's IMMEDIATE transactions).
+    Table.objects.lock(table.pk)
+
+
+def _check_confirmable(table: Table, current: SignOffState) -> None:
+    if current.confirmed:
+        raise SignOffRefused(_("5.5.3: this sheet is already confirmed; only a referee can change it now."))
+    if not current.confirmable:
+        raise SignOffRefused(
+            _("The sheet can be confirmed once its last deal is entered (%(entered)s of %(deals)s).")
+            % {"entered": current.entered, "deals": current.deals}
+        )
+    if current.lists_differ:
+        raise SignOffRefused(lists_differ_text(current.lists_differ))
+
+
+def lists_differ_text(deals) -> str:
+    """Why nobody can confirm yet: the second list differs (DOMAIN: two lists per table)."""
+    return ngettext(
+        "5.5.3: the second list differs from the sheet at deal %(deals)s. The scorekeepers bring "
+        "their lists in line, or a referee decides, before the sheet is confirmed.",
+        "5.5.3: the second list differs from the sheet at deals %(deals)s. The scorekeepers bring "
+        "their lists in line, or a referee decides, before the sheet is confirmed.",
+        len(deals),
+    ) % {"deals": ", ".join(map(str, deals))}
+
+
+def confirm_seat(table: Table, seat_number: int, pin: str, *, now: datetime | None = None) -> SignOffState:
+    """Confirm the current sheet for one seat with its PIN; sign off when every seat has.
+
+    Raises :class:`SignOffRefused` for a wrong PIN (recorded: it counts towards the lock),
+    while PIN entry is locked, or when the sheet cannot be confirmed now.
+    """
+    now = now or timezone.now()
+    seats = dict(table.seats.values_list("number", "player__name"))
+    wrong = False
+    with transaction.atomic():
+        _lock_table(table)
+        current = state(table, now=now)
+        _check_confirmable(table, current)
+        if seat_number not in seats:
+            raise SignOffRefused(_("Seat %(seat)s is not at this table; choose your name.") % {"seat": seat_number})
+        if seat_number in current.locked_seats:
+            raise SignOffRefused(locked_text(seat_number, seats[seat_number], current.locked_seats[seat_number]))
+        if not pin_matches(table, seat_number, pin):
+            # Counted before the table's lock is released, so a burst of guesses queued
+            # behind it sees every earlier one: no more than PIN_ATTEMPTS ever get checked.
+            PinFailure.objects.create(table=table, seat_number=seat_number)
+            wrong = True
+        else:
+            sheet = fingerprint(table)
+            SeatConfirmation.objects.get_or_create(table=table, seat_number=seat_number, fingerprint=sheet)
+            confirmed = set(
+                SeatConfirmation.objects.filter(table=table, fingerprint=sheet).values_list("seat_number", flat=True)
+            )
+            if confirmed >= set(seats):
+                SignOff.objects.create(table=table, fingerprint=sheet, confirmed_by=_("every player's PIN"))
+    if wrong:
+        # Refused only now, after the transaction committed the failure.
+        locked_until = locked_seats(table, now).get(seat_number)
+        if locked_until is not None:
+            raise SignOffRefused(locked_text(seat_number, seats[seat_number], locked_until, wrong=True))
+        raise SignOffRefused(
+            _("Wrong PIN for %(name)s: check the PIN on your PIN slip and type it again.")
+            % {"name": seats[seat_number]}
+        )
+    return state(table, now=now)
+
+
+def mark_on_paper(table: Table, *, by: str) -> SignOff:
+    """The players signed the printed sheet: confirm it as it stands. Only the director or
+    a referee marks it (referees' table page): it locks everyone's PIN confirmation."""
+    try:
+        with transaction.atomic():
+            _lock_table(table)
+            _check_confirmable(table, state(table))
+            return SignOff.objects.create(table=table, fingerprint=fingerprint(table), on_paper=True, confirmed_by=by)
+    except IntegrityError:  # a second device marked it at the same moment
+        raise SignOffRefused(_("5.5.3: this sheet is already confirmed; only a referee can change it now.")) from None
+
+
+def locked_text(seat: int, name: str, until: datetime, *, wrong: bool = False) -> str:
+    """Why a seat cannot confirm now, and whom to call (5.5.3): the seat, its player, until
+    when, and that the director or a referee lifts the lock."""
+    values = {"seat": seat, "name": name, "time": time_format(timezone.localtime(until), "H:i")}
+    if wrong:
+        return (
+            _(
+                "Wrong PIN. Seat %(seat)s (%(name)s): too many wrong PINs, PIN entry is locked until %(time)s. "
+                "Call the director or a referee: they lift the lock."
+            )
+            % values
+        )
+    return (
+        _(
+            "Seat %(seat)s (%(name)s): too many wrong PINs, PIN entry is locked until %(time)s. "
+            "Call the director or a referee: they lift the lock."
+        )
+        % values
+    )
+
+
+def every_seat_locked_text() -> str:
+    """No player still to confirm can type his PIN: the table calls for help (5.5.3)."""
+    return _(
+        "5.5.3: PIN entry is locked for every player still to confirm. Call the director or a referee: "
+        "on the referees' table page they lift a seat's lock, or mark the sheet signed on paper once "
+        "the players have signed the printed sheet."
+    )

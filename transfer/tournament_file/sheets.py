@@ -1,0 +1,191 @@
+"""The tournament file's Players, Tables and Games sheets, rebuilt row by row."""
+
+from __future__ import annotations
+
+from django.core.management.color import no_style
+from django.db import IntegrityError, connection, transaction
+
+from core.name_checks import name_problem
+from scoring.models import Game
+from skat.rules import RuleError
+from tournaments.models import Club, Player, Registration, Seat, Series, Table, Team, Tournament
+
+from ..exports import GAMES_COLUMNS, PLAYERS_COLUMNS, TABLES_COLUMNS
+from .cells import TransferError, flag, sheet_rows, text, whole
+
+
+def players(workbook, tournament: Tournament) -> dict[int, Player]:
+    """Players sheet -> {file's Player ID: player}; existing players are matched by membership number."""
+    rows = list(sheet_rows(workbook, "Players", PLAYERS_COLUMNS))
+    numbers = [text(r[3]) for _n, r in rows if text(r[3])]
+    known = {p.membership_number: p for p in Player.objects.filter(membership_number__in=numbers)}
+    # New players keep the file's Player ID where it is free (always in an empty database):
+    # the lot that breaks exact ties is drawn from the player's id (skat.rating.rank).
+    keys = [r[0] for _n, r in rows if isinstance(r[0], int)]
+    taken = set(Player.objects.filter(pk__in=keys).values_list("pk", flat=True))
+    clubs = {c.name: c for c in Club.objects.all()}
+    teams: dict[str, Team] = {}
+    by_id: dict[int, Player] = {}
+    registrations = []
+    for number, (key, name, club_name, membership, nationality, team, first, withdrawn, paid) in rows:
+        where = f"Players, row {number}"
+        key = whole(key, f"{where}, Player ID")
+        if key in by_id:
+            raise TransferError(f"{where}, Player ID: {key} appears twice")
+        name, club_name, membership = text(name), text(club_name), text(membership)
+        if not name:
+            raise TransferError(f"{where}, Name: empty")
+        for column, value in (("Name", name), ("Club", club_name), ("Team", text(team))):
+            if value and (problem := name_problem(value)):
+                raise TransferError(f"{where}, {column}: {problem}")
+        player = known.get(membership) if membership else None
+        if player is not None and player.name.casefold() != name.casefold():
+            raise TransferError(f"{where}, Membership number: {membership} belongs to {player.name}, not {name}")
+        if player is None:
+            club = None
+            if club_name:
+                club = clubs.get(club_name) or Club.objects.create(name=club_name)
+                clubs[club_name] = club
+            player = Player.objects.create(
+                pk=key if key not in taken else None,
+                name=name,
+                club=club,
+                membership_number=membership,
+                nationality=text(nationality)[:3],
+            )
+        by_id[key] = player
+        team_obj = None
+        if text(team):
+            team_obj = teams.get(text(team)) or Team.objects.create(tournament=tournament, name=text(team))
+            teams[text(team)] = team_obj
+        registrations.append(
+            Registration(
+                tournament=tournament,
+                player=player,
+                team=team_obj,
+                first_series=whole(first, f"{where}, Plays from series", optional=True) or 1,
+                withdrawn_after_series=whole(withdrawn, f"{where}, Withdrew after series", optional=True),
+                paid=flag(paid),
+            )
+        )
+    Registration.objects.bulk_create(registrations, batch_size=1000)
+    # Explicit ids leave PostgreSQL's sequence behind; move it past them.
+    with connection.cursor() as cursor:
+        for sql in connection.ops.sequence_reset_sql(no_style(), [Player]):
+            cursor.execute(sql)
+    return by_id
+
+
+def tables(workbook, tournament: Tournament, players: dict[int, Player]) -> dict[tuple[int, int], Table]:
+    series_by_number: dict[int, Series] = {}
+    tables: dict[tuple[int, int], Table] = {}
+    seats: list[tuple[tuple[int, int], int, Player, int]] = []
+    for number, (series, status, method, seed, table, size, seat, key, _name, _m) in sheet_rows(
+        workbook, "Tables", TABLES_COLUMNS
+    ):
+        where = f"Tables, row {number}"
+        series_number = whole(series, f"{where}, Series")
+        if series_number not in series_by_number:
+            if text(status) not in Series.Status.values or text(method) not in Series.Method.values:
+                raise TransferError(f"{where}: unknown series status {status!r} or draw {method!r}")
+            series_by_number[series_number] = Series.objects.create(
+                tournament=tournament,
+                number=series_number,
+                status=text(status),
+                method=text(method),
+                seed=whole(seed, f"{where}, Draw seed", optional=True) or 0,
+            )
+        table_key = (series_number, whole(table, f"{where}, Table"))
+        if table_key not in tables:
+            size_value = whole(size, f"{where}, Size")
+            if size_value not in (3, 4):
+                raise TransferError(f"{where}, Size: a table has 3 or 4 players, not {size_value} (3.2.7)")
+            tables[table_key] = Table(series=series_by_number[series_number], number=table_key[1], size=size_value)
+        player = players.get(whole(key, f"{where}, Player ID"))
+        if player is None:
+            raise TransferError(f"{where}, Player ID: {key} is not on the Players sheet")
+        seats.append((table_key, whole(seat, f"{where}, Seat"), player, number))
+    Table.objects.bulk_create(tables.values(), batch_size=1000)
+    filled: dict[tuple[int, int], int] = {}
+    objects = []
+    for table_key, seat, player, number in seats:
+        table = tables[table_key]
+        if not 1 <= seat <= table.size:
+            raise TransferError(f"Tables, row {number}, Seat: {seat} is not a seat at a table of {table.size}")
+        filled[table_key] = filled.get(table_key, 0) + 1
+        objects.append(Seat(table=table, series=table.series, number=seat, player=player))
+    for table_key, table in tables.items():
+        if filled.get(table_key) != table.size:
+            raise TransferError(f"Tables: series {table_key[0]}, table {table_key[1]} is not fully seated")
+    try:
+        with transaction.atomic():
+            Seat.objects.bulk_create(objects, batch_size=2000)
+    except IntegrityError:
+        raise TransferError("Tables: a seat is taken twice or a player sits twice in one series") from None
+    return tables
+
+
+_COMPARED = (("Game value", "value"), ("Score", "score"), ("Dealer seat", "dealer_seat"))
+
+
+def games(workbook, tables: dict[tuple[int, int], Table], differences: list[str]) -> int:
+    col = {name: i for i, name in enumerate(GAMES_COLUMNS)}
+    batch: list[Game] = []
+    count = 0
+    expected: dict[tuple[int, int], int] = {}
+    for number, row in sheet_rows(workbook, "Games", GAMES_COLUMNS):
+        where = f"Games, row {number}"
+        key = (whole(row[col["Series"]], f"{where}, Series"), whole(row[col["Table"]], f"{where}, Table"))
+        table = tables.get(key)
+        if table is None:
+            raise TransferError(f"{where}: series {key[0]}, table {key[1]} is not on the Tables sheet")
+        deal = whole(row[col["Deal"]], f"{where}, Deal")
+        if deal != expected.get(key, 1) or deal > table.series.tournament.deals_per_table(table.size):
+            raise TransferError(
+                f"{where}, Deal: expected deal {expected.get(key, 1)} of this table, not {deal} (3.2.1)"
+            )
+        expected[key] = deal + 1
+        game = Game(
+            table=table,
+            number=deal,
+            passed_out=flag(row[col["Passed out"]]),
+            declarer_seat=whole(row[col["Declarer seat"]], f"{where}, Declarer seat", optional=True),
+            contract=text(row[col["Contract"]]),
+            tops_kind=text(row[col["With/without"]]),
+            tops=whole(row[col["Tops"]], f"{where}, Tops", optional=True),
+            hand=flag(row[col["Hand"]]),
+            schneider_announced=flag(row[col["Schneider announced"]]),
+            schwarz_announced=flag(row[col["Schwarz announced"]]),
+            ouvert=flag(row[col["Ouvert"]]),
+            bid=whole(row[col["Bid"]], f"{where}, Bid", optional=True),
+            declarer_points=whole(row[col["Declarer card points"]], f"{where}, Declarer card points", optional=True),
+            declarer_tricks=whole(row[col["Declarer tricks"]], f"{where}, Declarer tricks", optional=True),
+            irregularity=text(row[col["Irregularity by"]]),
+            voided=flag(row[col["Void"]]),
+            entered_by="import",
+        )
+        if game.tops_kind not in ("", *Game.TopsKind.values):
+            raise TransferError(f"{where}, With/without: {game.tops_kind!r} is neither with nor without (2.4.1)")
+        try:
+            game.apply_rules(table.size)
+        except RuleError as error:
+            raise TransferError(f"{where}: {error}") from None
+        for column, attribute in _COMPARED:
+            written = whole(row[col[column]], f"{where}, {column}", optional=True) or 0
+            if written != getattr(game, attribute):
+                differences.append(
+                    f"{where}, {column}: the file says {written}, the rules give {getattr(game, attribute)}"
+                )
+        written_result = text(row[col["Won/lost"]])
+        engine_result = "won" if game.won else "lost" if game.lost else ""
+        if written_result != engine_result:
+            differences.append(
+                f"{where}, Won/lost: the file says {written_result!r}, the rules give {engine_result!r}"
+            )
+        batch.append(game)
+        if len(batch) >= 5000:
+            Game.objects.bulk_create(batch)
+            count += len(batch)
+            batch = []
+    Game.objects.bulk_create(batch)
+    return count + len(batch)
