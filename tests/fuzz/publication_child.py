@@ -1,0 +1,59 @@
+"""One publication handled in a process of its own, for its memory and CPU time.
+
+``python -m tests.fuzz.publication_child BODY.xlsx`` with ``DATABASE_URL`` naming a
+migrated SQLite file: sets Django up, makes a league and a host, warms the reader up
+with a small refused body, then POSTs the body to ``/league/api/publish/`` with the
+host's token and prints JSON: the answer's status and body, the growth of the peak
+resident set (``ru_maxrss``) and the CPU time (user + system) the request took.
+tests/fuzz/test_publication_fuzz.py runs it; a process of its own because the peak
+resident set of a process never goes down.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import sys
+from pathlib import Path
+
+
+def _usage() -> tuple[int, float]:
+    used = resource.getrusage(resource.RUSAGE_SELF)
+    return used.ru_maxrss * 1024, used.ru_utime + used.ru_stime  # Linux: ru_maxrss in KB
+
+
+def main(body_path: str) -> dict:
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    import django
+
+    django.setup()
+    from django.test import Client
+    from django.test.utils import setup_test_environment
+
+    from leagues.models import League
+    from leagues.publication import new_host
+    from tests import hostile_xlsx
+
+    setup_test_environment()
+    league = League.objects.create(name=f"Liga {os.getpid()}", season="2026", lot_seed=1)
+    _host, token = new_host(league, "SC Herz Dame")
+    client = Client()
+    headers = {"Authorization": f"Token {token}"}
+    content_type = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+    warm = client.post("/league/api/publish/", hostile_xlsx.bad_value(), content_type=content_type, headers=headers)
+    assert warm.status_code == 400, warm.content
+    body = Path(body_path).read_bytes()
+    rss_before, cpu_before = _usage()
+    answer = client.post("/league/api/publish/", body, content_type=content_type, headers=headers)
+    rss_after, cpu_after = _usage()
+    return {
+        "status": answer.status_code,
+        "answer": answer.json() if answer.headers.get("Content-Type") == "application/json" else None,
+        "rss_growth": rss_after - rss_before,
+        "cpu": cpu_after - cpu_before,
+    }
+
+
+if __name__ == "__main__":
+    print(json.dumps(main(sys.argv[1])))
