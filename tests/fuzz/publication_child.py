@@ -1,8 +1,8 @@
 """One publication handled in a process of its own, for its memory and CPU time.
 
 ``python -m tests.fuzz.publication_child BODY.xlsx`` with ``DATABASE_URL`` naming a
-migrated SQLite file: sets Django up, makes a league and a host, warms the reader up
-with a small refused body, then POSTs the body to ``/league/api/publish/`` with the
+migrated SQLite file: sets Django up, makes a league and a host, imports openpyxl and
+sends a refused body (warming up what every request needs), then POSTs the body to ``/league/api/publish/`` with the
 host's token and prints JSON: the answer's status and body, the growth of the peak
 resident set (``ru_maxrss``) and the CPU time (user + system) the request took.
 tests/fuzz/test_publication_fuzz.py runs it; a process of its own because the peak
@@ -28,20 +28,20 @@ def main(body_path: str) -> dict:
     import django
 
     django.setup()
+    import openpyxl.reader.excel  # noqa: F401  (imported, not measured: every worker has it)
     from django.test import Client
     from django.test.utils import setup_test_environment
 
     from leagues.models import League
     from leagues.publication import new_host
-    from tests import hostile_xlsx
 
     setup_test_environment()
     league = League.objects.create(name=f"Liga {os.getpid()}", season="2026", lot_seed=1)
     _host, token = new_host(league, "SC Herz Dame")
-    client = Client()
+    client = Client(raise_request_exception=False)  # a 500 is an answer to report
     headers = {"Authorization": f"Token {token}"}
     content_type = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
-    warm = client.post("/league/api/publish/", hostile_xlsx.bad_value(), content_type=content_type, headers=headers)
+    warm = client.post("/league/api/publish/", b"not a workbook", content_type=content_type, headers=headers)
     assert warm.status_code == 400, warm.content
     body = Path(body_path).read_bytes()
     rss_before, cpu_before = _usage()
