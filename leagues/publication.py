@@ -32,12 +32,14 @@ from tournaments.workbooks import MB, Limits, WorkbookError, open_workbook, rows
 
 from .models import Host, League, LeagueEvent, MatchDay, Publication
 
-#: What one publication may hold. A match day's file is about 25 KB (200 KB of XML); a
-#: club tournament of 100 players about 150 KB (1.5 MB). Read in full, the guard's
-#: reader costs about 0.45 s of CPU per MB of XML, and openpyxl about 35 MB of memory per
-#: MB of a part it parses whole (a row, the styles), so these sizes keep any body under
-#: 100 MB and 2 s. A 3,000-player tournament (3 MB, 40 MB of XML, 17 s to read) is too
-#: large for the API: the league manager imports it on the server (``import_tournament``).
+#: What one publication may hold. A match day's file (16 players, three series) is about
+#: 30 KB (250 KB of XML); a tournament of 96 players in three series 130 KB (1.3 MB).
+#: The guard's reader costs about 0.45 s of CPU per MB of XML, and openpyxl about 30 MB
+#: of memory per MB of a part it parses whole (a row, the styles): at these sizes the
+#: costliest body measured (2 MB of cell formats, read by the digest and the import)
+#: takes 1.2 s and 37 MB, a row of 110,000 cells 0.6 s and 60 MB (tests/fuzz/
+#: test_publication_fuzz.py). A 3,000-player tournament (3 MB, 40 MB of XML, 17 s to read)
+#: is too large for the API: the league manager imports it on the server (``import_tournament``).
 PUBLICATIONS = Limits(
     members=64, unpacked=2 * MB, member=2 * MB, shared_strings=256 * 1024, columns=64, rows=20_000, seconds=1.5
 )
