@@ -5,7 +5,7 @@ from __future__ import annotations
 from decimal import Decimal, InvalidOperation
 
 from tournaments.tabular import typed as text
-from tournaments.workbooks import TOURNAMENT_FILES, WorkbookError, worksheet
+from tournaments.workbooks import WorkbookError, worksheet
 from tournaments.workbooks import rows as workbook_rows
 
 from ..exports import FORMAT_VERSION
@@ -15,19 +15,16 @@ class TransferError(ValueError):
     """The workbook cannot be imported; the message names the sheet, row and column."""
 
 
-#: The last row a spreadsheet program has (Excel's and LibreOffice's 1,048,576).
-LAST_ROW = 2**20
-
-
 def _read(name: str):
-    """Rows of the sheet ``name``, each error of the file a :class:`TransferError`."""
+    """Rows of the sheet ``name``, each error of the file a :class:`TransferError`; read
+    under the limits the workbook was opened with (:func:`.importer.import_tournament`)."""
 
     def rows(workbook, *, min_row: int = 1):
         try:
             found = worksheet(workbook, name)
             if found is None:
                 raise TransferError(f"sheet {name!r} is missing; export the tournament with this office")
-            yield from workbook_rows(found, last_row=LAST_ROW, limits=TOURNAMENT_FILES, min_row=min_row)
+            yield from workbook_rows(found, min_row=min_row)
         except WorkbookError as error:
             raise TransferError(str(error)) from None
 

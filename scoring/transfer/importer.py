@@ -6,13 +6,14 @@ from __future__ import annotations
 import datetime
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import BinaryIO
 
 from django.db import transaction
 
 from skat.fees import FeeError, PrizeRule, check_prize_rules
 from tournaments.models import LostGameFee, PassedOutFee, Prize, TableMoney, Tournament
 from tournaments.name_checks import name_problem
-from tournaments.workbooks import TOURNAMENT_FILES, WorkbookError, open_workbook
+from tournaments.workbooks import TOURNAMENT_FILES, Limits, WorkbookError, open_workbook
 
 from ..exports import RANKING_COLUMNS
 from ..standings import standings
@@ -28,12 +29,20 @@ class TournamentImport:
     differences: list[str] = field(default_factory=list)
 
 
-def import_tournament(path: str | Path, *, directors=()) -> TournamentImport:
-    """Create the workbook's tournament; raise :class:`TransferError` and write nothing on error."""
+def import_tournament(
+    source: str | Path | BinaryIO, *, directors=(), limits: Limits = TOURNAMENT_FILES
+) -> TournamentImport:
+    """Create the workbook's tournament; raise :class:`TransferError` and write nothing on error.
+
+    ``source``: a path (named in a refusal: the command line's own file) or a binary file
+    (named in none: a received body has no name of its own). ``limits``: the guard's
+    (:mod:`tournaments.workbooks`) for the archive and every sheet read; a file received
+    over the network is read under its sender's, never the command line's huge ones.
+    """
     try:
-        workbook = open_workbook(path, TOURNAMENT_FILES)
+        workbook = open_workbook(source, limits)
     except WorkbookError as error:
-        raise TransferError(f"{path}: {error}") from None
+        raise TransferError(f"{source}: {error}" if isinstance(source, str | Path) else str(error)) from None
     try:
         with transaction.atomic():
             return _import(workbook, directors)
