@@ -203,6 +203,9 @@ TIME_ZONE = os.environ.get("TIME_ZONE", "Europe/Berlin")
 USE_I18N = True
 USE_TZ = True
 
+# The help pages (mkdocs.yml, `make docs`): the built site the office serves at /help/ (office/help.py).
+DOCS_ROOT = Path(os.environ.get("DOCS_ROOT") or BASE_DIR / "docs" / "site")
+
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 # STATIC_ROOT: where collectstatic writes (``manage.py serve`` runs it); the tests' server

@@ -5,6 +5,7 @@ from django.contrib.auth import views as auth_views
 from django.http import HttpRequest, HttpResponsePermanentRedirect
 from django.urls import include, path, re_path
 
+from office.help import help_page
 from referees import table_urls as referee_table_urls
 from scoring import director_urls, signoff_urls
 from tournaments import urls as tournament_urls
@@ -26,6 +27,8 @@ urlpatterns = [
     path("accounts/login/", LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("i18n/", include("django.conf.urls.i18n")),
+    # The help pages: the built docs, English at /help/, German at /help/de/ (office/help.py).
+    re_path(r"^help/(?P<path>.*)$", help_page, name="help"),
     path("s/", include("scoring.urls")),
     # The table link's sign-off (scoring) and dispute (referees) share one namespace.
     path("s/", include((signoff_urls.urlpatterns + referee_table_urls.urlpatterns, "signoff"))),

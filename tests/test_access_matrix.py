@@ -111,6 +111,14 @@ def world() -> SimpleNamespace:
     )
 
 
+@pytest.fixture(autouse=True)
+def help_site(tmp_path, settings) -> None:
+    """A tiny built help site where the settings name it (DOCS_ROOT), so /help/ answers."""
+    (tmp_path / "docs-site").mkdir()
+    (tmp_path / "docs-site" / "index.html").write_text("<html><body>Help</body></html>")
+    settings.DOCS_ROOT = tmp_path / "docs-site"
+
+
 # --- roles ------------------------------------------------------------------------------------
 
 
@@ -439,6 +447,8 @@ MATRIX: list[Row] = [
         post=dict.fromkeys(EVERYONE, 301),
         writes=False,
     ),
+    # The help pages (the built docs, office/help.py): everyone may read them.
+    Row("help", lambda w, token: {"path": ""}, get=EVERYONE),
     # The director's pages.
     Row("tournaments:home", get=EVERYONE),
     Row(

@@ -189,6 +189,7 @@ def url_kwargs(w: SimpleNamespace) -> dict[str, object]:
         "host_id": w.host.pk,
         "sheet": "Ranking",
         "rest": "",
+        "path": "",  # the help pages (office/help.py): their index
     }
 
 
