@@ -280,12 +280,14 @@ if _OFFICE_HOST and _OFFICE_HOST not in ALLOWED_HOSTS:
     ALLOWED_HOSTS.append(_OFFICE_HOST)
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
+from .logs import refusal_loggers  # noqa: E402 - beside the LOGGING it fills
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "filters": {"one_line_refusals": {"()": "config.logs.OneLineRefusals"}},
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
-    # A refusal (403, 404, 429) is one line in the log; a 500 keeps its traceback (config/logs.py).
-    "loggers": {"django.request": {"filters": ["one_line_refusals"]}},
+    # A refusal (400, 403, 404, 429) is one line in the log; a 500 keeps its traceback (config/logs.py).
+    "loggers": {name: {"filters": ["one_line_refusals"]} for name in refusal_loggers()},
 }

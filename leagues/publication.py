@@ -46,6 +46,10 @@ PUBLICATIONS = Limits(
 #: The import reads the same bytes again after the digest has read them within the time
 #: budget; its own CPU (the engine, the database) is no reading time, so it has none.
 IMPORTS = dataclasses.replace(PUBLICATIONS, seconds=None)
+#: The most players a published file may hold: a match day has a few dozen, a hall's
+#: tournament rarely more than a few hundred; a larger one is imported on the server
+#: (``manage.py import_tournament``). Each player is a row written under the league's lock.
+MOST_PLAYERS = 400
 #: The largest body accepted (below Django's DATA_UPLOAD_MAX_MEMORY_SIZE of 2.5 MB).
 MAX_BYTES = 2 * MB
 
@@ -200,7 +204,7 @@ def _import(content: bytes, managers):
     """Import from memory (no temporary file whose name a refusal could show), under the
     publication's limits, never the command line's."""
     try:
-        return import_tournament(io.BytesIO(content), directors=managers, limits=IMPORTS)
+        return import_tournament(io.BytesIO(content), directors=managers, limits=IMPORTS, most_players=MOST_PLAYERS)
     except TransferError as error:
         raise PublicationRefused(400, f"file: {error}") from None
 
