@@ -1,4 +1,4 @@
-# Two commands for a fresh machine (see README): `make run` and `make test`.
+# Two commands for a fresh machine (see README): `make run` and `make test`; `make docs` builds the help.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -8,14 +8,14 @@ PORT ?= 8000
 
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: run dev test lint format install clean
+.PHONY: run dev test lint format install clean docs
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
 $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	$(BIN)/python -m pip install --quiet -e ".[dev,docs]"
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -33,9 +33,33 @@ $(CHROMIUM) $(PDFTOPPM) &:
 ## Install and serve the hall: gunicorn on the laptop's network (HOST, PORT), DEBUG off,
 ## the demo in an empty database; prints the address phones use, its QR code and the
 ## director's login on the first start (manage.py serve).
+## The help (as make docs) is built first, so the office's Help link works in the hall;
+## without Chromium for the screenshots (and none taken yet) the pages are built without
+## them. (No $(MAKE) in a recipe line here: make -n would run that line.)
 run: $(STAMP)
 	$(BIN)/python manage.py compiletranslations
+	@if [ -x $(CHROMIUM) ] || [ -s $(SCREENS)/desktop-dashboard.png ]; then \
+		$(SCREENSHOTS_IF_MISSING) && $(MKDOCS) build --strict --quiet; \
+	else \
+		echo "No $(CHROMIUM) for the help's screenshots: the help is built without them (make docs takes them)."; \
+		$(MKDOCS) build --quiet; \
+	fi
 	PORT=$(PORT) $(BIN)/python manage.py serve --bind $(HOST) --port $(PORT)
+
+## The help pages (mkdocs.yml): docs/pages -> docs/site, which the office serves at /help/.
+## Strict: a broken link, a missing page or image fails. The screenshots the pages show
+## come from a browser test (tests/browser/test_docs_screenshots.py), run here first when
+## none are taken yet; SCREENSHOTS=1 takes them again.
+SCREENS := docs/pages/img/screens
+SCREENSHOTS ?= 0
+MKDOCS := NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs
+SCREENSHOTS_IF_MISSING := { [ "$(SCREENSHOTS)" != 1 ] && [ -s $(SCREENS)/desktop-dashboard.png ] || { \
+	$(BIN)/python manage.py compiletranslations && \
+	$(BIN)/python -m pytest -q -p no:cacheprovider tests/browser/test_docs_screenshots.py; }; }
+docs: $(STAMP) $(CHROMIUM)
+	@$(SCREENSHOTS_IF_MISSING)
+	$(MKDOCS) build --strict --quiet
+	@echo "Help pages built in docs/site (served at /help/)."
 
 ## A developer's server: runserver on loopback with DEBUG on (never for a hall).
 dev: $(STAMP)
@@ -45,7 +69,8 @@ dev: $(STAMP)
 	DEBUG=1 OFFICE_URL=http://127.0.0.1:$(PORT) $(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
 
 ## The full suite: lint; the rules engine's own tests without Django at 100% branch
-## coverage (skat/tests); then the office's tests (tests/). One pytest worker per core
+## coverage (skat/tests); then the office's tests (tests/); then the help pages, strict
+## (after the tests: the suite's browser test has taken their screenshots). One pytest worker per core
 ## (pytest-xdist; PYTEST_WORKERS=0 runs in one process). COVERAGE=0 runs the engine's
 ## tests without measuring; ENGINE_TESTS=0 skips them (.ci/run's second database: the
 ## engine needs no database, so its tests ran already on the first).
@@ -65,10 +90,11 @@ ifeq ($(ENGINE_TESTS),1)
 endif
 	$(BIN)/python manage.py compiletranslations
 	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --durations=15 -p no:cacheprovider tests $(PYTEST_ARGS)
+	$(MAKE) --no-print-directory docs
 
 format: $(STAMP)
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
 
 clean:
-	rm -rf $(VENV) .coverage htmlcov .pytest_cache .hypothesis
+	rm -rf $(VENV) .coverage htmlcov .pytest_cache .hypothesis docs/site

@@ -213,6 +213,9 @@ TIME_ZONE = os.environ.get("TIME_ZONE", "Europe/Berlin")
 USE_I18N = True
 USE_TZ = True
 
+# The help pages (mkdocs.yml, `make docs`): the built site the office serves at /help/ (office/help.py).
+DOCS_ROOT = Path(os.environ.get("DOCS_ROOT") or BASE_DIR / "docs" / "site")
+
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 # STATIC_ROOT: where collectstatic writes (``manage.py serve`` runs it); the tests' server
@@ -287,12 +290,14 @@ if _OFFICE_HOST and _OFFICE_HOST not in ALLOWED_HOSTS:
     ALLOWED_HOSTS.append(_OFFICE_HOST)
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
+from .logs import refusal_loggers  # noqa: E402 - beside the LOGGING it fills
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "filters": {"one_line_refusals": {"()": "config.logs.OneLineRefusals"}},
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
-    # A refusal (403, 404, 429) is one line in the log; a 500 keeps its traceback (config/logs.py).
-    "loggers": {"django.request": {"filters": ["one_line_refusals"]}},
+    # A refusal (400, 403, 404, 429) is one line in the log; a 500 keeps its traceback (config/logs.py).
+    "loggers": {name: {"filters": ["one_line_refusals"]} for name in refusal_loggers()},
 }

@@ -6,13 +6,18 @@ from django.http import HttpRequest, HttpResponsePermanentRedirect
 from django.urls import include, path, re_path
 
 from accounts.throttle import LoginView, ThrottledAdminAuthenticationForm
-from dashboard import urls as director_urls
+from dashboard import urls as dashboard_urls
 from draw import urls as draw_urls
+from leagues import public_urls as league_public_urls
+from money import urls as money_urls
+from office.help import help_page
 from printing import urls as printing_urls
 from referees import table_urls as referee_table_urls
 from signoff import urls as signoff_urls
 from standings import urls as standings_urls
+from tablelink import urls as tablelink_urls
 from tournaments import urls as tournament_urls
+from transfer import urls as transfer_urls
 
 # The admin's login is throttled like ours (accounts/throttle.py).
 admin.site.login_form = ThrottledAdminAuthenticationForm
@@ -24,23 +29,38 @@ def moved_admin(request: HttpRequest, rest: str) -> HttpResponsePermanentRedirec
     return HttpResponsePermanentRedirect(f"/admin/scoring/signoff/{rest}{query}")
 
 
+#: The URL namespaces by audience: each app lists its pages per audience in its urls.py
+#: (``director``, ``public``, ``table``), and here they are put together, so a page's name
+#: says who it is for (``director:series``, ``public:standings``, ``table:sheet``); the
+#: referees' (``referees:``) and the league managers' (``leagues:``) pages have their own.
+DIRECTOR = [
+    *tournament_urls.director,
+    *draw_urls.director,
+    *dashboard_urls.director,
+    *standings_urls.director,
+    *money_urls.director,
+    *printing_urls.director,
+    *transfer_urls.director,
+]
+PUBLIC = [
+    path("p/", include(standings_urls.public + printing_urls.public)),
+    path("p/league/", include(league_public_urls.public)),
+]
+#: The table link: its sheet and entry, the players' sign-off, and a dispute.
+TABLE = [*tablelink_urls.table, *signoff_urls.table, *referee_table_urls.table]
+
 urlpatterns = [
     re_path(r"^admin/referees/signoff/(?P<rest>.*)$", moved_admin, name="moved_admin_signoff"),
     path("admin/", admin.site.urls),
     path("accounts/login/", LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("i18n/", include("django.conf.urls.i18n")),
-    path("s/", include("tablelink.urls")),
-    # The table link's sign-off (scoring) and dispute (referees) share one namespace.
-    path("s/", include((signoff_urls.urlpatterns + referee_table_urls.urlpatterns, "signoff"))),
-    path("p/", include((standings_urls.urlpatterns + printing_urls.public_urlpatterns, "public"))),
-    # The director's pages of tournaments (the draw, players) and of scoring (dashboard,
-    # standings, documents, exports) share one namespace, so every page keeps its name.
-    path(
-        "", include((tournament_urls.urlpatterns + draw_urls.urlpatterns + director_urls.urlpatterns, "tournaments"))
-    ),
+    # The help pages: the built docs, English at /help/, German at /help/de/ (office/help.py).
+    re_path(r"^help/(?P<path>.*)$", help_page, name="help"),
+    path("s/", include((TABLE, "table"))),
+    path("", include((PUBLIC, "public"))),
+    path("", include((DIRECTOR, "director"))),
     path("", include("referees.urls")),
-    # Leagues: the managers' pages and the hosts' publication endpoint; the public tables apart.
+    # The league managers' pages and the hosts' publication endpoint.
     path("league/", include("leagues.urls")),
-    path("p/league/", include("leagues.public_urls")),
 ]

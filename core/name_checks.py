@@ -47,13 +47,20 @@ SPREADSHEET_ERRORS = frozenset(
         "#zahl!",
     }
 )
-#: Characters that reorder the text around them (Unicode bidirectional controls).
-BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+#: Characters that reorder the text around them (Unicode bidirectional controls), and the
+#: deprecated format controls U+206A-206F (symmetric swapping, digit shapes): they change
+#: how the text around them is shown.
+BIDI_CONTROLS = frozenset(
+    "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u206a\u206b\u206c\u206d\u206e\u206f"
+)
+#: Tag characters (U+E0000-E007F) spell hidden text after a visible name.
+TAGS = range(0xE0000, 0xE0080)
 #: Unicode categories that are no character of a name: controls (Cc: a bell, a tab, a
 #: line break) and the line and paragraph separators (Zl, Zp), which break a line too.
 CONTROL_CATEGORIES = frozenset({"Cc", "Zl", "Zp"})
-#: Letters and symbols by category that still show as blank space.
-BLANK_LOOKALIKES = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+#: Letters and symbols by category that still show as blank space (Hangul fillers, the
+#: braille blank, the musical null notehead).
+BLANK_LOOKALIKES = frozenset("\u115f\u1160\u3164\uffa0\u2800\U0001d159")
 
 
 def is_spreadsheet_error(text: str) -> bool:
@@ -69,7 +76,7 @@ def name_problem(text: str) -> str | None:
     """Why ``text`` (stripped, not empty) cannot be a name, or None."""
     if is_spreadsheet_error(text):
         return _("%(value)s is a spreadsheet error, not a name") % {"value": text.strip()}
-    if any(unicodedata.category(c) in CONTROL_CATEGORIES or c in BIDI_CONTROLS for c in text):
+    if any(unicodedata.category(c) in CONTROL_CATEGORIES or c in BIDI_CONTROLS or ord(c) in TAGS for c in text):
         return _("contains a control character (such as a right-to-left override)")
     if not any(_visible(c) for c in text):
         return _("has no visible character")

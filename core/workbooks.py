@@ -24,6 +24,7 @@ the file; nothing here writes anything.
 from __future__ import annotations
 
 import re
+import time
 import zipfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -60,6 +61,11 @@ class Limits:
     #: a list of 3,000 players has about 250 KB.
     shared_strings: int = 2 * MB
     columns: int = 64
+    #: The last row :func:`rows` reads on a sheet (a spreadsheet program's 1,048,576).
+    rows: int = 2**20
+    #: CPU seconds (this thread's) from opening the workbook to the last row read; None:
+    #: no budget. The sizes above bound the work; this stops what they let through slowly.
+    seconds: float | None = None
 
 
 #: Uploads through a form (a player list, a table's paper sheet).
@@ -174,16 +180,23 @@ def _shared_strings_parts(content_types: bytes) -> set[str]:
 
 
 def open_workbook(source, limits: Limits = UPLOADS):
-    """The checked workbook in openpyxl's read-only mode, values only; close it after use."""
+    """The checked workbook in openpyxl's read-only mode, values only; close it after use.
+
+    The workbook keeps ``limits`` and the CPU time it was opened at: :func:`rows` reads
+    its sheets under them unless told otherwise.
+    """
     from openpyxl import load_workbook
 
+    started = time.thread_time()
     check_archive(source, limits)
     if hasattr(source, "seek"):
         source.seek(0)
     try:
-        return load_workbook(source, read_only=True, data_only=True)
+        workbook = load_workbook(source, read_only=True, data_only=True)
     except Exception:  # openpyxl raises many kinds for a part it cannot read
         raise WorkbookError(_("The file is not a readable XLSX workbook.")) from None
+    workbook.office_guard = (limits, started)
+    return workbook
 
 
 def worksheet(workbook, name: str | None = None):
@@ -203,15 +216,16 @@ def worksheet(workbook, name: str | None = None):
 def rows(
     sheet,
     *,
-    last_row: int,
-    limits: Limits = UPLOADS,
+    last_row: int | None = None,
+    limits: Limits | None = None,
     min_row: int = 1,
     value: Callable[[object], object] | None = None,
 ) -> Iterator[tuple[int, list]]:
     """``(row number, values)`` of every row up to ``last_row``, trailing blanks cut.
 
     ``value``: what to make of each cell (it gets the cell, e.g. to read its number
-    format); by default the cell's value.
+    format); by default the cell's value. ``limits``: by default those the workbook was
+    opened with (:func:`open_workbook`), ``last_row`` their ``rows``.
 
     The size the sheet declares is ignored: rows end at their last value. A value in a
     later row or beyond ``limits.columns`` is refused, as is anything openpyxl cannot
@@ -220,6 +234,10 @@ def rows(
     from openpyxl.utils import get_column_letter
 
     title = getattr(sheet, "title", "")
+    opened_with, started = getattr(getattr(sheet, "parent", None), "office_guard", (UPLOADS, None))
+    limits = limits or opened_with
+    last_row = limits.rows if last_row is None else last_row
+    started = time.thread_time() if started is None else started
     sheet.reset_dimensions()
     cells = sheet.iter_rows(
         min_row=min_row, max_row=last_row + 1, max_col=limits.columns + 1, values_only=value is None
@@ -235,6 +253,11 @@ def rows(
             ) from None
         if values is None:
             return
+        if limits.seconds is not None and time.thread_time() - started > limits.seconds:
+            raise WorkbookError(
+                _("The workbook takes more than %(max)s s to read (sheet %(sheet)s, row %(row)s); it cannot be read.")
+                % {"max": limits.seconds, "sheet": title, "row": number}
+            )
         number += 1
         values = list(values) if value is None else [None if c is None else value(c) for c in values]
         while values and values[-1] is None:

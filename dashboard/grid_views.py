@@ -96,13 +96,13 @@ def grid_page(request: HttpRequest, tournament: Tournament, number: int, table: 
         "closed": closed,
         "refused": refused,
         "letters": LETTERS_OF.get((get_language() or "en")[:2], LETTERS_OF["en"]),
-        "preview_url": reverse("tournaments:grid_preview", args=[tournament.pk, target.series.number, target.number]),
+        "preview_url": reverse("director:grid_preview", args=[tournament.pk, target.series.number, target.number]),
     }
-    return render(request, "scoring/grid.html", context, status=status)
+    return render(request, "dashboard/grid.html", context, status=status)
 
 
 def _grid_url(tournament: Tournament, table: Table, kind: str) -> str:
-    url = reverse("tournaments:grid", args=[tournament.pk, table.series.number, table.number])
+    url = reverse("director:grid", args=[tournament.pk, table.series.number, table.number])
     return f"{url}?list=second" if kind == "second" else url
 
 
@@ -159,4 +159,4 @@ def grid_preview(request: HttpRequest, tournament: Tournament, number: int, tabl
     row = grid.read_row(target, players, form_class, deal, request.POST.get(f"line-{deal}", ""), str(uuid.uuid4()))
     names = [players.get(n, "?") for n in range(1, target.size + 1)]
     context = {"r": {"row": row} | _outputs(row, names)}
-    return render(request, "scoring/_grid_outputs.html", context)
+    return render(request, "dashboard/_grid_outputs.html", context)

@@ -57,7 +57,7 @@ def table_detail(request: HttpRequest, tournament: Tournament, number: int, tabl
     }
     if editable:
         context |= _seat_change_forms(series, table, seats, request.GET.get("with", ""))
-    return render(request, "scoring/director_table.html", context)
+    return render(request, "dashboard/table.html", context)
 
 
 def _seat_change_forms(series, table: Table, seats: list[Seat], other_number: str) -> dict:

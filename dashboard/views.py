@@ -45,7 +45,7 @@ def tournament_detail(request: HttpRequest, tournament: Tournament) -> HttpRespo
         # A seeded draw on these rests on provisional standings (5.5.3): the form says so.
         "unconfirmed_sheets": len(unconfirmed_tables(tournament)) if can_draw and all_series else 0,
     }
-    return render(request, "tournaments/tournament_detail.html", context)
+    return render(request, "dashboard/tournament_detail.html", context)
 
 
 @director_required
@@ -54,9 +54,7 @@ def progress(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     to refresh itself."""
     current = tournament.series.order_by("-number").first()
     listed = table_list(request, current, TILES_PER_PAGE, seats=False)
-    return render(
-        request, "tournaments/_progress.html", {"tournament": tournament, "series": current, "listed": listed}
-    )
+    return render(request, "dashboard/_progress.html", {"tournament": tournament, "series": current, "listed": listed})
 
 
 @director_required
@@ -66,12 +64,12 @@ def series_detail(request: HttpRequest, tournament: Tournament, number: int) -> 
     series = series_or_404(tournament, number)
     table_number = number_param(request.GET.get("table", "").strip())  # "²" passes isdigit() but is no number
     if table_number is not None and series.tables.filter(number=table_number).exists():
-        return redirect("tournaments:table", tournament.pk, number, table_number)
+        return redirect("director:table", tournament.pk, number, table_number)
     listed = table_list(request, series, ROWS_PER_PAGE)
     check = finish_check(listed.tables) if series.status != Series.Status.FINISHED else None
     return render(
         request,
-        "tournaments/series_detail.html",
+        "dashboard/series_detail.html",
         {
             "tournament": tournament,
             "series": series,
@@ -92,7 +90,7 @@ def series_finish(request: HttpRequest, tournament: Tournament, number: int) -> 
         finish_series(series, force=request.POST.get("force") == "1")
     except FinishNeedsConfirmation as refused:
         messages.error(request, finish_refused_text(number, refused))
-        return redirect("tournaments:series", tournament.pk, number)
+        return redirect("director:series", tournament.pk, number)
     messages.success(request, _("Series %(n)s is finished.") % {"n": number})
     return redirect(tournament)
 

@@ -1,11 +1,11 @@
 """The director's URLs of the draw: drawing a series, seat changes, and the changes after
-the draw. In the director's namespace with tournaments' and the dashboard's own (config/urls.py)."""
+the draw. In the ``director`` namespace (config/urls.py)."""
 
 from django.urls import path
 
 from . import views
 
-urlpatterns = [
+director = [
     path("t/<int:tournament_id>/draw/", views.draw, name="draw"),
     path("t/<int:tournament_id>/series/<int:number>/no-show/", views.no_show, name="no_show"),
     path("t/<int:tournament_id>/series/<int:number>/late-arrival/", views.late_arrival, name="late_arrival"),

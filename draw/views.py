@@ -45,7 +45,7 @@ def describe(change: seating.Change) -> str:
 
 
 def _reprint(change: seating.Change, tournament: Tournament) -> HttpResponse:
-    url = reverse("tournaments:series", args=[tournament.pk, change.series])
+    url = reverse("director:series", args=[tournament.pk, change.series])
     if change.reprint:
         url += "?reprint=" + ",".join(map(str, change.reprint)) + "#reprint"
     return redirect(url)
@@ -59,13 +59,13 @@ def no_show(request: HttpRequest, tournament: Tournament, number: int) -> HttpRe
     form = NoShowForm(request.POST, series=series)
     if not form.is_valid():
         messages.error(request, _("player: %(error)s") % {"error": " ".join(form.errors["player"])})
-        return redirect("tournaments:series", tournament.pk, number)
+        return redirect("director:series", tournament.pk, number)
     registration = form.cleaned_data["player"]
     try:
         change = arrivals.no_show(series, registration)
     except RuleError as error:
         messages.error(request, rule_message(error))
-        return redirect("tournaments:series", tournament.pk, number)
+        return redirect("director:series", tournament.pk, number)
     messages.success(
         request,
         _("%(name)s did not turn up and is off series %(series)s. Changed: %(changes)s.")
@@ -83,13 +83,13 @@ def late_arrival(request: HttpRequest, tournament: Tournament, number: int) -> H
     form = LateArrivalForm(request.POST, arriving=arrivals.arriving(tournament, series))
     if not form.is_valid():
         messages.error(request, _("player: %(error)s") % {"error": " ".join(form.errors["registration"])})
-        return redirect("tournaments:series", tournament.pk, number)
+        return redirect("director:series", tournament.pk, number)
     registration = Registration.objects.select_related("player").get(pk=form.cleaned_data["registration"])
     try:
         arrival = arrivals.late_arrival(series, registration)
     except RuleError as error:
         messages.error(request, rule_message(error))
-        return redirect("tournaments:series", tournament.pk, number)
+        return redirect("director:series", tournament.pk, number)
     name = registration.player.name
     if arrival.change is None:
         messages.warning(
@@ -97,7 +97,7 @@ def late_arrival(request: HttpRequest, tournament: Tournament, number: int) -> H
             _("%(name)s is not seated in series %(series)s (%(why)s) and plays from series %(next)s.")
             % {"name": name, "series": number, "why": rule_message(arrival.reason), "next": arrival.from_series},
         )
-        return redirect("tournaments:series", tournament.pk, number)
+        return redirect("director:series", tournament.pk, number)
     messages.success(
         request,
         _("%(name)s is seated in series %(series)s. Changed: %(changes)s.")
@@ -114,12 +114,12 @@ def redraw_series(request: HttpRequest, tournament: Tournament, number: int) -> 
     form = RedrawForm(request.POST)
     if not form.is_valid():
         messages.error(request, " ".join(form.errors["confirm"]))
-        return redirect("tournaments:series", tournament.pk, number)
+        return redirect("director:series", tournament.pk, number)
     try:
         change = redraw.redraw_series(series)
     except RuleError as error:
         messages.error(request, rule_message(error))
-        return redirect("tournaments:series", tournament.pk, number)
+        return redirect("director:series", tournament.pk, number)
     messages.success(
         request,
         _("Series %(series)s is drawn again: %(changes)s. Print every table card and PIN slip again.")
@@ -166,9 +166,9 @@ def substitute(request: HttpRequest, tournament: Tournament) -> HttpResponse:
                 }
                 + refund_text(tournament, done.out),
             )
-            return redirect("tournaments:players", tournament.pk)
+            return redirect("director:players", tournament.pk)
     context = {"tournament": tournament, "form": form, "leaving": leaving, "next": tournament.series.count() + 1}
-    return render(request, "tournaments/substitute.html", context, status=422 if form.errors else 200)
+    return render(request, "draw/substitute.html", context, status=422 if form.errors else 200)
 
 
 @require_POST
@@ -182,13 +182,13 @@ def undo_withdrawal(request: HttpRequest, tournament: Tournament, registration_i
         back = substitutes.undo_withdrawal(registration)
     except RuleError as error:
         messages.error(request, rule_message(error))
-        return redirect("tournaments:players", tournament.pk)
+        return redirect("director:players", tournament.pk)
     name = registration.player.name
     if back.change is None:
         messages.success(
             request, _("%(name)s plays on from series %(series)s.") % {"name": name, "series": back.from_series}
         )
-        return redirect("tournaments:players", tournament.pk)
+        return redirect("director:players", tournament.pk)
     messages.success(
         request,
         _("%(name)s plays on and is seated in series %(series)s. Changed: %(changes)s.")
@@ -226,7 +226,7 @@ def draw(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     if seeded_on and series.method == Series.Method.SEEDED:
         text += " " + _("Seeded on provisional standings: some sheets were not confirmed.")
     messages.success(request, text)
-    return redirect("tournaments:series", tournament.pk, series.number)
+    return redirect("director:series", tournament.pk, series.number)
 
 
 def provisional_text(tables: list[tuple[int, int]]) -> str:
@@ -285,5 +285,5 @@ def _back(request: HttpRequest, tournament: Tournament, number: int) -> HttpResp
     back = number_param(request.POST.get("back", ""))  # "²" passes isdigit() but is no number
     tables = Table.objects.filter(series__tournament=tournament, series__number=number)
     if back is not None and tables.filter(number=back).exists():
-        return redirect("tournaments:table", tournament.pk, number, back)
-    return redirect("tournaments:series", tournament.pk, number)
+        return redirect("director:table", tournament.pk, number, back)
+    return redirect("director:series", tournament.pk, number)

@@ -2,7 +2,8 @@
 
 Not a page: no session and no CSRF token, the host's token authenticates
 (``Authorization: Token <token>``). Answers JSON: 201 stored, 200 already stored (a
-resend), or an error status with ``{"error": "<field>: <reason>"}``.
+resend, also by another host of the league: ``published_by`` names who sent it first),
+or an error status with ``{"error": "<field>: <reason>"}``.
 """
 
 from __future__ import annotations
@@ -39,11 +40,18 @@ def publish(request: HttpRequest) -> JsonResponse:
     except PublicationRefused as refused:
         return JsonResponse({"error": refused.message}, status=refused.status)
     publication = received.publication
+    if received.created:
+        message = "stored"
+    elif publication.host_id == host.pk:
+        message = "already stored: this file was published before, nothing changed"
+    else:
+        message = f"already stored: {publication.host.name} published this file before, nothing changed"
     answer = {
         "stored": received.created,
         "tournament": publication.tournament_id,
         "match_day": publication.match_day_id,
-        "message": "stored" if received.created else "already stored: this file was published before, nothing changed",
+        "published_by": publication.host.name,
+        "message": message,
         "differences": received.differences,
     }
     return JsonResponse(answer, status=201 if received.created else 200)

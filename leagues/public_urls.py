@@ -1,12 +1,10 @@
-"""The public league pages (published leagues only)."""
+"""The public league pages (published leagues only; namespace ``public``, under /p/league/)."""
 
 from django.urls import path
 
 from . import public_views
 
-app_name = "league_public"
-
-urlpatterns = [
+public = [
     path("<int:league_id>/", public_views.season, name="season"),
     path("<int:league_id>/table.pdf", public_views.season_pdf, name="season_pdf"),
     path("<int:league_id>/match-days/<int:match_day_id>/", public_views.match_day, name="match_day"),

@@ -6,27 +6,52 @@ to ``POST /league/api/publish/`` with the host's token. The server imports it wi
 :func:`transfer.tournament_file.import_tournament` (every game valued again by the engine) in one
 transaction. Sending the same file twice changes nothing: the SHA-256 of the file's
 cells (not its bytes: each export stamps its own creation time into the XLSX) is stored
-per host with the publication, and a resend answers with the first one. A match day that
-already has results on the server is not overwritten (the league manager corrects it).
+with the publication, and a resend, by this host or another of the league, answers with
+the first one. A match day that already has results on the server is not overwritten
+(the league manager corrects it).
+
+Every byte a host sends is read through the guard of a director's upload
+(:mod:`core.workbooks`) under :data:`PUBLICATIONS`, before any parser sees it: the
+archive is checked first, the digest is read with the guard's capped reader, and the
+import reads under the same limits. No refusal names a file of the server's.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import io
 import json
 import secrets
-import tempfile
 from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
 
+from core.workbooks import MB, Limits, WorkbookError, open_workbook, rows
 from transfer.tournament_file import TransferError, import_tournament
 
-from .models import Host, LeagueEvent, MatchDay, Publication
+from .models import Host, League, LeagueEvent, MatchDay, Publication
 
-#: The largest file accepted (a tournament of 3,000 players is about 3 MB).
-MAX_BYTES = 10 * 1024 * 1024
+#: What one publication may hold. A match day's file (16 players, three series) is about
+#: 30 KB (250 KB of XML); a tournament of 96 players in three series 130 KB (1.3 MB).
+#: The guard's reader costs about 0.45 s of CPU per MB of XML, and openpyxl about 30 MB
+#: of memory per MB of a part it parses whole (a row, the styles): at these sizes the
+#: costliest body measured (2 MB of cell formats, read by the digest and the import)
+#: takes 1.2 s and 37 MB, a row of 110,000 cells 0.6 s and 60 MB (tests/fuzz/
+#: test_publication_fuzz.py). A 3,000-player tournament (3 MB, 40 MB of XML, 17 s to read)
+#: is too large for the API: the league manager imports it on the server (``import_tournament``).
+PUBLICATIONS = Limits(
+    members=64, unpacked=2 * MB, member=2 * MB, shared_strings=256 * 1024, columns=64, rows=20_000, seconds=1.5
+)
+#: The import reads the same bytes again after the digest has read them within the time
+#: budget; its own CPU (the engine, the database) is no reading time, so it has none.
+IMPORTS = dataclasses.replace(PUBLICATIONS, seconds=None)
+#: The most players a published file may hold: a match day has a few dozen, a hall's
+#: tournament rarely more than a few hundred; a larger one is imported on the server
+#: (``manage.py import_tournament``). Each player is a row written under the league's lock.
+MOST_PLAYERS = 400
+#: The largest body accepted (below Django's DATA_UPLOAD_MAX_MEMORY_SIZE of 2.5 MB).
+MAX_BYTES = 2 * MB
 
 
 class PublicationRefused(Exception):
@@ -51,21 +76,26 @@ def digest(token: str) -> str:
 
 def content_digest(content: bytes) -> str:
     """The SHA-256 of every sheet's name and cell values: the same tournament file exported
-    twice has the same digest, whatever time the workbook carries."""
-    from openpyxl import load_workbook
+    twice has the same digest, whatever time the workbook carries.
 
-    try:
-        workbook = load_workbook(io.BytesIO(content), read_only=True, data_only=True)
-    except Exception as error:  # openpyxl raises many kinds for a file that is not a workbook
-        raise PublicationRefused(400, f"file: not a readable XLSX workbook ({error})") from None
+    Read through the guard (:data:`PUBLICATIONS`): the archive is checked before openpyxl
+    opens it and rows are read with caps. Rows end at their last value, as the office
+    writes them, so the digest of an office export is the one stored before the guard.
+    """
     sha = hashlib.sha256()
     try:
-        for sheet in workbook.worksheets:
-            sha.update(json.dumps(sheet.title).encode())
-            for row in sheet.iter_rows(values_only=True):
-                sha.update(json.dumps(row, default=str).encode())
-    finally:
-        workbook.close()
+        workbook = open_workbook(io.BytesIO(content), PUBLICATIONS)
+        try:
+            for sheet in workbook.worksheets:
+                sha.update(json.dumps(sheet.title).encode())
+                for _number, values in rows(sheet):
+                    sha.update(json.dumps(values, default=str).encode())
+        finally:
+            workbook.close()
+    except WorkbookError as error:
+        raise PublicationRefused(400, f"file: {error}") from None
+    except Exception:  # a sheet's part missing or unreadable before its first row
+        raise PublicationRefused(400, "file: not a readable XLSX workbook") from None
     return sha.hexdigest()
 
 
@@ -85,19 +115,24 @@ def host_of(token: str | None) -> Host:
 
 
 def receive(host: Host, content: bytes, match_day_id: int | None = None) -> Received:
-    """Store the file once: a new publication, or the one already stored for the same file."""
+    """Store the file once in its league: a new publication, or the one already stored."""
     if not content:
         raise PublicationRefused(400, "file: empty; send the tournament file (XLSX) as the request body")
     if len(content) > MAX_BYTES:
-        raise PublicationRefused(413, f"file: larger than {MAX_BYTES // (1024 * 1024)} MB")
+        raise PublicationRefused(
+            413,
+            f"file: {len(content) / MB:.1f} MB; a publication is at most {MAX_BYTES // MB} MB "
+            "(the league manager imports a larger tournament on the server)",
+        )
     sha = content_digest(content)
-    stored = Publication.objects.filter(host=host, digest=sha).first()
+    stored = _stored(host, sha, match_day_id)
     if stored is not None:
         return Received(stored, False, [])
     try:
         with transaction.atomic():
-            Host.objects.select_for_update().filter(pk=host.pk).exists()  # one host's files queue
-            stored = Publication.objects.filter(host=host, digest=sha).first()
+            # The league's files queue: two hosts sending the same file at once store it once.
+            League.objects.select_for_update().filter(pk=host.league_id).exists()
+            stored = _stored(host, sha, match_day_id)
             if stored is not None:
                 return Received(stored, False, [])
             match_day = _match_day(host, match_day_id)
@@ -111,10 +146,37 @@ def receive(host: Host, content: bytes, match_day_id: int | None = None) -> Rece
             return Received(publication, True, result.differences)
     except IntegrityError:
         # The same file from the same host arrived twice at once: the other request stored it.
-        stored = Publication.objects.filter(host=host, digest=sha).first()
+        stored = _stored(host, sha, match_day_id)
         if stored is None:
             raise
         return Received(stored, False, [])
+
+
+def _stored(host: Host, sha: str, match_day_id: int | None) -> Publication | None:
+    """The league's publication of the same file (the same digest), whoever sent it.
+
+    A second host of the league sending a file already stored (both clubs' laptops
+    published the evening's results) gets the stored publication, as a resend does, and
+    the answer names who published it: the results are on the server once, which is what
+    the league official wants, and the hall's ``publish_tournament`` ends as "already
+    stored" instead of telling the second club to try again. Only when he names another
+    match day than the stored one's is it a 409 naming the publisher: storing the file
+    again would count its results twice, and "already stored" would hide the mismatch.
+    """
+    stored = (
+        Publication.objects.select_related("host", "match_day")
+        .filter(host__league_id=host.league_id, digest=sha)
+        .order_by("received_at", "pk")
+        .first()
+    )
+    if stored is None or stored.host_id == host.pk or match_day_id in (None, stored.match_day_id):
+        return stored
+    where = f"as match day {stored.match_day.number}" if stored.match_day else "without a match day"
+    raise PublicationRefused(
+        409,
+        f"file: {stored.host.name} published this file {where} on {stored.received_at:%Y-%m-%d}; "
+        "a file is stored once, the league manager moves it",
+    )
 
 
 def _match_day(host: Host, match_day_id: int | None) -> MatchDay | None:
@@ -139,13 +201,12 @@ def _match_day(host: Host, match_day_id: int | None) -> MatchDay | None:
 
 
 def _import(content: bytes, managers):
-    with tempfile.NamedTemporaryFile(suffix=".xlsx") as spool:
-        spool.write(content)
-        spool.flush()
-        try:
-            return import_tournament(spool.name, directors=managers)
-        except TransferError as error:
-            raise PublicationRefused(400, f"file: {error}") from None
+    """Import from memory (no temporary file whose name a refusal could show), under the
+    publication's limits, never the command line's."""
+    try:
+        return import_tournament(io.BytesIO(content), directors=managers, limits=IMPORTS, most_players=MOST_PLAYERS)
+    except TransferError as error:
+        raise PublicationRefused(400, f"file: {error}") from None
 
 
 def _attach(match_day: MatchDay, tournament) -> None:

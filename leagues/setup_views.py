@@ -100,7 +100,7 @@ def manager_remove(request: HttpRequest, league: League, user_id: int) -> HttpRe
     if league.is_manager(request.user):
         return redirect("leagues:managers", league.pk)
     # He took himself out: the league's pages are closed to him now.
-    return redirect("tournaments:home")
+    return redirect("director:home")
 
 
 @require_POST

@@ -196,7 +196,7 @@ def fee_account(tournament) -> FeeAccount:
     (tournaments.door: entry fees, and the list fees of the players who paid them
     there); the rest is collected at the tables.
 
-    The same money as :func:`settlements` summed (tests/scoring/test_accounts.py holds
+    The same money as :func:`settlements` summed (tests/money/test_ledger.py holds
     them equal), counted from the stored seat totals instead of every game: a fixed
     number of queries reading a few rows per table and a few dozen sums, so the page
     of a 3,000-player tournament is not a walk over 100,000 games.

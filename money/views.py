@@ -30,4 +30,4 @@ def fee_account(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         "prize_error": prize_error,
         "finality": finality(tournament),
     }
-    return render(request, "tournaments/fee_account.html", context)
+    return render(request, "money/fee_account.html", context)

@@ -48,7 +48,7 @@ def _name(tournament: Tournament, *parts: str | int) -> str:
 
 
 def _bad(request: HttpRequest, tournament: Tournament, message: str) -> HttpResponse:
-    return render(request, "tournaments/bad_request.html", {"tournament": tournament, "message": message}, status=400)
+    return render(request, "core/bad_request.html", {"tournament": tournament, "message": message}, status=400)
 
 
 def _form(request: HttpRequest) -> str | None:

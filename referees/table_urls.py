@@ -1,10 +1,10 @@
-"""The table link's dispute (namespace ``signoff``, with scoring's confirm and paper:
-config/urls.py puts them together): the token opens its own table and nothing else."""
+"""The table link's dispute (namespace ``table``, with the table link's own
+and the sign-off: config/urls.py): the token opens its own table and nothing else."""
 
 from django.urls import path
 
 from . import views
 
-urlpatterns = [
+table = [
     path("<str:token>/dispute/", views.table_dispute, name="dispute"),
 ]

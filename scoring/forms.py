@@ -112,7 +112,7 @@ class PlainRadioSelect(forms.RadioSelect):
 
     Through the template machinery every option costs three template includes; the
     game form's radios (declarer, game, with/without) are rendered with each entered
-    deal and were a fifth of the request. tests/scoring/test_entry_rendering.py holds the output
+    deal and were a fifth of the request. tests/tablelink/test_entry_rendering.py holds the output
     equal to Django's own RadioSelect for the same arguments.
     """
 

@@ -1,10 +1,10 @@
-"""The table link's sign-off URLs (namespace ``signoff``, with the referees' table dispute:
-config/urls.py puts them together)."""
+"""The table link's sign-off URL (namespace ``table``, with the table link's own and the
+referees' table dispute: config/urls.py)."""
 
 from django.urls import path
 
 from . import views as signoff_views
 
-urlpatterns = [
+table = [
     path("<str:token>/confirm/", signoff_views.confirm, name="confirm"),
 ]

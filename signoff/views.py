@@ -28,7 +28,7 @@ def confirm(request: HttpRequest, token: str) -> HttpResponse:
         for name, errors in form.errors.items():
             for error in errors:
                 messages.error(request, f"{form[name].label}: {error}")
-        return redirect("tables:sheet", token=token)
+        return redirect("table:sheet", token=token)
     try:
         state = signoff.confirm_seat(table, form.cleaned_data["seat"], form.cleaned_data["pin"])
     except signoff.SignOffRefused as refused:
@@ -38,4 +38,4 @@ def confirm(request: HttpRequest, token: str) -> HttpResponse:
             messages.success(request, _("Every player has confirmed: the sheet is final."))
         else:
             messages.success(request, _("Thank you, your confirmation is recorded."))
-    return redirect("tables:sheet", token=token)
+    return redirect("table:sheet", token=token)

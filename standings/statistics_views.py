@@ -46,7 +46,7 @@ def _statistics(request: HttpRequest, tournament: Tournament, public: bool) -> H
     rows = [(place, stats.get(player)) for place, player in page]
     return render(
         request,
-        "tournaments/statistics.html",
+        "standings/statistics.html",
         {
             "tournament": tournament,
             "total": total,
@@ -82,7 +82,7 @@ def _player(request: HttpRequest, tournament: Tournament, player_id: int, public
         before = total
     return render(
         request,
-        "tournaments/player_statistics.html",
+        "standings/player_statistics.html",
         {
             "tournament": tournament,
             "stats": stats,

@@ -1,15 +1,25 @@
-"""Public URLs: published standings (and their full list as CSV), the projector page and
-the statistics; the standings PDF is printing's (printing/urls.py, in the same namespace)."""
+"""The standings' URLs: the director's standings and statistics (namespace ``director``),
+and once published the same for everybody with the full list as CSV and the projector's
+page (namespace ``public``, under /p/)."""
 
 from django.urls import path
 
-from . import statistics_views
-from . import views as standings_views
+from . import statistics_views, views
 
-urlpatterns = [
-    path("<int:tournament_id>/standings/", standings_views.public_standings, name="standings"),
-    path("<int:tournament_id>/standings.csv", standings_views.standings_csv, name="standings_csv"),
-    path("<int:tournament_id>/live/", standings_views.live, name="live"),
+director = [
+    path("t/<int:tournament_id>/standings/", views.standings_view, name="standings"),
+    path("t/<int:tournament_id>/statistics/", statistics_views.statistics, name="statistics"),
+    path(
+        "t/<int:tournament_id>/statistics/<int:player_id>/",
+        statistics_views.player_statistics_view,
+        name="player_statistics",
+    ),
+]
+
+public = [
+    path("<int:tournament_id>/standings/", views.public_standings, name="standings"),
+    path("<int:tournament_id>/standings.csv", views.standings_csv, name="standings_csv"),
+    path("<int:tournament_id>/live/", views.live, name="live"),
     path("<int:tournament_id>/statistics/", statistics_views.public_statistics, name="statistics"),
     path(
         "<int:tournament_id>/statistics/<int:player_id>/",

@@ -72,7 +72,7 @@ def _standings_context(request: HttpRequest, tournament: Tournament, public: boo
     found = board(tournament, mark, scope)
     shown = standings_page(tournament, found.rows, request.GET, scope.teams)
     if not scope.teams:  # each name links to the player's statistics page (on this page only)
-        link = "public:player_statistics" if public else "tournaments:player_statistics"
+        link = "public:player_statistics" if public else "director:player_statistics"
         for row in shown.page.object_list:
             row["url"] = reverse(link, args=[tournament.pk, row["player_id"]])
     RequestConfig(request, paginate=False).configure(shown.table)
@@ -88,7 +88,7 @@ def _standings_context(request: HttpRequest, tournament: Tournament, public: boo
         "found": shown.found,
         "total": shown.total,
         "scope_query": query,
-        "pdf_url": reverse("public:standings_pdf" if public else "tournaments:standings_pdf", args=[tournament.pk])
+        "pdf_url": reverse("public:standings_pdf" if public else "director:standings_pdf", args=[tournament.pk])
         + (f"?{query}" if query else ""),
         "csv_url": reverse("public:standings_csv", args=[tournament.pk]) + (f"?{query}" if query else ""),
         "numbers": outline.numbers,
@@ -105,7 +105,7 @@ def _standings_context(request: HttpRequest, tournament: Tournament, public: boo
 
 
 def bad_category(request: HttpRequest, tournament: Tournament, error: CategoryError) -> HttpResponse:
-    return render(request, "tournaments/bad_request.html", {"tournament": tournament, "message": error}, status=400)
+    return render(request, "core/bad_request.html", {"tournament": tournament, "message": error}, status=400)
 
 
 #: What the page around the list shows (standings.html): kept with the list's HTML, so a
@@ -122,7 +122,7 @@ def _standings(request: HttpRequest, tournament: Tournament, public: bool) -> Ht
             context = _standings_context(request, tournament, public)
         except CategoryError as error:
             return bad_category(request, tournament, error)
-        page = {"html": render_to_string("tournaments/_standings_list.html", context, request)}
+        page = {"html": render_to_string("standings/_standings_list.html", context, request)}
         page |= {name: context[name] for name in PAGE_KEYS}
     else:  # a page of the list: rendered once per change of the results and language
         # Keyed by the whole query: the page links and the headings' sort links keep every parameter.
@@ -134,7 +134,7 @@ def _standings(request: HttpRequest, tournament: Tournament, public: bool) -> Ht
                 context = _standings_context(request, tournament, public)
             except CategoryError as error:
                 return bad_category(request, tournament, error)
-            page = {"html": render_to_string("tournaments/_standings_list.html", context, request)}
+            page = {"html": render_to_string("standings/_standings_list.html", context, request)}
             page |= {name: context[name] for name in PAGE_KEYS}
             store(key, page)
     # The search box asks for the list only (htmx); a reload or a link gets the whole page.
@@ -142,7 +142,7 @@ def _standings(request: HttpRequest, tournament: Tournament, public: bool) -> Ht
         return HttpResponse(page["html"])
     context = {name: value for name, value in page.items() if name != "html"}
     context |= {"tournament": tournament, "list_html": page["html"]}
-    return render(request, "tournaments/standings.html", context)
+    return render(request, "standings/standings.html", context)
 
 
 @results_reader_required
@@ -200,7 +200,7 @@ def _live(request: HttpRequest, tournament: Tournament) -> HttpResponse:
             "finality": found.finality,
             "next_url": f"{url}?{scope_query(scope, page=page.next, part='board')}",
         }
-        return render_to_string("tournaments/_live_table.html", context)
+        return render_to_string("standings/_live_table.html", context)
 
     html = cached(cache_key(tournament, mark, "live", *scope.key(), number or 1, language=True), render_board)
     if request.GET.get("part") == "board" or request.htmx:  # htmx: a projector page of before the rotation
@@ -213,7 +213,7 @@ def _live(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         "category": scope.category,
         "seconds": seconds_param(request.GET.get("seconds")),
     }
-    return render(request, "tournaments/live.html", context)
+    return render(request, "standings/live.html", context)
 
 
 def standings_csv(request: HttpRequest, tournament_id: int) -> HttpResponse:

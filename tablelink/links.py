@@ -27,9 +27,9 @@ def closed_response(request: HttpRequest, table: Table, link: str | None = None)
     of the same link (``link``: the token used, the sheet's or the second list's)."""
     link = link or table.token
     context = {"table": table, "series": table.series, "tournament": table.series.tournament, "link": link}
-    response = render(request, "scoring/link_closed.html", context, status=410)
+    response = render(request, "tablelink/link_closed.html", context, status=410)
     if getattr(request, "htmx", False):
-        response["HX-Redirect"] = reverse("tables:sheet", args=[link])
+        response["HX-Redirect"] = reverse("table:sheet", args=[link])
     return response
 
 

@@ -1,12 +1,11 @@
-"""The scorekeepers' table links: each token opens its own table and nothing else."""
+"""The scorekeepers' table links (namespace ``table``, with the sign-off's and the referees'
+table dispute: config/urls.py): each token opens its own table and nothing else."""
 
 from django.urls import path
 
 from . import views
 
-app_name = "tables"
-
-urlpatterns = [
+table = [
     path("worker.js", views.table_worker, name="worker"),
     path("<str:token>/", views.table_sheet, name="sheet"),
     path("<str:token>/preview/", views.preview, name="preview"),

@@ -29,6 +29,7 @@ from core.rule_messages import rule_message
 from scoring import entry, lists, tablesheet
 from scoring.forms import ControlEntryForm, GameForm
 from scoring.models import ControlEntry, Deal, Game
+from scoring.preview import preview_response
 from signoff import confirm as signoff
 from signoff.confirm import is_signed
 from signoff.context import table_link_context
@@ -160,17 +161,17 @@ def table_sheet(request: HttpRequest, token: str) -> HttpResponse:
                     number = saved.game.number + 1 if saved.created else entry.next_deal(table, link.model)
                     form = _new_form(link, number) if number <= table.deals else None
                     context = _context(request, link, form) | {"entered": saved.game}
-                    return render(request, "scoring/_sheet_and_form.html", context)
+                    return render(request, "tablelink/_sheet_and_form.html", context)
                 messages.success(request, _entered_text(saved.game))
-                return redirect("tables:sheet", token=token)
+                return redirect("table:sheet", token=token)
         status = 422 if form.errors else 200
-        template = "scoring/_sheet_and_form.html" if request.htmx else "scoring/table_sheet.html"
+        template = "tablelink/_sheet_and_form.html" if request.htmx else "tablelink/table_sheet.html"
         return render(request, template, _context(request, link, form), status=status)
     # 5.5.3: a finished series or a confirmed sheet shows no form.
     number = entry.next_deal(table, link.model)
     if number <= table.deals and not links.is_closed(table) and not is_signed(table):
         form = _new_form(link, number)
-    return render(request, "scoring/table_sheet.html", _context(request, link, form))
+    return render(request, "tablelink/table_sheet.html", _context(request, link, form))
 
 
 def _taken(request: HttpRequest, link: Link, number: int) -> HttpResponse:
@@ -178,7 +179,7 @@ def _taken(request: HttpRequest, link: Link, number: int) -> HttpResponse:
     or a form older than the sheet): say so and give the form for the deal now due."""
     following = entry.next_deal(link.table, link.model)
     form = _new_form(link, following) if following <= link.table.deals else None
-    template = "scoring/_sheet_and_form.html" if request.htmx else "scoring/table_sheet.html"
+    template = "tablelink/_sheet_and_form.html" if request.htmx else "tablelink/table_sheet.html"
     return render(request, template, _context(request, link, form) | {"taken": number}, status=409)
 
 
@@ -222,8 +223,7 @@ def preview(request: HttpRequest, token: str) -> HttpResponse:
     if is_signed(table):
         return HttpResponse(_("5.5.3: the players confirmed this sheet; only a referee can change it now."))
     form = link.form_class(request.POST, table=table, players=_active(players, table, _posted_number(request, 1)))
-    form.is_valid()
-    return render(request, "scoring/_preview.html", {"form": form, "outcome": form.outcome})
+    return preview_response(request, form)
 
 
 @require_http_methods(["GET", "POST"])
@@ -248,10 +248,10 @@ def correct_last(request: HttpRequest, token: str) -> HttpResponse:
         last = entries.filter(number=wanted).first() if wanted else None
     last = last or entries.order_by("-number").first()
     if last is None:
-        return redirect("tables:sheet", token=token)
+        return redirect("table:sheet", token=token)
     if is_signed(table):
         messages.error(request, _("5.5.3: the players confirmed this sheet; only a referee can change it now."))
-        return redirect("tables:sheet", token=token)
+        return redirect("table:sheet", token=token)
     if request.method == "POST":
         # Confirmations are of the sheet as it was (its fingerprint): a change voids them.
         # The second list is no part of what the players confirm.
@@ -264,7 +264,7 @@ def correct_last(request: HttpRequest, token: str) -> HttpResponse:
                 form.add_error(None, rule_message(error))
             else:
                 messages.success(request, _corrected_text(game, confirmed))
-                return redirect("tables:sheet", token=token)
+                return redirect("table:sheet", token=token)
         status = 422
     else:
         form = link.form_class(
@@ -275,13 +275,13 @@ def correct_last(request: HttpRequest, token: str) -> HttpResponse:
         )
         status = 200
     context = _context(request, link, form) | {"correcting": last}
-    return render(request, "scoring/table_sheet.html", context, status=status)
+    return render(request, "tablelink/table_sheet.html", context, status=status)
 
 
 def table_qr(request: HttpRequest, token: str) -> HttpResponse:
     """The table link (or its second list's) as a QR code (SVG) on the hall address."""
     link = _open_link(token)
-    url = absolute_link(request, reverse("tables:sheet", args=[link.token]))
+    url = absolute_link(request, reverse("table:sheet", args=[link.token]))
     svg = segno.make(url, error="m").svg_inline(scale=6, border=2)
     return HttpResponse(svg, content_type="image/svg+xml")
 
@@ -295,7 +295,7 @@ def table_worker(request: HttpRequest) -> HttpResponse:
     path, and each page registers it for its own link (scope /s/<token>/).
     """
     response = HttpResponse(_worker_source(), content_type="text/javascript; charset=utf-8")
-    response["Service-Worker-Allowed"] = reverse("tables:worker").rsplit("/", 1)[0] + "/"
+    response["Service-Worker-Allowed"] = reverse("table:worker").rsplit("/", 1)[0] + "/"
     response["Cache-Control"] = "no-cache"  # a new version of the app reaches the phones
     return response
 

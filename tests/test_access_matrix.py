@@ -59,7 +59,7 @@ GONE = 410
 # Namespaces that belong to Django itself: checked below with a basic expectation
 # (anonymous users are sent to the admin login), not row by row.
 DJANGO_OWN_NAMESPACES = {"admin"}
-PROJECT_APPS = {"tournaments", "scoring", "referees", "leagues"}
+PROJECT_APPS = {"accounts", "tournaments", "scoring", "referees", "leagues"}
 
 TABLE_1_NAMES = ["Amalia Oneworth", "Adrian Oneworth", "Agnes Oneworth", "Anton Oneworth"]
 TABLE_2_NAMES = ["Berta Twofield", "Bruno Twofield", "Britta Twofield"]
@@ -109,6 +109,14 @@ def world() -> SimpleNamespace:
             "referee_other": referee_other,
         },
     )
+
+
+@pytest.fixture(autouse=True)
+def help_site(tmp_path, settings) -> None:
+    """A tiny built help site where the settings name it (DOCS_ROOT), so /help/ answers."""
+    (tmp_path / "docs-site").mkdir()
+    (tmp_path / "docs-site" / "index.html").write_text("<html><body>Help</body></html>")
+    settings.DOCS_ROOT = tmp_path / "docs-site"
 
 
 # --- roles ------------------------------------------------------------------------------------
@@ -439,59 +447,61 @@ MATRIX: list[Row] = [
         post=dict.fromkeys(EVERYONE, 301),
         writes=False,
     ),
+    # The help pages (the built docs, office/help.py): everyone may read them.
+    Row("help", lambda w, token: {"path": ""}, get=EVERYONE),
     # The director's pages.
-    Row("tournaments:home", get=EVERYONE),
+    Row("director:home", get=EVERYONE),
     Row(
-        "tournaments:create",
+        "director:create",
         # Directors hold the add_tournament permission; a referee does not.
         get=STAFF | {"other_director": OK, "referee": FORBIDDEN, "referee_other": FORBIDDEN},
         post=STAFF | {"other_director": OK, "referee": FORBIDDEN, "referee_other": FORBIDDEN},
         data=tournament_data,
     ),
-    Row("tournaments:detail", tournament, get=STAFF),
-    Row("tournaments:progress", tournament, get=STAFF),
-    Row("tournaments:edit", tournament, get=STAFF, post=STAFF, data=tournament_and_fees),
+    Row("director:detail", tournament, get=STAFF),
+    Row("director:progress", tournament, get=STAFF),
+    Row("director:edit", tournament, get=STAFF, post=STAFF, data=tournament_and_fees),
     Row(
-        "tournaments:players",
+        "director:players",
         tournament,
         get=STAFF,
         post=STAFF,
         data=lambda w: {"name": "Late Comer", "first_series": "2"},
     ),
     Row(
-        "tournaments:withdraw",
+        "director:withdraw",
         lambda w, token: {"tournament_id": w.t.pk, "registration_id": w.registrations[0].pk},
         post=STAFF,
     ),
-    Row("tournaments:draw", tournament, post=STAFF, data=lambda w: {"method": "random"}, prepare=series_finished),
-    Row("tournaments:series", series, get=STAFF),
-    Row("tournaments:table", lambda w, token: series(w, token) | {"table_number": 1}, get=STAFF),
+    Row("director:draw", tournament, post=STAFF, data=lambda w: {"method": "random"}, prepare=series_finished),
+    Row("director:series", series, get=STAFF),
+    Row("director:table", lambda w, token: series(w, token) | {"table_number": 1}, get=STAFF),
     Row(
-        "tournaments:swap",
+        "director:swap",
         series,
         post=STAFF,
         data=lambda w: {"first": w.registrations[0].player_id, "second": w.registrations[4].player_id},
     ),
     Row(
-        "tournaments:move",
+        "director:move",
         series,
         post=STAFF,
         data=lambda w: {"player": w.registrations[0].player_id, "table": w.table2.pk},
     ),
-    Row("tournaments:finish", series, post=STAFF, data=lambda w: {"force": "1"}),
+    Row("director:finish", series, post=STAFF, data=lambda w: {"force": "1"}),
     # The standings only show results: the tournament's referees may read them too.
-    Row("tournaments:standings", tournament, get=REFEREE),
+    Row("director:standings", tournament, get=REFEREE),
     # The door (tournaments/door_views.py, player_views.py): check-in, cash desk, corrections.
-    Row("tournaments:desk", tournament, get=STAFF),
-    Row("tournaments:desk_add", tournament, post=STAFF, data=lambda w: {"walkin-name": "Wanda Walkin"}),
+    Row("director:desk", tournament, get=STAFF),
+    Row("director:desk_add", tournament, post=STAFF, data=lambda w: {"walkin-name": "Wanda Walkin"}),
     Row(
-        "tournaments:desk_toggle",
+        "director:desk_toggle",
         lambda w, token: {"tournament_id": w.t.pk, "registration_id": w.registrations[0].pk, "flag": "paid"},
         post=STAFF,
         data=lambda w: {"value": "1"},
     ),
     Row(
-        "tournaments:player_edit",
+        "director:player_edit",
         lambda w, token: {"tournament_id": w.t.pk, "registration_id": w.registrations[0].pk},
         get=STAFF,
         post=STAFF,
@@ -500,38 +510,38 @@ MATRIX: list[Row] = [
     # The same player, renamed from the other tournament he plays in: its director runs
     # only that one, so he may open the form but not rename the person (422, nothing changed).
     Row(
-        "tournaments:player_edit",
+        "director:player_edit",
         lambda w, token: {"tournament_id": w.other.pk, "registration_id": w.shared.pk},
         get=STAFF | {"director": FORBIDDEN, "other_director": OK, "referee": FORBIDDEN, "referee_other": FORBIDDEN},
         post=STAFF | {"director": FORBIDDEN, "other_director": 422, "referee": FORBIDDEN, "referee_other": FORBIDDEN},
         data=lambda w: {"name": "Renamed By Other", "club": "", "membership_number": "", "team": ""},
         prepare=shared_person,
     ),
-    Row("tournaments:category_add", tournament, post=STAFF, data=lambda w: {"name": "Damen"}),
-    Row("tournaments:delete", tournament, get=STAFF, post=STAFF, data=lambda w: {"confirm": "yes"}),
+    Row("director:category_add", tournament, post=STAFF, data=lambda w: {"name": "Damen"}),
+    Row("director:delete", tournament, get=STAFF, post=STAFF, data=lambda w: {"confirm": "yes"}),
     # The directors (tournaments/director_views.py): named by user name, taken out (never the last).
-    Row("tournaments:directors", tournament, get=STAFF, post=STAFF, data=lambda w: {"username": "spare"}),
+    Row("director:directors", tournament, get=STAFF, post=STAFF, data=lambda w: {"username": "spare"}),
     Row(
-        "tournaments:director_remove",
+        "director:director_remove",
         lambda w, token: tournament(w, token) | {"user_id": w.spare.pk},
         post=STAFF,
         prepare=spare_directs,
     ),
-    Row("tournaments:start_list_pdf", tournament, get=STAFF),
-    Row("tournaments:reissue_link", lambda w, token: series(w, token) | {"table_number": 1}, post=STAFF),
-    Row("tournaments:reissue_links", series, post=STAFF),
+    Row("director:start_list_pdf", tournament, get=STAFF),
+    Row("director:reissue_link", lambda w, token: series(w, token) | {"table_number": 1}, post=STAFF),
+    Row("director:reissue_links", series, post=STAFF),
     # After the draw (draw/views.py).
-    Row("tournaments:no_show", series, post=STAFF, data=lambda w: {"player": TABLE_1_NAMES[0]}),
+    Row("director:no_show", series, post=STAFF, data=lambda w: {"player": TABLE_1_NAMES[0]}),
     Row(
-        "tournaments:late_arrival",
+        "director:late_arrival",
         series,
         post=STAFF,
         prepare=late_comer,
         data=lambda w: {"registration": w.late.pk},
     ),
-    Row("tournaments:redraw", series, post=STAFF, data=lambda w: {"confirm": "on"}),
+    Row("director:redraw", series, post=STAFF, data=lambda w: {"confirm": "on"}),
     Row(
-        "tournaments:substitute",
+        "director:substitute",
         tournament,
         get=STAFF,
         post=STAFF,
@@ -539,7 +549,7 @@ MATRIX: list[Row] = [
         data=lambda w: {"sub-out": w.registrations[0].pk, "sub-name": "Rita Reserve"},
     ),
     Row(
-        "tournaments:undo_withdrawal",
+        "director:undo_withdrawal",
         lambda w, token: {"tournament_id": w.t.pk, "registration_id": w.registrations[0].pk},
         post=STAFF,
         prepare=lambda w: Registration.objects.filter(pk=w.registrations[0].pk).update(withdrawn_after_series=1),
@@ -555,96 +565,96 @@ MATRIX: list[Row] = [
     Row("public:standings_pdf", tournament, get=UNPUBLISHED),
     Row("public:standings_pdf", tournament, get=EVERYONE, prepare=published),
     # The scorekeepers' table links.
-    Row("tables:sheet", table_link, get=TABLE_LINK, post=TABLE_LINK, data=game_data()),
-    Row("tables:preview", table_link, post=TABLE_LINK, data=game_data(), writes=False),
+    Row("table:sheet", table_link, get=TABLE_LINK, post=TABLE_LINK, data=game_data()),
+    Row("table:preview", table_link, post=TABLE_LINK, data=game_data(), writes=False),
     Row(
-        "tables:correct",
+        "table:correct",
         table_link,
         get=TABLE_LINK,
         post=TABLE_LINK,
         data=game_data(version="1", declarer_points="80"),
         prepare=games_at_both_tables,
     ),
-    Row("tables:qr", table_link, get=TABLE_LINK),
+    Row("table:qr", table_link, get=TABLE_LINK),
     # The table links' service worker: the same script for everyone, no token in it.
-    Row("tables:worker", get=EVERYONE, post=dict.fromkeys(EVERYONE, NOT_ALLOWED), writes=False),
+    Row("table:worker", get=EVERYONE, post=dict.fromkeys(EVERYONE, NOT_ALLOWED), writes=False),
     # The same links once the series is finished: the sheet reads, entry is gone.
     Row(
-        "tables:sheet",
+        "table:sheet",
         table_link,
         get=TABLE_LINK,
         post=TABLE_LINK_CLOSED,
         data=game_data(number="2"),
         prepare=finished_with_games,
     ),
-    Row("tables:preview", table_link, post=TABLE_LINK_CLOSED, data=game_data(), prepare=finished_with_games),
+    Row("table:preview", table_link, post=TABLE_LINK_CLOSED, data=game_data(), prepare=finished_with_games),
     Row(
-        "tables:correct",
+        "table:correct",
         table_link,
         get=TABLE_LINK_CLOSED,
         post=TABLE_LINK_CLOSED,
         data=game_data(version="1", declarer_points="80"),
         prepare=finished_with_games,
     ),
-    Row("tables:qr", table_link, get=TABLE_LINK, prepare=finished_with_games),
+    Row("table:qr", table_link, get=TABLE_LINK, prepare=finished_with_games),
     # Printed documents (printing/views.py).
-    Row("tournaments:series_sheets_pdf", series, get=STAFF),
-    Row("tournaments:series_cards_pdf", series, get=STAFF),
-    Row("tournaments:series_pin_slips_pdf", series, get=STAFF),
-    Row("tournaments:series_settlement_pdf", series, get=STAFF),
-    Row("tournaments:table_sheet_pdf", lambda w, token: series(w, token) | {"table": 1}, get=STAFF),
-    Row("tournaments:table_settlement_pdf", lambda w, token: series(w, token) | {"table": 1}, get=STAFF),
-    Row("tournaments:standings_pdf", tournament, get=STAFF),
-    Row("tournaments:fee_account", tournament, get=STAFF),
-    Row("tournaments:prizes_pdf", tournament, get=STAFF),
+    Row("director:series_sheets_pdf", series, get=STAFF),
+    Row("director:series_cards_pdf", series, get=STAFF),
+    Row("director:series_pin_slips_pdf", series, get=STAFF),
+    Row("director:series_settlement_pdf", series, get=STAFF),
+    Row("director:table_sheet_pdf", lambda w, token: series(w, token) | {"table": 1}, get=STAFF),
+    Row("director:table_settlement_pdf", lambda w, token: series(w, token) | {"table": 1}, get=STAFF),
+    Row("director:standings_pdf", tournament, get=STAFF),
+    Row("director:fee_account", tournament, get=STAFF),
+    Row("director:prizes_pdf", tournament, get=STAFF),
     # The table link's sign-off and disputes (referees/table_urls.py).
     Row(
-        "signoff:confirm",
+        "table:confirm",
         table_link,
         post=TABLE_LINK,
         data=lambda w: {"seat": "2", "pin": seat_pin(w.table1, 2)},
         prepare=table_1_complete,
     ),
     Row(
-        "signoff:dispute",
+        "table:dispute",
         table_link,
         get=TABLE_LINK,
         post=TABLE_LINK,
         data=lambda w: {"deal": "", "description": "A card was exposed", "name": "Amalia"},
     ),
     # Results as data (transfer/views.py).
-    Row("tournaments:export", tournament, get=STAFF),
-    Row("tournaments:export_xlsx", tournament, get=STAFF),
-    Row("tournaments:export_csv", lambda w, token: tournament(w, token) | {"sheet": "results"}, get=STAFF),
+    Row("director:export", tournament, get=STAFF),
+    Row("director:export_xlsx", tournament, get=STAFF),
+    Row("director:export_csv", lambda w, token: tournament(w, token) | {"sheet": "results"}, get=STAFF),
     Row(
-        "tournaments:players_import",
+        "director:players_import",
         tournament,
         post=STAFF,
         data=lambda w: {"file": upload("players.csv", b"name,club,membership_number\nNina Neu,Club X,M-77\n")},
     ),
     Row(
-        "tournaments:sheet_import",
+        "director:sheet_import",
         lambda w, token: series(w, token) | {"table": 1},
         post=STAFF,
         data=lambda w: {"file": upload("sheet.csv", SHEET_OF_TABLE_1)},
     ),
     # The office grid (dashboard/grid_views.py): a table's paper list typed at the desk.
     Row(
-        "tournaments:grid",
+        "director:grid",
         lambda w, token: series(w, token) | {"table": 1},
         get=REFEREE,
         post=REFEREE,
         data=lambda w: {"line-1": "2k1 70", "start": "1"},
     ),
     Row(
-        "tournaments:grid_preview",
+        "director:grid_preview",
         lambda w, token: series(w, token) | {"table": 1},
         post=REFEREE,
         data=lambda w: {"line-1": "2k1 70", "deal": "1"},
         writes=False,
     ),
-    Row("tournaments:statistics", tournament, get=STAFF),
-    Row("tournaments:player_statistics", player, get=STAFF),
+    Row("director:statistics", tournament, get=STAFF),
+    Row("director:player_statistics", player, get=STAFF),
     Row("public:statistics", tournament, get=UNPUBLISHED),
     Row("public:player_statistics", player, get=UNPUBLISHED),
     Row("public:statistics", tournament, get=EVERYONE, prepare=published),
@@ -826,24 +836,24 @@ MATRIX: list[Row] = [
         prepare=a_league_with_a_host,
     ),
     Row("leagues:publish", post=dict.fromkeys(EVERYONE, 401), prepare=a_league),
-    Row("league_public:season", league, get=UNPUBLISHED, prepare=a_league),
-    Row("league_public:season_pdf", league, get=UNPUBLISHED, prepare=a_league),
-    Row("league_public:season", league, get=EVERYONE, prepare=a_league_published),
-    Row("league_public:season_pdf", league, get=EVERYONE, prepare=a_league_published),
+    Row("public:season", league, get=UNPUBLISHED, prepare=a_league),
+    Row("public:season_pdf", league, get=UNPUBLISHED, prepare=a_league),
+    Row("public:season", league, get=EVERYONE, prepare=a_league_published),
+    Row("public:season_pdf", league, get=EVERYONE, prepare=a_league_published),
     Row(
-        "league_public:match_day",
+        "public:match_day",
         lambda w, token: league(w, token) | {"match_day_id": w.match_day.pk},
         get=UNPUBLISHED,
         prepare=a_league,
     ),
     Row(
-        "league_public:team",
+        "public:team",
         lambda w, token: league(w, token) | {"team_id": w.teams[0].pk},
         get=UNPUBLISHED,
         prepare=a_league,
     ),
     Row(
-        "league_public:team",
+        "public:team",
         lambda w, token: league(w, token) | {"team_id": w.teams[0].pk},
         get=EVERYONE,
         prepare=a_league_published,
@@ -1010,8 +1020,8 @@ def test_creating_a_tournament_needs_the_permission(world):
     client = Client()
     client.force_login(factories.user("just_logged_in"))
     before = snapshot()
-    assert client.get(reverse("tournaments:create")).status_code == FORBIDDEN
-    assert client.post(reverse("tournaments:create"), tournament_data(world)).status_code == FORBIDDEN
+    assert client.get(reverse("director:create")).status_code == FORBIDDEN
+    assert client.post(reverse("director:create"), tournament_data(world)).status_code == FORBIDDEN
     assert snapshot() == before
 
 

@@ -303,3 +303,34 @@ def test_a_query_on_a_relation_above_is_found(tmp_path):
         f"scoring.lists:1 uses 'corrections' of layer {corrections}",
         f"scoring.lists:3 uses 'disputes' of layer {corrections}",
     ]
+
+
+# Each app renders its own templates (templates/<app>/), so a page is found beside its views:
+# a view of one app rendering another's folder is how the house got hard to read.
+
+#: Template folders every app may render: the shared helpers' (core) and Django's login.
+SHARED_TEMPLATES = {"core", "registration"}
+TEMPLATE_NAME = re.compile(r"^([a-z_]+)/[\w.-]+\.(html|txt)$")
+
+
+def foreign_templates(modules: dict[str, Path]) -> list[str]:
+    found = []
+    for module, path in sorted(modules.items()):
+        top = module.split(".")[0]
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                match = TEMPLATE_NAME.match(node.value)
+                if match and match.group(1) not in {top, *SHARED_TEMPLATES}:
+                    found.append(f"{module}:{node.lineno} renders {node.value}")
+    return found
+
+
+def test_every_app_renders_only_its_own_templates(modules):
+    assert foreign_templates(modules) == []
+    assert (ROOT / "templates" / "standings" / "standings.html").exists()  # the scan looks where they are
+
+
+def test_a_view_rendering_another_apps_template_is_found(tmp_path):
+    source = tmp_path / "views.py"
+    source.write_text('render(request, "tournaments/players.html")\nrender(request, "standings/live.html")\n')
+    assert foreign_templates({"standings.views": source}) == ["standings.views:1 renders tournaments/players.html"]

@@ -28,14 +28,14 @@ BUDGET = 250 * 1024
 
 #: name -> (URL arguments, queries at most)
 PAGES = {
-    "tournaments:detail": (("t",), 12),
-    "tournaments:progress": (("t",), 9),
-    "tournaments:series": (("t", 1), 12),
-    "tournaments:table": (("t", 2, 1), 20),
-    "tournaments:players": (("t",), 10),
-    "tournaments:desk": (("t",), 8),
-    "tournaments:statistics": (("t",), 12),
-    "tournaments:fee_account": (("t",), 20),
+    "director:detail": (("t",), 12),
+    "director:progress": (("t",), 9),
+    "director:series": (("t", 1), 12),
+    "director:table": (("t", 2, 1), 20),
+    "director:players": (("t",), 10),
+    "director:desk": (("t",), 8),
+    "director:statistics": (("t",), 12),
+    "director:fee_account": (("t",), 20),
     "referees:board": (("t",), 14),
     "public:statistics": (("t",), 10),
 }
@@ -99,7 +99,7 @@ def test_list_pages_are_a_page_whatever_the_field(client, director, django_asser
 
 def test_the_series_page_and_the_dashboard_find_a_player_by_name_in_any_order(client, director):
     t = _field(520, director)
-    page = client.get(reverse("tournaments:series", args=[t.pk, 1]), {"q": "muller7 anna7"}).content.decode()
+    page = client.get(reverse("director:series", args=[t.pk, 1]), {"q": "muller7 anna7"}).content.decode()
     assert "Anna7 Müller7" in page and "Anna8 Müller8" not in page
-    desk = client.get(reverse("tournaments:desk", args=[t.pk]), {"q": "Müller12, Anna12"}).content.decode()
+    desk = client.get(reverse("director:desk", args=[t.pk]), {"q": "Müller12, Anna12"}).content.decode()
     assert "Anna12 Müller12" in desk and "Anna13 Müller13" not in desk

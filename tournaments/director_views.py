@@ -31,7 +31,7 @@ def directors(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         if created:
             text += " " + _("The account was created: give the director the user name and the password.")
         messages.success(request, text)
-        return redirect("tournaments:directors", tournament.pk)
+        return redirect("director:directors", tournament.pk)
     people = tournament.directors.order_by(get_user_model().USERNAME_FIELD)
     return render(
         request,
@@ -50,9 +50,9 @@ def director_remove(request: HttpRequest, tournament: Tournament, user_id: int) 
         services.remove_director(tournament, user)
     except services.DirectorStays as refused:
         messages.error(request, _("Directors: %(reason)s") % {"reason": refused})
-        return redirect("tournaments:directors", tournament.pk)
+        return redirect("director:directors", tournament.pk)
     messages.success(request, _("%(name)s no longer directs this tournament.") % {"name": name})
     if tournament.is_director(request.user):
-        return redirect("tournaments:directors", tournament.pk)
+        return redirect("director:directors", tournament.pk)
     # He took himself out: the tournament's pages are closed to him now.
-    return redirect("tournaments:home")
+    return redirect("director:home")

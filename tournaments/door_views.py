@@ -75,7 +75,7 @@ def quick_add(request: HttpRequest, tournament: Tournament) -> HttpResponse:
                 % {"name": registration.player.name, "number": registration.start_number},
             )
             query = urlencode({"q": registration.start_number})
-            return redirect(reverse("tournaments:desk", args=[tournament.pk]) + f"?{query}")
+            return redirect(reverse("director:desk", args=[tournament.pk]) + f"?{query}")
     return _page(request, tournament, form, status=422)
 
 
@@ -94,7 +94,7 @@ def toggle(request: HttpRequest, tournament: Tournament, registration_id: int, f
     value = request.POST.get("value")
     if value not in ("0", "1"):
         messages.error(request, _("value: send 1 or 0."))
-        return redirect("tournaments:desk", tournament.pk)
+        return redirect("director:desk", tournament.pk)
     FLAGS[flag](registration, value == "1")
     if request.htmx:
         context = {
@@ -105,4 +105,4 @@ def toggle(request: HttpRequest, tournament: Tournament, registration_id: int, f
         }
         return render(request, "tournaments/_desk_row.html", context)
     query = urlencode({"q": request.POST.get("q", ""), "page": request.POST.get("page", "")})
-    return redirect(reverse("tournaments:desk", args=[tournament.pk]) + f"?{query}")
+    return redirect(reverse("director:desk", args=[tournament.pk]) + f"?{query}")

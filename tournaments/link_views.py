@@ -35,7 +35,7 @@ def reissue_table_link(request: HttpRequest, tournament: Tournament, number: int
         )
         % {"n": table.number},
     )
-    return redirect("tournaments:series", tournament.pk, number)
+    return redirect("director:series", tournament.pk, number)
 
 
 @require_POST
@@ -55,4 +55,4 @@ def reissue_series_links(request: HttpRequest, tournament: Tournament, number: i
         )
         % {"count": len(tables), "n": number},
     )
-    return redirect("tournaments:series", tournament.pk, number)
+    return redirect("director:series", tournament.pk, number)

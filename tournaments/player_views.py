@@ -38,7 +38,7 @@ def player_edit(request: HttpRequest, tournament: Tournament, registration_id: i
             form.add_error(None, _("Another player took this name or membership number meanwhile; nothing changed."))
         else:
             messages.success(request, _("%(name)s is saved.") % {"name": form.cleaned_data["name"]})
-            return redirect("tournaments:players", tournament.pk)
+            return redirect("director:players", tournament.pk)
     changes = registration.player.changes.select_related("user")[:CHANGES_SHOWN]
     context = {"tournament": tournament, "registration": registration, "form": form, "changes": changes}
     return render(request, "tournaments/player_edit.html", context, status=422 if form.errors else 200)

@@ -1,13 +1,12 @@
 """The director's URLs of tournaments' pages: tournaments, players, directors, the door, links.
 
-They share the ``tournaments`` namespace with dashboard/urls.py (config/urls.py puts
-them together); public pages are in standings/urls.py, table links in tablelink/urls.py."""
+config/urls.py mounts them in the ``director`` namespace with every app's director pages."""
 
 from django.urls import path
 
 from . import director_views, door_views, link_views, player_views, views
 
-urlpatterns = [
+director = [
     path("", views.home, name="home"),
     path("t/new/", views.tournament_create, name="create"),
     path("t/<int:tournament_id>/edit/", views.tournament_edit, name="edit"),

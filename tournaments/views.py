@@ -52,7 +52,7 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         tournament = services.create_tournament(form, request.user, preset=preset)
         messages.success(request, _("Tournament created. Register the players next."))
-        return redirect("tournaments:players", tournament.pk)
+        return redirect("director:players", tournament.pk)
     choices = [(p, presets.summary(p)) for p in presets.PRESETS]
     return render(request, "tournaments/tournament_form.html", {"form": form, "presets": choices, "preset": preset})
 
@@ -117,7 +117,7 @@ def players(request: HttpRequest, tournament: Tournament) -> HttpResponse:
                 _("%(name)s is registered with start number %(number)s.")
                 % {"name": registration.player.name, "number": registration.start_number},
             )
-            return redirect("tournaments:players", tournament.pk)
+            return redirect("director:players", tournament.pk)
     return _players_page(request, tournament, form, CategoryForm(tournament=tournament))
 
 
@@ -160,7 +160,7 @@ def category_add(request: HttpRequest, tournament: Tournament) -> HttpResponse:
             form.add_error("name", _("This tournament has this category already."))
         else:
             messages.success(request, _("Category %(name)s added.") % {"name": category.name})
-            return redirect("tournaments:players", tournament.pk)
+            return redirect("director:players", tournament.pk)
     return _players_page(request, tournament, RegistrationForm(tournament=tournament), form)
 
 
@@ -178,7 +178,7 @@ def withdraw(request: HttpRequest, tournament: Tournament, registration_id: int)
             _("%(name)s withdrew after series %(n)s.") % {"name": registration.player.name, "n": drawn}
             + refund_text(tournament, registration),
         )
-    return redirect("tournaments:players", tournament.pk)
+    return redirect("director:players", tournament.pk)
 
 
 @require_POST
@@ -196,7 +196,7 @@ def players_import(request: HttpRequest, tournament: Tournament) -> HttpResponse
             % {"n": result.registered, "new": result.created, "known": result.existing}
         ),
     )
-    return redirect("tournaments:players", tournament.pk)
+    return redirect("director:players", tournament.pk)
 
 
 @director_required
@@ -207,7 +207,7 @@ def tournament_delete(request: HttpRequest, tournament: Tournament) -> HttpRespo
     if request.method == "POST":
         if request.POST.get("confirm") != "yes":
             messages.error(request, _("confirm: tick the box to confirm."))
-            return redirect("tournaments:delete", tournament.pk)
+            return redirect("director:delete", tournament.pk)
         done = services.delete_or_archive(tournament, has_games)
         if done == "deleted":
             messages.success(request, _("%(name)s is deleted.") % {"name": tournament.name})
@@ -217,5 +217,5 @@ def tournament_delete(request: HttpRequest, tournament: Tournament) -> HttpRespo
                 _("%(name)s is archived: hidden from the front page, its pages still reachable.")
                 % {"name": tournament.name},
             )
-        return redirect("tournaments:home")
+        return redirect("director:home")
     return render(request, "tournaments/tournament_delete.html", {"tournament": tournament, "has_games": has_games})

@@ -40,11 +40,11 @@ def export(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         "categories": tournament.categories.all(),
         "finality": finality(tournament),
     }
-    return render(request, "tournaments/export.html", context)
+    return render(request, "transfer/export.html", context)
 
 
 def _bad(request: HttpRequest, tournament: Tournament, message) -> HttpResponse:
-    return render(request, "tournaments/bad_request.html", {"tournament": tournament, "message": message}, status=400)
+    return render(request, "core/bad_request.html", {"tournament": tournament, "message": message}, status=400)
 
 
 @director_required
@@ -102,4 +102,4 @@ def sheet_import(request: HttpRequest, tournament: Tournament, number: int, tabl
             % {"table": table, "n": result.games}
         ),
     )
-    return redirect("tournaments:series", tournament.pk, number)
+    return redirect("director:series", tournament.pk, number)

@@ -16,7 +16,7 @@ from ..forms import LateArrivalForm, NoShowForm, RedrawForm
 register = template.Library()
 
 
-@register.inclusion_tag("tournaments/_after_draw.html", takes_context=True)
+@register.inclusion_tag("draw/_after_draw.html", takes_context=True)
 def after_draw(context, series: Series) -> dict:
     """Four queries: the series' tables, where deals are entered (two), who may arrive."""
     request = context["request"]

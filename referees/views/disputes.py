@@ -37,7 +37,7 @@ def table_dispute(request: HttpRequest, token: str) -> HttpResponse:
             form.add_error(None, str(refused))
         else:
             messages.success(request, _("The dispute is recorded; a referee will come to your table."))
-            return redirect("tables:sheet", token=token)
+            return redirect("table:sheet", token=token)
     table_disputes = Dispute.objects.filter(table=table).select_related("game").order_by("-raised_at")
     return render(
         request,

@@ -13,6 +13,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from core.rule_messages import rule_message
 from scoring import tablesheet
 from scoring.models import Game, ListsAccepted
+from scoring.preview import preview_response
 from signoff import confirm as signoff
 from skat.rules import RuleError
 from skat.sheet import active_seats
@@ -87,8 +88,7 @@ def game_preview(request: HttpRequest, tournament: Tournament, game_id: int) -> 
     the table link's preview; it saves nothing."""
     game = game_or_404(tournament, game_id)
     form = _correction_form(game, request.POST, form_class=CorrectionPreviewForm)
-    form.is_valid()
-    return render(request, "scoring/_preview.html", {"form": form, "outcome": form.outcome})
+    return preview_response(request, form)
 
 
 @require_http_methods(["GET", "POST"])

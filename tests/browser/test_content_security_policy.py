@@ -79,15 +79,15 @@ def test_the_main_pages_pass_the_policy(live_server, desktop, phone):
     director.check("home after login")
     game = played.games.get(number=1)
     pages = {
-        "dashboard": reverse("tournaments:detail", args=[t.pk]),
-        "players": reverse("tournaments:players", args=[t.pk]),
-        "rules and fees": reverse("tournaments:edit", args=[t.pk]),
-        "series": reverse("tournaments:series", args=[t.pk, 1]),
-        "director's table": reverse("tournaments:table", args=[t.pk, 1, played.number]),
-        "standings": reverse("tournaments:standings", args=[t.pk]),
-        "statistics": reverse("tournaments:statistics", args=[t.pk]),
-        "fee account": reverse("tournaments:fee_account", args=[t.pk]),
-        "directors": reverse("tournaments:directors", args=[t.pk]),
+        "dashboard": reverse("director:detail", args=[t.pk]),
+        "players": reverse("director:players", args=[t.pk]),
+        "rules and fees": reverse("director:edit", args=[t.pk]),
+        "series": reverse("director:series", args=[t.pk, 1]),
+        "director's table": reverse("director:table", args=[t.pk, 1, played.number]),
+        "standings": reverse("director:standings", args=[t.pk]),
+        "statistics": reverse("director:statistics", args=[t.pk]),
+        "fee account": reverse("director:fee_account", args=[t.pk]),
+        "directors": reverse("director:directors", args=[t.pk]),
         "referees' board": reverse("referees:board", args=[t.pk]),
         "referee's table": reverse("referees:table", args=[t.pk, played.pk]),
         "dispute": reverse("referees:dispute", args=[t.pk, dispute.pk]),
@@ -100,9 +100,9 @@ def test_the_main_pages_pass_the_policy(live_server, desktop, phone):
     }
     for name, url in pages.items():
         director.visit(name, base + url)
-    director.visit("new tournament from a preset", base + reverse("tournaments:create") + "?preset=club")
+    director.visit("new tournament from a preset", base + reverse("director:create") + "?preset=club")
     # The office grid: its keyboard handling (static/js/grid.js) and each row's live value (htmx).
-    director.visit("office grid", base + reverse("tournaments:grid", args=[t.pk, 1, open_.number]))
+    director.visit("office grid", base + reverse("director:grid", args=[t.pk, 1, open_.number]))
     desktop.keyboard.type("-")
     desktop.wait_for_selector("#out-1 >> text=passed out")
     desktop.keyboard.press("Enter")
@@ -111,9 +111,9 @@ def test_the_main_pages_pass_the_policy(live_server, desktop, phone):
     table = Watched(phone)
     table.visit("public standings", base + reverse("public:standings", args=[t.pk]))
     table.visit("live", base + reverse("public:live", args=[t.pk]))
-    table.visit("second list", base + reverse("tables:sheet", args=[open_.control_token]))
-    table.visit("table dispute", base + reverse("signoff:dispute", args=[open_.token]))
-    table.visit("table link", base + reverse("tables:sheet", args=[open_.token]))
+    table.visit("second list", base + reverse("table:sheet", args=[open_.control_token]))
+    table.visit("table dispute", base + reverse("table:dispute", args=[open_.token]))
+    table.visit("table link", base + reverse("table:sheet", args=[open_.token]))
     seat = open_.seats.get(number=2).player.name
     enter(phone, seat, "Grand", tops=1, declarer_points=70)  # the live value and the entry: htmx
     phone.wait_for_selector("text=Deal 1 entered: +48.")
@@ -129,7 +129,7 @@ def test_confirmations_and_the_language_switch_work_without_inline_script(live_s
     director = Watched(desktop)
     log_in(desktop, base, "chef")
     desktop.wait_for_url(base + "/")
-    director.visit("players", base + reverse("tournaments:players", args=[t.pk]))
+    director.visit("players", base + reverse("director:players", args=[t.pk]))
     asked = []
 
     def answer(dialog, accept: bool) -> None:

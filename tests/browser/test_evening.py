@@ -197,6 +197,6 @@ def test_a_director_runs_an_evening_from_the_draw_to_the_final_standings(
 
 def open_table(desktop, base: str, tournament, name: str) -> None:
     """From the series page's list of tables, the row seating ``name``, to the table's own page."""
-    desktop.goto(base + reverse("tournaments:series", args=[tournament.pk, 1]))
+    desktop.goto(base + reverse("director:series", args=[tournament.pk, 1]))
     desktop.locator("table.series-tables tr", has_text=name).get_by_role("link", name="open").click()
     desktop.wait_for_selector("section.table-links")

@@ -24,10 +24,10 @@ def test_a_public_page_has_the_policy_and_may_be_cached(client):
 def test_a_director_s_pages_are_never_stored(client, director):
     t = factories.tournament(directors=[director], standings_public=True)
     for url in (
-        reverse("tournaments:detail", args=[t.pk]),
-        reverse("tournaments:players", args=[t.pk]),
+        reverse("director:detail", args=[t.pk]),
+        reverse("director:players", args=[t.pk]),
         reverse("public:standings", args=[t.pk]),  # also a public page, while logged in
-        reverse("tournaments:export_xlsx", args=[t.pk]),
+        reverse("director:export_xlsx", args=[t.pk]),
     ):
         response = client.get(url)
         assert response.status_code == 200, url

@@ -164,7 +164,7 @@ def test_the_404_page_is_the_offices():
 def test_the_403_page_is_the_offices():
     client = Client()
     client.force_login(factories.user())
-    response = client.get(reverse("tournaments:detail", args=[factories.tournament().pk]))
+    response = client.get(reverse("director:detail", args=[factories.tournament().pk]))
     assert response.status_code == 403
     page = response.content.decode()
     assert "Not allowed" in page and "office.css" in page

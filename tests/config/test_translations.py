@@ -52,7 +52,7 @@ def test_placeholders_survive_translation():
 def test_the_table_page_in_german(client):
     call_command("compiletranslations")
     table = factories.table_of(4)
-    page = client.get(reverse("tables:sheet", args=[table.token]), HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    page = client.get(reverse("table:sheet", args=[table.token]), HTTP_ACCEPT_LANGUAGE="de").content.decode()
     words = ("Spiel 1", "Alleinspieler", "Eingepasst", "Spitzen", "Spiel eintragen", "Seat1 gibt", "setzt aus")
     # The phone's own texts, for the deals waiting on it (static/js/entry.js).
     for word in (*words, "wartet auf das Senden · wird beim Senden bewertet", "Spiel %(number)s"):
@@ -80,10 +80,10 @@ def test_rule_messages_from_the_engine_are_german_too(client):
         "tops_kind": "with",
         "declarer_points": 70,
     }
-    page = client.post(reverse("tables:sheet", args=[table.token]), data, HTTP_ACCEPT_LANGUAGE="de")
+    page = client.post(reverse("table:sheet", args=[table.token]), data, HTTP_ACCEPT_LANGUAGE="de")
     assert "2.4.3: ein Grand hat höchstens 4 Spitzen, nicht 5" in page.content.decode()
     data = {"number": 1, "declarer_seat": 1, "contract": "null", "ouvert": "on", "declarer_tricks": 0, "bid": 50}
-    page = client.post(reverse("tables:sheet", args=[table.token]), data, HTTP_ACCEPT_LANGUAGE="de")
+    page = client.post(reverse("table:sheet", args=[table.token]), data, HTTP_ACCEPT_LANGUAGE="de")
     assert "3.4.4: Null ouvert ist 46 wert und erreicht den Reizwert 50 nicht" in page.content.decode()
 
 

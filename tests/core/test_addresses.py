@@ -51,7 +51,7 @@ def test_links_are_built_on_the_office_url_else_on_the_request(settings):
 def test_the_qr_code_holds_the_hall_address_whatever_address_the_browser_used(client, settings):
     settings.OFFICE_URL = HALL
     table = factories.table_of(4)
-    svg = client.get(reverse("tables:qr", args=[table.token]), HTTP_HOST="127.0.0.1").content.decode()
+    svg = client.get(reverse("table:qr", args=[table.token]), HTTP_HOST="127.0.0.1").content.decode()
     assert svg == segno.make(f"{HALL}/s/{table.token}/", error="m").svg_inline(scale=6, border=2)
 
 
@@ -62,7 +62,7 @@ def test_the_table_cards_print_and_encode_the_hall_address(client, director, set
     encoded = []
     drawn = cards.draw_qr
     monkeypatch.setattr(cards, "draw_qr", lambda canvas, url, *a: encoded.append(url) or drawn(canvas, url, *a))
-    response = client.get(reverse("tournaments:series_cards_pdf", args=[t.pk, series.number]))
+    response = client.get(reverse("director:series_cards_pdf", args=[t.pk, series.number]))
     pages = PdfReader(io.BytesIO(response.content)).pages
     text = "".join(page.extract_text() for page in pages).replace("\n", "")  # a long link takes two lines
     tables = list(series.tables.order_by("number"))
@@ -77,7 +77,7 @@ def test_the_table_cards_print_and_encode_the_hall_address(client, director, set
 @pytest.mark.django_db
 def test_the_series_page_warns_before_printing_cards_on_a_loopback_address(client, director, settings):
     t, series = factories.drawn(players=8, directors=[director])
-    url = reverse("tournaments:series", args=[t.pk, series.number])
+    url = reverse("director:series", args=[t.pk, series.number])
     settings.OFFICE_URL = "http://127.0.0.1:8000"
     page = client.get(url).content.decode()
     assert 'class="card error loopback-warning" role="alert"' in page

@@ -34,7 +34,7 @@ def test_a_name_of_symbols_only_falls_back_to_a_word():
 @pytest.mark.django_db
 def test_an_export_is_named_in_the_pages_language(client, director):
     t = factories.tournament(name="Großer Preis von Köln", date=datetime.date(2026, 11, 27), directors=[director])
-    answer = client.get(reverse("tournaments:export_csv", args=[t.pk, "ranking"]), HTTP_ACCEPT_LANGUAGE="de")
+    answer = client.get(reverse("director:export_csv", args=[t.pk, "ranking"]), HTTP_ACCEPT_LANGUAGE="de")
     assert answer["Content-Disposition"] == 'attachment; filename="grosser-preis-von-koeln-2026-11-27-rangliste.csv"'
-    answer = client.get(reverse("tournaments:standings_pdf", args=[t.pk]), HTTP_ACCEPT_LANGUAGE="en")
+    answer = client.get(reverse("director:standings_pdf", args=[t.pk]), HTTP_ACCEPT_LANGUAGE="en")
     assert answer["Content-Disposition"] == 'inline; filename="grosser-preis-von-koeln-standings.pdf"'

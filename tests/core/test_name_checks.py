@@ -40,7 +40,7 @@ def test_a_name(text):
 def test_the_registration_form_refuses_it(client, director, field, text):
     t = factories.tournament(directors=[director])
     data = {"name": "Anna", "first_series": 1, field: text}
-    response = client.post(reverse("tournaments:players", args=[t.pk]), data)
+    response = client.post(reverse("director:players", args=[t.pk]), data)
     assert response.status_code == 422
     assert "Not a name: " in response.content.decode()
     assert not Registration.objects.exists() and not Club.objects.exists() and not Team.objects.exists()
@@ -106,3 +106,24 @@ def test_the_admin_refuses_it_for_players_clubs_and_teams(client):
         assert response.status_code == 200 and "Not a name: " in response.content.decode(), url
     player.refresh_from_db()
     assert player.name == "Anna" and not Club.objects.exists() and not Team.objects.exists()
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param("Anna Bell\U000e0049\U000e0047\U000e004e", id="tag characters: hidden ASCII after the name"),
+        pytest.param("Anna\u206e 1234", id="U+206E national digit shapes (format control)"),
+        pytest.param("Anna\u206b Bell", id="U+206B activate symmetric swapping (format control)"),
+        pytest.param("\U0001d159", id="U+1D159 musical symbol null notehead alone (blank)"),
+    ],
+)
+def test_hidden_format_characters_are_not_a_name(name):
+    """Severity low. name_checks refuses Unicode's bidirectional controls and invisible
+    characters *alone*, but lets other invisible format characters through inside a name:
+    the tag characters U+E0020-E007F (a whole hidden ASCII text after a visible name, shown
+    nowhere but read by anything that copies the name), and the deprecated format
+    controls U+206A-206F, which, like the bidi controls already refused, change how the
+    text around them is shown (digit shapes, mirrored brackets); U+1D159 (a "symbol" that
+    renders blank) passes alone as a name. Expected: "Not a name" for each, as for
+    U+202E."""
+    assert name_problem(name) is not None

@@ -114,7 +114,7 @@ def test_the_players_form_answers_every_hostile_workbook(client, case):
     t = factories.tournament(directors=[director])
     before = snapshot()
     upload = SimpleUploadedFile("list.xlsx", hostile_xlsx.HOSTILE[case]())
-    response = client.post(reverse("tournaments:players_import", args=[t.pk]), {"file": upload})
+    response = client.post(reverse("director:players_import", args=[t.pk]), {"file": upload})
     assert response.status_code == 302
     shown = [str(m) for m in get_messages(response.wsgi_request)]
     expected = EXPECTED[case]
@@ -124,3 +124,19 @@ def test_the_players_form_answers_every_hostile_workbook(client, case):
     else:
         names = {r.player.name for r in Registration.objects.filter(tournament=t).select_related("player")}
         assert names == {row[0] for row in expected[1:]}
+
+
+def test_reading_past_the_time_budget_is_refused():
+    """Limits.seconds counts this thread's CPU from opening the workbook to the row read."""
+    workbook = open_workbook(io.BytesIO(hostile_xlsx.workbook()), Limits(seconds=0.0))
+    with pytest.raises(WorkbookError, match=r"takes more than 0\.0 s to read \(sheet Tournament, row 0\)"):
+        list(rows(workbook.worksheets[0]))
+    workbook.close()
+
+
+def test_the_workbook_keeps_the_limits_it_was_opened_with():
+    data = hostile_xlsx.workbook(hostile_xlsx.sheet_xml(f'<row r="12">{hostile_xlsx.inline("A12", "x")}</row>'))
+    workbook = open_workbook(io.BytesIO(data), Limits(rows=11))
+    with pytest.raises(WorkbookError, match="has values in row 12; at most 11 rows are read"):
+        list(rows(workbook.worksheets[0]))
+    workbook.close()

@@ -137,7 +137,7 @@ def assert_readable_names() -> None:
 def test_creating_a_tournament(world, data):
     _t, client = world
     before = snapshot()
-    response = client.post(reverse("tournaments:create"), data)
+    response = client.post(reverse("director:create"), data)
     event(f"status {response.status_code}")
     assert response.status_code in {200, 302}
     if response.status_code == 200:
@@ -154,7 +154,7 @@ def test_editing_the_tournament_and_its_fees(world, data):
     fees = data.draw(fee_data(list(t.lost_game_fees.values_list("pk", flat=True))))
     posted = data.draw(tournament_data) | fees
     before = snapshot()
-    response = client.post(reverse("tournaments:edit", args=[t.pk]), posted)
+    response = client.post(reverse("director:edit", args=[t.pk]), posted)
     event(f"status {response.status_code}")
     assert response.status_code in {200, 302}
     if response.status_code == 200:
@@ -182,7 +182,7 @@ REGISTRATION_FIELDS = {
 def test_registering_a_player(world, data):
     t, client = world
     before = snapshot()
-    response = client.post(reverse("tournaments:players", args=[t.pk]), data)
+    response = client.post(reverse("director:players", args=[t.pk]), data)
     event(f"status {response.status_code}")
     assert response.status_code in {302, 422}
     if response.status_code == 422:
@@ -224,7 +224,7 @@ def test_drawing_a_series(world, method, finish_first):
     if finish_first:
         Series.objects.filter(tournament=t).update(status=Series.Status.FINISHED)
     before = snapshot()
-    _refused_or_changed(post(client, reverse("tournaments:draw", args=[t.pk]), {"method": method}), before)
+    _refused_or_changed(post(client, reverse("director:draw", args=[t.pk]), {"method": method}), before)
 
 
 @pytest.fixture
@@ -248,7 +248,7 @@ def test_swapping_and_moving_players(drawn, data):
     move = data.draw(form_data({"player": player, "table": table}))
     for name, posted in (("swap", swap), ("move", move)):
         before = snapshot()
-        _refused_or_changed(post(client, reverse(f"tournaments:{name}", args=[t.pk, 1]), posted), before)
+        _refused_or_changed(post(client, reverse(f"director:{name}", args=[t.pk, 1]), posted), before)
 
 
 @FUZZ
@@ -256,7 +256,7 @@ def test_swapping_and_moving_players(drawn, data):
 def test_finishing_a_series(drawn, force, number):
     t, client, _players, _tables = drawn
     before = snapshot()
-    response = post(client, reverse("tournaments:finish", args=[t.pk, number]), {"force": force})
+    response = post(client, reverse("director:finish", args=[t.pk, number]), {"force": force})
     if number != 1:
         assert response.status_code == 404
         assert snapshot() == before
@@ -283,5 +283,5 @@ def test_the_standings_query(drawn, query):
     if not t.teams.exists():
         team = t.teams.create(name="Fuzz Team")
         t.registrations.filter(pk__in=t.registrations.order_by("pk").values("pk")[:2]).update(team=team)
-    for url in (reverse("tournaments:standings", args=[t.pk]), reverse("public:live", args=[t.pk])):
+    for url in (reverse("director:standings", args=[t.pk]), reverse("public:live", args=[t.pk])):
         assert client.get(url, query).status_code == 200

@@ -67,7 +67,7 @@ param = st.one_of(st.sampled_from(NASTY), junk)
 def test_the_printed_documents_query(drawn, query, which):
     t, _series, client = drawn
     args = {"standings_pdf": [t.pk], "table_sheet_pdf": [t.pk, 1, 1]}.get(which, [t.pk, 1])
-    response = client.get(reverse(f"tournaments:{which}", args=args), query)
+    response = client.get(reverse(f"director:{which}", args=args), query)
     event(f"{which} {response.status_code}")
     assert response.status_code in {200, 400}
     if response.status_code == 400:
@@ -84,7 +84,7 @@ def test_the_export_sheet_name(drawn, sheet):
     sheet = sheet.replace("/", "")
     if not sheet:
         return
-    response = client.get(reverse("tournaments:export_csv", args=[t.pk, sheet]))
+    response = client.get(reverse("director:export_csv", args=[t.pk, sheet]))
     assert response.status_code in {200, 404}
     assert (response.status_code == 200) == (sheet.lower() in {s.lower() for s in SHEETS})
     if response.status_code == 200:
@@ -98,9 +98,9 @@ def test_reissuing_table_links(drawn, number, table, data):
     tokens = dict(Table.objects.values_list("pk", "token"))
     before = snapshot()
     if table is None:
-        url = reverse("tournaments:reissue_links", args=[t.pk, number])
+        url = reverse("director:reissue_links", args=[t.pk, number])
     else:
-        url = reverse("tournaments:reissue_link", args=[t.pk, number, table])
+        url = reverse("director:reissue_link", args=[t.pk, number, table])
     response = client.post(url, {"x": data})
     exists = number == 1 and (table is None or table in {1, 2})
     assert response.status_code == (302 if exists else 404)
@@ -199,7 +199,7 @@ def test_the_money_tables_of_the_rules_page(rules_world, data):
 
     posted = {k: real(v, k.split("-")[0]) if k.split("-")[0] in ids else v for k, v in posted.items()}
     before = snapshot()
-    response = client.post(reverse("tournaments:edit", args=[t.pk]), posted)
+    response = client.post(reverse("director:edit", args=[t.pk]), posted)
     event(f"status {response.status_code}")
     assert response.status_code in {200, 302}
     if response.status_code == 200:

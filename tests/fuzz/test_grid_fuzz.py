@@ -33,7 +33,7 @@ def world():
 
 def urls(table):
     args = [table.series.tournament_id, table.series.number, table.number]
-    return reverse("tournaments:grid", args=args), reverse("tournaments:grid_preview", args=args)
+    return reverse("director:grid", args=args), reverse("director:grid_preview", args=args)
 
 
 @FUZZ

@@ -109,7 +109,7 @@ def test_confirming_the_sheet_with_a_pin(world, data, reset):
         _reset_signoff(table)
     posted = data.draw(pin_data(table))
     before = _state(pin_failures=False)
-    response = post(Client(), reverse("signoff:confirm", args=[table.token]), posted)
+    response = post(Client(), reverse("table:confirm", args=[table.token]), posted)
     assert response.status_code == 302
     errors = [str(m) for m in _messages(response) if m.level_tag == "error"]
     event(f"refused {bool(errors)}")
@@ -158,7 +158,7 @@ TABLE_DISPUTE_FIELDS = {"deal": DEALS, "description": text, "name": st.one_of(st
 def test_a_dispute_from_the_table_link(world, data):
     table, _other, _client, _boss = world
     before = _state()
-    response = post(Client(), reverse("signoff:dispute", args=[table.token]), data)
+    response = post(Client(), reverse("table:dispute", args=[table.token]), data)
     event(f"status {response.status_code}")
     assert response.status_code in {302, 422}
     if response.status_code == 422:

@@ -33,7 +33,7 @@ def director_client():
 def test_a_bad_hidden_field_of_the_game_form_is_shown_with_its_name(client):
     """Was: a stale or tampered deal number / entry id was refused without a word."""
     table = factories.table_of(3)
-    url = reverse("tables:sheet", args=[table.token])
+    url = reverse("table:sheet", args=[table.token])
     response = client.post(url, {"number": "abc", "client_id": "x", "contract": "grand", "declarer_seat": "1"})
     assert response.status_code == 422
     page = response.content.decode()
@@ -46,16 +46,16 @@ def test_a_bad_hidden_field_of_the_game_form_is_shown_with_its_name(client):
 def test_the_preview_names_the_field_of_each_error(client):
     """Was: "Enter a whole number." without saying which field."""
     table = factories.table_of(3)
-    response = client.post(reverse("tables:preview", args=[table.token]), {"number": "1", "tops": "x"})
+    response = client.post(reverse("table:preview", args=[table.token]), {"number": "1", "tops": "x"})
     assert "Tops: 2.4.3: Enter a whole number." in response.content.decode()
 
 
-@pytest.mark.parametrize("name", ["tournaments:create", "tournaments:edit", "tournaments:players"])
+@pytest.mark.parametrize("name", ["director:create", "director:edit", "director:players"])
 def test_an_empty_post_is_answered_with_the_missing_fields(director_client, name):
     """Was: an empty POST left the form unbound and showed it again without a word."""
     director, client = director_client
     t = factories.tournament(directors=[director])
-    url = reverse(name) if name == "tournaments:create" else reverse(name, args=[t.pk])
+    url = reverse(name) if name == "director:create" else reverse(name, args=[t.pk])
     response = client.post(url, {})
     assert response.status_code in {200, 422}
     assert "This field is required." in response.content.decode()
@@ -67,7 +67,7 @@ def test_a_tampered_fee_step_id_is_shown(director_client):
     t = factories.tournament(directors=[director])
     data = TOURNAMENT | {"fees-TOTAL_FORMS": "1", "fees-INITIAL_FORMS": "1", "fees-0-id": "999999"}
     data |= {"fees-0-from_lost_game": "1", "fees-0-amount": "1.00"}
-    response = client.post(reverse("tournaments:edit", args=[t.pk]), data)
+    response = client.post(reverse("director:edit", args=[t.pk]), data)
     assert response.status_code == 200
     assert "fee step: Select a valid choice." in response.content.decode()
 
@@ -81,12 +81,12 @@ def test_fee_steps_may_exchange_their_numbers_in_one_save(director_client):
     data = TOURNAMENT | {"fees-TOTAL_FORMS": "2", "fees-INITIAL_FORMS": "2"}
     data |= {"fees-0-id": first.pk, "fees-0-from_lost_game": "4", "fees-0-amount": "0.50"}
     data |= {"fees-1-id": second.pk, "fees-1-from_lost_game": "6", "fees-1-amount": "1.00"}
-    assert client.post(reverse("tournaments:edit", args=[t.pk]), data).status_code == 302
+    assert client.post(reverse("director:edit", args=[t.pk]), data).status_code == 302
     assert [(f.from_lost_game, str(f.amount)) for f in t.lost_game_fees.all()] == [(4, "0.50"), (6, "1.00")]
     # And a real duplicate is still refused by the formset, with nothing changed.
     fees = {f"fees-{i}-id": f.pk for i, f in enumerate(t.lost_game_fees.all())}
     data |= fees | {"fees-0-from_lost_game": "5", "fees-1-from_lost_game": "5"}
-    response = client.post(reverse("tournaments:edit", args=[t.pk]), data)
+    response = client.post(reverse("director:edit", args=[t.pk]), data)
     assert response.status_code == 200
     assert "duplicate" in response.content.decode()
     assert [f.from_lost_game for f in t.lost_game_fees.all()] == [4, 6]
@@ -97,7 +97,7 @@ def test_a_superscript_series_number_in_the_standings_query(director_client):
     director, client = director_client
     t, _series = factories.drawn(8, directors=[director])
     for value in ("²", "٣", "1"):
-        assert client.get(reverse("tournaments:standings", args=[t.pk]), {"series": value}).status_code == 200
+        assert client.get(reverse("director:standings", args=[t.pk]), {"series": value}).status_code == 200
 
 
 # --- Found by the referees', uploads' and documents' fuzzing -------------------------------
@@ -120,7 +120,7 @@ def test_a_refused_pin_confirmation_names_the_field(client):
     from tests.referees.helpers import full_table
 
     table = full_table(3)
-    response = client.post(reverse("signoff:confirm", args=[table.token]), {"seat": "9"})
+    response = client.post(reverse("table:confirm", args=[table.token]), {"seat": "9"})
     shown = [str(m) for m in get_messages(response.wsgi_request)]
     assert "PIN: This field is required." in shown
     assert any(m.startswith("Player: Select a valid choice.") for m in shown), shown
@@ -135,7 +135,7 @@ def test_an_empty_dispute_or_assignment_post_names_the_missing_fields(referee_ta
     boss = Client()
     boss.force_login(director)
     for who, url in (
-        (Client(), reverse("signoff:dispute", args=[table.token])),
+        (Client(), reverse("table:dispute", args=[table.token])),
         (client, reverse("referees:dispute_new", args=[t.pk])),
         (boss, reverse("referees:assign", args=[t.pk])),
     ):
@@ -185,7 +185,7 @@ def test_a_superscript_series_number_for_the_ranking_list_pdf(director_client):
     director, client = director_client
     t, _series = factories.drawn(8, directors=[director])
     for value in ("²", "٣"):
-        response = client.get(reverse("tournaments:standings_pdf", args=[t.pk]), {"series": value})
+        response = client.get(reverse("director:standings_pdf", args=[t.pk]), {"series": value})
         assert response.status_code == 400
         assert "series: " in response.content.decode()
 
@@ -199,7 +199,7 @@ def test_a_tampered_money_table_row_id_is_shown(director_client):
     data |= {"passed-0-table_size": "3", "passed-0-from_passed_out": "4", "passed-0-amount": "0.50"}
     data |= {"money-TOTAL_FORMS": "1", "money-INITIAL_FORMS": "1", "money-0-id": "999999"}
     data |= {"money-0-table_size": "3", "money-0-place": "1", "money-0-amount": "2.00"}
-    page = client.post(reverse("tournaments:edit", args=[t.pk]), data).content.decode()
+    page = client.post(reverse("director:edit", args=[t.pk]), data).content.decode()
     error = "Select a valid choice. That choice is not one of the available choices."
     assert f"passed-out fee: {error}" in page
     assert f"table money: {error}" in page

@@ -47,7 +47,7 @@ def test_entering_a_deal(client, table, data, htmx: bool, next_number: bool, sec
     before = games(table, model)
     other = games(table, Game if second else ControlEntry)
     headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
-    response = client.post(reverse("tables:sheet", args=[token]), data, **headers)
+    response = client.post(reverse("table:sheet", args=[token]), data, **headers)
     event(f"{model.__name__} status {response.status_code}")
     assert response.status_code < 500
     if response.status_code in {200, 422}:
@@ -70,7 +70,7 @@ def test_entering_a_deal(client, table, data, htmx: bool, next_number: bool, sec
 @given(data=game_data)
 def test_previewing_a_deal(client, table, data):
     before = games(table)
-    response = client.post(reverse("tables:preview", args=[table.token]), data, HTTP_HX_REQUEST="true")
+    response = client.post(reverse("table:preview", args=[table.token]), data, HTTP_HX_REQUEST="true")
     assert response.status_code == 200
     assert games(table) == before
     form = response.context["form"]
@@ -86,7 +86,7 @@ def test_correcting_the_last_deal(client, table, data, next_number: bool):
     if next_number and "number" in data:
         data["number"] = "1"
     before = games(table)
-    response = client.post(reverse("tables:correct", args=[table.token]), data)
+    response = client.post(reverse("table:correct", args=[table.token]), data)
     event(f"status {response.status_code}")
     assert response.status_code < 500
     if response.status_code == 422:

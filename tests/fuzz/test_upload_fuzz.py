@@ -111,10 +111,14 @@ def uploads(draw, headers: list[str], good_rows: list[list[str]]) -> tuple[str, 
         separator = draw(st.sampled_from([";", ",", "\t", "|"]))
         return draw(st.sampled_from(["list.csv", "list.xlsx", "LIST.CSV"])), _encode(_csv(table, separator), encoding)
     data = _xlsx(table)
+    # A place in the file drawn independently of its length: a saved workbook carries the
+    # time it was saved, so its length varies by a byte between runs, and a bound that
+    # depends on it makes hypothesis's draws differ between the runs of one example.
+    place = draw(st.integers(0, 2**20))
     if container == "xlsx-truncated":
-        data = data[: draw(st.integers(4, len(data) - 1))]
+        data = data[: 4 + place % (len(data) - 4)]
     elif container == "xlsx-garbled":
-        at = draw(st.integers(30, len(data) - 1))
+        at = 30 + place % (len(data) - 30)
         data = data[:at] + draw(st.binary(min_size=1, max_size=40)) + data[at + 40 :]
     return "list.xlsx", data
 
@@ -160,7 +164,7 @@ def test_importing_a_player_list(director_client, upload):
     t = factories.tournament(directors=[director], series_count=2)
     name, data = upload
     before = snapshot()
-    messages = _post(client, reverse("tournaments:players_import", args=[t.pk]), name, data)
+    messages = _post(client, reverse("director:players_import", args=[t.pk]), name, data)
     levels = {level for level, _text in messages}
     event(f"levels {sorted(levels)}")
     if "error" in levels:
@@ -185,7 +189,7 @@ GOOD_SHEET = [
 def test_importing_a_paper_scoresheet(director_client, upload):
     director, client = director_client
     table = factories.table_of(3, rounds_per_series=1, directors=[director])
-    url = reverse("tournaments:sheet_import", args=[table.series.tournament_id, 1, table.number])
+    url = reverse("director:sheet_import", args=[table.series.tournament_id, 1, table.number])
     name, data = upload
     before = snapshot()
     messages = _post(client, url, name, data)
@@ -213,7 +217,7 @@ def test_no_file_at_all(director_client, upload):
     t = factories.tournament(directors=[director])
     client.cookies.pop("messages", None)
     before = snapshot()
-    response = client.post(reverse("tournaments:players_import", args=[t.pk]), {"file": upload})
+    response = client.post(reverse("director:players_import", args=[t.pk]), {"file": upload})
     assert response.status_code == 302
     assert snapshot() == before
     assert [str(m) for m in get_messages(response.wsgi_request)] == ["Choose a CSV or XLSX file to upload."]

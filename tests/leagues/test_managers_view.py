@@ -73,7 +73,7 @@ def test_a_manager_named_directs_the_existing_match_days(client, league):
     assert day.is_director(anna)
     client.force_login(anna)
     assert client.get(reverse("leagues:league", args=[league.pk])).status_code == 200
-    assert client.get(reverse("tournaments:detail", args=[day.pk])).status_code == 200
+    assert client.get(reverse("director:detail", args=[day.pk])).status_code == 200
 
 
 def test_a_new_league_manager_gets_an_account_made_here(client, league):
@@ -154,10 +154,10 @@ def test_removing_yourself_leaves_the_others_and_takes_you_to_the_front_page(cli
     factories.user("anna")
     client.post(page(league), {"username": "anna"})
     response = client.post(remove(league, boss))
-    assert response.status_code == 302 and response.url == reverse("tournaments:home")
+    assert response.status_code == 302 and response.url == reverse("director:home")
     assert managers_of(league) == ["anna"]
     assert client.get(page(league)).status_code == 403
-    assert client.get(reverse("tournaments:detail", args=[match_day_tournament(league).pk])).status_code == 403
+    assert client.get(reverse("director:detail", args=[match_day_tournament(league).pk])).status_code == 403
 
 
 def test_a_user_who_is_not_a_manager_of_the_league_is_404_on_removal(client, league):
@@ -209,7 +209,7 @@ def test_a_match_days_directors_page_keeps_the_league_managers_and_lets_a_helper
     tournament = match_day_tournament(league)
     helper = factories.user("helper")
     tournament.directors.add(helper)
-    remove = lambda user: reverse("tournaments:director_remove", args=[tournament.pk, user.pk])  # noqa: E731
+    remove = lambda user: reverse("director:director_remove", args=[tournament.pk, user.pk])  # noqa: E731
     page = client.post(remove(anna), follow=True).content.decode()
     assert "anna manages the league" in page and "take him out on the league&#x27;s managers page" in page
     assert sorted(tournament.directors.values_list("username", flat=True)) == ["anna", "boss", "helper"]

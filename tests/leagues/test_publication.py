@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 import datetime
+import hashlib
+import io
+import json
+import tempfile
 
 import pytest
 from django.urls import reverse
 
 from leagues.lineups import create_match_day
 from leagues.models import LeagueEvent, Publication
-from leagues.publication import new_host
+from leagues.publication import content_digest, new_host
 from leagues.sending import tournament_file
 from scoring.models import Game
-from tests import factories
+from tests import factories, hostile_xlsx
 from tournaments.models import Team, Tournament
 
 from .helpers import played_day
@@ -124,3 +128,66 @@ def test_a_plain_tournament_is_published_without_a_match_day(client, hall_file, 
     _league, _host, token, _day = server
     answer = post(client, content, token)
     assert answer.status_code == 201 and answer.json()["match_day"] is None
+
+
+def test_the_same_file_from_a_second_host_of_the_league_is_stored_once(client, hall_file, server):
+    """Both clubs' laptops publish the evening: the results are on the server once, and the
+    second is told who published them (leagues.publication._stored says why not a 409)."""
+    content, original = hall_file
+    league, _host, token, day = server
+    _guest, guest_token = new_host(league, "Kreuz Bube Nord")
+    first = post(client, content, token)
+    assert first.status_code == 201
+    tournaments = Tournament.objects.count()
+    again = post(client, tournament_file(original), guest_token)  # exported anew on the guest's laptop
+    assert again.status_code == 200, again.json()
+    assert again.json()["stored"] is False and again.json()["tournament"] == first.json()["tournament"]
+    assert again.json()["published_by"] == "SC Herz Dame"
+    assert again.json()["message"] == "already stored: SC Herz Dame published this file before, nothing changed"
+    assert Tournament.objects.count() == tournaments and Publication.objects.count() == 1
+    # Named for a match day the stored file is not: a conflict naming the publisher, nothing stored.
+    conflict = post(client, content, guest_token, day.pk)
+    assert conflict.status_code == 409
+    assert conflict.json()["error"].startswith("file: SC Herz Dame published this file without a match day on ")
+    assert Tournament.objects.count() == tournaments and Publication.objects.count() == 1
+
+
+def test_a_host_of_another_league_stores_its_own_copy(client, hall_file, server):
+    content, _original = hall_file
+    _league, _host, token, _day = server
+    _other_league, _group, _teams = factories.league_group(name="Landesliga")
+    _stranger, stranger_token = new_host(_other_league, "SC Pik As")
+    assert post(client, content, token).status_code == 201
+    assert post(client, content, stranger_token).status_code == 201
+    assert Publication.objects.count() == 2
+
+
+def test_no_refusal_names_a_file_of_the_server(client, server):
+    """The import read a temporary file whose path every refusal began with ("file: /tmp/tmpab12.xlsx: ...")."""
+    _league, _host, token, _day = server
+    for content in (hostile_xlsx.many_members(), hostile_xlsx.missing_sheet(), hostile_xlsx.bad_value()):
+        error = post(client, content, token).json()["error"]
+        assert error.startswith("file: ") and tempfile.gettempdir() not in error and ".xlsx" not in error, error
+    assert not Publication.objects.exists()
+
+
+def test_the_digest_of_an_office_export_is_the_one_stored_before_the_guard(hall_file):
+    """Publications stored before the guard keep matching a resend of their file."""
+    from openpyxl import load_workbook
+
+    content, _original = hall_file
+    workbook = load_workbook(io.BytesIO(content), read_only=True, data_only=True)
+    before = hashlib.sha256()
+    for sheet in workbook.worksheets:
+        before.update(json.dumps(sheet.title).encode())
+        for row in sheet.iter_rows(values_only=True):
+            before.update(json.dumps(row, default=str).encode())
+    workbook.close()
+    assert content_digest(content) == before.hexdigest()
+
+
+def test_a_file_larger_than_a_publication_is_refused_naming_the_limit(client, server):
+    _league, _host, token, _day = server
+    answer = post(client, b"PK" + b"\0" * (2 * 2**20), token)
+    assert answer.status_code == 413
+    assert answer.json()["error"].startswith("file: 2.0 MB; a publication is at most 2 MB")

@@ -133,15 +133,15 @@ def test_the_season_exports(client, season, django_assert_max_num_queries):
 def test_public_pages_once_published(client, season, django_assert_max_num_queries):
     league, _group, teams, day = season
     client.logout()
-    assert client.get(reverse("league_public:season", args=[league.pk])).status_code == 404
+    assert client.get(reverse("public:season", args=[league.pk])).status_code == 404
     type(league).objects.filter(pk=league.pk).update(published=True)
     with django_assert_max_num_queries(10):
-        page = client.get(reverse("league_public:season", args=[league.pk])).content.decode()
+        page = client.get(reverse("public:season", args=[league.pk])).content.decode()
     assert "Team A" in page and "Provisional" in page
-    result = client.get(reverse("league_public:match_day", args=[league.pk, day.pk])).content.decode()
+    result = client.get(reverse("public:match_day", args=[league.pk, day.pk])).content.decode()
     assert "Series 2" in result
     with django_assert_max_num_queries(20):
-        team = client.get(reverse("league_public:team", args=[league.pk, teams[0].pk])).content.decode()
+        team = client.get(reverse("public:team", args=[league.pk, teams[0].pk])).content.decode()
     assert "A5" in team and "reserve" in team and "Average per series" in team
-    pdf = client.get(reverse("league_public:season_pdf", args=[league.pk]))
+    pdf = client.get(reverse("public:season_pdf", args=[league.pk]))
     assert "Team A" in pypdf.PdfReader(io.BytesIO(pdf.content)).pages[0].extract_text()

@@ -166,8 +166,8 @@ def test_every_page_answers_its_user_and_is_counted_on_a_small_tournament():
 
 
 def test_a_page_that_is_missing_or_refused_is_reported_not_raised():
-    broken = pages.Page("nowhere", lambda site: reverse("tournaments:no-such-page"), pages.ANYONE)
-    refused = pages.Page("director only", lambda site: reverse("tournaments:detail", args=[site.tid]), pages.ANYONE)
+    broken = pages.Page("nowhere", lambda site: reverse("director:no-such-page"), pages.ANYONE)
+    refused = pages.Page("director only", lambda site: reverse("director:detail", args=[site.tid]), pages.ANYONE)
     with scratch.scratch_database(log=lambda _line: None):
         site = pages.prepare(fixtures.build(12, 1, log=lambda _line: None), log=lambda _line: None)
         missing, login = pages.measure_page(site, broken, 1), pages.measure_page(site, refused, 1)

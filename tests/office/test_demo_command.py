@@ -13,7 +13,7 @@ from django.utils import translation
 from office.demo import demo_players
 from scoring.models import Game
 from standings.ranking import standings, team_standings
-from tests.scoring.test_standings import engine_ratings
+from tests.standings.test_ranking import engine_ratings
 from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db

@@ -38,7 +38,7 @@ def full_table(size: int = 3, **tournament_fields) -> Table:
 
 def confirm_all(client, table: Table) -> None:
     for seat in range(1, table.size + 1):
-        client.post(reverse("signoff:confirm", args=[table.token]), {"seat": seat, "pin": seat_pin(table, seat)})
+        client.post(reverse("table:confirm", args=[table.token]), {"seat": seat, "pin": seat_pin(table, seat)})
 
 
 def referee_of(tournament, username: str | None = None):

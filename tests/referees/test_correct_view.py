@@ -118,7 +118,7 @@ def test_void_and_restore_with_a_dispute(client, signed):
     assert game.voided and game.score == 0
     assert dispute.corrections.get().kind == "void"
     # The table link shows the game struck through, its totals without it.
-    sheet = client.get(reverse("tables:sheet", args=[signed.token])).content.decode()
+    sheet = client.get(reverse("table:sheet", args=[signed.token])).content.decode()
     assert 'class=" void"' in sheet
     client.post(url(signed, game, "referees:void"), {"version": 2, "reason": "replayed, same result"})
     game.refresh_from_db()
@@ -144,7 +144,7 @@ def test_the_table_link_cannot_correct_a_game_a_referee_decided(client):
     client.post(url(table, game, "referees:void"), {"version": 1, "reason": "x"})
     client.logout()
     response = client.post(
-        reverse("tables:correct", args=[table.token]),
+        reverse("table:correct", args=[table.token]),
         form_data(
             Game.objects.get(pk=game.pk),
             passed_out=None,
@@ -168,7 +168,7 @@ def test_a_game_of_another_tournament_is_404(client, signed):
 
 
 def test_the_table_link_marks_the_corrected_deal_with_its_reason(client, signed):
-    sheet_url = reverse("tables:sheet", args=[signed.token])
+    sheet_url = reverse("table:sheet", args=[signed.token])
     client.logout()
     assert "corrected by a referee" not in client.get(sheet_url).content.decode()
     client.force_login(referee_of(signed.series.tournament, "ref2"))

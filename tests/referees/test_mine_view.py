@@ -19,7 +19,7 @@ def test_a_referee_sees_his_tournaments_only(client):
     client.force_login(referee)
     page = client.get(reverse("referees:mine")).content.decode()
     assert "Pub Cup" in page and "Other Open" not in page
-    home = client.get(reverse("tournaments:home")).content.decode()
+    home = client.get(reverse("director:home")).content.decode()
     assert "Tournaments you referee" in home and reverse("referees:board", args=[mine.pk]) in home
 
 

@@ -17,9 +17,9 @@ pytestmark = pytest.mark.django_db
 def test_the_table_link_cannot_mark_the_sheet_signed_on_paper(client):
     table = full_table(3)
     # The URL the table link once had is gone: a link holder's post changes nothing.
-    assert client.post(reverse("tables:sheet", args=[table.token]) + "paper/").status_code == 404
+    assert client.post(reverse("table:sheet", args=[table.token]) + "paper/").status_code == 404
     assert not SignOff.objects.exists()
-    page = client.get(reverse("tables:sheet", args=[table.token])).content.decode()
+    page = client.get(reverse("table:sheet", args=[table.token])).content.decode()
     assert "All players signed the printed sheet" not in page
     assert "The director or a referee marks it signed on paper." in page
     assert reverse("referees:table", args=[table.series.tournament_id, table.pk]) not in page
@@ -28,5 +28,5 @@ def test_the_table_link_cannot_mark_the_sheet_signed_on_paper(client):
 def test_a_director_on_the_table_link_is_sent_to_the_referees_page(client):
     table = full_table(3)
     client.force_login(director_of(table.series.tournament))
-    page = client.get(reverse("tables:sheet", args=[table.token])).content.decode()
+    page = client.get(reverse("table:sheet", args=[table.token])).content.decode()
     assert reverse("referees:table", args=[table.series.tournament_id, table.pk]) in page

@@ -84,7 +84,7 @@ def test_the_referee_reopens_a_confirmed_sheet_and_the_players_confirm_again(cli
     assert "re-opened by ref" in client.get(_url("table", table)).content.decode()
     # The table link awaits every player's PIN again.
     client.logout()
-    assert 'name="pin"' in client.get(reverse("tables:sheet", args=[table.token])).content.decode()
+    assert 'name="pin"' in client.get(reverse("table:sheet", args=[table.token])).content.decode()
     confirm_all(client, table)
     assert SignOff.objects.filter(table=table).exists()
 

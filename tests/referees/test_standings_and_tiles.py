@@ -1,5 +1,5 @@
 """Only confirmed sheets are final: the standings mark provisional results, the dashboard
-tiles show confirmed and awaiting tables (tournaments:standings, tournaments:detail)."""
+tiles show confirmed and awaiting tables (director:standings, director:detail)."""
 
 from __future__ import annotations
 
@@ -39,17 +39,17 @@ def test_players_of_unconfirmed_sheets_are_provisional(client):
     assert (finality(tournament).confirmed, finality(tournament).sheets) == (1, 2)
     assert (finality(tournament, 1).confirmed, finality(tournament, 1).sheets) == (1, 2)
     client.force_login(director_of(tournament))
-    page = client.get(reverse("tournaments:standings", args=[tournament.pk])).content.decode()
+    page = client.get(reverse("director:standings", args=[tournament.pk])).content.decode()
     assert "1 of 2 sheets confirmed; results from unconfirmed sheets are provisional." in page
     assert "provisional (unconfirmed sheets: 1)" in page and "final" in page
     assert len(re.findall(r'<tr class="[^"]*provisional', page)) == 3
     confirm_all(client, second)
-    page = client.get(reverse("tournaments:standings", args=[tournament.pk])).content.decode()
+    page = client.get(reverse("director:standings", args=[tournament.pk])).content.decode()
     # Every sheet confirmed, but the series is still running and a second one planned.
     assert "All 2 sheets so far are confirmed. Series not finished yet: 1, 2; the standings are provisional." in page
     Series.objects.filter(pk=first.series_id).update(status=Series.Status.FINISHED)
     Tournament.objects.filter(pk=tournament.pk).update(series_count=1)
-    page = client.get(reverse("tournaments:standings", args=[tournament.pk])).content.decode()
+    page = client.get(reverse("director:standings", args=[tournament.pk])).content.decode()
     assert "All sheets are confirmed: the standings are final." in page and "provisional" not in page
 
 
@@ -70,9 +70,9 @@ def test_the_dashboard_tiles_show_confirmed_and_awaiting(client):
     tournament = first.series.tournament
     confirm_all(client, first)
     client.force_login(director_of(tournament))
-    page = client.get(reverse("tournaments:detail", args=[tournament.pk])).content.decode()
+    page = client.get(reverse("director:detail", args=[tournament.pk])).content.decode()
     assert "1 sheet confirmed, 1 awaiting confirmation." in page
     assert 'class="tile confirmed"' in page and 'class="tile awaiting"' in page
     assert "✓ confirmed" in page
-    tiles = client.get(reverse("tournaments:progress", args=[tournament.pk])).content.decode()
+    tiles = client.get(reverse("director:progress", args=[tournament.pk])).content.decode()
     assert 'class="tile confirmed"' in tiles and 'class="tile awaiting"' in tiles

@@ -1,4 +1,4 @@
-"""signoff:dispute — a table calls a referee about its own sheet, and only its own (4.5.10)."""
+"""table:dispute — a table calls a referee about its own sheet, and only its own (4.5.10)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ pytestmark = pytest.mark.django_db
 
 
 def url(table):
-    return reverse("signoff:dispute", args=[table.token])
+    return reverse("table:dispute", args=[table.token])
 
 
 def test_the_form_and_the_table_s_disputes(client):
@@ -22,8 +22,8 @@ def test_the_form_and_the_table_s_disputes(client):
     page = client.get(url(table)).content.decode()
     assert "call a referee" in page and "4.5.10" in page
     assert (
-        reverse("signoff:dispute", args=[table.token])
-        in client.get(reverse("tables:sheet", args=[table.token])).content.decode()
+        reverse("table:dispute", args=[table.token])
+        in client.get(reverse("table:sheet", args=[table.token])).content.decode()
     )
 
 
@@ -69,7 +69,7 @@ def test_description_and_name_are_required(client):
 
 
 def test_an_unknown_token_is_404(client):
-    assert client.get(reverse("signoff:dispute", args=["nope"])).status_code == 404
+    assert client.get(reverse("table:dispute", args=["nope"])).status_code == 404
 
 
 def test_a_table_link_may_have_only_a_few_open_disputes(client):

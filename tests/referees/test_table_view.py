@@ -23,7 +23,7 @@ def test_the_sheet_with_sign_off_disputes_and_correct_links(client):
     game = table.games.get(number=1)
     corrections.void_game(game.pk, expected_version=1, user=referee, reason="x")
     # Confirmed after the void: a confirmation holds for the sheet as it stood.
-    client.post(reverse("signoff:confirm", args=[table.token]), {"seat": 2, "pin": seat_pin(table, 2)})
+    client.post(reverse("table:confirm", args=[table.token]), {"seat": 2, "pin": seat_pin(table, 2)})
     Dispute.objects.create(table=table, description="claim about seating", raised_by="A")
     client.force_login(referee)
     page = client.get(reverse("referees:table", args=[tournament.pk, table.pk])).content.decode()
@@ -31,7 +31,7 @@ def test_the_sheet_with_sign_off_disputes_and_correct_links(client):
     assert "claim about seating" in page
     assert reverse("referees:correct", args=[tournament.pk, game.pk]) in page
     assert "(changes: 1)" in page and 'class=" void"' in page
-    assert reverse("tables:correct", args=[table.token]) not in page  # the referee corrects any deal, here
+    assert reverse("table:correct", args=[table.token]) not in page  # the referee corrects any deal, here
 
 
 def test_the_referee_marks_the_sheet_signed_on_paper(client):
@@ -72,7 +72,7 @@ def test_the_referee_reads_each_game_as_the_table_link_writes_it(client):
     )
     client.force_login(referee_of(tournament))
     page = client.get(reverse("referees:table", args=[tournament.pk, table.pk])).content.decode()
-    link = client.get(reverse("tables:sheet", args=[table.token])).content.decode()
+    link = client.get(reverse("table:sheet", args=[table.token])).content.decode()
     for text in (
         'Hearts without 2 hand schneider announced <span class="muted">= 60</span>',
         'Hearts with 1 hand schneider schwarz announced <span class="muted">= 70</span>',

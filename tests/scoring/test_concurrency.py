@@ -32,7 +32,7 @@ def at_once(*posts):
 def test_two_corrections_of_the_same_deal_one_wins_the_other_is_told(attempt):
     table = factories.table_of(3)
     factories.game(table, 1, declarer_seat=2, contract="grand", tops=1, declarer_points=75)
-    url = reverse("tables:correct", args=[table.token])
+    url = reverse("table:correct", args=[table.token])
     seen = {"number": "1", "version": "1"}
     first, second = at_once(
         (url, GAME | seen | {"declarer_points": "80"}),
@@ -52,7 +52,7 @@ def test_two_corrections_of_the_same_deal_one_wins_the_other_is_told(attempt):
 @pytest.mark.parametrize("attempt", range(3))
 def test_two_entries_of_the_same_deal_make_one_game(attempt):
     table = factories.table_of(3)
-    url = reverse("tables:sheet", args=[table.token])
+    url = reverse("table:sheet", args=[table.token])
     first, second = at_once(
         (url, GAME | {"number": "1", "client_id": str(uuid.uuid4()), "declarer_points": "80"}),
         (url, GAME | {"number": "1", "client_id": str(uuid.uuid4()), "declarer_points": "40"}),
@@ -71,7 +71,7 @@ def test_the_same_entry_sent_twice_at_once_is_saved_once(attempt):
     """Regression: the second of two simultaneous sends was refused ("deal 1 is already
     entered") instead of being recognised as the same entry."""
     table = factories.table_of(3)
-    url = reverse("tables:sheet", args=[table.token])
+    url = reverse("table:sheet", args=[table.token])
     data = GAME | {"number": "1", "client_id": str(uuid.uuid4()), "declarer_points": "80"}
     first, second = at_once((url, data), (url, data))
     assert [first.status_code, second.status_code] == [302, 302]

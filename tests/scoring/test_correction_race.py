@@ -46,7 +46,7 @@ def test_a_correction_meant_for_a_deal_saved_meanwhile_rewrites_nothing(client, 
 
     monkeypatch.setattr(Table.objects, "lock", lock_after_an_entry)
     response = client.post(
-        reverse("tables:correct", args=[table.token]), CORRECTION | {"number": "2", "version": "1"}, follow=True
+        reverse("table:correct", args=[table.token]), CORRECTION | {"number": "2", "version": "1"}, follow=True
     )
     page = response.content.decode()
     assert "the sheet changed meanwhile: deal 2 is not the deal you were correcting" in page
@@ -66,8 +66,8 @@ def test_corrections_racing_entries_never_rewrite_the_deal_before():
         entry = {"number": "2", "client_id": str(uuid.uuid4()), "declarer_seat": "3", "contract": "spades"}
         entry |= {"tops_kind": "with", "tops": "1", "declarer_points": "70"}
         posts = [
-            (reverse("tables:sheet", args=[table.token]), entry),
-            (reverse("tables:correct", args=[table.token]), CORRECTION | {"number": "2", "version": "1"}),
+            (reverse("table:sheet", args=[table.token]), entry),
+            (reverse("table:correct", args=[table.token]), CORRECTION | {"number": "2", "version": "1"}),
         ]
         in_parallel(lambda i, posts=posts: Client().post(*posts[i]).status_code, 2)
         if _sheet(table)[0] != first:

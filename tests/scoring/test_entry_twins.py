@@ -9,7 +9,7 @@ import pytest
 from scoring import entry
 from scoring.models import Game
 from tests import factories
-from tests.scoring.test_table_sheet_view import post_game
+from tests.tablelink.test_table_sheet_view import post_game
 
 pytestmark = pytest.mark.django_db
 

@@ -15,7 +15,7 @@ from scoring.models import Game, SeatTotal
 from skat.rules import RuleError
 from standings.ranking import seat_totals_differ, standings, stored_seat_totals
 from tests import factories
-from tests.scoring.test_standings import reference_standings
+from tests.standings.test_ranking import reference_standings
 from tournaments.models import Table
 
 pytestmark = pytest.mark.django_db

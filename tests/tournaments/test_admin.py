@@ -115,12 +115,11 @@ def test_the_directors_form_refuses_other_rounds_once_deals_are_entered(client):
         "fees-MIN_NUM_FORMS": 0,
         "fees-MAX_NUM_FORMS": 1000,
     }
-    response = client.post(reverse("tournaments:edit", args=[tournament.pk]), data)
+    response = client.post(reverse("director:edit", args=[tournament.pk]), data)
     assert response.status_code == 200 and ROUNDS_REFUSED in response.content.decode()
     tournament.refresh_from_db()
     assert tournament.rounds_per_series == 1 and table.deals == 4
     # The same post keeping the rounds saves.
     assert (
-        client.post(reverse("tournaments:edit", args=[tournament.pk]), data | {"rounds_per_series": 1}).status_code
-        == 302
+        client.post(reverse("director:edit", args=[tournament.pk]), data | {"rounds_per_series": 1}).status_code == 302
     )

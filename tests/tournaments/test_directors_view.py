@@ -1,4 +1,4 @@
-"""tournaments:directors and tournaments:director_remove — a director lets a second
+"""director:directors and director:director_remove — a director lets a second
 director or a helper at the desk in by user name, and takes one out; the tournament
 always keeps one director."""
 
@@ -28,15 +28,15 @@ def directors_of(tournament) -> list[str]:
 
 
 def page(tournament) -> str:
-    return reverse("tournaments:directors", args=[tournament.pk])
+    return reverse("director:directors", args=[tournament.pk])
 
 
 def remove(tournament, user) -> str:
-    return reverse("tournaments:director_remove", args=[tournament.pk, user.pk])
+    return reverse("director:director_remove", args=[tournament.pk, user.pk])
 
 
 def test_the_dashboard_links_to_the_directors_page(client, tournament):
-    dashboard = client.get(reverse("tournaments:detail", args=[tournament.pk])).content.decode()
+    dashboard = client.get(reverse("director:detail", args=[tournament.pk])).content.decode()
     assert f'href="{page(tournament)}"' in dashboard
 
 
@@ -55,7 +55,7 @@ def test_an_existing_account_is_named_director(client, tournament):
     assert "The account was created" not in response.content.decode()
     assert directors_of(tournament) == ["anna", "director"]
     client.force_login(anna)
-    assert client.get(reverse("tournaments:detail", args=[tournament.pk])).status_code == 200
+    assert client.get(reverse("director:detail", args=[tournament.pk])).status_code == 200
 
 
 def test_a_new_director_gets_an_account_made_here(client, tournament):
@@ -141,7 +141,7 @@ def test_the_last_director_cannot_be_removed(client, tournament, director):
 def test_removing_yourself_leaves_the_others_and_takes_you_to_the_front_page(client, tournament, director):
     tournament.directors.add(factories.user("anna"))
     response = client.post(remove(tournament, director))
-    assert response.status_code == 302 and response.url == reverse("tournaments:home")
+    assert response.status_code == 302 and response.url == reverse("director:home")
     assert directors_of(tournament) == ["anna"]
     assert client.get(page(tournament)).status_code == 403
 

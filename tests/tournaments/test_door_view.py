@@ -36,7 +36,7 @@ def test_digits_that_are_no_number_find_nobody_and_never_fail(client, director):
     t = factories.tournament(directors=[director])
     anna = _register(t, "Anna Müller")
     for query in ("²", "٣", "1" * 40):
-        response = client.get(reverse("tournaments:desk", args=[t.pk]), {"q": query})
+        response = client.get(reverse("director:desk", args=[t.pk]), {"q": query})
         assert response.status_code == 200, query
         assert anna.player.name not in response.content.decode()
 
@@ -45,24 +45,24 @@ def test_a_tap_marks_present_and_paid_and_the_totals_count_the_cash(client, dire
     t = factories.tournament(directors=[director], entry_fee=Decimal("10"), list_fee=Decimal("2"), series_count=3)
     anna = _register(t, "Anna Müller")
     _register(t, "Bernd Becker")
-    url = reverse("tournaments:desk_toggle", args=[t.pk, anna.pk, "present"])
+    url = reverse("director:desk_toggle", args=[t.pk, anna.pk, "present"])
     response = client.post(url, {"value": "1"}, headers={"HX-Request": "true"})
     assert response.status_code == 200 and 'id="desk-totals"' in response.content.decode()
-    client.post(reverse("tournaments:desk_toggle", args=[t.pk, anna.pk, "paid"]), {"value": "1"})
+    client.post(reverse("director:desk_toggle", args=[t.pk, anna.pk, "paid"]), {"value": "1"})
     anna.refresh_from_db()
     assert anna.present and anna.paid and anna.list_fees_paid
     totals = door.totals(t)
     assert (totals.present, totals.paid, totals.cash) == (1, 1, Decimal("16"))  # 10 + 3 x 2
-    page = client.get(reverse("tournaments:desk", args=[t.pk])).content.decode()
+    page = client.get(reverse("director:desk", args=[t.pk])).content.decode()
     assert "16.00" in page and "take 16.00" in page  # Bernd still owes it
 
 
 def test_a_bad_tap_is_refused_and_changes_nothing(client, director):
     t = factories.tournament(directors=[director])
     anna = _register(t, "Anna Müller")
-    unknown = reverse("tournaments:desk_toggle", args=[t.pk, anna.pk, "vip"])
+    unknown = reverse("director:desk_toggle", args=[t.pk, anna.pk, "vip"])
     assert client.post(unknown, {"value": "1"}).status_code == 404
-    url = reverse("tournaments:desk_toggle", args=[t.pk, anna.pk, "paid"])
+    url = reverse("director:desk_toggle", args=[t.pk, anna.pk, "paid"])
     response = client.post(url, {"value": "yes"}, follow=True)
     assert "value: send 1 or 0." in response.content.decode()
     anna.refresh_from_db()
@@ -74,7 +74,7 @@ def test_a_walk_in_is_added_present_with_the_next_start_number(client, director)
     first = _register(t, "Anna Müller")
     services.withdraw(first)  # before any draw: removed, her number stays unused
     response = client.post(
-        reverse("tournaments:desk_add", args=[t.pk]),
+        reverse("director:desk_add", args=[t.pk]),
         {"walkin-name": "Paula Quast", "walkin-club": "SC Zeitz", "walkin-membership_number": "00042"},
     )
     assert response.status_code == 302
@@ -84,7 +84,7 @@ def test_a_walk_in_is_added_present_with_the_next_start_number(client, director)
 
 def test_a_walk_in_without_a_name_is_refused(client, director):
     t = factories.tournament(directors=[director])
-    response = client.post(reverse("tournaments:desk_add", args=[t.pk]), {"walkin-name": " "})
+    response = client.post(reverse("director:desk_add", args=[t.pk]), {"walkin-name": " "})
     assert response.status_code == 422 and "This field is required." in response.content.decode()
     assert not t.registrations.exists()
 
@@ -152,7 +152,7 @@ def _many(t, count: int) -> None:
 def test_the_desk_lists_a_page_of_players_and_pages_on(client, director):
     t = factories.tournament(directors=[director])
     _many(t, door.SEARCH_LIMIT + 10)
-    url = reverse("tournaments:desk", args=[t.pk])
+    url = reverse("director:desk", args=[t.pk])
     first = client.get(url).content.decode()
     assert "Player 000" in first and f"Player {door.SEARCH_LIMIT:03d}" not in first
     assert f"page 1 of 2 (1\N{EN DASH}{door.SEARCH_LIMIT} of {door.SEARCH_LIMIT + 10})" in first
@@ -165,9 +165,7 @@ def test_the_search_as_you_type_swaps_the_list_and_its_pager(client, director):
     t = factories.tournament(directors=[director])
     _many(t, 3)
     _register(t, "Anna Müller")
-    response = client.get(
-        reverse("tournaments:desk", args=[t.pk]), {"q": "mueller anna"}, headers={"HX-Request": "true"}
-    )
+    response = client.get(reverse("director:desk", args=[t.pk]), {"q": "mueller anna"}, headers={"HX-Request": "true"})
     page = response.content.decode()
     assert "<html" not in page and 'id="desk-rows"' in page
     assert "Anna Müller" in page and "Player 000" not in page
@@ -176,7 +174,7 @@ def test_the_search_as_you_type_swaps_the_list_and_its_pager(client, director):
 def test_a_tap_without_javascript_keeps_the_search_and_the_page(client, director):
     t = factories.tournament(directors=[director])
     anna = _register(t, "Anna Müller")
-    url = reverse("tournaments:desk_toggle", args=[t.pk, anna.pk, "present"])
+    url = reverse("director:desk_toggle", args=[t.pk, anna.pk, "present"])
     response = client.post(url, {"value": "1", "q": "anna", "page": "2"})
     assert response.status_code == 302 and response.url.endswith("?q=anna&page=2")
 

@@ -19,8 +19,8 @@ from django.urls import reverse
 from leagues.models import Group, Host, League, LeagueTeam
 from referees.models import Dispute
 from tests import factories
-from tests.scoring.test_exports import finished_tournament
-from tests.scoring.test_transfer import edit, empty_the_database, export, tournament_row
+from tests.transfer.test_exports import finished_tournament
+from tests.transfer.test_tournament_file import edit, empty_the_database, export, tournament_row
 from tournaments.imports import import_players
 from tournaments.models import Category, Player, Registration, Tournament
 from transfer.tournament_file import TransferError, import_tournament
@@ -97,7 +97,7 @@ def field_error(page: str, field: str) -> str:
 def test_the_new_tournament_form_refuses_it(client, field, text):
     director = factories.user("d", superuser=True)
     client.force_login(director)
-    response = client.post(reverse("tournaments:create"), TOURNAMENT | {field: text})
+    response = client.post(reverse("director:create"), TOURNAMENT | {field: text})
     assert response.status_code == 200
     assert RULE.search(field_error(response.content.decode(), field))
     assert not Tournament.objects.exists()
@@ -110,7 +110,7 @@ def test_the_rules_page_refuses_it(client, field, text):
     t = factories.tournament(directors=[director], name="Club Open", venue="Vereinsheim")
     client.force_login(director)
     management = {"fees-TOTAL_FORMS": 0, "fees-INITIAL_FORMS": 0}
-    response = client.post(reverse("tournaments:edit", args=[t.pk]), TOURNAMENT | management | {field: text})
+    response = client.post(reverse("director:edit", args=[t.pk]), TOURNAMENT | management | {field: text})
     assert response.status_code == 200
     assert RULE.search(field_error(response.content.decode(), field))
     t.refresh_from_db()
@@ -120,7 +120,7 @@ def test_the_rules_page_refuses_it(client, field, text):
 @pytest.mark.parametrize("text", VALID)
 def test_the_new_tournament_form_takes_a_real_name_and_venue(client, text):
     client.force_login(factories.user("d", superuser=True))
-    response = client.post(reverse("tournaments:create"), TOURNAMENT | {"name": text, "venue": f"Saal {text}"})
+    response = client.post(reverse("director:create"), TOURNAMENT | {"name": text, "venue": f"Saal {text}"})
     assert response.status_code == 302
     assert Tournament.objects.get().venue == f"Saal {text}"
 
@@ -130,7 +130,7 @@ def test_the_category_form_refuses_it(client, text):
     director = factories.user("d")
     t = factories.tournament(directors=[director])
     client.force_login(director)
-    response = client.post(reverse("tournaments:category_add", args=[t.pk]), {"name": text})
+    response = client.post(reverse("director:category_add", args=[t.pk]), {"name": text})
     assert response.status_code == 422
     assert RULE.search(response.content.decode())
     assert not Category.objects.exists()
@@ -140,7 +140,7 @@ def test_the_category_form_takes_a_real_name(client):
     director = factories.user("d")
     t = factories.tournament(directors=[director])
     client.force_login(director)
-    client.post(reverse("tournaments:category_add", args=[t.pk]), {"name": "Senioren Ü60"})
+    client.post(reverse("director:category_add", args=[t.pk]), {"name": "Senioren Ü60"})
     assert list(Category.objects.values_list("name", flat=True)) == ["Senioren Ü60"]
 
 

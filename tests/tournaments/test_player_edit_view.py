@@ -19,7 +19,7 @@ def test_a_corrected_name_shows_on_the_standings_and_the_start_list(client, dire
     regs = [services.register(t, services.Entry(name=f"Player {i}")) for i in range(4)]
     draw_series(t)
     women = Category.objects.create(tournament=t, name="Damen")
-    url = reverse("tournaments:player_edit", args=[t.pk, regs[0].pk])
+    url = reverse("director:player_edit", args=[t.pk, regs[0].pk])
     assert client.get(url).status_code == 200
     data = {"name": "Anna  Müller", "club": "SC Altenburg", "membership_number": "007", "team": ""}
     data["category"] = women.pk
@@ -27,14 +27,14 @@ def test_a_corrected_name_shows_on_the_standings_and_the_start_list(client, dire
     regs[0].refresh_from_db()
     assert (regs[0].player.name, regs[0].player.club.name, regs[0].category) == ("Anna Müller", "SC Altenburg", women)
     assert regs[0].player.sort_key == "mueller anna"
-    assert "Anna Müller" in client.get(reverse("tournaments:standings", args=[t.pk])).content.decode()
+    assert "Anna Müller" in client.get(reverse("director:standings", args=[t.pk])).content.decode()
 
 
 def test_renaming_to_a_registered_player_of_the_club_warns_first(client, director):
     t = factories.tournament(directors=[director])
     services.register(t, services.Entry(name="Anna Schäfer", club="SC Altenburg"))
     other = services.register(t, services.Entry(name="Anne Schäfer", club="SC Altenburg"))
-    url = reverse("tournaments:player_edit", args=[t.pk, other.pk])
+    url = reverse("director:player_edit", args=[t.pk, other.pk])
     data = {"name": "Anna Schäfer", "club": "SC Altenburg", "membership_number": "", "team": ""}
     response = client.post(url, data)
     assert response.status_code == 422
@@ -46,7 +46,7 @@ def test_renaming_to_a_registered_player_of_the_club_warns_first(client, directo
 
 def test_registering_a_namesake_by_hand_needs_the_tick(client, director):
     t = factories.tournament(directors=[director])
-    url = reverse("tournaments:players", args=[t.pk])
+    url = reverse("director:players", args=[t.pk])
     data = {"name": "Anna Schäfer", "club": "SC Altenburg", "first_series": 1}
     assert client.post(url, data).status_code == 302
     assert client.post(url, data).status_code == 422
@@ -56,7 +56,7 @@ def test_registering_a_namesake_by_hand_needs_the_tick(client, director):
 
 def test_a_category_is_added_once(client, director):
     t = factories.tournament(directors=[director])
-    url = reverse("tournaments:category_add", args=[t.pk])
+    url = reverse("director:category_add", args=[t.pk])
     assert client.post(url, {"name": "Damen"}).status_code == 302
     response = client.post(url, {"name": "damen"})
     assert response.status_code == 422 and "This tournament has this category already." in response.content.decode()

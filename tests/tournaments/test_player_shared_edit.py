@@ -35,14 +35,14 @@ def test_the_director_of_one_tournament_cannot_rename_a_person_of_another(client
     director_a, director_b = factories.user("dir_a"), factories.user("dir_b")
     a, b, _reg_a, reg_b = _shared(director_a, director_b)
     client.force_login(director_b)
-    response = client.post(reverse("tournaments:player_edit", args=[b.pk, reg_b.pk]), _data(name="Renamed By DirB"))
+    response = client.post(reverse("director:player_edit", args=[b.pk, reg_b.pk]), _data(name="Renamed By DirB"))
     assert response.status_code == 422
     page = response.content.decode()
     assert "Anna Bell also plays in Open A, which you do not run" in page
     reg_b.player.refresh_from_db()
     assert reg_b.player.name == "Anna Bell"
     assert not PlayerChange.objects.exists()
-    assert "Renamed By DirB" not in client.get(reverse("tournaments:standings", args=[a.pk])).content.decode()
+    assert "Renamed By DirB" not in client.get(reverse("director:standings", args=[a.pk])).content.decode()
 
 
 @pytest.mark.parametrize("change", [{"club": "Kreuz Bube Kiel"}, {"membership_number": "999"}, {"club": ""}], ids=str)
@@ -50,7 +50,7 @@ def test_nor_his_club_or_membership_number(client, change):
     director_a, director_b = factories.user("dir_a"), factories.user("dir_b")
     _a, b, _reg_a, reg_b = _shared(director_a, director_b)
     client.force_login(director_b)
-    assert client.post(reverse("tournaments:player_edit", args=[b.pk, reg_b.pk]), _data(**change)).status_code == 422
+    assert client.post(reverse("director:player_edit", args=[b.pk, reg_b.pk]), _data(**change)).status_code == 422
     reg_b.player.refresh_from_db()
     assert (reg_b.player.club.name, reg_b.player.membership_number) == ("SC Altenburg", "4711")
 
@@ -60,7 +60,7 @@ def test_team_and_category_stay_his_own_to_set(client):
     _a, b, reg_a, reg_b = _shared(director_a, director_b)
     women = Category.objects.create(tournament=b, name="Damen")
     client.force_login(director_b)
-    url = reverse("tournaments:player_edit", args=[b.pk, reg_b.pk])
+    url = reverse("director:player_edit", args=[b.pk, reg_b.pk])
     assert client.post(url, _data(team="Kreuz Bube", category=women.pk)).status_code == 302
     reg_b.refresh_from_db()
     reg_a.refresh_from_db()
@@ -72,15 +72,15 @@ def test_who_directs_both_renames_him_everywhere_and_the_change_is_recorded(clie
     director = factories.user("dir")
     a, b, reg_a, reg_b = _shared(director, director)
     client.force_login(director)
-    url = reverse("tournaments:player_edit", args=[b.pk, reg_b.pk])
+    url = reverse("director:player_edit", args=[b.pk, reg_b.pk])
     assert client.post(url, _data(name="Anna Bell-Berg")).status_code == 302
     change = PlayerChange.objects.get()
     assert (change.player, change.user, change.tournament) == (reg_b.player, director, b)
     assert change.before == {"name": "Anna Bell", "club": "SC Altenburg", "membership_number": "4711"}
     assert change.after["name"] == "Anna Bell-Berg"
-    assert "Anna Bell-Berg" in client.get(reverse("tournaments:standings", args=[a.pk])).content.decode()
+    assert "Anna Bell-Berg" in client.get(reverse("director:standings", args=[a.pk])).content.decode()
     # The record shows under the form, in both tournaments.
-    page = client.get(reverse("tournaments:player_edit", args=[a.pk, reg_a.pk])).content.decode()
+    page = client.get(reverse("director:player_edit", args=[a.pk, reg_a.pk])).content.decode()
     assert "Changes of this player" in page and "Anna Bell-Berg" in page and "dir" in page
 
 
@@ -89,7 +89,7 @@ def test_an_office_administrator_renames_a_shared_person_and_is_recorded(client)
     root = factories.user("root", superuser=True)
     _a, b, _reg_a, reg_b = _shared(director_a, director_b)
     client.force_login(root)
-    url = reverse("tournaments:player_edit", args=[b.pk, reg_b.pk])
+    url = reverse("director:player_edit", args=[b.pk, reg_b.pk])
     assert client.post(url, _data(name="Anna Bell-Berg")).status_code == 302
     assert PlayerChange.objects.get().user == root
 
@@ -98,7 +98,7 @@ def test_saving_without_a_change_records_nothing(client):
     director = factories.user("dir")
     _a, b, _reg_a, reg_b = _shared(director, director)
     client.force_login(director)
-    assert client.post(reverse("tournaments:player_edit", args=[b.pk, reg_b.pk]), _data()).status_code == 302
+    assert client.post(reverse("director:player_edit", args=[b.pk, reg_b.pk]), _data()).status_code == 302
     assert not PlayerChange.objects.exists()
 
 
@@ -110,7 +110,7 @@ def test_a_league_roster_he_is_on_counts_too(client):
     t = factories.tournament(directors=[director], name="Open A")
     reg = Registration.objects.create(tournament=t, player=a1)
     client.force_login(director)
-    url = reverse("tournaments:player_edit", args=[t.pk, reg.pk])
+    url = reverse("director:player_edit", args=[t.pk, reg.pk])
     response = client.post(url, {"name": "A1 Neu", "club": "Club A", "membership_number": "", "team": ""})
     assert response.status_code == 422
     assert "which you do not run" in response.content.decode()
@@ -127,7 +127,7 @@ def test_many_places_are_named_up_to_three_and_counted(client):
     for n in range(5):
         Registration.objects.create(tournament=factories.tournament(name=f"Cup {n}"), player=anna)
     client.force_login(director)
-    response = client.post(reverse("tournaments:player_edit", args=[t.pk, reg.pk]), {"name": "Anna B", "team": ""})
+    response = client.post(reverse("director:player_edit", args=[t.pk, reg.pk]), {"name": "Anna B", "team": ""})
     assert "Cup 0, Cup 1, Cup 2 and 2 more" in response.content.decode()
 
 

@@ -23,13 +23,13 @@ def tournament(client):
 
 
 def post(client, t, content: bytes, name: str = "players.csv"):
-    url = reverse("tournaments:players_import", args=[t.pk])
+    url = reverse("director:players_import", args=[t.pk])
     return client.post(url, {"file": SimpleUploadedFile(name, content)}, follow=True)
 
 
 def test_the_players_page_offers_the_upload(client, tournament):
-    page = client.get(reverse("tournaments:players", args=[tournament.pk])).content.decode()
-    assert reverse("tournaments:players_import", args=[tournament.pk]) in page
+    page = client.get(reverse("director:players", args=[tournament.pk])).content.decode()
+    assert reverse("director:players_import", args=[tournament.pk]) in page
     assert 'enctype="multipart/form-data"' in page
 
 
@@ -66,13 +66,13 @@ def test_bad_files_give_a_message_never_a_500(client, tournament, content, name,
 
 
 def test_no_file(client, tournament):
-    response = client.post(reverse("tournaments:players_import", args=[tournament.pk]), follow=True)
+    response = client.post(reverse("director:players_import", args=[tournament.pk]), follow=True)
     assert "Choose a CSV or XLSX file" in response.content.decode()
 
 
 def test_anonymous_and_other_directors_are_refused(client):
     t = factories.tournament()
-    url = reverse("tournaments:players_import", args=[t.pk])
+    url = reverse("director:players_import", args=[t.pk])
     upload = {"file": SimpleUploadedFile("p.csv", b"name\nX\n")}
     assert client.post(url, upload).status_code == 302
     client.force_login(factories.user())

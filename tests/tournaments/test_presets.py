@@ -25,11 +25,11 @@ def director(client):
 
 def create(client, preset: str, **changes) -> Tournament:
     """Open the form from the preset, keep what it filled in (or change it), save."""
-    form = client.get(reverse("tournaments:create"), {"preset": preset}).context["form"]
+    form = client.get(reverse("director:create"), {"preset": preset}).context["form"]
     data = {name: form[name].value() for name in form.fields if form[name].value() is not None}
     data |= {"name": f"Preset {preset}", "date": "2026-11-27", "preset": preset} | changes
     data = {k: v for k, v in data.items() if v is not False}
-    response = client.post(reverse("tournaments:create"), data)
+    response = client.post(reverse("director:create"), data)
     assert response.status_code == 302, response.content.decode()[:2000]
     return Tournament.objects.get(name=f"Preset {preset}")
 
@@ -66,7 +66,7 @@ def test_choosing_a_preset_fills_exactly_its_tables(client, director, key):
 
 
 def test_the_usual_presets_are_offered_with_what_they_set(client, director):
-    page = client.get(reverse("tournaments:create")).content.decode()
+    page = client.get(reverse("director:create")).content.decode()
     assert "Federation tournament" in page and "Club evening" in page and "Short" in page
     assert summary(BY_KEY["federation"]).startswith("12 rounds: 48/36 deals; lost-game fee 0.50 from the 1., 1.00")
     assert "10 rounds: 40/30 deals; lost-game fee flat 1.00" in summary(BY_KEY["club"])
@@ -82,7 +82,7 @@ def test_what_the_director_changes_before_saving_is_kept(client, director):
 def test_edits_after_are_kept(client, director):
     t = create(client, "federation")
     t.directors.add(director)
-    edit = client.get(reverse("tournaments:edit", args=[t.pk]))
+    edit = client.get(reverse("director:edit", args=[t.pk]))
     data = {}
     for context_name, prefix in (("fees", "fees"), ("passed_out_fees", "passed"), ("table_money", "money")):
         formset = edit.context[context_name]
@@ -96,7 +96,7 @@ def test_edits_after_are_kept(client, director):
     data |= {name: form[name].value() for name in form.fields if form[name].value() is not None}
     data = {k: v for k, v in data.items() if v is not False}
     data |= {"rounds_per_series": "11", "fees-1-amount": "2.00", "money-0-amount": "3.00"}
-    answer = client.post(reverse("tournaments:edit", args=[t.pk]), data)
+    answer = client.post(reverse("director:edit", args=[t.pk]), data)
     assert answer.status_code == 302
     t.refresh_from_db()
     saved = tables(t)

@@ -13,7 +13,7 @@ pytestmark = pytest.mark.django_db
 
 def test_a_tournament_without_games_is_deleted_after_the_confirmation(client, director):
     t, _series = factories.drawn(8, directors=[director])
-    url = reverse("tournaments:delete", args=[t.pk])
+    url = reverse("director:delete", args=[t.pk])
     assert "Delete the tournament" in client.get(url).content.decode()
     client.post(url, {})  # not confirmed: nothing happens
     assert Tournament.objects.filter(pk=t.pk).exists()
@@ -25,10 +25,10 @@ def test_a_tournament_without_games_is_deleted_after_the_confirmation(client, di
 def test_a_tournament_with_games_is_archived_and_still_reachable(client, director):
     t, series = factories.drawn(4, directors=[director])
     factories.game(series.tables.get(), 1, passed_out=True)
-    url = reverse("tournaments:delete", args=[t.pk])
+    url = reverse("director:delete", args=[t.pk])
     assert "Archive the tournament" in client.get(url).content.decode()
     client.post(url, {"confirm": "yes"}, follow=True)  # the message read once
     t.refresh_from_db()
     assert t.archived
-    assert t.name not in client.get(reverse("tournaments:home")).content.decode()
-    assert client.get(reverse("tournaments:standings", args=[t.pk])).status_code == 200
+    assert t.name not in client.get(reverse("director:home")).content.decode()
+    assert client.get(reverse("director:standings", args=[t.pk])).status_code == 200

@@ -10,7 +10,7 @@ from django.urls import reverse
 from draw.series import draw_series
 from scoring.models import Game
 from tests import factories
-from tests.scoring.test_standings import play
+from tests.standings.test_ranking import play
 from tournaments.models import Registration, Seat, Series, Team, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -28,7 +28,7 @@ def director(client):
 
 def test_a_director_runs_an_evening_through_the_pages(client, director):
     response = client.post(
-        reverse("tournaments:create"),
+        reverse("director:create"),
         {
             "name": "Kneipenturnier",
             "date": "2026-11-27",
@@ -46,54 +46,54 @@ def test_a_director_runs_an_evening_through_the_pages(client, director):
 
     for i in range(7):
         response = client.post(
-            reverse("tournaments:players", args=[t.pk]),
+            reverse("director:players", args=[t.pk]),
             {"name": f"Spieler {i}", "club": f"Club {i % 2}", "first_series": 1},
         )
         assert response.status_code == 302
     assert Registration.objects.filter(tournament=t).count() == 7
 
-    response = client.post(reverse("tournaments:draw", args=[t.pk]), {"method": "random"})
+    response = client.post(reverse("director:draw", args=[t.pk]), {"method": "random"})
     series = t.series.get()
-    assert response.url == reverse("tournaments:series", args=[t.pk, 1])
+    assert response.url == reverse("director:series", args=[t.pk, 1])
     assert sorted(series.tables.values_list("size", flat=True)) == [3, 4]
 
-    page = client.get(reverse("tournaments:series", args=[t.pk, 1])).content.decode()
+    page = client.get(reverse("director:series", args=[t.pk, 1])).content.decode()
     for table in series.tables.all():
         # The series page lists the tables; each table's page has its entry link.
-        table_page = reverse("tournaments:table", args=[t.pk, 1, table.number])
+        table_page = reverse("director:table", args=[t.pk, 1, table.number])
         assert table_page in page
         assert table.entry_url() in client.get(table_page).content.decode()
     table = series.tables.get(size=3)
     for number in (1, 2, 3):
         client.post(table.entry_url(), {"number": number, "passed_out": "on"})
     assert Game.objects.filter(table=table).count() == 3
-    detail = client.get(reverse("tournaments:detail", args=[t.pk])).content.decode()
+    detail = client.get(reverse("director:detail", args=[t.pk])).content.decode()
     assert "1 of 2 tables finished" in detail
 
-    response = client.post(reverse("tournaments:finish", args=[t.pk, 1]), follow=True)
+    response = client.post(reverse("director:finish", args=[t.pk, 1]), follow=True)
     series.refresh_from_db()
     assert series.status == "running", "an unfinished table needs the director's confirmation"
     page = response.content.decode()
     assert "Series 1 is not finished: not all deals entered at tables" in page
     assert "sheets not confirmed at tables" in page  # the table of three entered all, nobody confirmed
-    client.post(reverse("tournaments:finish", args=[t.pk, 1]), {"force": "1"})
+    client.post(reverse("director:finish", args=[t.pk, 1]), {"force": "1"})
     series.refresh_from_db()
     assert series.status == "finished"
     # Seeding on sheets nobody confirmed says so and needs the director's word (5.5.3).
-    detail = client.get(reverse("tournaments:detail", args=[t.pk])).content.decode()
+    detail = client.get(reverse("director:detail", args=[t.pk])).content.decode()
     assert "2 sheets are not confirmed yet: the standings a seeded draw uses are provisional" in detail
-    response = client.post(reverse("tournaments:draw", args=[t.pk]), {"method": "seeded"}, follow=True)
+    response = client.post(reverse("director:draw", args=[t.pk]), {"method": "seeded"}, follow=True)
     assert "Not drawn: the standings to seed by are provisional" in response.content.decode()
     assert "series 1: tables 1, 2" in response.content.decode() and t.series.count() == 1
-    response = client.post(reverse("tournaments:draw", args=[t.pk]), {"method": "seeded", "provisional": "on"})
+    response = client.post(reverse("director:draw", args=[t.pk]), {"method": "seeded", "provisional": "on"})
     assert t.series.get(number=2).method == "seeded"
     assert "Seeded on provisional standings" in client.get(response.url).content.decode()
-    assert client.get(reverse("tournaments:standings", args=[t.pk])).status_code == 200
+    assert client.get(reverse("director:standings", args=[t.pk])).status_code == 200
 
 
 def test_registration_errors_name_the_field_and_change_nothing(client, director):
     t = factories.tournament(directors=[director], series_count=2)
-    url = reverse("tournaments:players", args=[t.pk])
+    url = reverse("director:players", args=[t.pk])
     response = client.post(url, {"name": "  ", "first_series": 1})
     assert response.status_code == 422
     assert "This field is required" in response.content.decode() or "Enter the player" in response.content.decode()
@@ -109,15 +109,15 @@ def test_registration_errors_name_the_field_and_change_nothing(client, director)
 
 def test_a_late_entry_cannot_join_a_drawn_series(client, director):
     t, _series = factories.drawn(8, directors=[director], series_count=2)
-    response = client.post(reverse("tournaments:players", args=[t.pk]), {"name": "Late", "first_series": 1})
+    response = client.post(reverse("director:players", args=[t.pk]), {"name": "Late", "first_series": 1})
     assert response.status_code == 422 and "already drawn" in response.content.decode()
-    response = client.post(reverse("tournaments:players", args=[t.pk]), {"name": "Late", "first_series": 2})
+    response = client.post(reverse("director:players", args=[t.pk]), {"name": "Late", "first_series": 2})
     assert response.status_code == 302
 
 
 def test_registering_the_same_name_and_club_again_warns_without_a_number(client, director):
     t = factories.tournament(directors=[director])
-    url = reverse("tournaments:players", args=[t.pk])
+    url = reverse("director:players", args=[t.pk])
     data = {"name": "Bodo Brandt", "club": "SC Nord", "membership_number": "T-002", "first_series": 1}
     assert client.post(url, data).status_code == 302
     response = client.post(url, {"name": "brandt,  bodo", "club": "SC Nord ", "first_series": 1})
@@ -136,16 +136,16 @@ def test_registering_the_same_name_and_club_again_warns_without_a_number(client,
 
 def test_the_registration_form_offers_the_first_series_not_yet_drawn(client, director):
     t, _series = factories.drawn(8, directors=[director], series_count=3)
-    page = client.get(reverse("tournaments:players", args=[t.pk])).content.decode()
+    page = client.get(reverse("director:players", args=[t.pk])).content.decode()
     assert 'name="first_series" value="2"' in page
     fresh = factories.tournament(directors=[director])
-    page = client.get(reverse("tournaments:players", args=[fresh.pk])).content.decode()
+    page = client.get(reverse("director:players", args=[fresh.pk])).content.decode()
     assert 'name="first_series" value="1"' in page
 
 
 def test_withdrawing_asks_first_naming_the_player(client, director):
     t, _series = factories.drawn(8, directors=[director], series_count=2)
-    page = client.get(reverse("tournaments:players", args=[t.pk])).content.decode()
+    page = client.get(reverse("director:players", args=[t.pk])).content.decode()
     name = t.registrations.order_by("player__name").first().player.name
     assert f"Withdraw {name}? The series already drawn stay as they are" in page
     assert f'data-confirm="Withdraw {name}? The series already drawn' in page  # static/js/office.js asks
@@ -154,10 +154,10 @@ def test_withdrawing_asks_first_naming_the_player(client, director):
 def test_withdraw_before_and_after_the_draw(client, director):
     t = factories.tournament(directors=[director])
     regs = factories.registered(t, 9)
-    client.post(reverse("tournaments:withdraw", args=[t.pk, regs[0].pk]))
+    client.post(reverse("director:withdraw", args=[t.pk, regs[0].pk]))
     assert not Registration.objects.filter(pk=regs[0].pk).exists()
-    client.post(reverse("tournaments:draw", args=[t.pk]), {"method": "random"})
-    client.post(reverse("tournaments:withdraw", args=[t.pk, regs[1].pk]))
+    client.post(reverse("director:draw", args=[t.pk]), {"method": "random"})
+    client.post(reverse("director:withdraw", args=[t.pk, regs[1].pk]))
     regs[1].refresh_from_db()
     assert regs[1].withdrawn_after_series == 1
 
@@ -165,7 +165,7 @@ def test_withdraw_before_and_after_the_draw(client, director):
 def test_drawing_five_players_shows_the_rule(client, director):
     t = factories.tournament(directors=[director])
     factories.registered(t, 5)
-    response = client.post(reverse("tournaments:draw", args=[t.pk]), {"method": "random"}, follow=True)
+    response = client.post(reverse("director:draw", args=[t.pk]), {"method": "random"}, follow=True)
     assert "3.2.7" in response.content.decode()
     assert not t.series.exists()
 
@@ -174,27 +174,27 @@ def test_swap_and_move_through_the_series_page(client, director):
     t, series = factories.drawn(7, directors=[director])
     seats = list(Seat.objects.filter(series=series).order_by("table__number", "number"))
     a, b = seats[0], seats[-1]
-    client.post(reverse("tournaments:swap", args=[t.pk, 1]), {"first": a.player_id, "second": b.player_id})
+    client.post(reverse("director:swap", args=[t.pk, 1]), {"first": a.player_id, "second": b.player_id})
     assert Seat.objects.get(series=series, player_id=a.player_id).table_id == b.table_id
     four = series.tables.get(size=4)
     three = series.tables.get(size=3)
     mover = four.seats.first().player_id
-    client.post(reverse("tournaments:move", args=[t.pk, 1]), {"player": mover, "table": three.pk})
+    client.post(reverse("director:move", args=[t.pk, 1]), {"player": mover, "table": three.pk})
     assert Seat.objects.get(series=series, player_id=mover).table_id == three.pk
-    response = client.post(reverse("tournaments:swap", args=[t.pk, 1]), {"first": "x"}, follow=True)
+    response = client.post(reverse("director:swap", args=[t.pk, 1]), {"first": "x"}, follow=True)
     assert "Choose two seated players" in response.content.decode()
 
 
 def test_a_seat_change_sent_back_to_a_table_in_other_digits_lands_on_the_series_page(client, director):
     """``back=²``: "²" passes str.isdigit() but int() refuses it; back to the series, never a 500."""
     t, _series = factories.drawn(7, directors=[director])
-    response = client.post(reverse("tournaments:swap", args=[t.pk, 1]), {"first": "x", "back": "²"})
-    assert response.status_code == 302 and response.url == reverse("tournaments:series", args=[t.pk, 1])
+    response = client.post(reverse("director:swap", args=[t.pk, 1]), {"first": "x", "back": "²"})
+    assert response.status_code == 302 and response.url == reverse("director:series", args=[t.pk, 1])
 
 
 def test_the_rules_and_fees_page_saves_the_fee_schedule(client, director):
     t = factories.tournament(directors=[director])
-    url = reverse("tournaments:edit", args=[t.pk])
+    url = reverse("director:edit", args=[t.pk])
     assert client.get(url).status_code == 200
     data = {
         "name": t.name,
@@ -227,14 +227,14 @@ URLS = ["detail", "edit", "players", "standings", "progress"]
 @pytest.mark.parametrize("name", URLS)
 def test_director_pages_need_a_login(client, name):
     t = factories.tournament()
-    response = client.get(reverse(f"tournaments:{name}", args=[t.pk]))
+    response = client.get(reverse(f"director:{name}", args=[t.pk]))
     assert response.status_code == 302 and "/accounts/login/" in response.url
 
 
 @pytest.mark.parametrize("name", URLS)
 def test_director_pages_refuse_another_tournaments_director(client, director, name):
     t = factories.tournament()  # director does not direct this one
-    assert client.get(reverse(f"tournaments:{name}", args=[t.pk])).status_code == 403
+    assert client.get(reverse(f"director:{name}", args=[t.pk])).status_code == 403
 
 
 def test_public_pages_only_when_published(client):
@@ -274,14 +274,14 @@ def busy_tournament(director):
 @pytest.mark.parametrize(
     ("name", "args", "limit"),
     [
-        ("tournaments:home", (), 8),
-        ("tournaments:detail", ("t",), 12),
-        ("tournaments:players", ("t",), 10),
-        ("tournaments:progress", ("t",), 8),
-        ("tournaments:series", ("t", 2), 12),
-        ("tournaments:standings", ("t",), 11),
+        ("director:home", (), 8),
+        ("director:detail", ("t",), 12),
+        ("director:players", ("t",), 10),
+        ("director:progress", ("t",), 8),
+        ("director:series", ("t", 2), 12),
+        ("director:standings", ("t",), 11),
         ("public:live", ("t",), 12),  # computed once per change of the results: the mark, then the rest
-        ("tournaments:desk", ("t",), 8),
+        ("director:desk", ("t",), 8),
     ],
 )
 def test_list_pages_use_a_fixed_number_of_queries(
@@ -299,7 +299,7 @@ def test_the_dashboard_tiles_show_the_round_being_played(client, director):
     table = series.tables.get()
     for number in range(1, 6):
         factories.game(table, number, passed_out=True)
-    page = client.get(reverse("tournaments:progress", args=[t.pk])).content.decode()
+    page = client.get(reverse("director:progress", args=[t.pk])).content.decode()
     assert "5/8" in page and "round 2/2" in page
 
 
@@ -308,7 +308,7 @@ def test_registering_another_directors_player_number_does_not_reveal_his_name(cl
     theirs = factories.tournament(directors=[factories.user("other")])
     Registration.objects.create(tournament=theirs, player=factories.player("Karla Geheim", membership_number="55"))
     mine = factories.tournament(directors=[director])
-    url = reverse("tournaments:players", args=[mine.pk])
+    url = reverse("director:players", args=[mine.pk])
     response = client.post(url, {"name": "Bernd", "membership_number": "55", "first_series": 1})
     page = response.content.decode()
     assert response.status_code == 422 and "Karla" not in page
@@ -326,7 +326,7 @@ def test_the_players_page_lists_a_page_by_surname_and_finds_a_name_in_any_order(
     for i in range(PAGE_SIZE + 5):
         Registration.objects.create(tournament=t, player=factories.player(f"Zoe Zander{i:03d}"))
     Registration.objects.create(tournament=t, player=factories.player("Anna Müller"))
-    url = reverse("tournaments:players", args=[t.pk])
+    url = reverse("director:players", args=[t.pk])
     page = client.get(url).content.decode()
     assert page.index("Anna Müller") < page.index("Zander000")  # by surname
     assert f"of {PAGE_SIZE + 6})" in page and f"Zander{PAGE_SIZE + 4:03d}" not in page
@@ -354,7 +354,7 @@ def _rules(t, **changes) -> dict:
 
 def test_the_rules_page_sets_the_list_fee_refund_share_and_names_a_wrong_one(client, director):
     t = factories.tournament(directors=[director])
-    url = reverse("tournaments:edit", args=[t.pk])
+    url = reverse("director:edit", args=[t.pk])
     assert client.post(url, _rules(t, list_fee_refund_percent=50)).status_code == 302
     t.refresh_from_db()
     assert t.list_fee_refund_percent == 50 and t.fee_rules().list_fee_refund_percent == 50
@@ -385,7 +385,7 @@ def test_a_form_error_on_the_players_page_stays_in_its_fields_cell(client, direc
     import re
 
     t = factories.tournament(directors=[director])
-    page = client.post(reverse("tournaments:players", args=[t.pk]), {"name": "", "first_series": "9"}).content.decode()
+    page = client.post(reverse("director:players", args=[t.pk]), {"name": "", "first_series": "9"}).content.decode()
     form = page.split('class="card form-grid"', 1)[1].split("</form>", 1)[0]
     cells = re.findall(r'<div class="field[^"]*">(.*?)</div>', form, flags=re.S)
     errors = [cell for cell in cells if "errorlist" in cell]

@@ -86,11 +86,11 @@ class Table(models.Model):
         return self.series.tournament.deals_per_table(self.size)
 
     def entry_url(self) -> str:
-        return reverse("tables:sheet", args=[self.token])
+        return reverse("table:sheet", args=[self.token])
 
     def control_url(self) -> str:
         """The second list's link: the same pages, keeping a list that is only compared."""
-        return reverse("tables:sheet", args=[self.control_token])
+        return reverse("table:sheet", args=[self.control_token])
 
 
 class Seat(models.Model):

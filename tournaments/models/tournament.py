@@ -91,7 +91,7 @@ class Tournament(models.Model):
         super().save(*args, **kwargs)
 
     def get_absolute_url(self) -> str:
-        return reverse("tournaments:detail", args=[self.pk])
+        return reverse("director:detail", args=[self.pk])
 
     def deals_per_table(self, size: int) -> int:
         """3.2.1: a round is one deal by each player, so a series has rounds x size deals."""

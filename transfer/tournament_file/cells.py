@@ -5,7 +5,7 @@ from __future__ import annotations
 from decimal import Decimal, InvalidOperation
 
 from core.tabular import typed as text
-from core.workbooks import TOURNAMENT_FILES, WorkbookError, worksheet
+from core.workbooks import WorkbookError, worksheet
 from core.workbooks import rows as workbook_rows
 
 from ..exports import FORMAT_VERSION
@@ -15,19 +15,16 @@ class TransferError(ValueError):
     """The workbook cannot be imported; the message names the sheet, row and column."""
 
 
-#: The last row a spreadsheet program has (Excel's and LibreOffice's 1,048,576).
-LAST_ROW = 2**20
-
-
 def _read(name: str):
-    """Rows of the sheet ``name``, each error of the file a :class:`TransferError`."""
+    """Rows of the sheet ``name``, each error of the file a :class:`TransferError`; read
+    under the limits the workbook was opened with (:func:`.importer.import_tournament`)."""
 
     def rows(workbook, *, min_row: int = 1):
         try:
             found = worksheet(workbook, name)
             if found is None:
                 raise TransferError(f"sheet {name!r} is missing; export the tournament with this office")
-            yield from workbook_rows(found, last_row=LAST_ROW, limits=TOURNAMENT_FILES, min_row=min_row)
+            yield from workbook_rows(found, min_row=min_row)
         except WorkbookError as error:
             raise TransferError(str(error)) from None
 
@@ -50,21 +47,29 @@ def sheet_rows(workbook, name: str, columns: tuple[str, ...]):
         yield number, [padded[i] for i in index]
 
 
-def whole(value, where: str, *, optional: bool = False) -> int | None:
+def whole(value, where: str, *, optional: bool = False, least: int = 0, most: int = 32767) -> int | None:
+    """A whole number from ``least`` to ``most`` (by default what a PositiveSmallIntegerField
+    holds on every database), or a refusal naming the cell: a number the columns cannot
+    store must never reach the database (an overflow there is a 500, not a message)."""
     if value is None or value == "":
         if optional:
             return None
         raise TransferError(f"{where}: a whole number is required")
+    number = None
     if isinstance(value, float) and value.is_integer():
-        return int(value)
-    if isinstance(value, int) and not isinstance(value, bool):
-        return value
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        number = int(value)
+    elif isinstance(value, int) and not isinstance(value, bool):
+        number = value
+    elif isinstance(value, str) and value.strip().lstrip("-").isdigit():
         try:
-            return int(value.strip())
+            number = int(value.strip())
         except ValueError:  # "²" passes isdigit(); thousands of digits exceed int()'s limit
-            pass
-    raise TransferError(f"{where}: {value!r} is not a whole number")
+            number = None
+    if number is None:
+        raise TransferError(f"{where}: {value!r} is not a whole number")
+    if not least <= number <= most:
+        raise TransferError(f"{where}: {number} is not a whole number from {least} to {most}")
+    return number
 
 
 def flag(value) -> bool:
@@ -88,13 +93,16 @@ def decimal(value, where: str) -> Decimal:
         raise TransferError(f"{where}: {value!r} is not an amount") from None
 
 
-#: The largest value of a PositiveSmallIntegerField on every database (PostgreSQL's smallint).
+#: The largest value of a PositiveSmallIntegerField on every database (PostgreSQL's smallint),
+#: of an IntegerField (a seed), and of a BigAutoField (an id).
 SMALLINT_MAX = 32767
+INT_MAX = 2**31 - 1
+BIGINT_MAX = 2**63 - 1
 
 
 def step_number(value, where: str) -> int:
     """A step or a place: a whole number from 1 to what its column holds, or a named refusal."""
-    number = whole(value, where)
+    number = whole(value, where, least=-BIGINT_MAX, most=BIGINT_MAX)
     if not 1 <= number <= SMALLINT_MAX:
         raise TransferError(f"{where}: {number} is not a number from 1 to {SMALLINT_MAX}")
     return number

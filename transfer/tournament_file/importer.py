@@ -6,17 +6,18 @@ from __future__ import annotations
 import datetime
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import BinaryIO
 
 from django.db import transaction
 
 from core.name_checks import name_problem
-from core.workbooks import TOURNAMENT_FILES, WorkbookError, open_workbook
+from core.workbooks import TOURNAMENT_FILES, Limits, WorkbookError, open_workbook
 from skat.fees import FeeError, PrizeRule, check_prize_rules
 from standings.ranking import standings
 from tournaments.models import LostGameFee, PassedOutFee, Prize, TableMoney, Tournament
 
 from ..exports import RANKING_COLUMNS
-from .cells import TransferError, decimal, flag, money, settings_of, sheet_rows, step_number, text, whole
+from .cells import INT_MAX, TransferError, decimal, flag, money, settings_of, sheet_rows, step_number, text, whole
 from .sheets import games, players, tables
 
 
@@ -28,20 +29,29 @@ class TournamentImport:
     differences: list[str] = field(default_factory=list)
 
 
-def import_tournament(path: str | Path, *, directors=()) -> TournamentImport:
-    """Create the workbook's tournament; raise :class:`TransferError` and write nothing on error."""
+def import_tournament(
+    source: str | Path | BinaryIO, *, directors=(), limits: Limits = TOURNAMENT_FILES, most_players: int | None = None
+) -> TournamentImport:
+    """Create the workbook's tournament; raise :class:`TransferError` and write nothing on error.
+
+    ``source``: a path (named in a refusal: the command line's own file) or a binary file
+    (named in none: a received body has no name of its own). ``limits``: the guard's
+    (:mod:`core.workbooks`) for the archive and every sheet read; a file received
+    over the network is read under its sender's, never the command line's huge ones.
+    ``most_players``: the most players the file may hold (a publication's bound).
+    """
     try:
-        workbook = open_workbook(path, TOURNAMENT_FILES)
+        workbook = open_workbook(source, limits)
     except WorkbookError as error:
-        raise TransferError(f"{path}: {error}") from None
+        raise TransferError(f"{source}: {error}" if isinstance(source, str | Path) else str(error)) from None
     try:
         with transaction.atomic():
-            return _import(workbook, directors)
+            return _import(workbook, directors, most_players)
     finally:
         workbook.close()
 
 
-def _import(workbook, directors) -> TournamentImport:
+def _import(workbook, directors, most_players: int | None = None) -> TournamentImport:
     result = TournamentImport()
     settings = settings_of(workbook)
     try:
@@ -58,7 +68,7 @@ def _import(workbook, directors) -> TournamentImport:
         venue=venue,
         series_count=whole(settings.get("Number of series"), "Tournament, Number of series"),
         rounds_per_series=whole(settings.get("Rounds per series"), "Tournament, Rounds per series"),
-        lot_seed=whole(settings.get("Lot seed"), "Tournament, Lot seed"),
+        lot_seed=whole(settings.get("Lot seed"), "Tournament, Lot seed", most=INT_MAX),
         entry_fee=decimal(settings.get("Entry fee"), "Tournament, Entry fee"),
         list_fee=decimal(settings.get("List fee"), "Tournament, List fee"),
         prize_pool_percent=whole(settings.get("Prize pool percent"), "Tournament, Prize pool percent"),
@@ -82,7 +92,7 @@ def _import(workbook, directors) -> TournamentImport:
     _money_tables(settings, tournament)
     result.tournament = tournament
 
-    people = players(workbook, tournament)
+    people = players(workbook, tournament, most=most_players)
     result.players = len(people)
     seated = tables(workbook, tournament, people)
     result.games = games(workbook, seated, result.differences)

@@ -11,25 +11,38 @@ from skat.rules import RuleError
 from tournaments.models import Club, Player, Registration, Seat, Series, Table, Team, Tournament
 
 from ..exports import GAMES_COLUMNS, PLAYERS_COLUMNS, TABLES_COLUMNS
-from .cells import TransferError, flag, sheet_rows, text, whole
+from .cells import BIGINT_MAX, INT_MAX, TransferError, flag, sheet_rows, text, whole
+
+#: The highest Player ID of a file kept as the new player's id: a file must not push the
+#: database's id sequence to its end (a Player ID of 2**63 - 1 made every later player a
+#: 500 on the whole server); a larger one gets a fresh id, as a taken one does.
+KEPT_ID_MAX = INT_MAX
 
 
-def players(workbook, tournament: Tournament) -> dict[int, Player]:
-    """Players sheet -> {file's Player ID: player}; existing players are matched by membership number."""
+def players(workbook, tournament: Tournament, *, most: int | None = None) -> dict[int, Player]:
+    """Players sheet -> {file's Player ID: player}; existing players are matched by membership
+    number. ``most``: the most players the file may hold (a publication's bound)."""
     rows = list(sheet_rows(workbook, "Players", PLAYERS_COLUMNS))
+    if most is not None and len(rows) > most:
+        raise TransferError(
+            f"Players: {len(rows)} players, more than the {most} a file sent here may hold; "
+            "a larger tournament is imported on the server (manage.py import_tournament)"
+        )
     numbers = [text(r[3]) for _n, r in rows if text(r[3])]
     known = {p.membership_number: p for p in Player.objects.filter(membership_number__in=numbers)}
     # New players keep the file's Player ID where it is free (always in an empty database):
     # the lot that breaks exact ties is drawn from the player's id (skat.rating.rank).
-    keys = [r[0] for _n, r in rows if isinstance(r[0], int)]
+    keys = [r[0] for _n, r in rows if isinstance(r[0], int) and 1 <= r[0] <= KEPT_ID_MAX]
     taken = set(Player.objects.filter(pk__in=keys).values_list("pk", flat=True))
     clubs = {c.name: c for c in Club.objects.all()}
     teams: dict[str, Team] = {}
     by_id: dict[int, Player] = {}
+    new: list[Player] = []
+    seen: dict[str, int] = {}
     registrations = []
     for number, (key, name, club_name, membership, nationality, team, first, withdrawn, paid) in rows:
         where = f"Players, row {number}"
-        key = whole(key, f"{where}, Player ID")
+        key = whole(key, f"{where}, Player ID", least=1, most=BIGINT_MAX)
         if key in by_id:
             raise TransferError(f"{where}, Player ID: {key} appears twice")
         name, club_name, membership = text(name), text(club_name), text(membership)
@@ -38,6 +51,9 @@ def players(workbook, tournament: Tournament) -> dict[int, Player]:
         for column, value in (("Name", name), ("Club", club_name), ("Team", text(team))):
             if value and (problem := name_problem(value)):
                 raise TransferError(f"{where}, {column}: {problem}")
+        if membership and membership in seen:
+            raise TransferError(f"{where}, Membership number: {membership} is on row {seen[membership]} already")
+        seen[membership] = number
         player = known.get(membership) if membership else None
         if player is not None and player.name.casefold() != name.casefold():
             raise TransferError(f"{where}, Membership number: {membership} belongs to {player.name}, not {name}")
@@ -46,13 +62,15 @@ def players(workbook, tournament: Tournament) -> dict[int, Player]:
             if club_name:
                 club = clubs.get(club_name) or Club.objects.create(name=club_name)
                 clubs[club_name] = club
-            player = Player.objects.create(
-                pk=key if key not in taken else None,
+            keep = key <= KEPT_ID_MAX and key not in taken
+            player = Player(
+                pk=key if keep else None,
                 name=name,
                 club=club,
                 membership_number=membership,
                 nationality=text(nationality)[:3],
-            )
+            ).fill_keys()
+            new.append(player)
         by_id[key] = player
         team_obj = None
         if text(team):
@@ -68,6 +86,10 @@ def players(workbook, tournament: Tournament) -> dict[int, Player]:
                 paid=flag(paid),
             )
         )
+    # In bulk, a few queries for any number of players: those keeping their file's id first,
+    # then the others, whose ids the database gives (and bulk_create sets on them).
+    Player.objects.bulk_create([p for p in new if p.pk is not None], batch_size=1000)
+    Player.objects.bulk_create([p for p in new if p.pk is None], batch_size=1000)
     Registration.objects.bulk_create(registrations, batch_size=1000)
     # Explicit ids leave PostgreSQL's sequence behind; move it past them.
     with connection.cursor() as cursor:
@@ -93,7 +115,7 @@ def tables(workbook, tournament: Tournament, players: dict[int, Player]) -> dict
                 number=series_number,
                 status=text(status),
                 method=text(method),
-                seed=whole(seed, f"{where}, Draw seed", optional=True) or 0,
+                seed=whole(seed, f"{where}, Draw seed", optional=True, most=INT_MAX) or 0,
             )
         table_key = (series_number, whole(table, f"{where}, Table"))
         if table_key not in tables:
@@ -101,7 +123,7 @@ def tables(workbook, tournament: Tournament, players: dict[int, Player]) -> dict
             if size_value not in (3, 4):
                 raise TransferError(f"{where}, Size: a table has 3 or 4 players, not {size_value} (3.2.7)")
             tables[table_key] = Table(series=series_by_number[series_number], number=table_key[1], size=size_value)
-        player = players.get(whole(key, f"{where}, Player ID"))
+        player = players.get(whole(key, f"{where}, Player ID", least=1, most=BIGINT_MAX))
         if player is None:
             raise TransferError(f"{where}, Player ID: {key} is not on the Players sheet")
         seats.append((table_key, whole(seat, f"{where}, Seat"), player, number))
@@ -171,7 +193,7 @@ def games(workbook, tables: dict[tuple[int, int], Table], differences: list[str]
         except RuleError as error:
             raise TransferError(f"{where}: {error}") from None
         for column, attribute in _COMPARED:
-            written = whole(row[col[column]], f"{where}, {column}", optional=True) or 0
+            written = whole(row[col[column]], f"{where}, {column}", optional=True, least=-INT_MAX, most=INT_MAX) or 0
             if written != getattr(game, attribute):
                 differences.append(
                     f"{where}, {column}: the file says {written}, the rules give {getattr(game, attribute)}"

@@ -1,0 +1,106 @@
+"""A differing second list blocks the players' confirmation (issue 15; DOMAIN: the seat-1
+list counts unless the players or a referee agree otherwise): until the scorekeepers
+bring the lists in line or a referee accepts the sheet as it is."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from scoring.models import ControlEntry, ListsAccepted, SeatConfirmation, SignOff
+from signoff import confirm as signoff
+from signoff.pins import seat_pin
+from tests import factories
+from tests.referees.helpers import full_table
+
+pytestmark = pytest.mark.django_db
+
+#: Deal 2 of helpers.DEALS as the sheet has it (hearts, seat 2, lost) and as the second list has it.
+SHEET_DEAL_2 = {"declarer_seat": 2, "contract": "hearts", "tops": 2, "declarer_points": 50}
+OTHER_DEAL_2 = {"declarer_seat": 3, "contract": "hearts", "tops": 2, "declarer_points": 70}
+
+
+def differing_table():
+    table = full_table(3)
+    factories.control_entry(table, 1, declarer_seat=1, contract="grand", tops=1, declarer_points=70)
+    factories.control_entry(table, 2, **OTHER_DEAL_2)
+    return table
+
+
+def test_a_differing_second_list_refuses_every_pin():
+    table = differing_table()
+    with pytest.raises(signoff.SignOffRefused, match=r"5\.5\.3: the second list differs from the sheet at deal 2"):
+        signoff.confirm_seat(table, 1, seat_pin(table, 1))
+    assert not SeatConfirmation.objects.exists()
+
+
+def test_a_differing_second_list_refuses_signed_on_paper():
+    table = differing_table()
+    with pytest.raises(signoff.SignOffRefused, match="a referee decides"):
+        signoff.mark_on_paper(table, by="referee")
+    assert not SignOff.objects.exists()
+
+
+def test_once_the_lists_agree_the_players_confirm():
+    table = differing_table()
+    entry = ControlEntry.objects.get(table=table, number=2)
+    for name, value in SHEET_DEAL_2.items():
+        setattr(entry, name, value)
+    entry.apply_rules(3)
+    entry.save()
+    signoff.confirm_seat(table, 1, seat_pin(table, 1))
+    assert SeatConfirmation.objects.filter(table=table, seat_number=1).exists()
+
+
+def test_a_referee_accepting_the_sheet_lets_the_players_confirm():
+    table = differing_table()
+    accepted = signoff.accept_sheet(table, by="ref", reason="Seat 1's list is right")
+    assert accepted.deals == [2] and accepted.accepted_by == "ref"
+    for seat in (1, 2, 3):
+        signoff.confirm_seat(table, seat, seat_pin(table, seat))
+    assert SignOff.objects.filter(table=table).exists()
+
+
+def test_an_acceptance_covers_only_the_deals_it_saw():
+    table = differing_table()
+    signoff.accept_sheet(table, by="ref", reason="Deal 2 as on the sheet")
+    factories.control_entry(table, 3, declarer_seat=1, contract="clubs", tops=1, declarer_points=70)
+    with pytest.raises(signoff.SignOffRefused, match="at deals 2, 3"):
+        signoff.confirm_seat(table, 1, seat_pin(table, 1))
+
+
+def test_accepting_needs_a_reason_and_a_difference():
+    table = differing_table()
+    with pytest.raises(signoff.SignOffRefused, match="Why"):
+        signoff.accept_sheet(table, by="ref", reason="  ")
+    agreeing = full_table(3)
+    with pytest.raises(signoff.SignOffRefused, match="nothing to decide"):
+        signoff.accept_sheet(agreeing, by="ref", reason="just so")
+    assert not ListsAccepted.objects.exists()
+
+
+def test_the_table_link_shows_why_nobody_can_confirm(client):
+    table = differing_table()
+    page = client.get(reverse("table:sheet", args=[table.token])).content.decode()
+    assert "the second list differs from the sheet at deal 2" in page
+    assert 'name="pin"' not in page
+    response = client.post(
+        reverse("table:confirm", args=[table.token]), {"seat": 1, "pin": seat_pin(table, 1)}, follow=True
+    )
+    assert "a referee decides, before the sheet is confirmed" in response.content.decode()
+    assert not SeatConfirmation.objects.exists()
+
+
+def test_one_seats_wrong_pins_lock_only_that_seat():
+    table = full_table(3)
+    wrong = f"{(int(seat_pin(table, 1)) + 1) % 10_000:04d}"
+    for _ in range(signoff.PIN_ATTEMPTS):
+        with pytest.raises(signoff.SignOffRefused):
+            signoff.confirm_seat(table, 1, wrong)
+    state = signoff.state(table)
+    assert set(state.locked_seats) == {1}
+    signoff.confirm_seat(table, 2, seat_pin(table, 2))
+    assert signoff.lift_pin_lock(table, 1) == signoff.PIN_ATTEMPTS
+    assert signoff.state(table).locked_seats == {}
+    signoff.confirm_seat(table, 1, seat_pin(table, 1))
+    assert set(SeatConfirmation.objects.values_list("seat_number", flat=True)) == {1, 2}

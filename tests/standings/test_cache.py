@@ -1,0 +1,105 @@
+"""The standings cache is a speed-up, never a condition: a cache directory that is gone,
+unwritable or full, or a file cut short, costs a computation and never a page."""
+
+from __future__ import annotations
+
+import pytest
+from django.db.models import Max
+from django.urls import reverse
+
+from scoring.models import ResultsMark
+from tests.standings.test_views import field, rename
+
+pytestmark = pytest.mark.django_db
+
+PAGES = ["public:standings", "public:live", "public:standings_pdf", "public:standings_csv"]
+
+
+def file_cache(settings, location) -> None:
+    settings.CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.filebased.FileBasedCache", "LOCATION": str(location)}
+    }
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_the_pages_are_served_when_the_cache_directory_cannot_be_made(client, settings, tmp_path, name):
+    settings.STANDINGS_SETTLE_SECONDS = 5  # the settled mark is kept in the cache too
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a directory")
+    file_cache(settings, blocker / "cache")
+    t = field(12, standings_public=True)
+    assert client.get(reverse(name, args=[t.pk])).status_code == 200
+
+
+def test_a_cache_file_cut_short_is_computed_again(client, settings, tmp_path):
+    file_cache(settings, tmp_path / "cache")
+    t = field(12, standings_public=True)
+    url = reverse("public:standings", args=[t.pk])
+    client.get(url)
+    for entry in (tmp_path / "cache").iterdir():  # a full disk: every entry cut short
+        entry.write_bytes(entry.read_bytes()[:20])
+    again = client.get(url)
+    assert again.status_code == 200 and again.context["total"] == 12
+
+
+def test_a_change_in_the_same_second_is_never_answered_304(client):
+    """HTTP dates count whole seconds (and PostgreSQL stamps a change with its transaction's
+    start): only the ETag may say "unchanged"; If-Modified-Since alone gets the page."""
+    t = field(12, standings_public=True)
+    url = reverse("public:standings", args=[t.pk])
+    first = client.get(url)
+    at = ResultsMark.objects.filter(tournament=t).aggregate(at=Max("changed_at"))["at"]
+    rename(t, 1, "Neu Benannt")
+    ResultsMark.objects.filter(tournament=t).update(changed_at=at)  # the rename in the same second
+    again = client.get(url, HTTP_IF_MODIFIED_SINCE=first["Last-Modified"])
+    assert again.status_code == 200 and "Neu Benannt" in again.content.decode()
+    assert again["Last-Modified"] == first["Last-Modified"]
+    assert client.get(url, HTTP_IF_NONE_MATCH=again["ETag"]).status_code == 304
+
+
+@pytest.mark.parametrize("name", ["public:standings", "director:standings"])
+def test_a_new_login_gets_the_page_again_not_a_304(client, director, name):
+    """Every page carries the log-out and language forms with a CSRF token: a new login
+    rotates the secret, and a 304 would keep the old token (those forms would fail)."""
+    t = field(12, director, standings_public=True)
+    url = reverse(name, args=[t.pk])
+    etag = client.get(url)["ETag"]
+    assert client.get(url, HTTP_IF_NONE_MATCH=etag).status_code == 304
+    client.logout()
+    client.force_login(director)
+    assert client.get(url, HTTP_IF_NONE_MATCH=etag).status_code == 200
+
+
+def test_one_request_computes_a_missing_entry_and_the_others_wait_for_it(settings, tmp_path):
+    """100 spectators a second: when the results change, one computes the page, the
+    others wait for it instead of computing it again (standings.cache.lookup_or_claim)."""
+    import threading
+
+    from standings import cache as public_cache
+
+    file_cache(settings, tmp_path / "cache")
+    computed = []
+
+    def slow_page() -> str:
+        computed.append(1)
+        threading.Event().wait(0.1)
+        return "the page"
+
+    first = threading.Thread(target=lambda: public_cache.cached("k-wait", slow_page))
+    first.start()
+    threading.Event().wait(0.02)  # the first has claimed the entry and is computing
+    assert public_cache.cached("k-wait", lambda: "computed again") == "the page"
+    first.join()
+    assert computed == [1]
+
+
+def test_a_claim_nobody_fulfils_costs_a_short_wait_then_a_computation(settings, tmp_path, monkeypatch):
+    from standings import cache as public_cache
+
+    file_cache(settings, tmp_path / "cache")
+    monkeypatch.setattr(public_cache, "WAIT_FOR_OTHER", 0.05)
+    assert public_cache.lookup_or_claim("k-gone") is None  # claimed: this request computes
+    # ... and fails before storing: the next request waits a moment, then computes itself.
+    assert public_cache.lookup_or_claim("k-gone") is None
+    assert public_cache.cached("k-gone", lambda: "made") == "made"
+    assert public_cache.lookup_or_claim("k-gone") == "made"
