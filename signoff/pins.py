@@ -36,7 +36,7 @@ def seat_pin(table, seat_number: int) -> str:
 
 def pin_matches(table, seat_number: int, pin: str) -> bool:
     """Compare in constant time, so the answer's timing reveals nothing. A PIN is four ASCII
-    digits: anything else (``000٠``, Arabic-Indic digits) is simply wrong (compare_digest
+    digits: anything else (Arabic-Indic or full-width digits) is simply wrong (compare_digest
     refuses non-ASCII text with a TypeError, which was a 500)."""
     typed = (pin or "").strip()
     return typed.isascii() and hmac.compare_digest(seat_pin(table, seat_number).encode(), typed.encode())
