@@ -59,7 +59,7 @@ INSTALLED_APPS = [
     # The office's apps, each importing only those above it in this list (tests/test_layers.py).
     "accounts",
     "tournaments",
-    "scoring",
+    "games",
     "signoff",
     "standings",
     "draw",
@@ -131,7 +131,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     }
     # Tests use a file too, not Django's shared-cache in-memory database: that one
     # answers a second writer "table is locked" at once instead of waiting, so two
-    # phones at once (tests/scoring/test_concurrency.py) would not behave as in the hall.
+    # phones at once (tests/games/test_concurrency.py) would not behave as in the hall.
     DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / ".test-db.sqlite3")}
 
 

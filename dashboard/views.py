@@ -14,7 +14,7 @@ from django.views.decorators.http import require_POST
 from core.addresses import loopback_office
 from core.params import number_param
 from draw.series import can_draw_next, seats_editable
-from scoring.state import unconfirmed_tables
+from games.state import unconfirmed_tables
 from tournaments.forms import DrawForm
 from tournaments.lookups import series_or_404
 from tournaments.models import Registration, Series, Tournament

@@ -7,7 +7,7 @@ class LeaguesConfig(AppConfig):
     verbose_name = _("Leagues")
 
     def ready(self) -> None:
-        # Fill the hooks the apps below declare (README, "Layout"): they never import leagues.
+        # Fill the hooks the apps below declare (docs, "Layout"): they never import leagues.
         from referees import hooks
         from tournaments import hooks as tournaments_hooks
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from django.db import transaction
 
 from draw.series import draw_series
-from scoring.models import Game
+from games.models import Game
 from signoff.confirm import mark_on_paper
 from skat.rules import GAME_VALUES, Contract, RuleError
 from skat.sheet import active_seats

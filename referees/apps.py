@@ -5,8 +5,8 @@ class RefereesConfig(AppConfig):
     name = "referees"
 
     def ready(self) -> None:
-        # Fill the hooks the apps below declare (README, "Layout"): they never import referees.
-        from scoring import hooks as scoring_hooks
+        # Fill the hooks the apps below declare (docs, "Layout"): they never import referees.
+        from games import hooks as scoring_hooks
         from tournaments import hooks as tournaments_hooks
 
         from . import corrections, panels, permissions

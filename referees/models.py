@@ -208,7 +208,7 @@ class Reopening(models.Model):
 
 
 def _game_field(name: str):
-    from scoring.models import Game
+    from games.models import Game
 
     return Game._meta.get_field(name)
 

@@ -20,7 +20,7 @@ and the director or a referee lifts a seat's lock (:func:`lift_pin_lock`, the re
 table page) or marks the sheet signed on paper. A refusal while locked is not counted,
 so it never prolongs the lock.
 
-While the table's second list differs from the sheet (scoring.lists), the players cannot
+While the table's second list differs from the sheet (games.lists), the players cannot
 confirm: the scorekeepers bring their lists in line, or a referee decides that the sheet
 stands as it is (:func:`accept_sheet`; DOMAIN: the seat-1 list counts unless the players
 or a referee agree otherwise).
@@ -38,8 +38,8 @@ from django.utils.formats import time_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from scoring.lists import differing_deals
-from scoring.models import Game, ListsAccepted, PinFailure, SeatConfirmation, SignOff
+from games.lists import differing_deals
+from games.models import Game, ListsAccepted, PinFailure, SeatConfirmation, SignOff
 from tournaments.models import Series, Table
 
 from .pins import pin_matches

@@ -2,7 +2,7 @@
 
 The link's token is the only key: it opens its own table and nothing else. A table has
 two links: the sheet's (``Table.token``, the list that counts) and the second list's
-(``Table.control_token``, kept by another player and only compared, scoring.lists);
+(``Table.control_token``, kept by another player and only compared, games.lists);
 both open the same pages, each for its own list. Views stay thin; the engine values
 games (forms.py) and entry.py saves them exactly once.
 """
@@ -26,10 +26,10 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from core.addresses import absolute_link
 from core.params import number_param
 from core.rule_messages import rule_message
-from scoring import entry, lists, tablesheet
-from scoring.forms import ControlEntryForm, GameForm
-from scoring.models import ControlEntry, Deal, Game
-from scoring.preview import preview_response
+from games import entry, lists, tablesheet
+from games.forms import ControlEntryForm, GameForm
+from games.models import ControlEntry, Deal, Game
+from games.preview import preview_response
 from signoff import confirm as signoff
 from signoff.confirm import is_signed
 from signoff.context import table_link_context

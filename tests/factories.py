@@ -8,7 +8,7 @@ import itertools
 from django.contrib.auth import get_user_model
 
 from draw.series import draw_series
-from scoring.models import ControlEntry, Game
+from games.models import ControlEntry, Game
 from tournaments.models import Club, Player, Registration, Seat, Series, Table, Tournament
 
 _counter = itertools.count(1)

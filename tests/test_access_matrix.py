@@ -39,8 +39,8 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
+from games.models import Game, PinFailure, SignOff
 from referees.models import Dispute, RefereeAssignment
-from scoring.models import Game, PinFailure, SignOff
 from signoff.pins import seat_pin
 from tests import factories
 from tournaments.models import Registration, Seat, Series, Table

@@ -1,10 +1,10 @@
 """Hooks: how a lower layer shows something of a higher one without importing it.
 
-The office's apps import only downwards (README, "Layout"): tournaments, then scoring,
-then referees. When a lower app needs an answer only a higher one has (the seeded draw
-needs the standings; the front page lists the tournaments a user referees), it declares
-a :class:`Hook` here with a default, and the higher app fills it in its
-``AppConfig.ready``. Nothing here knows who fills it.
+The office's apps import only downwards (docs, "Layout"): tournaments, then the games,
+sign-off, standings, the draw and the rest, then referees and leagues. When a lower app
+needs an answer only a higher one has (whether deals are entered; the front page lists
+the tournaments a user referees), it declares a :class:`Hook` here with a default, and
+the higher app fills it in its ``AppConfig.ready``. Nothing here knows who fills it.
 """
 
 from __future__ import annotations

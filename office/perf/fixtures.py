@@ -16,8 +16,8 @@ import uuid
 from django.db import connection
 
 from draw.series import draw_series
+from games.models import Game
 from office.demo import random_game
-from scoring.models import Game
 from tournaments.models import Club, Player, Registration, Series, Team, Tournament
 
 from .timing import Log

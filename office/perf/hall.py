@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from django.db import connections
 from django.urls import reverse
 
-from scoring.models import ControlEntry, Game
+from games.models import ControlEntry, Game
 from tournaments.models import Series, Table, Tournament
 
 from .client import HALL, request

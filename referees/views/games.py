@@ -11,9 +11,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from core.rule_messages import rule_message
-from scoring import tablesheet
-from scoring.models import Game, ListsAccepted
-from scoring.preview import preview_response
+from games import tablesheet
+from games.models import Game, ListsAccepted
+from games.preview import preview_response
 from signoff import confirm as signoff
 from skat.rules import RuleError
 from skat.sheet import active_seats

@@ -44,7 +44,7 @@ print("SETUP", day.pk, token)
 SERVER_COUNTS = """
 import json
 from leagues.models import MatchDay, Publication
-from scoring.models import Game
+from games.models import Game
 day = MatchDay.objects.get()
 print("COUNTS", json.dumps({
     "publications": Publication.objects.count(),

@@ -120,9 +120,9 @@ def test_bench_and_load_test_pages_are_cached_apart_from_the_office(tmp_path):
 
 
 def test_the_hall_audit_finds_a_lost_deal_and_one_stored_but_never_confirmed():
+    from games.models import Game
     from office.demo import random_game
     from office.perf.fixtures import entry_data
-    from scoring.models import Game
 
     with scratch.scratch_database(log=lambda _line: None):
         tournament = hall.setup(2, seed=1, log=lambda _line: None)

@@ -11,9 +11,8 @@ from django import forms
 from django.template import Context, Template
 from django.utils import translation
 
-from office.demo import random_game
-from scoring import tablesheet
-from scoring.forms import (
+from games import tablesheet
+from games.forms import (
     BID_CHOICES,
     BidSelect,
     PlainCheckboxInput,
@@ -21,12 +20,13 @@ from scoring.forms import (
     PlainNumberInput,
     PlainRadioSelect,
 )
-from scoring.models import Game
+from games.models import Game
+from office.demo import random_game
 from tests import factories
 
 pytestmark = pytest.mark.django_db
 
-#: The template loop rows_html replaced (templates/scoring/_sheet_table.html before), the reference.
+#: The template loop rows_html replaced (templates/games/_sheet_table.html before), the reference.
 REFERENCE_ROWS = Template((Path(__file__).parent / "data" / "sheet_rows_reference.html").read_text().strip())
 
 
@@ -125,7 +125,7 @@ def test_the_plain_inputs_equal_djangos(ours, djangos, value, attrs):
 
 def test_every_field_of_the_entry_form_renders_as_django_would():
     table = factories.table_of(4)
-    from scoring.forms import GameForm
+    from games.forms import GameForm
 
     form = GameForm(table=table, players={2: "Bärbel", 3: "<Carl>", 4: "Dora"}, initial={"number": 1})
     djangos = {

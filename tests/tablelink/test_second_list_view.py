@@ -10,7 +10,7 @@ import segno
 from django.urls import reverse
 from pypdf import PdfReader
 
-from scoring.models import ControlEntry, Game
+from games.models import ControlEntry, Game
 from signoff.confirm import mark_on_paper
 from standings.ranking import standings
 from tests import factories

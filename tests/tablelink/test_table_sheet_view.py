@@ -8,7 +8,7 @@ import uuid
 import pytest
 from django.urls import reverse
 
-from scoring.models import Game, SeatConfirmation
+from games.models import Game, SeatConfirmation
 from signoff.pins import seat_pin
 from tablelink.views import _open_link
 from tests import factories

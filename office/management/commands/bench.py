@@ -3,7 +3,7 @@
 Prints one table of figures (each the median of repeated runs) with its floor and
 target, then one of pages (server time, size and queries of every page at the
 tournament's size, with the test client in this process), each with a pass/fail mark;
-exits non-zero when a target is missed. See README, BENCHMARKS, and
+exits non-zero when a target is missed. See the docs, "Benchmarks", and
 :mod:`office.perf.bench` (the figures), :mod:`office.perf.pages` (the pages),
 :mod:`office.perf.fixtures` (the tournament), :mod:`office.perf.scratch` (the throwaway database).
 """

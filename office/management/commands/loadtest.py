@@ -3,7 +3,7 @@
 Two profiles. ``tables`` (the default): scorekeepers enter whole tables at once, with
 double submits and resends (:mod:`office.perf.loadtest`). ``hall``: a whole evening's
 hall for a bounded time, 750 tables with two lists each at a real pace and 3,000
-spectators reloading the public standings (:mod:`office.perf.hall`). See README, BENCHMARKS.
+spectators reloading the public standings (:mod:`office.perf.hall`). See the docs, "Benchmarks".
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
-from scoring.models import Game
+from games.models import Game
 from tests import factories
 from tests.threads import in_parallel
 from tournaments.models import Table

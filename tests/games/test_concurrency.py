@@ -1,7 +1,7 @@
 """Two phones at once, for real: two threads with their own database connections.
 
 A correction carries the version the phone saw (Game.version); entries serialise per
-table (scoring/entry.py). Whoever comes second is told, and nothing is overwritten
+table (games/entry.py). Whoever comes second is told, and nothing is overwritten
 silently. Runs on SQLite and PostgreSQL (DATABASE_URL).
 """
 
@@ -13,7 +13,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from scoring.models import Game
+from games.models import Game
 from tests import factories
 from tests.threads import in_parallel
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.db import IntegrityError, transaction
 
-from scoring.models import Game
+from games.models import Game
 from skat.rules import RuleError
 from tests import factories
 

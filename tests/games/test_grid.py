@@ -1,13 +1,13 @@
-"""The office grid's service (scoring/grid.py): rows read through the phone's form, saved
+"""The office grid's service (games/grid.py): rows read through the phone's form, saved
 through the phone's path, all in one transaction or none."""
 
 from __future__ import annotations
 
 import pytest
 
-from scoring import grid
-from scoring.forms import ControlEntryForm, GameForm
-from scoring.models import ControlEntry, Game
+from games import grid
+from games.forms import ControlEntryForm, GameForm
+from games.models import ControlEntry, Game
 from tests import factories
 from tournaments.lookups import names_by_seat
 

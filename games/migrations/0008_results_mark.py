@@ -1,18 +1,18 @@
-"""The results mark (scoring.models.ResultsMark), kept by database triggers.
+"""The results mark (games.models.ResultsMark), kept by database triggers.
 
 Every change of what a tournament's standings and projector page show adds one to a
 counter: a sheet's changes (games, sign-off) to the sheet's row, the rest (series,
 tables, seats, registrations, teams, categories, the tournament itself, a player's
 name or club, a club's name) to the tournament's row (scope 0). Triggers, like the seat
 totals' (0004), so no way of writing (views, imports, the admin, raw SQL, the load
-test) can forget to count. The SQL is in scoring/triggers.py, kept there as it was when
+test) can forget to count. The SQL is in games/triggers.py, kept there as it was when
 this migration was written.
 """
 
 import django.db.models.deletion
 from django.db import migrations, models
 
-from scoring import triggers
+from games import triggers
 
 
 def create_triggers(apps, schema_editor) -> None:

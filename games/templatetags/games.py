@@ -1,12 +1,12 @@
-"""``{% load games %}``: the one describer (:mod:`scoring.describe`) in templates."""
+"""``{% load games %}``: the one describer (:mod:`games.describe`) in templates."""
 
 from __future__ import annotations
 
 from django import template
 from django.utils.safestring import SafeString
 
-from scoring import describe
-from scoring.models import Deal
+from .. import describe
+from ..models import Deal
 
 register = template.Library()
 

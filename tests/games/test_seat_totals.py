@@ -9,9 +9,9 @@ import pytest
 from django.apps import apps
 from django.db.models import F
 
+from games.models import Game, SeatTotal
 from office.demo import random_game
 from referees.corrections import correct_game, void_game
-from scoring.models import Game, SeatTotal
 from skat.rules import RuleError
 from standings.ranking import seat_totals_differ, standings, stored_seat_totals
 from tests import factories
@@ -163,7 +163,7 @@ def test_the_migration_sums_the_games_stored_before_it():
     t, _series, _rng = played(share=0.5)
     before = totals(t)
     SeatTotal.objects.all().delete()
-    migration = importlib.import_module("scoring.migrations.0004_seat_totals")
+    migration = importlib.import_module("games.migrations.0004_seat_totals")
     migration.sum_stored_games(apps, None)
     assert totals(t) == before
     assert seat_totals_differ(tables_of(t)) == {}

@@ -5,7 +5,7 @@ Two phones, a double tap or a resend after a dropped connection all carry the
 saved instead of making a second one. A different entry for a deal that already has
 a game is refused with the rule, and a correction whose version is stale is refused
 so the later writer is told rather than overwriting. The second list kept at the table
-(:class:`scoring.models.ControlEntry`, through its own link) is saved by the same
+(:class:`games.models.ControlEntry`, through its own link) is saved by the same
 functions under the same rules: the form's model says which list it is.
 """
 

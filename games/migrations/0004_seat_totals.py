@@ -1,15 +1,15 @@
-"""Seat totals, kept by database triggers on the games (see scoring.models.SeatTotal).
+"""Seat totals, kept by database triggers on the games (see games.models.SeatTotal).
 
 The triggers add a game's score, won and lost to its declarer's seat row when the game
 is inserted, take them away when it is deleted, and both when it is updated, in the
-same transaction as the game (their SQL: scoring/triggers.py). The existing games are
+same transaction as the game (their SQL: games/triggers.py). The existing games are
 summed into the new table once.
 """
 
 import django.db.models.deletion
 from django.db import migrations, models
 
-from scoring import triggers
+from games import triggers
 
 
 def create_triggers(apps, schema_editor) -> None:

@@ -1,13 +1,13 @@
 """The results mark grows with every change of what the standings show, however it is
-written (the triggers of scoring/migrations/0008), and only the tournament's own."""
+written (the triggers of games/migrations/0008), and only the tournament's own."""
 
 from __future__ import annotations
 
 import pytest
 
 from draw.series import draw_series
+from games.models import Game, ResultsMark, SignOff
 from referees.corrections import add_game, correct_game, void_game
-from scoring.models import Game, ResultsMark, SignOff
 from standings.cache import results_mark
 from tests import factories
 from tournaments.models import Category, Player, Registration, Series, Team, Tournament
@@ -121,10 +121,10 @@ def _trigger_names() -> set[str]:
 
 def test_every_trigger_of_the_mark_survives_the_later_migrations():
     """A later migration that rebuilds a table on SQLite drops its triggers (scoring/0009):
-    after the whole migrate every trigger of scoring/triggers.py must still be there."""
+    after the whole migrate every trigger of games/triggers.py must still be there."""
     from django.db import connection
 
-    from scoring import triggers
+    from games import triggers
 
     if connection.vendor == "sqlite":
         expected = {statement.split()[2] for statement in triggers.results_mark_sqlite_up()}

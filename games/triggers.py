@@ -3,13 +3,13 @@
 Two kinds of rows are never written by the office's Python code, only by triggers on the
 tables they sum, in the same transaction as the change:
 
-- **Seat totals** (:class:`scoring.models.SeatTotal`, table ``scoring_seattotal``): per
+- **Seat totals** (:class:`games.models.SeatTotal`, table ``scoring_seattotal``): per
   table and seat, the game points, won and lost games of the deals that seat declared.
   A game inserted adds its score to its declarer's row, a game deleted takes it away, a
   game updated does both (a corrected declarer moves the points to the right seat). The
   standings read one row per seat instead of grouping every game of the tournament
   (:func:`standings.ranking.seat_totals_differ` checks them against the games).
-- **The results mark** (:class:`scoring.models.ResultsMark`, ``scoring_resultsmark``):
+- **The results mark** (:class:`games.models.ResultsMark`, ``scoring_resultsmark``):
   a counter per tournament and scope, one more at every change of what its standings
   and projector page show: a sheet's games and sign-off count on the sheet's row (scope:
   the table's id), series, tables, seats, registrations, teams, categories, the

@@ -12,4 +12,4 @@ from django.shortcuts import render
 def preview_response(request: HttpRequest, form) -> HttpResponse:
     """The preview of a bound game form: its value and outcome, or what is still missing."""
     form.is_valid()
-    return render(request, "scoring/_preview.html", {"form": form, "outcome": form.outcome})
+    return render(request, "games/_preview.html", {"form": form, "outcome": form.outcome})

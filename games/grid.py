@@ -4,7 +4,7 @@ For a table that kept only paper, and for the second list a scorekeeper kept on 
 a director or referee types each deal as one short line (:mod:`skat.paperline`),
 sees it valued by the rules as he types (the phone form's :class:`GameForm`, so the
 engine's answer and messages are the phone's), and saves the whole list at once. Saving
-goes through :func:`scoring.entry.add_game` deal by deal, exactly as the phone does
+goes through :func:`games.entry.add_game` deal by deal, exactly as the phone does
 (deal order, the client id that makes a resend harmless, ``entered_by``, the sheet's
 lock and sign-off), inside one transaction: one refused row and nothing is saved, the
 row and its field named.
@@ -176,7 +176,7 @@ class GridSaved:
 
 
 def save_rows(rows: list[GridRow], *, entered_by: str) -> GridSaved:
-    """Save every row through :func:`scoring.entry.add_game` in one transaction, or none.
+    """Save every row through :func:`games.entry.add_game` in one transaction, or none.
 
     Raises :class:`GridRefused` for the first row with an error (none is saved then),
     and for a row the office refuses while saving (the deal taken meanwhile, the sheet

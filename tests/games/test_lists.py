@@ -1,4 +1,4 @@
-"""The table's two lists compared (scoring.lists): what is a difference and what is not."""
+"""The table's two lists compared (games.lists): what is a difference and what is not."""
 
 from __future__ import annotations
 
@@ -6,10 +6,10 @@ import random
 
 import pytest
 
+from games.lists import compare, describe, differing_deals
+from games.models import ControlEntry, Game
 from office.demo import random_game
 from referees import corrections
-from scoring.lists import compare, describe, differing_deals
-from scoring.models import ControlEntry, Game
 from tests import factories
 from tests.referees.helpers import full_table
 

@@ -9,7 +9,7 @@ from django.contrib.contenttypes.models import ContentType
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
-from scoring.models import Game, PinFailure, SeatConfirmation, SeatTotal, SignOff
+from games.models import Game, PinFailure, SeatConfirmation, SeatTotal, SignOff
 from signoff.confirm import is_signed
 from tournaments.models import Table
 

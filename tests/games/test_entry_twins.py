@@ -6,8 +6,8 @@ import uuid
 
 import pytest
 
-from scoring import entry
-from scoring.models import Game
+from games import entry
+from games.models import Game
 from tests import factories
 from tests.tablelink.test_table_sheet_view import post_game
 

@@ -2,9 +2,9 @@
 
 Practice at the table (DOMAIN): two lists are kept, by seats 1 and 3, and signed by all
 players; if they differ, the seat-1 list counts unless the players or a referee agree
-otherwise. The office mirrors it: the sheet (:class:`scoring.models.Game`, entered
+otherwise. The office mirrors it: the sheet (:class:`games.models.Game`, entered
 through the table link) is the list that counts; the second list
-(:class:`scoring.models.ControlEntry`, entered through the table's control link) counts
+(:class:`games.models.ControlEntry`, entered through the table's control link) counts
 nothing and is only compared with it, so that a slip of either scorekeeper shows up
 while the deal is fresh, and before the players confirm the sheet (5.5.3). The one
 whose list is wrong corrects his last deal, or a referee decides.
@@ -44,7 +44,7 @@ def decided(game: Deal) -> bool:
 
 def describe(deal: Deal, names: Sequence[str]) -> str:
     """A deal as the lists show it: "Anna: Hearts with 1 hand = 30, won +30" or "passed out"
-    (the game in the words of :func:`scoring.describe.game_text`, as every page says it)."""
+    (the game in the words of :func:`games.describe.game_text`, as every page says it)."""
     if deal.passed_out:
         return game_text(deal)
     seat = deal.declarer_seat or 0

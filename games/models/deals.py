@@ -27,7 +27,7 @@ class GameQuerySet(models.QuerySet):
 
     def with_correction_reason(self) -> GameQuerySet:
         """Annotate ``correction_reason``: the reason of the game's latest referee correction,
-        None if a referee never changed it (the referees app fills :data:`scoring.hooks.correction_reason`).
+        None if a referee never changed it (the referees app fills :data:`games.hooks.correction_reason`).
 
         A subquery of the games' own query, so marking corrected deals on a sheet costs no
         query of its own (the table link's requests are counted).
@@ -257,7 +257,7 @@ class ControlEntry(Deal):
     Entered through the table's control link, independently of the sheet; it never
     counts (no standings, no settlement: the first list counts unless the players or a
     referee agree otherwise), it is only compared with the sheet
-    (:mod:`scoring.lists`) so a difference is seen and settled before the players sign.
+    (:mod:`games.lists`) so a difference is seen and settled before the players sign.
     """
 
     table = models.ForeignKey("tournaments.Table", on_delete=models.CASCADE, related_name="control_entries")

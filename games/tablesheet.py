@@ -71,7 +71,7 @@ def build(size: int, deals: int, games: Sequence[Game]) -> Sheet:
 
 
 def rows_html(sheet: Sheet, players: Sequence[str]) -> SafeString:
-    """The body rows of the entry page's sheet (templates/scoring/_sheet_table.html), as HTML.
+    """The body rows of the entry page's sheet (templates/games/_sheet_table.html), as HTML.
 
     The same markup the template loop wrote, built here because it is re-rendered on
     every entered deal: a template loop over the players in every row (for the

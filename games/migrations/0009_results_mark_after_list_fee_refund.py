@@ -6,13 +6,13 @@ rebuilt tournaments_tournament after scoring/0008 had put its triggers there, so
 database migrated in that order lost them (renaming a tournament no longer moved the
 mark, deleting one left its mark behind). This re-creates every trigger of 0008 on
 SQLite; PostgreSQL's ALTER TABLE keeps triggers and is left alone.
-tests/scoring/test_results_mark.py checks after a full migrate that every trigger is
+tests/games/test_results_mark.py checks after a full migrate that every trigger is
 there, so the next migration that rebuilds one of these tables needs the same step.
 """
 
 from django.db import migrations
 
-from scoring import triggers
+from games import triggers
 
 
 def recreate(apps, schema_editor) -> None:

@@ -1,12 +1,12 @@
-"""scoring.describe: one description of a game for every page, PDF and export."""
+"""games.describe: one description of a game for every page, PDF and export."""
 
 from __future__ import annotations
 
 import pytest
 from django.utils import translation
 
-from scoring.describe import announced, announced_levels, game_html, game_text
-from scoring.models import Game
+from games.describe import announced, announced_levels, game_html, game_text
+from games.models import Game
 from tests import factories
 
 pytestmark = pytest.mark.django_db

@@ -1,4 +1,4 @@
-"""scoring.admin: no game reaches the database past the engine through the admin."""
+"""games.admin: no game reaches the database past the engine through the admin."""
 
 from __future__ import annotations
 
