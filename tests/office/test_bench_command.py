@@ -108,7 +108,7 @@ def test_a_result_passes_on_its_absolute_and_its_ratio_target():
     assert timing.Result(0.05, floor=0.03, target=0.1, target_ratio=2.0).ok
     assert not timing.Result(0.07, floor=0.03, target=0.1, target_ratio=2.0).ok  # 2.3x the floor
     assert not timing.Result(0.2, target=0.1).ok
-    assert timing.not_available("scoring.pdf", target=12.0).ok
+    assert timing.not_available("printing.documents", target=12.0).ok
     table = report.report([("x", timing.Result(0.07, floor=0.03, target=0.1, target_ratio=2.0))])
     assert "70.0 ms" in table and "30.0 ms" in table and "2.33x" in table and "FAIL" in table
     assert "300 MB" in report.report([("m", timing.Result(100 * timing.MB, target=300 * timing.MB, unit="B"))])
