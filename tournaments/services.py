@@ -276,7 +276,7 @@ def edit_player(
     of them ``user`` may not make, IntegrityError for a number or identity another player
     holds."""
     with transaction.atomic():
-        player = Player.objects.select_for_update().select_related("club").get(pk=registration.player_id)
+        player = Player.objects.select_for_update(of=("self",)).select_related("club").get(pk=registration.player_id)
         before = person_fields(player)
         after = {"name": name, "club": club, "membership_number": membership_number}
         if after != before:
