@@ -325,14 +325,16 @@ def prize_payout(tournament, pool: Decimal, ranked=None) -> PrizePayout:
     return PrizePayout(prizes, winners)
 
 
-def tournament_money(tournament: Tournament) -> tuple[Tournament, FeeAccount, PrizePayout | FeeError]:
+def tournament_money(tournament: Tournament, ranked=None) -> tuple[Tournament, FeeAccount, PrizePayout | FeeError]:
     """The tournament with its money tables, its fee account, and its prize payout (or
-    the reason its prize table cannot be paid out): the page and the PDF agree."""
+    the reason its prize table cannot be paid out): the page and the PDF agree.
+    ``ranked``: the overall standings when the caller has them (the pages read them from
+    the standings' cache)."""
     tournament = Tournament.objects.prefetch_related("lost_game_fees", "passed_out_fees", "table_money", "prizes").get(
         pk=tournament.pk
     )
     account = fee_account(tournament)
     try:
-        return tournament, account, prize_payout(tournament, account.distribution.prize_pool)
+        return tournament, account, prize_payout(tournament, account.distribution.prize_pool, ranked)
     except FeeError as error:
         return tournament, account, error

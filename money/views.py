@@ -7,6 +7,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from skat.fees import FeeError
+from standings.cache import cached_standings
 from standings.ranking import finality
 from tournaments.models import Tournament
 from tournaments.permissions import director_required
@@ -17,7 +18,7 @@ from .ledger import tournament_money
 @director_required
 def fee_account(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """What the organiser collects per series and overall, the prize pool and the prize list."""
-    tournament, account, payout = tournament_money(tournament)
+    tournament, account, payout = tournament_money(tournament, cached_standings(request, tournament))
     prize_error = str(payout) if isinstance(payout, FeeError) else None
     context = {
         "tournament": tournament,

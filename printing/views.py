@@ -21,7 +21,7 @@ from core.params import number_param
 from money import ledger as accounts
 from signoff.pins import seat_pin
 from skat.fees import FeeError
-from standings.cache import cache_key, cached, conditional, mark_of
+from standings.cache import cache_key, cached, cached_standings, conditional, mark_of
 from standings.categories import CategoryError, chosen_category
 from standings.pages import scope_query
 from standings.ranking import finality
@@ -243,7 +243,7 @@ def standings_pdf(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 @director_required
 def prize_list_pdf(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """The prize list to pay out from: place, player, prize and a line for his signature."""
-    tournament, _account, payout = accounts.tournament_money(tournament)
+    tournament, _account, payout = accounts.tournament_money(tournament, cached_standings(request, tournament))
     if isinstance(payout, FeeError):
         return _bad(request, tournament, _("prizes: %(error)s") % {"error": payout})
     response = _pdf(_name(tournament, "prize-list"))
