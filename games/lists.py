@@ -118,7 +118,7 @@ def differing_deals(tables: Iterable | object) -> dict[int, list[int]]:
 
 def tables_with_deals(table_ids) -> set[int]:
     """The ids of those tables where a deal is entered on either list, the sheet or the
-    second list (fills tournaments.hooks.tables_with_deals): two queries."""
+    second list (the draw asks before it changes seats): two queries."""
     ids = list(table_ids)
     found = set(Game.objects.filter(table_id__in=ids).order_by().values_list("table_id", flat=True).distinct())
     found |= set(

@@ -19,7 +19,7 @@ def deals_entered(tournament) -> bool:
 
 def unconfirmed_tables(tournament) -> list[tuple[int, int]]:
     """(series, table) of every drawn table whose sheet is not confirmed, in order: a
-    seeded draw on them rests on provisional results (fills tournaments.hooks.unconfirmed_sheets)."""
+    seeded draw on them rests on provisional results (draw.series asks)."""
     return list(
         Table.objects.filter(series__tournament=tournament, signoff__isnull=True)
         .order_by("series__number", "number")

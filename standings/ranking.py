@@ -149,7 +149,7 @@ def standings(tournament, series_number: int | None = None) -> list[Ranked[Playe
 
 def ranking_order(tournament) -> list[int]:
     """The tournament's players in the order of the standings, best first (player ids):
-    what a seeded draw seats by (fills tournaments.hooks.ranking)."""
+    what a seeded draw seats by (draw.series imports it)."""
     return [row.item.player_id for row in standings(tournament)]
 
 
