@@ -147,10 +147,21 @@ def test_a_phone_in_the_hall_opens_a_table_card_and_enters_a_deal(hall, desktop,
     count = "SELECT count(*) FROM scoring_game g JOIN tournaments_table t ON g.table_id = t.id WHERE t.token = ?"
     [(before,)] = query(hall, count, token)
     phone.goto(link)
+    # The page's scripts and its service worker settle before the first tap, as a person
+    # reading the sheet gives them time to.
+    phone.wait_for_load_state("networkidle")
     assert phone.evaluate("typeof htmx") == "object", "whitenoise serves the collected static files"
     declarer = phone.locator("#id_declarer_seat label").first.inner_text().strip()
     enter(phone, declarer, "Grand", tops=1, declarer_points=70)
-    phone.wait_for_selector(f"text=Deal {before + 1} entered")
+    try:
+        phone.wait_for_selector(f"text=Deal {before + 1} entered")
+    except Exception:  # said with what the phone and the office show, then failed
+        shown = phone.evaluate(
+            "['#connection', '#preview', '#sheet'].map(s => s + ': ' + "
+            "((document.querySelector(s) || {}).innerText || '-')).join('\\n')"
+        )
+        log = (hall.database.parent / "serve.log").read_text(errors="replace")[-3000:]
+        pytest.fail(f"deal {before + 1} was not confirmed; the phone shows:\n{shown}\nthe office's log:\n{log}")
     assert query(hall, count, token) == [(before + 1,)]
 
 
