@@ -8,7 +8,18 @@ class GameAdmin(admin.ModelAdmin):
     """Read-only: games change through the table link or a referee's recorded correction,
     and are never deleted here."""
 
-    list_display = ["table", "number", "declarer_seat", "contract", "value", "score", "won", "overbid", "passed_out"]
+    list_display = [
+        "table",
+        "number",
+        "declarer_seat",
+        "contract",
+        "value",
+        "score",
+        "won",
+        "overbid",
+        "passed_out",
+        "entered_by_label",
+    ]
     list_select_related = ["table__series__tournament"]
     list_filter = ["table__series__tournament", "contract", "passed_out"]
 

@@ -22,7 +22,7 @@ from tournaments.models import Series, Table
 
 from . import hooks
 from .forms import GameForm
-from .models import Deal, Game
+from .models import ConflictingEntry, Deal, Game
 
 
 class DealTaken(RuleError):
@@ -128,6 +128,43 @@ def add_game(form: GameForm, *, entered_by: str) -> Saved:
             "number", gettext_noop("deal {deal} was just entered from another device"), "5.5.3", deal=game.number
         ) from None
     return Saved(game, created=True)
+
+
+def differing_fields(a: Deal, b: Deal) -> bool:
+    """Whether two entries of one deal differ in anything entered (or in what it scored)."""
+    return any(getattr(a, name) != getattr(b, name) for name in (*Game.ENTERED_FIELDS, "score"))
+
+
+def taken_by(form: GameForm, *, entered_by: str) -> Deal | None:
+    """The stored entry of the deal a refused ``form`` (DealTaken) sent, to compare with.
+
+    When the sheet's deal differs from what this device sent, the device's values are
+    kept as a :class:`ConflictingEntry`: the lists differ (the dashboard counts it, the
+    players cannot confirm) until the table corrects the deal or a referee decides. A
+    resend of the same entry (its client id) is kept once. The second list only says so:
+    it counts nothing, and its keeper corrects his own list.
+    """
+    sent: Deal = form.instance
+    model = type(sent)
+    stored = model.objects.filter(table=form.table, number=sent.number).first()
+    if stored is None or model is not Game or not differing_fields(sent, stored):
+        return stored
+    client_id = form.cleaned_data.get("client_id") or uuid.uuid4()
+    if not ConflictingEntry.objects.filter(client_id=client_id).exists():
+        values = {name: getattr(sent, name) for name in _STORED_FIELDS}
+        try:
+            with transaction.atomic():
+                ConflictingEntry.objects.create(
+                    table=form.table,
+                    number=sent.number,
+                    client_id=client_id,
+                    entered_by=entered_by[:80],
+                    sheet_version=stored.version,
+                    **values,
+                )
+        except IntegrityError:  # the same resend twice at once, or a forged id
+            pass
+    return stored
 
 
 def correct_last_game(form: GameForm, *, entered_by: str) -> Deal:

@@ -60,6 +60,26 @@ def cite_paragraphs(form: forms.BaseForm, paragraphs: dict[str, str]) -> None:
 BID_CHOICES = [("", _("no bid"))] + [(str(v), str(v)) for v in sorted(rules.GAME_VALUES)]
 
 
+class BidField(forms.TypedChoiceField):
+    """The bid: a game value (3.3.2: only valid game values are bid, 5.6.1). Anything else
+    gets the engine's bid-values rule, not Django's "Select a valid choice"."""
+
+    def validate(self, value) -> None:
+        if value in self.empty_values or self.valid_value(value):
+            return super().validate(value)
+        raise forms.ValidationError(
+            rule_message(
+                rules.RuleError(
+                    "bid",
+                    rules.gettext_noop("{bid} is not a game value; bids are game values from 18 to 264"),
+                    "3.3.2, 5.6.1",
+                    bid=str(value)[:12],
+                )
+            ),
+            code="invalid_choice",
+        )
+
+
 class BidSelect(forms.Select):
     """The bid <select>: Django's select markup, written directly with its options cached per language.
 
@@ -183,9 +203,7 @@ class GameForm(forms.ModelForm):
     number = forms.IntegerField(label=_("deal"), widget=PlainHiddenInput, min_value=1)
     client_id = forms.UUIDField(label=_("entry id"), widget=PlainHiddenInput, required=False)
     version = forms.IntegerField(label=_("version"), widget=PlainHiddenInput, required=False, min_value=1)
-    bid = forms.TypedChoiceField(
-        label=_("bid"), choices=BID_CHOICES, coerce=int, empty_value=None, required=False, widget=BidSelect
-    )
+    bid = BidField(label=_("bid"), choices=BID_CHOICES, coerce=int, empty_value=None, required=False, widget=BidSelect)
     #: Which paragraph Django's own errors of each field cite (see :func:`cite_paragraphs`).
     paragraphs = FIELD_PARAGRAPHS
 
@@ -271,6 +289,54 @@ class GameForm(forms.ModelForm):
         except rules.RuleError as error:
             field = _FIELD_OF.get(error.field, error.field)
             self.add_error(field if field in self.fields else None, rule_message(error))
+
+
+def phone_checks() -> dict:
+    """The ranges the entry form's fields have by the rules, with the engine's refusal of
+    each in the reader's language ("%(value)s" where the typed number goes), for the
+    table link's phone to refuse an impossible deal before it waits to be sent
+    (static/js/entry-form.js). Ranges only: the value is the office's alone.
+    """
+    typed = "%(value)s"
+
+    def said(field: str, template: str, paragraph: str, **params) -> str:
+        label = (
+            GameForm.base_fields[field].label
+            if field in GameForm.base_fields
+            else Game._meta.get_field(field).verbose_name
+        )
+        return f"{label}: {rule_message(rules.RuleError(field, template, paragraph, **params))}"
+
+    def tops(kind: str, most: int) -> dict:
+        return {
+            "max": most,
+            "over": said(
+                "tops", "a {kind} has at most {most} tops, not {tops}", "2.4.3", kind=kind, most=most, tops=typed
+            ),
+            "under": said(
+                "tops", "a {kind} is played with or without at least 1 top, not {tops}", "2.4.1", kind=kind, tops=typed
+            ),
+            "missing": said(
+                "tops", "required for a {kind}: count the tops played with or without", "2.4.2", kind=kind
+            ),
+        }
+
+    points = "{points} is not between 0 and 120 card points"
+    return {
+        "declarer_points": {"max": 120, "message": said("declarer_points", points, "1.2.2", points=typed)},
+        "opponents_points": {"max": 120, "message": said("opponents_points", points, "1.2.2", points=typed)},
+        "declarer_tricks": {
+            "max": 10,
+            "message": said("declarer_tricks", "{tricks} is not between 0 and 10 tricks", "4.4.1", tricks=typed),
+        },
+        "tops": {
+            "grand": tops("grand", rules.MAX_TOPS[rules.Contract.GRAND]),
+            "suit": tops("suit game", rules.MAX_TOPS[rules.Contract.CLUBS]),
+            "null": said("tops", "null games have no tops", "2.4.3"),
+        },
+        "points_sum": f"{GameForm.base_fields['opponents_points'].label}: "
+        + str(_("declarer and opponents together hold 120 card points (1.2.2)")),
+    }
 
 
 class ControlEntryForm(GameForm):

@@ -26,7 +26,7 @@ from django.utils.translation import gettext as _
 
 from . import hooks
 from .describe import game_text
-from .models import ControlEntry, Deal, Game
+from .models import ConflictingEntry, ControlEntry, Deal, Game
 
 #: What makes a line of the sheet: the same in both lists, or the lists differ.
 LINE = ("passed_out", "declarer_seat", "contract", "value", "won", "score")
@@ -53,6 +53,41 @@ def describe(deal: Deal, names: Sequence[str]) -> str:
     return f"{name}: {game_text(deal)}, {outcome} {deal.score:+d}"
 
 
+def _shown(deal: Deal, name: str, names: Sequence[str]) -> str:
+    value = getattr(deal, name)
+    if value is None or value == "":
+        return "-"
+    if name == "declarer_seat":
+        return names[value - 1] if 0 < value <= len(names) else _("seat %(seat)s") % {"seat": value}
+    if name in ("contract", "tops_kind"):
+        return str(getattr(deal, f"get_{name}_display")())
+    if isinstance(value, bool):
+        return _("yes") if value else _("no")
+    if name == "score":
+        return f"{value:+d}"
+    return str(value)
+
+
+#: What a field-by-field comparison looks at: what was entered, then the score it made.
+COMPARED = ("passed_out", *(f for f in Deal.ENTERED_FIELDS if f != "passed_out"), "score")
+
+
+def field_differences(first: Deal, second: Deal, names: Sequence[str]) -> list[tuple[str, str, str]]:
+    """(field, first's value, second's value) for each entered field that differs, and the
+    score: "declarer's card points: 92 / 88" says what to check at the table, where two
+    whole lines side by side leave the reader to find it."""
+    return [
+        (str(Deal._meta.get_field(name).verbose_name), _shown(first, name, names), _shown(second, name, names))
+        for name in COMPARED
+        if getattr(first, name) != getattr(second, name)
+    ]
+
+
+def differences_text(first: Deal, second: Deal, names: Sequence[str]) -> str:
+    """The differing fields in one line: "declarer's card points 92 / 88 · score +72 / +48"."""
+    return " · ".join(f"{field} {a} / {b}" for field, a, b in field_differences(first, second, names))
+
+
 @dataclass(frozen=True, slots=True)
 class Difference:
     number: int
@@ -67,6 +102,13 @@ class Comparison:
     sheet_entered: int
     control_entered: int
     differences: tuple[Difference, ...]
+    #: The sheet's deals the second list does not hold (only where one is kept).
+    missing: tuple[int, ...] = ()
+
+    @property
+    def missing_text(self) -> str:
+        """The missing deals as ranges: "7-48" or "3, 9-12"."""
+        return number_ranges(self.missing)
 
     @property
     def kept(self) -> bool:
@@ -86,13 +128,27 @@ def compare(games: Sequence[Deal], entries: Sequence[Deal]) -> Comparison:
         for entry in sorted(entries, key=lambda e: e.number)
         if entry.number in sheet and not decided(sheet[entry.number]) and line(sheet[entry.number]) != line(entry)
     )
-    return Comparison(len(games), len(entries), differences)
+    held = {entry.number for entry in entries}
+    missing = tuple(sorted(set(sheet) - held)) if held else ()
+    return Comparison(len(games), len(entries), differences, missing)
+
+
+def number_ranges(numbers: Iterable[int]) -> str:
+    """Deal numbers as runs: (3, 7, 8, 9, 12) -> "3, 7-9, 12"."""
+    runs: list[list[int]] = []
+    for number in sorted(numbers):
+        if runs and number == runs[-1][1] + 1:
+            runs[-1][1] = number
+        else:
+            runs.append([number, number])
+    return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in runs)
 
 
 def differing_deals(tables: Iterable | object) -> dict[int, list[int]]:
     """{table id: the deal numbers whose lines differ} for the tables given (a queryset
     or ids), in one query: each second-list entry is paired with the sheet's game of its
-    deal by the database, so a 750-table series page reads only the differences."""
+    deal by the database, so a 750-table series page reads only the differences; the
+    deals a second device sent with other values (ConflictingEntry) count as well."""
     sheet = Game.objects.filter(table=OuterRef("table"), number=OuterRef("number"), voided=False).exclude(
         hooks.corrected()
     )
@@ -107,11 +163,20 @@ def differing_deals(tables: Iterable | object) -> dict[int, list[int]]:
         ControlEntry.objects.filter(table__in=tables)
         .filter(Exists(sheet))
         .exclude(Exists(same))
-        .order_by("table_id", "number")
+        .order_by()
+        .values_list("table_id", "number")
+    )
+    # A second device on the sheet's own link sent other values for a deal already entered
+    # (ConflictingEntry): it differs until the sheet's deal is corrected or a referee decides.
+    unsettled = sheet.filter(version=OuterRef("sheet_version"))
+    conflicts = (
+        ConflictingEntry.objects.filter(table__in=tables)
+        .filter(Exists(unsettled))
+        .order_by()
         .values_list("table_id", "number")
     )
     found: dict[int, list[int]] = {}
-    for table_id, number in rows:
+    for table_id, number in sorted(rows.union(conflicts)):
         found.setdefault(table_id, []).append(number)
     return found
 

@@ -38,8 +38,8 @@ from django.utils.formats import time_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games.lists import differing_deals
-from games.models import Game, ListsAccepted, PinFailure, SeatConfirmation, SignOff
+from games.lists import differing_deals, number_ranges
+from games.models import ControlEntry, Game, ListsAccepted, PinFailure, SeatConfirmation, SignOff
 from tournaments.models import Series, Table
 
 from .pins import pin_matches
@@ -69,6 +69,9 @@ class SignOffState:
     locked_seats: dict[int, datetime] = field(default_factory=dict)
     #: Deals where the second list differs from the sheet and no referee has decided.
     lists_differ: tuple[int, ...] = ()
+    #: The sheet's deals a second list kept at the table does not hold (a partial list),
+    #: and no referee has decided that the sheet stands without them.
+    list_missing: tuple[int, ...] = ()
 
     @property
     def complete(self) -> bool:
@@ -89,8 +92,9 @@ class SignOffState:
 
     @property
     def blocked(self) -> bool:
-        """The lists differ: nobody confirms until they agree or a referee decides."""
-        return self.awaiting and bool(self.lists_differ)
+        """The lists differ, or the second list is not complete: nobody confirms until
+        they agree or a referee decides."""
+        return self.awaiting and bool(self.lists_differ or self.list_missing)
 
 
 def confirmable(*, entered: int, deals: int, series_finished: bool) -> bool:
@@ -132,7 +136,7 @@ def state(table: Table, *, entered: int | None = None, now: datetime | None = No
             SeatConfirmation.objects.filter(table=table, fingerprint=current).values_list("seat_number", flat=True)
         )
         result.locked_seats = locked_seats(table, now or timezone.now())
-        result.lists_differ = undecided_differences(table, current)
+        result.lists_differ, result.list_missing = undecided(table, current)
     return result
 
 
@@ -161,19 +165,38 @@ def lift_pin_lock(table: Table, seat_number: int) -> int:
 def undecided_differences(table: Table, current: str | None = None) -> tuple[int, ...]:
     """The deals where the second list differs from the sheet, unless a referee accepted
     the sheet as it stands (``current``: its fingerprint, when known) over all of them."""
+    return undecided(table, current)[0]
+
+
+def missing_deals(table: Table) -> list[int]:
+    """The sheet's deals a second list kept at this table does not hold: none when no
+    second list is kept (it has no entry). A list holding 6 of 48 deals agrees with the
+    sheet on nothing else; the sheet is not confirmed over it unnoticed (5.5.3)."""
+    held = set(ControlEntry.objects.filter(table=table).values_list("number", flat=True))
+    if not held:
+        return []
+    return sorted(set(Game.objects.filter(table=table).values_list("number", flat=True)) - held)
+
+
+def undecided(table: Table, current: str | None = None) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """(the deals where the lists differ, the deals the second list misses), unless a
+    referee accepted the sheet as it stands (``current``: its fingerprint) over all of
+    them: then both are empty."""
     differing = differing_deals([table.pk]).get(table.pk, [])
-    if not differing:
-        return ()
+    missing = missing_deals(table)
+    if not differing and not missing:
+        return (), ()
     current = current or fingerprint(table)
     for accepted in ListsAccepted.objects.filter(table=table, fingerprint=current).values_list("deals", flat=True):
-        if set(differing) <= set(accepted):
-            return ()
-    return tuple(differing)
+        if set(differing) | set(missing) <= set(accepted):
+            return (), ()
+    return tuple(differing), tuple(missing)
 
 
 def accept_sheet(table: Table, *, by: str, reason: str) -> ListsAccepted:
-    """A referee decides that the sheet stands as it is although the second list differs:
-    the players may then confirm it (DOMAIN: the seat-1 list counts)."""
+    """A referee decides that the sheet stands as it is although the second list differs
+    or holds only some of its deals (the second list dropped): the players may then
+    confirm it (DOMAIN: the seat-1 list counts)."""
     reason = (reason or "").strip()
     if not reason:
         raise SignOffRefused(_("Why: say why the sheet stands as it is (4.5.10)."))
@@ -181,11 +204,11 @@ def accept_sheet(table: Table, *, by: str, reason: str) -> ListsAccepted:
         _lock_table(table)
         if is_signed(table):
             raise SignOffRefused(_("5.5.3: this sheet is already confirmed; only a referee can change it now."))
-        differing = differing_deals([table.pk]).get(table.pk, [])
+        differing = differing_deals([table.pk]).get(table.pk, []) + missing_deals(table)
         if not differing:
             raise SignOffRefused(_("The second list does not differ from the sheet: there is nothing to decide."))
         return ListsAccepted.objects.create(
-            table=table, fingerprint=fingerprint(table), deals=differing, accepted_by=by[:150], reason=reason
+            table=table, fingerprint=fingerprint(table), deals=sorted(differing), accepted_by=by[:150], reason=reason
         )
 
 
@@ -204,6 +227,8 @@ def _check_confirmable(table: Table, current: SignOffState) -> None:
         )
     if current.lists_differ:
         raise SignOffRefused(lists_differ_text(current.lists_differ))
+    if current.list_missing:
+        raise SignOffRefused(list_missing_text(current.list_missing, current.entered))
 
 
 def lists_differ_text(deals) -> str:
@@ -215,6 +240,20 @@ def lists_differ_text(deals) -> str:
         "their lists in line, or a referee decides, before the sheet is confirmed.",
         len(deals),
     ) % {"deals": ", ".join(map(str, deals))}
+
+
+def list_missing_text(missing, entered: int) -> str:
+    """Why nobody can confirm yet: the second list holds only some of the sheet's deals."""
+    held = entered - len(missing)
+    return ngettext(
+        "5.5.3: the second list holds %(held)s of the sheet's %(entered)s deals; deals %(missing)s are "
+        "missing. Its scorekeeper enters them, or a referee decides that the sheet stands without them, "
+        "before the sheet is confirmed.",
+        "5.5.3: the second list holds %(held)s of the sheet's %(entered)s deals; deals %(missing)s are "
+        "missing. Its scorekeeper enters them, or a referee decides that the sheet stands without them, "
+        "before the sheet is confirmed.",
+        held,
+    ) % {"held": held, "entered": entered, "missing": number_ranges(missing)}
 
 
 def confirm_seat(table: Table, seat_number: int, pin: str, *, now: datetime | None = None) -> SignOffState:

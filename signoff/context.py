@@ -35,6 +35,15 @@ def table_link_context(table: Table, players: dict[int, str], *, entered: int) -
         "signoff_seats": seats,
         "signoff_locked": locked,
         "signoff_every_seat_locked": signoff.every_seat_locked_text() if every_seat_locked else "",
-        "signoff_blocked": signoff.lists_differ_text(state.lists_differ) if state.blocked else "",
+        "signoff_blocked": _blocked_text(state),
         "pin_form": PinForm(players=waiting) if state.awaiting and waiting and not state.blocked else None,
     }
+
+
+def _blocked_text(state: signoff.SignOffState) -> str:
+    """Why the PIN form is not offered: the lists differ, or the second list is partial."""
+    if not state.blocked:
+        return ""
+    if state.lists_differ:
+        return signoff.lists_differ_text(state.lists_differ)
+    return signoff.list_missing_text(state.list_missing, state.entered)

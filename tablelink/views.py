@@ -27,8 +27,9 @@ from core.addresses import absolute_link
 from core.params import number_param
 from core.rule_messages import rule_message
 from games import entry, lists, tablesheet
-from games.forms import ControlEntryForm, GameForm
-from games.models import ControlEntry, Deal, Game
+from games.forms import ControlEntryForm, GameForm, phone_checks
+from games.models import ConflictingEntry, ControlEntry, Deal, Game
+from games.models.deals import TABLE_LINK
 from games.preview import preview_response
 from signoff import confirm as signoff
 from signoff.confirm import is_signed
@@ -104,9 +105,15 @@ def _context(request: HttpRequest, link: Link, form: GameForm | None) -> dict:
         "control": link.control,
         "lists": comparison,
         "list_differences": [
-            (d.number, lists.describe(d.sheet, names), lists.describe(d.control, names))
+            (
+                d.number,
+                lists.describe(d.sheet, names),
+                lists.describe(d.control, names),
+                lists.differences_text(d.sheet, d.control, names),
+            )
             for d in comparison.differences
         ],
+        "other_device": [] if link.control else _other_device(table, games, names),
         "dealer": dealer,
         "table": table,
         "series": table.series,
@@ -118,7 +125,29 @@ def _context(request: HttpRequest, link: Link, form: GameForm | None) -> dict:
         "last": last,
         "is_director": table.series.tournament.is_director(request.user),
         "closed": links.is_closed(table),
+        # Rendered only with the whole page (table_sheet.html): a callable, called there.
+        "entry_checks": phone_checks,
     }
+
+
+def _other_device(table: Table, games: list[Deal], names: list[str]) -> list[tuple]:
+    """The deals another device sent with other values, not settled yet (games.entry.taken_by):
+    (number, the sheet's line, the other device's, what differs). One query."""
+    sheet = {game.number: game for game in games}
+    rows = []
+    for sent in ConflictingEntry.objects.filter(table=table).order_by("number", "pk"):
+        game = sheet.get(sent.number)
+        if game is None or game.version != sent.sheet_version or lists.decided(game):
+            continue
+        rows.append(
+            (
+                sent.number,
+                lists.describe(game, names),
+                lists.describe(sent, names),
+                lists.differences_text(game, sent, names),
+            )
+        )
+    return rows
 
 
 def _new_form(link: Link, number: int) -> GameForm:
@@ -150,7 +179,8 @@ def table_sheet(request: HttpRequest, token: str) -> HttpResponse:
             try:
                 saved = entry.add_game(form, entered_by=_who(request))
             except entry.DealTaken as error:
-                return _taken(request, link, error.params["deal"])
+                stored = entry.taken_by(form, entered_by=_who(request))
+                return _taken(request, link, error.params["deal"], sent=form.instance, stored=stored)
             except RuleError as error:
                 form.add_error(None, rule_message(error))
             else:
@@ -174,13 +204,18 @@ def table_sheet(request: HttpRequest, token: str) -> HttpResponse:
     return render(request, "tablelink/table_sheet.html", _context(request, link, form))
 
 
-def _taken(request: HttpRequest, link: Link, number: int) -> HttpResponse:
+def _taken(request: HttpRequest, link: Link, number: int, *, sent: Deal, stored: Deal | None) -> HttpResponse:
     """409: the posted deal was entered on another device (a second phone at the table,
-    or a form older than the sheet): say so and give the form for the deal now due."""
+    or a form older than the sheet): say so, with each field where the stored entry and
+    this device's differ (entry.taken_by keeps those as a difference to settle), and give
+    the form for the deal now due."""
     following = entry.next_deal(link.table, link.model)
     form = _new_form(link, following) if following <= link.table.deals else None
+    names = [link.players.get(n, "?") for n in range(1, link.table.size + 1)]
+    differences = lists.field_differences(stored, sent, names) if stored is not None else []
     template = "tablelink/_sheet_and_form.html" if request.htmx else "tablelink/table_sheet.html"
-    return render(request, template, _context(request, link, form) | {"taken": number}, status=409)
+    context = _context(request, link, form) | {"taken": number, "taken_differences": differences}
+    return render(request, template, context, status=409)
 
 
 def _entered_text(game: Deal) -> str:
@@ -208,9 +243,11 @@ def _posted_number(request: HttpRequest, default: int) -> int:
 
 
 def _who(request: HttpRequest) -> str:
+    """Who enters: the user logged in, else the table link's code (stored in no language,
+    shown translated: Deal.entered_by_label)."""
     if request.user.is_authenticated:
         return request.user.get_username()
-    return _("table link")
+    return TABLE_LINK
 
 
 @require_POST

@@ -41,6 +41,11 @@ IRREGULARITY_CHOICES = [
 ]
 
 
+#: What ``entered_by`` holds when no user entered the deal: a code, shown translated.
+TABLE_LINK = "table-link"
+ENTERED_BY_CODES = {TABLE_LINK: _("table link")}
+
+
 #: A deal is passed out (no declarer, scoring nothing) or has its declarer (5.5.1): a
 #: check constraint of both lists.
 PASSED_OR_DECLARED = Q(passed_out=True, declarer_seat__isnull=True, score=0, won=False, lost=False) | Q(
@@ -98,6 +103,8 @@ class Deal(models.Model):
         editable=False,
         help_text="Made on the phone: a resend never makes a second game.",
     )
+    #: Who entered the deal: a user name, or one of :data:`ENTERED_BY_CODES`, stored in no
+    #: language (a German phone and an English one write the same code).
     entered_by = models.CharField(_("entered by"), max_length=80, blank=True)
     version = models.PositiveIntegerField(default=1)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -128,6 +135,14 @@ class Deal(models.Model):
 
     class Meta:
         abstract = True
+
+    @property
+    def entered_by_label(self) -> str:
+        """Who entered the deal, in the reader's language ("table link", "Tisch-Link")."""
+        label = ENTERED_BY_CODES.get(self.entered_by)
+        return str(label) if label is not None else self.entered_by
+
+    entered_by_label.fget.short_description = _("entered by")  # the admin's column
 
     def rules_game(self) -> rules.Game:
         """This game as the engine sees it."""
@@ -277,6 +292,32 @@ class ControlEntry(Deal):
 
     def __str__(self) -> str:
         return f"{self.table} #{self.number} (2)"
+
+
+class ConflictingEntry(Deal):
+    """A deal as a second device on the sheet's own link sent it, after the sheet already
+    held that deal with other values (two phones on one link, DOMAIN: two lists).
+
+    It is never entered: the sheet keeps the deal it had. Like a second-list entry it is
+    only compared (:func:`games.lists.differing_deals`), so the dashboard counts it and
+    the players cannot confirm until the table settles it: a correction of the sheet's
+    deal (its version moves on from ``sheet_version``) or a referee's decision.
+    """
+
+    table = models.ForeignKey("tournaments.Table", on_delete=models.CASCADE, related_name="conflicting_entries")
+    #: The sheet's deal as it stood when the other device's values came in.
+    sheet_version = models.PositiveIntegerField(default=1)
+
+    class Meta:
+        ordering = ["table", "number", "pk"]
+        verbose_name = _("deal sent with other values")
+        verbose_name_plural = _("deals sent with other values")
+        constraints = [
+            models.CheckConstraint(condition=PASSED_OR_DECLARED, name="conflicting_entry_passed_or_declared"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} #{self.number} (other device)"
 
 
 class SeatTotal(models.Model):

@@ -207,8 +207,8 @@ def test_a_null_game_with_tops_is_refused_by_the_correction_form(client, signed)
 
 def test_the_correction_form_s_own_field_errors_cite_the_paragraph(client, signed):
     game = signed.games.get(number=1)
-    page = client.post(url(signed, game), form_data(game, bid="17", reason="", irregularity="x")).content.decode()
-    assert "3.3.2, 5.4.1: Select a valid choice. 17 is not one of the available choices." in page
+    page = client.post(url(signed, game), form_data(game, bid="19", reason="", irregularity="x")).content.decode()
+    assert "3.3.2, 5.6.1: 19 is not a game value; bids are game values from 18 to 264" in page
     assert "4.5.10: This field is required." in page
     assert "4.1.4: Select a valid choice. x is not one of the available choices." in page
 

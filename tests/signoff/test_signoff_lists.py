@@ -24,6 +24,7 @@ def differing_table():
     table = full_table(3)
     factories.control_entry(table, 1, declarer_seat=1, contract="grand", tops=1, declarer_points=70)
     factories.control_entry(table, 2, **OTHER_DEAL_2)
+    factories.control_entry(table, 3, passed_out=True)
     return table
 
 
@@ -64,6 +65,7 @@ def test_a_referee_accepting_the_sheet_lets_the_players_confirm():
 def test_an_acceptance_covers_only_the_deals_it_saw():
     table = differing_table()
     signoff.accept_sheet(table, by="ref", reason="Deal 2 as on the sheet")
+    ControlEntry.objects.filter(table=table, number=3).delete()
     factories.control_entry(table, 3, declarer_seat=1, contract="clubs", tops=1, declarer_points=70)
     with pytest.raises(signoff.SignOffRefused, match="at deals 2, 3"):
         signoff.confirm_seat(table, 1, seat_pin(table, 1))
@@ -104,3 +106,48 @@ def test_one_seats_wrong_pins_lock_only_that_seat():
     assert signoff.state(table).locked_seats == {}
     signoff.confirm_seat(table, 1, seat_pin(table, 1))
     assert set(SeatConfirmation.objects.values_list("seat_number", flat=True)) == {1, 2}
+
+
+def partial_table():
+    """A sheet of 3 deals and a second list that holds only the first (issue 26, 6)."""
+    table = full_table(3)
+    factories.control_entry(table, 1, declarer_seat=1, contract="grand", tops=1, declarer_points=70)
+    return table
+
+
+def test_a_partial_second_list_refuses_every_pin_and_names_the_missing_deals():
+    table = partial_table()
+    state = signoff.state(table)
+    assert state.lists_differ == () and state.list_missing == (2, 3) and state.blocked
+    with pytest.raises(signoff.SignOffRefused, match=r"holds 1 of the sheet's 3 deals; deals 2-3 are missing"):
+        signoff.confirm_seat(table, 1, seat_pin(table, 1))
+    with pytest.raises(signoff.SignOffRefused, match="stands without them"):
+        signoff.mark_on_paper(table, by="referee")
+    assert not SeatConfirmation.objects.exists() and not SignOff.objects.exists()
+
+
+def test_the_table_link_says_how_many_deals_the_partial_list_holds(client):
+    table = partial_table()
+    page = client.get(reverse("table:sheet", args=[table.token])).content.decode()
+    assert "no difference" not in page
+    assert "Second list: 1 deal entered, the sheet 3. It does not hold deals 2-3 yet" in page
+    assert "the second list holds 1 of the sheet&#x27;s 3 deals; deals 2-3 are missing" in page
+    assert 'name="pin"' not in page
+
+
+def test_a_referee_drops_the_partial_list_and_the_players_confirm():
+    table = partial_table()
+    accepted = signoff.accept_sheet(table, by="ref", reason="the second list was given up after deal 1")
+    assert accepted.deals == [2, 3]
+    for seat in (1, 2, 3):
+        signoff.confirm_seat(table, seat, seat_pin(table, seat))
+    assert SignOff.objects.filter(table=table).exists()
+
+
+def test_a_complete_second_list_that_agrees_lets_the_players_confirm():
+    table = partial_table()
+    factories.control_entry(table, 2, **SHEET_DEAL_2)
+    factories.control_entry(table, 3, passed_out=True)
+    assert signoff.state(table).blocked is False
+    signoff.confirm_seat(table, 1, seat_pin(table, 1))
+    assert SeatConfirmation.objects.filter(table=table, seat_number=1).exists()

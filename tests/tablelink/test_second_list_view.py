@@ -62,12 +62,15 @@ def test_both_pages_show_where_the_lists_differ(client):
     factories.game(table, 2, passed_out=True)
     post(client, table.control_token, 1, **HEARTS)
     sheet_page = client.get(reverse("table:sheet", args=[table.token])).content.decode()
-    assert "Second list: 1 deal entered, the sheet 2; no difference." in sheet_page
+    # A list behind the sheet says which deals it does not hold, not "no difference".
+    assert "Second list: 1 deal entered, the sheet 2. It does not hold deals 2 yet" in sheet_page
     post(client, table.control_token, 2, **{**HEARTS, "declarer_seat": 3}, htmx=True)
     for token in (table.token, table.control_token):
         page = client.get(reverse("table:sheet", args=[token])).content.decode()
         assert "The second list differs at 1 deal" in page
         assert "passed out" in page and "Seat3: Hearts with 1 = 20, won +20" in page
+        # Which fields differ, each with both values (sheet / second list).
+        assert "Differs: passed out yes / no · declarer - / Seat3" in page
 
 
 def test_the_second_list_corrects_its_own_last_deal(client):

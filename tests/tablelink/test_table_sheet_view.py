@@ -72,7 +72,8 @@ def test_a_valid_game_is_valued_by_the_engine_and_stored(client):
     assert "Deal 1 entered: -100." in client.get(response.url).content.decode()
     game = Game.objects.get(table=table)
     assert (game.number, game.declarer_seat, game.value, game.score, game.overbid) == (1, 2, 50, -100, True)
-    assert game.entered_by == "table link"
+    # Stored as a code, in no phone's language; shown translated (issue 26, 7).
+    assert game.entered_by == "table-link" and game.entered_by_label == "table link"
     table.series.refresh_from_db()
     assert table.series.status == "running"
 
@@ -342,7 +343,7 @@ def test_schwarz_announced_lost_on_card_points_is_stored_without_tricks(client):
 @pytest.mark.parametrize(
     ("field", "value", "shown"),
     [
-        ("bid", "17", "3.3.2, 5.4.1: Select a valid choice. 17 is not one of the available choices."),
+        ("bid", "19", "3.3.2, 5.6.1: 19 is not a game value; bids are game values from 18 to 264"),
         ("declarer_points", "x", "1.2.2: Enter a whole number."),
         ("declarer_points", "121", "1.2.2: 121 is not between 0 and 120 card points"),
         ("declarer_points", "-1", "1.2.2: Ensure this value is greater than or equal to 0."),
