@@ -44,6 +44,9 @@ def _blocked_text(state: signoff.SignOffState) -> str:
     """Why the PIN form is not offered: the lists differ, or the second list is partial."""
     if not state.blocked:
         return ""
+    texts = []
     if state.lists_differ:
-        return signoff.lists_differ_text(state.lists_differ)
-    return signoff.list_missing_text(state.list_missing, state.entered)
+        texts.append(signoff.lists_differ_text(state.lists_differ))
+    if state.list_missing:
+        texts.append(signoff.list_missing_text(state.list_missing, state.entered))
+    return " ".join(texts)

@@ -106,7 +106,7 @@
       form.elements.number.value = number;
       form.elements.client_id.value = uuid();
       if (form.elements.version) form.elements.version.value = "";
-      section.querySelectorAll(".errorlist, p.rule").forEach(remove);
+      section.querySelectorAll(".errorlist, p.rule, .refused-deal").forEach(remove);
       heading(section, number);
       declarers(section, number);
       Array.prototype.forEach.call(form.elements, function (field) {
@@ -132,7 +132,9 @@
         remove(section); // every deal of the series is entered (some wait to be sent)
         return;
       }
-      if (numberOf(section) === number && !section.querySelector(".errorlist")) return;
+      // The deal asked for is in the form: what is typed there stays, a live value's
+      // refusal too; only a refused waiting deal's form (corrected, entered) makes way.
+      if (numberOf(section) === number && !section.querySelector(".refused-deal")) return;
       var fresh = section.cloneNode(true);
       blank(fresh, number, offline);
       section.parentNode.replaceChild(fresh, section);
@@ -153,7 +155,102 @@
       return { declarer: declarer ? labelOf(declarer) : "", game: parts.join(" ") };
     }
 
+    /* The fields a scorekeeper types or taps (not the form's own: number, client id, version). */
+    function entered(form) {
+      return Array.prototype.filter.call(form.elements, function (field) {
+        return field.name && ["number", "client_id", "version", "csrfmiddlewaretoken"].indexOf(field.name) < 0;
+      });
+    }
+
+    /* Whether anything was typed or tapped for this deal (the preset "with" aside). */
+    function typed(section) {
+      return entered(formOf(section)).some(function (field) {
+        if (field.type === "radio") return field.checked && field.name !== "tops_kind";
+        if (field.type === "checkbox") return field.checked;
+        if (field.tagName === "BUTTON") return false;
+        return field.value !== "";
+      });
+    }
+
+    /* The typed and tapped values, to put back later (restore). */
+    function values(section) {
+      var kept = [];
+      entered(formOf(section)).forEach(function (field) {
+        if (field.tagName === "BUTTON") return;
+        if ((field.type === "radio" || field.type === "checkbox") && !field.checked) return;
+        kept.push([field.name, field.value]);
+      });
+      return kept;
+    }
+
+    function restore(section, kept, online) {
+      var form = formOf(section);
+      if (!form) return;
+      kept.forEach(function (pair) {
+        var fields = form.querySelectorAll('[name="' + pair[0] + '"]');
+        Array.prototype.forEach.call(fields, function (field) {
+          if (field.type === "radio" || field.type === "checkbox") {
+            if (field.value === pair[1]) field.checked = true;
+          } else if (field.tagName !== "BUTTON") {
+            field.value = pair[1];
+          }
+        });
+      });
+      if (online && window.htmx) window.htmx.trigger(section.querySelector(".fields"), "change");
+    }
+
+    /* The first field whose number is out of its range by the rules (the office's
+     * #entry-checks: the engine's ranges and messages), as {field, message}; else null. */
+    function check(form, rules) {
+      var contract = form.querySelector("input[name=contract]:checked");
+      function number(name) {
+        var field = form.elements[name];
+        var raw = field ? field.value.trim() : "";
+        return /^-?\d+$/.test(raw) ? { field: field, raw: raw, value: parseInt(raw, 10) } : null;
+      }
+      function problem(found, message) {
+        return { field: found.field, message: format(message, { value: found.raw }) };
+      }
+      var names = ["declarer_points", "opponents_points", "declarer_tricks"];
+      for (var i = 0; i < names.length; i += 1) {
+        var found = number(names[i]);
+        if (found && (found.value < 0 || found.value > rules[names[i]].max)) return problem(found, rules[names[i]].message);
+      }
+      var points = number("declarer_points");
+      var others = number("opponents_points");
+      if (points && others && points.value + others.value !== 120) return { field: others.field, message: rules.points_sum };
+      if (!contract) return null;
+      var tops = number("tops");
+      if (contract.value === "null") {
+        return form.elements.tops.value.trim() ? { field: form.elements.tops, message: rules.tops["null"] } : null;
+      }
+      var kind = rules.tops[contract.value === "grand" ? "grand" : "suit"];
+      if (!form.elements.tops.value.trim()) return { field: form.elements.tops, message: kind.missing };
+      if (tops && tops.value > kind.max) return problem(tops, kind.over);
+      if (tops && tops.value < 1) return problem(tops, kind.under);
+      return null;
+    }
+
+    /* Say why the deal cannot wait to be sent: beside "Enter deal", as the office would. */
+    function refuse(form, problem) {
+      var box = form.querySelector("#preview");
+      var list = document.createElement("ul");
+      list.className = "errorlist rule";
+      var item = document.createElement("li");
+      item.textContent = problem.message;
+      list.appendChild(item);
+      box.textContent = "";
+      box.appendChild(list);
+      problem.field.setAttribute("aria-invalid", "true");
+      problem.field.focus();
+    }
+
     return {
+      typed: typed,
+      values: values,
+      restore: restore,
+      check: check,
+      refuse: refuse,
       entrySection: entrySection,
       formOf: formOf,
       numberOf: numberOf,

@@ -8,9 +8,15 @@
  * answered for it. Sending again is safe: the office stores a client id once
  * (games/entry.py) and answers a resend with the sheet as it is. Its answers:
  *   200  stored (or stored before): the sheet as it is; the next waiting deal is sent.
- *   409  the deal was entered on another device: the answer says so, the deal leaves.
+ *   409  the deal was entered on another device: the answer says so (with the fields
+ *        that differ), the deal leaves; that message stays until tapped away, whatever
+ *        the next answers say.
  *   422  refused with its rule: the queue stops there, the deal comes back in the form
- *        for correction (same client id), and the deals after it wait.
+ *        for correction (same client id), named by its number, and the deals after it
+ *        wait. What was half typed for the next deal is kept and comes back in the form
+ *        once the refused deal is entered again.
+ * Before a deal waits at all, the form's ranges by the rules are checked here (#entry-checks,
+ * the engine's own messages: tops 1-11 or 1-4, card points 0-120, ...), never its value.
  *   none, 502/503/504: sent again after a pause, at once when the phone is online again.
  *   else: said; the deal keeps waiting and is sent when the page is opened again.
  *
@@ -52,6 +58,9 @@
   var attempt = 0;
   var timer = null;
   var serverNext = null; // the deal of the form the office last sent
+  var draft = null; // what was half typed for the next deal when a waiting deal was refused
+  var checksNode = document.getElementById("entry-checks");
+  var checks = checksNode ? JSON.parse(checksNode.textContent) : null;
 
   // --- The queue, per link ------------------------------------------------------------
 
@@ -143,6 +152,9 @@
     else if (queue.length && unreachable()) show(format(text.offline, { count: queue.length }), "offline");
     else if (queue.length && busy && attempt > 0) show(format(text.sending, { count: queue.length }), "offline");
     else banner.hidden = true;
+    // What scrolls into view lands below the sticky banner, not under it (office.css).
+    var height = banner.hidden ? 0 : banner.getBoundingClientRect().height + 8;
+    document.documentElement.style.setProperty("--banner", height + "px");
   }
 
   // --- Sending, in order, one at a time -----------------------------------------------
@@ -222,8 +234,13 @@
     }
     if (status === 422) {
       stopped = "refused";
+      var live = entrySection();
+      if (!draft && formOf(live) && numberOf(live) !== item.number && forms.typed(live)) {
+        draft = { number: numberOf(live), values: forms.values(live) };
+      }
       swap(incoming, false);
       render();
+      refusedNote(item.number);
       var refusal = document.querySelector("#preview .errorlist") || document.querySelector("#game-form .rule");
       if (refusal) refusal.scrollIntoView({ block: "center" });
       return;
@@ -233,6 +250,24 @@
     render();
     revalue();
     pump();
+  }
+
+  /* Above the refused deal's form: which deal it is, and that the half-typed next one is kept. */
+  function refusedNote(number) {
+    var section = entrySection();
+    if (!section) return;
+    var note = document.createElement("div");
+    note.className = "refused-deal rule";
+    note.setAttribute("role", "alert");
+    var line = document.createElement("p");
+    line.textContent = format(text.refusedDeal, { number: number });
+    note.appendChild(line);
+    if (draft) {
+      var kept = document.createElement("p");
+      kept.textContent = format(text.draftKept, { number: draft.number });
+      note.appendChild(kept);
+    }
+    section.insertBefore(note, section.firstChild);
   }
 
   /* The office answers again: the form being filled in gets its live value back. */
@@ -257,6 +292,14 @@
   function swap(incoming, keepForm) {
     if (keepForm) keep(incoming); // not a refusal: reopened, the page shows the sheet, not the rule
     var current = document.getElementById("sheet");
+    // "Deal n was entered on another device" stays until tapped away: the next deal's
+    // "entered" must not replace it a second later.
+    var told = Array.prototype.slice.call(current.querySelectorAll(".messages-inline.taken"));
+    var head = incoming.querySelector(".table-head");
+    told.forEach(function (message) {
+      if (incoming.querySelector('.messages-inline.taken[data-deal="' + message.dataset.deal + '"]')) return;
+      if (head) head.parentNode.insertBefore(message, head.nextSibling);
+    });
     var live = entrySection();
     var arriving = entrySection(incoming);
     serverNext = numberOf(arriving);
@@ -304,6 +347,11 @@
 
   // --- Events -------------------------------------------------------------------------
 
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("[data-dismiss]");
+    if (button) remove(button.closest(".messages-inline"));
+  });
+
   document.addEventListener("submit", function (event) {
     var entered = event.target;
     if (!entered.matches || !entered.matches("form[data-queue]")) return;
@@ -314,6 +362,13 @@
       // Nothing chosen (a second tap on the next deal's button, say): not a deal to
       // keep; the live value asks the office what is missing.
       window.htmx.trigger(entered.querySelector(".fields"), "change");
+      return;
+    }
+    // The form's ranges by the rules, before the deal waits: refused here with the
+    // engine's own message, so a deal the office would refuse never stops the queue.
+    var problem = checks && !passed ? forms.check(entered, checks) : null;
+    if (problem) {
+      forms.refuse(entered, problem);
       return;
     }
     var data = new FormData(entered);
@@ -332,6 +387,11 @@
     save(queue);
     if (at === 0) stopped = null;
     forms.show(nextNumber(queue), unreachable());
+    if (at === 0 && draft) {
+      // The refused deal is entered again: what was half typed for the next one comes back.
+      if (draft.number === nextNumber(queue)) forms.restore(entrySection(), draft.values, !unreachable());
+      draft = null;
+    }
     render();
     document.getElementById("sheet").scrollIntoView({ block: "start" });
     pump();
