@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import get_language, gettext
+from django.utils.translation import get_language, gettext, pgettext
 
 from skat.rules import Contract
 
@@ -61,9 +61,12 @@ class Words:
     overbid: str
     irregularity: str
     void: str
+    #: Between "without" and its number: " " in words, "" abbreviated ("wo3").
+    tops_joint: str = " "
 
 
 _WORDS: dict[str | None, Words] = {}
+_SHORT: dict[str | None, Words] = {}
 
 
 def words() -> Words:
@@ -87,15 +90,62 @@ def words() -> Words:
     return found
 
 
-def game_parts(game: Deal, number: Callable[[int], str] = str) -> list[tuple[str, str]]:
-    """The description as (kind, text) pairs in order; ``number`` formats the numbers."""
-    w = words()
+def short_words() -> Words:
+    """The words abbreviated as on a narrow paper list, for a 390 px sheet (cached per
+    language): the suits as their signs, "wo3" for without 3, "H" for hand; a page that
+    shows them gives the full words as titles and a legend (:func:`legend`)."""
+    language = get_language()
+    found = _SHORT.get(language)
+    if found is None:
+        full = words()
+        found = _SHORT[language] = Words(
+            contracts={
+                Contract.DIAMONDS.value: "♦",
+                Contract.HEARTS.value: "♥",
+                Contract.SPADES.value: "♠",
+                Contract.CLUBS.value: "♣",
+                Contract.GRAND.value: pgettext("abbreviation", "Gr"),
+                Contract.NULL.value: pgettext("abbreviation", "Nu"),
+            },
+            tops_kinds={
+                Deal.TopsKind.WITH.value: pgettext("abbreviation", "w"),
+                Deal.TopsKind.WITHOUT.value: pgettext("abbreviation", "wo"),
+            },
+            passed_out=full.passed_out,
+            hand=pgettext("abbreviation", "H"),
+            schneider=pgettext("abbreviation", "S"),
+            schwarz=pgettext("abbreviation", "Sw"),
+            announced=pgettext("abbreviation", "a"),
+            ouvert=pgettext("abbreviation", "O"),
+            overbid=pgettext("abbreviation", "ob"),
+            irregularity=full.irregularity,
+            void=full.void,
+            tops_joint="",
+        )
+    return found
+
+
+def legend() -> list[tuple[str, str]]:
+    """(abbreviation, word) for each abbreviation :func:`short_words` uses, in the sheet's order."""
+    full, short = words(), short_words()
+    pairs = [(short.contracts[c], full.contracts[c]) for c in short.contracts]
+    pairs += [(short.tops_kinds[k], full.tops_kinds[k]) for k in short.tops_kinds]
+    for name in ("hand", "schneider", "schwarz", "announced", "ouvert", "overbid"):
+        pairs.append((getattr(short, name), getattr(full, name)))
+    return pairs
+
+
+def game_parts(game: Deal, number: Callable[[int], str] = str, w: Words | None = None) -> list[tuple[str, str]]:
+    """The description as (kind, text) pairs in order; ``number`` formats the numbers,
+    ``w`` gives the words (:func:`words` unless told: :func:`short_words`)."""
+    w = w or words()
     if game.passed_out:
         parts = [(WORD, w.passed_out)]
     else:
         parts = [(WORD, w.contracts.get(game.contract, game.contract))]
         if game.tops:
-            parts.append((WORD, f"{w.tops_kinds.get(game.tops_kind, game.tops_kind)} {number(game.tops)}"))
+            kind = w.tops_kinds.get(game.tops_kind, game.tops_kind)
+            parts.append((WORD, f"{kind}{w.tops_joint}{number(game.tops)}"))
         if game.hand:
             parts.append((WORD, w.hand))
         schneider_announced, schwarz_announced = announced(game)
@@ -137,3 +187,17 @@ def game_html(game: Deal, number: Callable[[int], str] = str) -> SafeString:
     """:func:`game_text` as the sheets show it: overbid bold, the value muted, marks set off."""
     html = " ".join(_HTML[kind].format(conditional_escape(text)) for kind, text in game_parts(game, number))
     return mark_safe(html)  # every text escaped above
+
+
+def game_short_html(game: Deal, number: Callable[[int], str] = str) -> SafeString:
+    """:func:`game_html` abbreviated ("♠ wo3 H = 40"), each abbreviation with its words as
+    its title: a 390 px sheet shows it where whole words would break inside ("Spade s")."""
+    html = []
+    for (kind, text), (_same, short) in zip(
+        game_parts(game, number), game_parts(game, number, short_words()), strict=True
+    ):
+        shown = conditional_escape(short)
+        if short != text:
+            shown = f'<abbr title="{conditional_escape(text)}">{shown}</abbr>'
+        html.append(_HTML[kind].format(shown))
+    return mark_safe(" ".join(html))  # every text escaped above

@@ -18,7 +18,7 @@ from django.utils.translation import gettext
 
 from skat.rating import Rating, rate_table
 
-from .describe import game_html
+from .describe import game_html, game_short_html
 from .models import Game
 
 
@@ -90,12 +90,15 @@ def rows_html(sheet: Sheet, players: Sequence[str]) -> SafeString:
         out.append(f'\n    <tr class="{classes}">\n      <td class="num">{number(g.number)}</td>\n      ')
         declarer = g.declarer_seat
         if g.passed_out:
-            out.append(f'<td colspan="3" class="muted">{game_html(g, number)}{_corrected(g, corrected)}</td>')
+            out.append(f'<td colspan="3" class="muted game">{game_html(g, number)}{_corrected(g, corrected)}</td>')
         else:
-            name = names[declarer - 1] if declarer is not None and 0 < declarer <= len(names) else ""
-            out.append(
-                f"\n      <td>{name}</td>\n      <td>{game_html(g, number)}{_corrected(g, corrected)}</td>\n      "
+            # The game in words, and abbreviated for a phone's narrow column (office.css picks one).
+            game = (
+                f'<span class="game-full">{game_html(g, number)}</span>'
+                f'<span class="game-short">{game_short_html(g, number)}</span>{_corrected(g, corrected)}'
             )
+            name = names[declarer - 1] if declarer is not None and 0 < declarer <= len(names) else ""
+            out.append(f'\n      <td>{name}</td>\n      <td class="game">{game}</td>\n      ')
             if g.voided:
                 score = '<span class="muted">0</span>'
             elif g.won:

@@ -60,7 +60,12 @@ class StandingsTable(tables.Table):
     won = Num(verbose_name=_("Won"), order_by=("-won", "place"))
     lost = Num(verbose_name=_("Lost"), order_by=("lost", "place"))
     bonus = Num(verbose_name=_("Bonus"), order_by=("-bonus", "place"))
-    rating = Num(verbose_name=_("Rating"), order_by=("-rating", "place"))
+    # Classed "rating": on a phone it stays at the table's right edge while the rest scrolls.
+    rating = Num(
+        verbose_name=_("Rating"),
+        order_by=("-rating", "place"),
+        attrs={"td": {"class": "num rating"}, "th": {"class": "num rating"}},
+    )
     tables = Num(verbose_name=_("Tables"))
     unconfirmed = SheetsColumn(verbose_name=_("Sheets"), attrs={"td": {"class": "sheets"}})
 

@@ -27,6 +27,7 @@ from core.addresses import absolute_link
 from core.params import number_param
 from core.rule_messages import rule_message
 from games import entry, lists, tablesheet
+from games.describe import legend
 from games.forms import ControlEntryForm, GameForm, phone_checks
 from games.models import ConflictingEntry, ControlEntry, Deal, Game
 from games.models.deals import TABLE_LINK
@@ -121,6 +122,7 @@ def _context(request: HttpRequest, link: Link, form: GameForm | None) -> dict:
         "players": names,
         "sheet": sheet,
         "sheet_rows": tablesheet.rows_html(sheet, names),
+        "sheet_legend": legend,  # the abbreviations of a 390 px sheet (a callable, called there)
         "form": form,
         "last": last,
         "is_director": table.series.tournament.is_director(request.user),

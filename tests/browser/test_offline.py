@@ -93,7 +93,8 @@ def test_a_waiting_deal_the_office_refuses_stops_the_queue_and_shows_its_rule(ph
     table = factories.table_of(3)
     open_link(phone, live_server, table)
     offline(phone.context)
-    enter(phone, "Seat2", "Grand", tops=5, declarer_points=70)  # 2.4.3: at most 4 tops
+    # 3.4.4: schneider announced needs a hand game (the phone checks only the form's ranges).
+    enter(phone, "Seat2", "Grand", tops=2, declarer_points=70, Schneider_announced=True)
     expect(phone.locator("#preview")).to_have_text("Valued when sent: the office cannot be reached just now.")
     enter(phone, "Seat3", "Spades", tops=1, declarer_points=70)
     expect(phone.locator("tr.queued")).to_have_count(2)
@@ -102,13 +103,14 @@ def test_a_waiting_deal_the_office_refuses_stops_the_queue_and_shows_its_rule(ph
     refused = phone.locator("tr.queued.refused")
     expect(refused).to_contain_text("refused by the office: correct it in the form above")
     expect(phone.locator("section.entry h2")).to_contain_text("Deal 1")
-    rule = phone.get_by_text("2.4.3: a grand has at most 4 tops, not 5")
+    rule = phone.get_by_text("3.4.4: schneider announced can only be played in a hand game")
     expect(rule).to_have_count(1)  # shown once, beside "Enter deal"
     expect(rule).to_be_in_viewport()
+    expect(phone.locator(".refused-deal")).to_contain_text("The office refused deal 1")
     expect(phone.locator("tr.queued")).to_have_count(2)
     assert stored(table) == []  # deal 2 waits behind the refused deal 1
 
-    phone.fill("#id_tops", "2")
+    phone.locator(".flags label", has_text="Schneider announced").click()
     phone.click("button.enter")
     expect(phone.locator("tr.queued")).to_have_count(0, timeout=15000)
     assert stored(table) == [(1, 2, 72), (2, 3, 22)]
