@@ -42,7 +42,7 @@ def test_the_team_ranking_lists_each_team_with_its_players_and_sums(client, dire
     best = ranked[0]
     members = ", ".join(f"{name} ({rating})" for name, rating in best.item.members)
     assert f'<td class="members">{members}</td>' in html
-    assert f'<td class="num">{best.rating.rating}</td>' in html
+    assert f'<td class="num rating">{best.rating.rating}</td>' in html
     assert "the sum of its players" in html
 
 
