@@ -242,7 +242,8 @@
       box.textContent = "";
       box.appendChild(list);
       problem.field.setAttribute("aria-invalid", "true");
-      problem.field.focus();
+      problem.field.focus({ preventScroll: true });
+      list.scrollIntoView({ block: "center" }); // the rule, beside "Enter deal", in view
     }
 
     return {
