@@ -33,3 +33,21 @@ def test_the_surname_is_the_last_word_unless_written_first_with_a_comma():
 def test_the_identity_is_the_name_in_any_order_and_the_club():
     assert identity_key("Anna Schäfer", 3) == identity_key("schaefer,  anna", 3)
     assert identity_key("Anna Schäfer", 3) != identity_key("Anna Schäfer", 4)
+
+
+def test_names_of_every_alphabet_are_found_in_latin_letters():
+    assert _finds("Łukasz Wójcik", "Lukasz")
+    assert _finds("Łukasz Wójcik", "wojcik lukasz")
+    assert _finds("Søren Kierkegaard", "Soren") and _finds("Søren Kierkegaard", "Soeren")
+    assert _finds("Søren Kierkegaard", "Søren")
+    assert _finds("Đorđević, Ana", "dordevic")
+    assert _finds("Antonín Dvořák", "dvorak") and _finds("Pál Erdős", "erdos")
+    assert _finds("Иван Петров", "ivan petrov")
+    assert not _finds("Łukasz Wójcik", "lars")
+
+
+def test_other_alphabets_sort_and_identify_in_latin_letters():
+    assert sort_key("Łukasz Wójcik") == "wojcik lukasz"
+    assert sorted(["Łukasz Wójcik", "Anna Zorn", "Ole Ærø"], key=sort_key) == ["Ole Ærø", "Łukasz Wójcik", "Anna Zorn"]
+    assert identity_key("Łukasz Wójcik", 1) == identity_key("Wojcik, Lukasz", 1)
+    assert identity_key("Søren Ask", 1) == identity_key("Soeren Ask", 1)
