@@ -28,6 +28,10 @@ from django.utils.translation import gettext_lazy as _
 from config import hall
 
 BASE_DIR = Path(__file__).resolve().parent.parent
+#: Where the office keeps what it writes: backups/ and the last backup's record
+#: (office.backups). ``SKAT_OFFICE_DATA``, else the project folder as before.
+#: (Placeholder until the package's data directory lands; the lead reconciles.)
+DATA_DIR = Path(os.environ.get("SKAT_OFFICE_DATA") or BASE_DIR)
 
 
 def env_bool(name: str, default: bool) -> bool:
@@ -160,6 +164,13 @@ CACHES = {
 #: delay (seconds): in play the results change many times a second, and the pages are
 #: computed once per this time instead of once per change (standings.cache).
 STANDINGS_SETTLE_SECONDS = float(os.environ.get("STANDINGS_SETTLE_SECONDS", "5"))
+
+# Backups (office.backups, manage.py backup/restore): a consistent copy of the database
+# into DATA_DIR/backups and, when SKAT_OFFICE_BACKUP_DIR names a folder (a USB stick),
+# there too; the last BACKUP_KEEP of each kind are kept; serve makes one every
+# BACKUP_EVERY_MINUTES and after each finished series.
+BACKUP_KEEP = int(os.environ.get("SKAT_OFFICE_BACKUP_KEEP") or 24)
+BACKUP_EVERY_MINUTES = float(os.environ.get("SKAT_OFFICE_BACKUP_EVERY_MINUTES") or 5)
 
 # The local default is for a developer with DEBUG on; with DEBUG off the office refuses
 # to start without a real key: SECRET_KEY from the environment, or the file
