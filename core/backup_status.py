@@ -1,6 +1,6 @@
 """The last backup's record: when it was made and where, for the dashboard to say.
 
-``office.backups`` writes it after every attempt; the dashboard (below office in the
+``core.backups`` writes it after every attempt; the dashboard (below office in the
 layers) only reads it, through this module. It is a small JSON file in the data
 directory, not a row in the database: a row would be copied into the very backup it
 describes, and a restored evening would then show the old record as the latest.

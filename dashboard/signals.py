@@ -2,7 +2,7 @@
 
 ``series_finished`` is sent once a series was finished and committed
 (``dashboard.progress.finish_series``; arguments ``series``). The office's backups
-(``office.backups.start_background``) connect to it: a backup after every series.
+(``core.backups.after_series``, connected in ``office.apps``) listen: a backup after every series.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """``manage.py backup`` (``skat-office backup``): a consistent copy of the database now.
 
 Into the data directory's ``backups/`` and, when ``SKAT_OFFICE_BACKUP_DIR`` names a
-folder (a USB stick), there too (office.backups). A folder that cannot be written is one
+folder (a USB stick), there too (core.backups). A folder that cannot be written is one
 line; the command fails only when no copy at all could be made.
 """
 
@@ -12,7 +12,7 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from office.backups import make_backup
+from core.backups import make_backup
 
 
 class Command(BaseCommand):

@@ -2,7 +2,7 @@
 
 Asks first (``--no-input`` does not); refuses a file that is not a backup of the office,
 naming why; saves the database in use as a safety copy before anything is changed
-(office.restore).
+(core.restore).
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from office.backups import BackupError, database
-from office.restore import check, restore
+from core.backups import BackupError, database
+from core.restore import check, restore
 
 
 class Command(BaseCommand):

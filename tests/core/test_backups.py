@@ -1,4 +1,4 @@
-"""office.backups and `manage.py backup`: a consistent copy into the data directory and a
+"""core.backups and `manage.py backup`: a consistent copy into the data directory and a
 second folder, the last K kept, a pulled USB stick or an unwritable folder one line
 each while the evening goes on, and the background maker of the serving office."""
 
@@ -15,9 +15,8 @@ from django.core.management.base import CommandError
 from django.test import override_settings
 from django.utils import timezone
 
-from core import backup_status
+from core import backup_status, backups
 from dashboard.signals import series_finished
-from office import backups
 from tests import factories
 from tournaments.models import Series
 

@@ -7,8 +7,10 @@ plays, into the data directory's ``backups/`` and a second folder (a USB stick).
 - PostgreSQL: ``pg_dump`` in its custom format (``pg_restore`` reads it back).
 
 ``manage.py backup`` makes one, ``manage.py restore FILE`` brings one back (after a
-safety copy of the database in use); :func:`start_background` makes one every few
-minutes and one after each finished series (``dashboard.signals.series_finished``).
+safety copy of the database in use, ``core.restore``); :func:`start_background` makes
+one every few minutes and one soon after each finished series: the office connects
+``dashboard.signals.series_finished`` to :func:`after_series` (``office.apps``), so this
+module, below every app, imports none of them.
 A folder that cannot be written, or a USB stick pulled out, is one line in the log and
 on the dashboard (``core.backup_status``); the evening goes on.
 """
@@ -31,7 +33,7 @@ from django.utils import timezone
 
 from core import backup_status
 
-logger = logging.getLogger("office.backups")
+logger = logging.getLogger("core.backups")
 
 #: SQLite's application_id of a backup the office made: "SKAT" in ASCII.
 MARK = 0x534B4154
@@ -260,6 +262,18 @@ def _record(result: Result, now: datetime) -> None:
 # --- In the background while serving ---------------------------------------------------
 
 
+_RUNNING: set[BackgroundBackups] = set()
+_RUNNING_LOCK = threading.Lock()
+
+
+def after_series(sender: object = None, **kwargs: object) -> None:
+    """A series was finished: every running background maker backs up now (a signal receiver)."""
+    with _RUNNING_LOCK:
+        running = list(_RUNNING)
+    for maker in running:
+        maker.now()
+
+
 class BackgroundBackups:
     """A thread that makes a backup every ``every_minutes`` and one soon after each
     finished series; :meth:`stop` ends it (the server's shutdown)."""
@@ -274,13 +288,13 @@ class BackgroundBackups:
         self._thread = threading.Thread(target=self._run, name="skat-office-backups", daemon=True)
 
     def start(self) -> BackgroundBackups:
-        from dashboard.signals import series_finished
-
-        series_finished.connect(self._series_finished, dispatch_uid=f"backups-{id(self)}", weak=False)
+        with _RUNNING_LOCK:
+            _RUNNING.add(self)
         self._thread.start()
         return self
 
-    def _series_finished(self, sender: object, **kwargs: object) -> None:
+    def now(self) -> None:
+        """One backup as soon as possible (a series was finished)."""
         self._wake.set()
 
     def _run(self) -> None:
@@ -303,9 +317,8 @@ class BackgroundBackups:
             return self._done.wait_for(lambda: self.made >= count, timeout=timeout)
 
     def stop(self, timeout: float | None = 30) -> None:
-        from dashboard.signals import series_finished
-
-        series_finished.disconnect(dispatch_uid=f"backups-{id(self)}")
+        with _RUNNING_LOCK:
+            _RUNNING.discard(self)
         self._stopping.set()
         self._wake.set()
         if self._thread.is_alive():

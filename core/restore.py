@@ -19,7 +19,7 @@ from django.core.management import call_command
 from django.db import connections
 from django.db.migrations.loader import MigrationLoader
 
-from .backups import (
+from core.backups import (
     BEFORE_RESTORE,
     MARK,
     BackupError,
