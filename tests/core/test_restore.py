@@ -18,7 +18,7 @@ from core.restore import check
 
 pytestmark = [
     pytest.mark.django_db,
-    pytest.mark.skipif(not backups.is_sqlite(), reason="SQLite files; a dump's check needs pg_restore (below)"),
+    pytest.mark.skipif(not backups.is_sqlite(), reason="SQLite files; a dump: test_restore_postgres.py"),
 ]
 
 
