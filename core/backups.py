@@ -203,9 +203,10 @@ def _why(error: OSError) -> str:
     return error.strerror or str(error)
 
 
-def make_backup(reason: str = "", keep: int | None = None, now: datetime | None = None) -> Result:
+def make_backup(reason: str = "", keep: int | None = None, now: datetime | None = None, *, log: bool = True) -> Result:
     """One backup into the data directory's ``backups/`` and the second folder, if one is
-    named; each problem is one line (logged, recorded for the dashboard), never raised."""
+    named; each problem is one line (recorded for the dashboard, and logged unless the
+    caller says them itself: ``log=False``), never raised."""
     keep = settings.BACKUP_KEEP if keep is None else keep
     now = now or timezone.now()
     name = _name(now, reason)
@@ -237,13 +238,16 @@ def make_backup(reason: str = "", keep: int | None = None, now: datetime | None 
                 f"Backup folder {second} ({SECOND_DIR_ENV}) cannot be written: {_why(error)}. "
                 f"Is the USB stick plugged in? {kept}"
             )
-    for problem in result.problems:
+    unrecorded = _record(result, now)
+    if unrecorded:
+        result.problems.append(unrecorded)
+    for problem in result.problems if log else ():
         logger.warning("Backup: %s", problem)
-    _record(result, now)
     return result
 
 
-def _record(result: Result, now: datetime) -> None:
+def _record(result: Result, now: datetime) -> str:
+    """The record for the dashboard written; or why it could not be."""
     earlier = backup_status.read(settings.DATA_DIR) or backup_status.BackupStatus()
     status = backup_status.BackupStatus(
         made_at=now if result.made else earlier.made_at,
@@ -254,9 +258,8 @@ def _record(result: Result, now: datetime) -> None:
     try:
         backup_status.write(settings.DATA_DIR, status)
     except OSError as error:
-        logger.warning(
-            "Backup: the record for the dashboard could not be written in %s: %s", settings.DATA_DIR, _why(error)
-        )
+        return f"The record for the dashboard could not be written in {settings.DATA_DIR}: {_why(error)}."
+    return ""
 
 
 # --- In the background while serving ---------------------------------------------------

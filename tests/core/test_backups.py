@@ -94,8 +94,9 @@ def test_an_unwritable_data_directory_is_one_line_and_the_usb_stick_still_gets_o
     with override_settings(DATA_DIR=blocked):
         result = backups.make_backup()
     assert [p.parent for p in result.made] == [stick]
-    (problem,) = result.problems
+    problem, unrecorded = result.problems  # the data directory's backup, and the dashboard's record
     assert problem.startswith(f"Backup not written to {blocked / 'backups'}") and "writable" in problem
+    assert unrecorded.startswith(f"The record for the dashboard could not be written in {blocked}")
 
 
 def test_the_command_says_where_and_fails_in_one_line_when_nothing_was_made(data_dir, tmp_path, monkeypatch):
@@ -108,7 +109,7 @@ def test_the_command_says_where_and_fails_in_one_line_when_nothing_was_made(data
         err = io.StringIO()
         with pytest.raises(CommandError, match=r"^No backup was made\.$"):
             call_command("backup", stderr=err)
-    assert len(err.getvalue().strip().splitlines()) == 2
+    assert len(err.getvalue().strip().splitlines()) == 3  # the data directory, the stick, the record
     with pytest.raises(CommandError, match="--keep must be at least 1"):
         call_command("backup", "--keep", "0")
 

@@ -26,7 +26,7 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         if options["keep"] < 1:
             raise CommandError(f"--keep must be at least 1, not {options['keep']}.")
-        result = make_backup(keep=options["keep"])
+        result = make_backup(keep=options["keep"], log=False)  # its lines are said here, once
         for problem in result.problems:
             self.stderr.write(problem)
         if not result.made:
