@@ -43,6 +43,11 @@ class Checked:
     kind: str  # "sqlite" or "postgres"
 
 
+def read_only_uri(path: Path) -> str:
+    """``path`` opened read-only, whatever its name holds ("E:\\Sicherung #2", spaces, %)."""
+    return path.resolve().as_uri() + "?mode=ro"
+
+
 def _unknown_migrations(applied: set[tuple[str, str]]) -> list[str]:
     known = set(MigrationLoader(None, ignore_no_migrations=True).disk_migrations)
     return sorted(f"{app}.{name}" for app, name in applied if (app, name) not in known)
@@ -50,7 +55,7 @@ def _unknown_migrations(applied: set[tuple[str, str]]) -> list[str]:
 
 def _check_sqlite(path: Path) -> None:
     try:
-        handle = sqlite3.connect(f"file:{path.as_posix()}?mode=ro", uri=True)
+        handle = sqlite3.connect(read_only_uri(path), uri=True)
     except sqlite3.Error as error:
         raise BackupError(f"{path} cannot be opened as a database: {error}.") from error
     try:
@@ -132,7 +137,7 @@ def restore(path: Path) -> Path | None:
     if checked.kind == "sqlite":
         target = Path(str(database()["NAME"]))
         target.parent.mkdir(parents=True, exist_ok=True)
-        source = sqlite3.connect(f"file:{checked.path.as_posix()}?mode=ro", uri=True)
+        source = sqlite3.connect(read_only_uri(checked.path), uri=True)
         copy = sqlite3.connect(target, timeout=20)
         try:
             source.backup(copy)

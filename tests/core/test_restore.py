@@ -34,8 +34,10 @@ def sqlite_file(path, application_id: int = backups.MARK, *, from_tests_db: bool
     return path
 
 
-def test_a_backup_of_ours_passes(tmp_path):
-    assert check(sqlite_file(tmp_path / "b.sqlite3")).kind == "sqlite"
+def test_a_backup_of_ours_passes_whatever_its_folder_is_called(tmp_path):
+    stick = tmp_path / "Sicherung #2 100% ?"
+    stick.mkdir()
+    assert check(sqlite_file(stick / "b.sqlite3")).kind == "sqlite"
 
 
 @pytest.mark.parametrize(
