@@ -1,11 +1,13 @@
 """The hall: the address phones use, and the secret key kept beside the database.
 
 The address is read from the laptop's own network interfaces, never found by sending
-anything: the kernel lists each interface's IPv4 address (``SIOCGIFADDR``), or, where
-that call does not exist (macOS), ``ifconfig`` prints them. Of those, the hall's is a
-private LAN address (RFC 1918) of a real interface; loopback, link-local and the
-bridges and tunnels of containers, virtual machines and VPNs are never the hall's. With
-no network at all the office falls back to loopback and says so: phones cannot reach it.
+anything: ifaddr (MIT, pure Python over ``getifaddrs`` on Linux and macOS and
+``GetAdaptersAddresses`` on Windows) lists each interface's addresses. Of those, the
+hall's is a private LAN address (RFC 1918) of a real interface; loopback, link-local and
+the bridges and tunnels of containers, virtual machines, WSL and VPNs (``docker0``,
+``vEthernet (WSL)``, "VirtualBox Host-Only", "VMware Network Adapter") are never the
+hall's. With no network at all the office falls back to loopback and says so: phones
+cannot reach it.
 
 The secret key is generated once, on the first start, into a file beside the SQLite
 database (mode 0600, ignored by git) and read by every later start and every worker.
@@ -15,24 +17,21 @@ from __future__ import annotations
 
 import ipaddress
 import os
-import re
 import secrets
-import shutil
-import socket
-import struct
-import subprocess
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 from urllib.parse import urlsplit
+
+import ifaddr
 
 from core.addresses import is_loopback
 
 LOOPBACK = "127.0.0.1"
-#: ioctl number of "the interface's IPv4 address" on Linux.
-SIOCGIFADDR = 0x8915
-#: Interface name prefixes that are never the hall's network: loopback, containers,
-#: virtual machines' bridges, VPN tunnels, Linux's traffic-shaping and dummy devices.
+#: Interface name prefixes (Linux, BSD, macOS; case as the system spells them) that are
+#: never the hall's network: loopback, containers, virtual machines' bridges, VPN
+#: tunnels, Linux's traffic-shaping and dummy devices.
 VIRTUAL = (
     "lo",
     "docker",
@@ -55,8 +54,41 @@ VIRTUAL = (
     "ifb",
     "dummy",
 )
+#: Words in an adapter's name or description (Windows: "vEthernet (WSL)",
+#: "Hyper-V Virtual Ethernet Adapter", "VirtualBox Host-Only Ethernet Adapter",
+#: "VMware Virtual Ethernet Adapter for VMnet8", "TAP-Windows Adapter V9"), any case.
+VIRTUAL_WORDS = (
+    "vethernet",
+    "hyper-v",
+    "wsl",
+    "virtualbox",
+    "vmware",
+    "docker",
+    "loopback",
+    "tap-windows",
+    "wireguard",
+    "tailscale",
+    "zerotier",
+    "openvpn",
+    "npcap",
+)
 #: The private LAN ranges (RFC 1918) a hall's Wi-Fi router hands out.
 LAN = tuple(ipaddress.ip_network(n) for n in ("192.168.0.0/16", "10.0.0.0/8", "172.16.0.0/12"))
+
+
+class Interface(NamedTuple):
+    """One IPv4 address of one interface: its name (Windows: the name the user sees,
+    "Wi-Fi", "vEthernet (WSL)"), the address, and the adapter's description if any."""
+
+    name: str
+    address: str
+    description: str = ""
+
+
+def is_virtual(name: str, description: str = "") -> bool:
+    """The interface belongs to a container, a virtual machine, WSL, a VPN or loopback."""
+    words = f"{name} {description}".lower()
+    return name.startswith(VIRTUAL) or any(word in words for word in VIRTUAL_WORDS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,59 +107,38 @@ def host_of(url: str) -> str:
     return f"[{host}]" if ":" in host else host
 
 
-def _ioctl_interfaces() -> list[tuple[str, str]]:
-    try:
-        import fcntl
-    except ImportError:  # pragma: no cover - not POSIX
-        return []
+def interfaces(adapters: Iterable[ifaddr.Adapter] | None = None) -> list[Interface]:
+    """Every IPv4 address of every interface, in the system's order (ifaddr; on Windows
+    the user's name for the adapter, e.g. "Wi-Fi", with its description beside)."""
+    if adapters is None:
+        try:
+            adapters = ifaddr.get_adapters()
+        except OSError:  # the system would not list its interfaces: no hall address to find
+            return []
     found = []
-    try:
-        names = [name for _index, name in socket.if_nameindex()]
-    except OSError:
-        return []
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as handle:  # a handle for the ioctl; nothing is sent
-        for name in names:
-            try:
-                answer = fcntl.ioctl(handle.fileno(), SIOCGIFADDR, struct.pack("256s", name.encode()[:15]))
-            except OSError:
-                continue  # no IPv4 address, or not Linux
-            found.append((name, socket.inet_ntoa(answer[20:24])))
+    for adapter in adapters:
+        for ip in adapter.ips:
+            if ip.is_IPv4:  # IPv6 is a (address, flowinfo, scope) tuple: phones get IPv4
+                description = adapter.nice_name if adapter.nice_name != ip.nice_name else ""
+                found.append(Interface(ip.nice_name or adapter.name, str(ip.ip), description))
     return found
 
 
-def parse_ifconfig(text: str) -> list[tuple[str, str]]:
-    """(interface, IPv4 address) pairs of ``ifconfig``'s output (BSD and macOS style)."""
-    found, name = [], ""
-    for line in text.splitlines():
-        header = re.match(r"^([^\s:]+):? ", line)
-        if header:
-            name = header.group(1)
-        address = re.match(r"^\s+inet (?:addr:)?(\d+\.\d+\.\d+\.\d+)", line)
-        if address and name:
-            found.append((name, address.group(1)))
-    return found
-
-
-def interfaces() -> list[tuple[str, str]]:
-    """(interface, IPv4 address) of every interface that has one, in the system's order."""
-    found = _ioctl_interfaces()
-    ifconfig = shutil.which("ifconfig")
-    if not found and ifconfig:
-        output = subprocess.run([ifconfig], capture_output=True, text=True, timeout=5, check=False).stdout
-        found = parse_ifconfig(output)
-    return found
-
-
-def choose(found: Iterable[tuple[str, str]]) -> HallAddress:
+def choose(found: Iterable[Sequence[str]]) -> HallAddress:
     """The address phones reach the office at: a private LAN address first, then any
-    other address of a real interface, in the interfaces' order; loopback when none."""
+    other address of a real interface, in the interfaces' order; loopback when none.
+
+    ``found``: (name, address) or (name, address, description) as ``interfaces()`` lists them.
+    """
     candidates = []
-    for position, (name, address) in enumerate(found):
+    for position, (name, address, *description) in enumerate(found):
         try:
             ip = ipaddress.ip_address(address)
         except ValueError:
             continue
-        if ip.is_loopback or ip.is_link_local or ip.is_unspecified or ip.is_multicast or name.startswith(VIRTUAL):
+        if ip.is_loopback or ip.is_link_local or ip.is_unspecified or ip.is_multicast:
+            continue
+        if is_virtual(name, *description):
             continue
         lan = any(ip in network for network in LAN)
         candidates.append((0 if lan else 1, position, name, address))

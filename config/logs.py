@@ -21,13 +21,18 @@ from django.core.exceptions import SuspiciousOperation
 
 
 class OneLineRefusals(logging.Filter):
-    """On ``django.request``: drop the traceback of any record of an answer below 500."""
+    """On ``django.request``: drop the traceback of any record of an answer below 500, and
+    a table link's token from the path it names (config.access: a token opens a table)."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         status = getattr(record, "status_code", None)
         if status is not None and status < 500:
             record.exc_info = None
             record.exc_text = None
+        if isinstance(record.args, tuple) and any(isinstance(a, str) and a.startswith("/s/") for a in record.args):
+            from .access import loggable_path
+
+            record.args = tuple(loggable_path(a) if isinstance(a, str) else a for a in record.args)
         return True
 
 

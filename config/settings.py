@@ -28,6 +28,10 @@ from django.utils.translation import gettext_lazy as _
 from config import hall
 
 BASE_DIR = Path(__file__).resolve().parent.parent
+#: Where the office keeps what it writes: backups/ and the last backup's record
+#: (core.backups). ``SKAT_OFFICE_DATA``, else the project folder as before.
+#: (Placeholder until the package's data directory lands; the lead reconciles.)
+DATA_DIR = Path(os.environ.get("SKAT_OFFICE_DATA") or BASE_DIR)
 
 
 def env_bool(name: str, default: bool) -> bool:
@@ -74,6 +78,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # One line per request (time, client, method, path, status, ms) when ACCESS_LOG is on.
+    "config.access.AccessLog",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -160,6 +166,13 @@ CACHES = {
 #: delay (seconds): in play the results change many times a second, and the pages are
 #: computed once per this time instead of once per change (standings.cache).
 STANDINGS_SETTLE_SECONDS = float(os.environ.get("STANDINGS_SETTLE_SECONDS", "5"))
+
+# Backups (core.backups, manage.py backup/restore): a consistent copy of the database
+# into DATA_DIR/backups and, when SKAT_OFFICE_BACKUP_DIR names a folder (a USB stick),
+# there too; the last BACKUP_KEEP of each kind are kept; serve makes one every
+# BACKUP_EVERY_MINUTES and after each finished series.
+BACKUP_KEEP = int(os.environ.get("SKAT_OFFICE_BACKUP_KEEP") or 24)
+BACKUP_EVERY_MINUTES = float(os.environ.get("SKAT_OFFICE_BACKUP_EVERY_MINUTES") or 5)
 
 # The local default is for a developer with DEBUG on; with DEBUG off the office refuses
 # to start without a real key: SECRET_KEY from the environment, or the file
@@ -249,6 +262,8 @@ SECURE = env_bool("SECURE", not DEBUG)
 SESSION_COOKIE_SECURE = SECURE
 CSRF_COOKIE_SECURE = SECURE
 SECURE_SSL_REDIRECT = SECURE and env_bool("SECURE_SSL_REDIRECT", True)
+# A monitor or a container's health check asks over plain HTTP inside the network.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "31536000" if SECURE else "0"))
 SECURE_HSTS_INCLUDE_SUBDOMAINS = SECURE
 SECURE_HSTS_PRELOAD = SECURE
@@ -292,12 +307,24 @@ CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
 from .logs import refusal_loggers  # noqa: E402 - beside the LOGGING it fills
 
+#: The access log (config/access.py): on when the office serves (DEBUG off), else off;
+#: ACCESS_LOG=0/1 decides.
+ACCESS_LOG = env_bool("ACCESS_LOG", not DEBUG)
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "filters": {"one_line_refusals": {"()": "config.logs.OneLineRefusals"}},
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "formatters": {"access": {"format": "%(asctime)s %(message)s", "datefmt": "%Y-%m-%d %H:%M:%S"}},
+    "handlers": {
+        "console": {"class": "logging.StreamHandler"},
+        "access": {"class": "logging.StreamHandler", "formatter": "access"},
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
     # A refusal (400, 403, 404, 429) is one line in the log; a 500 keeps its traceback (config/logs.py).
-    "loggers": {name: {"filters": ["one_line_refusals"]} for name in refusal_loggers()},
+    "loggers": {
+        **{name: {"filters": ["one_line_refusals"]} for name in refusal_loggers()},
+        "office.access": {"handlers": ["access"], "level": "INFO" if ACCESS_LOG else "WARNING", "propagate": False},
+        # A backup's problem (a pulled USB stick) is a warning: shown with the default level.
+        "core.backups": {"level": "INFO"},
+    },
 }

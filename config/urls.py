@@ -6,6 +6,7 @@ from django.http import HttpRequest, HttpResponsePermanentRedirect
 from django.urls import include, path, re_path
 
 from accounts.throttle import LoginView, ThrottledAdminAuthenticationForm
+from config.health import healthz
 from dashboard import urls as dashboard_urls
 from draw import urls as draw_urls
 from leagues import public_urls as league_public_urls
@@ -55,6 +56,8 @@ urlpatterns = [
     path("accounts/login/", LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("i18n/", include("django.conf.urls.i18n")),
+    # Can this office serve? One query, one cache round-trip, no session (config/health.py).
+    path("healthz", healthz, name="healthz"),
     # The help pages: the built docs, English at /help/, German at /help/de/ (office/help.py).
     re_path(r"^help/(?P<path>.*)$", help_page, name="help"),
     path("s/", include((TABLE, "table"))),

@@ -17,6 +17,8 @@ from games.models import Game
 from signoff.confirm import confirmable
 from tournaments.models import Series
 
+from .signals import series_finished
+
 
 @dataclass(slots=True)
 class TableProgress:
@@ -131,3 +133,5 @@ def finish_series(series: Series, *, force: bool = False) -> None:
         if check and not force:
             raise FinishNeedsConfirmation(check.open_tables, check.unconfirmed, check.lists_differ)
         Series.objects.filter(pk=series.pk).update(status=Series.Status.FINISHED)
+        # After the commit: a backup made then holds the finished series (core.backups, connected in office.apps).
+        transaction.on_commit(lambda: series_finished.send(sender=Series, series=series))

@@ -5,12 +5,14 @@ table's own page is dashboard.table_views."""
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from core import backup_status
 from core.addresses import loopback_office
 from core.params import number_param
 from draw.series import can_draw_next, seats_editable
@@ -44,6 +46,8 @@ def tournament_detail(request: HttpRequest, tournament: Tournament) -> HttpRespo
         "can_draw": can_draw,
         # A seeded draw on these rests on provisional standings (5.5.3): the form says so.
         "unconfirmed_sheets": len(unconfirmed_tables(tournament)) if can_draw and all_series else 0,
+        # When and where the last backup was made (core.backups writes it; a file, no query).
+        "backup": backup_status.read(settings.DATA_DIR),
     }
     return render(request, "dashboard/tournament_detail.html", context)
 

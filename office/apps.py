@@ -8,3 +8,11 @@ class OfficeConfig(AppConfig):
     """
 
     name = "office"
+
+    def ready(self) -> None:
+        # A backup after each finished series (issue 25): the dashboard announces it,
+        # core.backups' background maker (started by serve) makes it.
+        from core.backups import after_series
+        from dashboard.signals import series_finished
+
+        series_finished.connect(after_series, dispatch_uid="office-backup-after-series")

@@ -447,6 +447,8 @@ MATRIX: list[Row] = [
         post=dict.fromkeys(EVERYONE, 301),
         writes=False,
     ),
+    # The health check (config/health.py): public, for a monitor; it writes nothing.
+    Row("healthz", get=EVERYONE),
     # The help pages (the built docs, office/help.py): everyone may read them.
     Row("help", lambda w, token: {"path": ""}, get=EVERYONE),
     # The director's pages.

@@ -3,27 +3,31 @@
 Pure functions of the written name (no Django). A name is "First Last" (the surname is
 the last word) unless written "Surname, First name". Keys are case-folded, accents
 dropped, and German umlauts folded both ways (ü -> ue and u), so "mueller anna",
-"Anna Müller", "Muller" and "Müller, A." find the same player.
+"Anna Müller", "Muller" and "Müller, A." find the same player. The Nordic ø and å fold
+the same way (ø -> oe and o, å -> aa and a: "Soeren" and "Soren" find "Søren"). Every
+other letter of any alphabet is transliterated by anyascii (ISC licence): Ł -> L,
+đ -> d, æ -> ae, þ -> th, Иван -> ivan, so "Lukasz Wojcik" finds "Łukasz Wójcik".
 """
 
 from __future__ import annotations
 
 import unicodedata
 
-_UMLAUTS = {"ä": ("ae", "a"), "ö": ("oe", "o"), "ü": ("ue", "u")}
+from anyascii import anyascii
+
+_UMLAUTS = {"ä": ("ae", "a"), "ö": ("oe", "o"), "ü": ("ue", "u"), "ø": ("oe", "o"), "å": ("aa", "a")}
 
 
 def _plain(text: str) -> str:
-    """Accents dropped (é -> e), ß -> ss; umlauts kept for :func:`_variants`."""
+    """Accents dropped (é -> e), ß -> ss, any other alphabet's letters in Latin
+    (anyascii: Ł -> l, Иван -> ivan); umlauts kept for :func:`_variants`."""
     out = []
     for char in text.casefold():
-        if char in _UMLAUTS:
+        if char in _UMLAUTS or char.isascii():
             out.append(char)
             continue
-        if char == "ß":
-            out.append("ss")
-            continue
-        out.append("".join(c for c in unicodedata.normalize("NFKD", char) if not unicodedata.combining(c)))
+        stripped = "".join(c for c in unicodedata.normalize("NFKD", char) if not unicodedata.combining(c))
+        out.append(stripped if stripped.isascii() else anyascii(stripped).casefold())
     return "".join(out)
 
 

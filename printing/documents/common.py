@@ -27,15 +27,18 @@ rl_config.useA85 = 0
 MARGIN = 24.0
 
 #: The PDF standard fonts cover Western European text (cp1252: ä ö ü ß é ...); they need
-#: no embedding and are the fastest. A name outside cp1252 (Łukasz, Dvořák) switches the
-#: whole document to DejaVu Sans when the system has it.
+#: no embedding and are the fastest. A name outside cp1252 (Łukasz, Dvořák, Erdős, Søren's
+#: club in Đakovo) switches the whole document to DejaVu Sans, which the office ships
+#: (printing/fonts, Bitstream Vera licence beside it): on Windows and macOS too.
 STANDARD = ("Helvetica", "Helvetica-Bold")
 DEJAVU = ("DejaVuSans", "DejaVuSans-Bold")
 DEJAVU_FILES = {
     "DejaVuSans": "DejaVuSans.ttf",
     "DejaVuSans-Bold": "DejaVuSans-Bold.ttf",
 }
-FONT_DIRS = (Path("/usr/share/fonts/truetype/dejavu"), Path("/usr/share/fonts/dejavu"))
+#: The shipped copy first; a system's own only if a packager removed ours.
+SHIPPED_FONTS = Path(__file__).resolve().parent.parent / "fonts"
+FONT_DIRS = (SHIPPED_FONTS, Path("/usr/share/fonts/truetype/dejavu"), Path("/usr/share/fonts/dejavu"))
 
 
 @functools.cache

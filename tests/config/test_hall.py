@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import stat
 import subprocess
+from pathlib import Path
 
+import ifaddr
 import pytest
 
 from config import hall
@@ -52,34 +54,69 @@ def test_without_a_network_it_falls_back_to_loopback():
     assert hall.choose([]).loopback
 
 
-def test_ifconfig_output_is_read_on_systems_without_the_linux_call():
-    output = (
-        "lo0: flags=8049<UP,LOOPBACK,RUNNING,MULTICAST> mtu 16384\n"
-        "\tinet 127.0.0.1 netmask 0xff000000\n"
-        "en0: flags=8863<UP,BROADCAST,SMART,RUNNING,SIMPLEX,MULTICAST> mtu 1500\n"
-        "\tinet6 fe80::1c2b:3d4e%en0 prefixlen 64 scopeid 0x4\n"
-        "\tinet 192.168.0.42 netmask 0xffffff00 broadcast 192.168.0.255\n"
-        "bridge100: flags=8863<UP> mtu 1500\n"
-        "\tinet 192.168.64.1 netmask 0xffffff00\n"
-    )
-    found = hall.parse_ifconfig(output)
-    assert found == [("lo0", "127.0.0.1"), ("en0", "192.168.0.42"), ("bridge100", "192.168.64.1")]
+def adapter(name: str, *ips: tuple[str | tuple, str], description: str = "") -> ifaddr.Adapter:
+    """An adapter as ifaddr reports it: on Windows ``nice_name`` is the description
+    and each address carries the name the user sees ("Wi-Fi", "vEthernet (WSL)")."""
+    return ifaddr.Adapter(name, description or name, [ifaddr.IP(ip, 24, shown or name) for ip, shown in ips])
+
+
+@pytest.mark.parametrize(
+    ("name", "shown", "description"),
+    [
+        ("{1A2B}", "vEthernet (WSL)", "Hyper-V Virtual Ethernet Adapter"),
+        ("{3C4D}", "vEthernet (Default Switch)", "Hyper-V Virtual Ethernet Adapter #2"),
+        ("{5E6F}", "Ethernet 2", "VirtualBox Host-Only Ethernet Adapter"),
+        ("{7A8B}", "VMware Network Adapter VMnet8", "VMware Virtual Ethernet Adapter for VMnet8"),
+        ("{9C0D}", "Ethernet 3", "TAP-Windows Adapter V9"),
+        ("{1E2F}", "Loopback Pseudo-Interface 1", "Software Loopback Interface 1"),
+    ],
+)
+def test_windows_virtual_adapters_are_never_the_hall(name, shown, description):
+    virtual = adapter(name, ("172.24.160.1", shown), description=description)
+    wifi = adapter("{AAAA}", ("192.168.178.40", "Wi-Fi"), description="Intel(R) Wi-Fi 6 AX201 160MHz")
+    assert hall.choose(hall.interfaces([virtual, wifi])) == hall.HallAddress("192.168.178.40", "Wi-Fi")
+    assert hall.choose(hall.interfaces([virtual])).loopback
+
+
+def test_a_windows_local_area_connection_is_a_real_adapter():
+    """ "Local Area Connection" starts with "Lo" but is the cable, not loopback."""
+    cable = adapter("{BBBB}", ("10.0.0.7", "Local Area Connection"), description="Realtek PCIe GbE Family Controller")
+    assert hall.choose(hall.interfaces([cable])) == hall.HallAddress("10.0.0.7", "Local Area Connection")
+
+
+def test_interfaces_read_ipv4_addresses_of_every_adapter_in_order():
+    adapters = [
+        adapter("lo", ("127.0.0.1", ""), (("::1", 0, 0), "")),
+        adapter("en0", (("fe80::1c2b", 0, 4), ""), ("192.168.0.42", "")),
+        adapter("bridge100", ("192.168.64.1", "")),
+    ]
+    found = hall.interfaces(adapters)
+    assert found == [("lo", "127.0.0.1", ""), ("en0", "192.168.0.42", ""), ("bridge100", "192.168.64.1", "")]
     assert hall.choose(found).host == "192.168.0.42"
 
 
-def test_interfaces_fall_back_to_ifconfig(monkeypatch):
-    monkeypatch.setattr(hall, "_ioctl_interfaces", list)
-    monkeypatch.setattr(hall.shutil, "which", lambda name: "/sbin/ifconfig")
-    answer = subprocess.CompletedProcess([], 0, stdout="en0: flags=1<UP> mtu 1500\n\tinet 10.9.8.7 netmask 0\n")
-    monkeypatch.setattr(hall.subprocess, "run", lambda *args, **kwargs: answer)
-    assert hall.interfaces() == [("en0", "10.9.8.7")]
+def test_detect_reads_the_adapters_from_ifaddr(monkeypatch):
+    monkeypatch.setattr(hall.ifaddr, "get_adapters", lambda: [adapter("en0", ("10.9.8.7", ""))])
     assert hall.detect() == hall.HallAddress("10.9.8.7", "en0")
 
 
+def test_a_system_that_will_not_list_its_interfaces_gives_loopback(monkeypatch):
+    def refuse():
+        raise OSError(1, "Operation not permitted")
+
+    monkeypatch.setattr(hall.ifaddr, "get_adapters", refuse)
+    assert hall.interfaces() == [] and hall.detect().loopback
+
+
 def test_this_machines_interfaces_are_read_without_error():
-    """Read from the kernel (no packet): whatever they are, each is a name and an IPv4 address."""
-    for name, address in hall.interfaces():
+    """Read from the system (no packet): whatever they are, each is a name and an IPv4 address."""
+    for name, address, _description in hall.interfaces():
         assert name and address.count(".") == 3
+
+
+def test_no_linux_only_call_or_ifconfig_is_left():
+    source = Path(hall.__file__).read_text()
+    assert "fcntl" not in source and "ifconfig" not in source and "subprocess" not in source
 
 
 def test_the_office_url_and_its_host():

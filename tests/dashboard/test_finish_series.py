@@ -67,3 +67,25 @@ def test_the_series_page_lists_the_tables_and_the_refusal_names_them(client):
     client.post(reverse("director:finish", args=[t.pk, 1]), {"force": "1"})
     series.refresh_from_db()
     assert series.status == Series.Status.FINISHED
+
+
+def test_a_finished_series_is_announced_after_the_commit(django_capture_on_commit_callbacks):
+    """core.backups makes a backup then (issue 25), through dashboard.signals."""
+    from dashboard.signals import series_finished
+
+    series = _series_of_three_tables()
+    heard = []
+
+    def listener(sender, series, **kwargs):
+        heard.append(series.pk)
+
+    series_finished.connect(listener)
+    try:
+        with django_capture_on_commit_callbacks(execute=False) as callbacks:
+            finish_series(series, force=True)
+        assert heard == []  # not before the series is committed
+        for callback in callbacks:
+            callback()
+    finally:
+        series_finished.disconnect(listener)
+    assert heard == [series.pk]

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import io
+import os
 import random
 import re
 from decimal import Decimal
+from pathlib import Path
 
 import pytest
 import segno
@@ -204,6 +206,38 @@ def test_names_beyond_western_european_switch_to_an_embedded_font():
     table = named_table(3, ["Łukasz Dvořák", "Jürgen", "Zoë"])
     text = pages(table_sheet_pdf(table, filled=False))[0]
     assert "Łukasz Dvořák" in text and "Zoë" in text
+
+
+def test_the_font_for_every_alphabet_is_the_one_the_office_ships(monkeypatch):
+    """Issue 25: on Windows and macOS there is no /usr/share/fonts; the shipped DejaVu Sans
+    prints Ł, ř, ő, ø there too, and its licence travels with it."""
+    from reportlab.pdfbase import pdfmetrics
+
+    from printing.documents import common
+
+    shipped = common.SHIPPED_FONTS
+    assert shipped.is_relative_to(Path(common.__file__).resolve().parents[1])
+    assert "Bitstream Vera" in (shipped / "LICENSE").read_text()
+    monkeypatch.setattr(common, "FONT_DIRS", (shipped, Path("/nonexistent/fonts")))
+    common._dejavu_available.cache_clear()
+    try:
+        assert common.choose_fonts(["Łukasz Dvořák"]) == common.DEJAVU
+        for name in common.DEJAVU:
+            assert Path(pdfmetrics.getFont(name).face.filename).parent == shipped
+        table = named_table(4, ["Łukasz Wójcik", "Jiří Dvořák", "Pál Erdős", "Søren Ærø"])
+        data = table_sheet_pdf(table, filled=False)
+    finally:
+        common._dejavu_available.cache_clear()
+    text = pages(data)[0]
+    for name in ("Łukasz Wójcik", "Jiří Dvořák", "Pál Erdős", "Søren Ærø"):
+        assert name in text
+    fonts = {
+        str(font.get_object()["/BaseFont"])
+        for font in PdfReader(io.BytesIO(data)).pages[0]["/Resources"]["/Font"].values()
+    }
+    assert any(font.endswith("DejaVuSans") for font in fonts)
+    if os.environ.get("SKAT_PDF_OUT"):  # to look at: pdftoppm -png -r 80 $SKAT_PDF_OUT /tmp/names
+        Path(os.environ["SKAT_PDF_OUT"]).write_bytes(data)
 
 
 def test_german_sheet():

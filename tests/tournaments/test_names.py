@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import importlib
+
+import pytest
+
 from tournaments.names import identity_key, query_words, search_key, sort_key, split_name
 
 
@@ -33,3 +37,44 @@ def test_the_surname_is_the_last_word_unless_written_first_with_a_comma():
 def test_the_identity_is_the_name_in_any_order_and_the_club():
     assert identity_key("Anna Schäfer", 3) == identity_key("schaefer,  anna", 3)
     assert identity_key("Anna Schäfer", 3) != identity_key("Anna Schäfer", 4)
+
+
+def test_names_of_every_alphabet_are_found_in_latin_letters():
+    assert _finds("Łukasz Wójcik", "Lukasz")
+    assert _finds("Łukasz Wójcik", "wojcik lukasz")
+    assert _finds("Søren Kierkegaard", "Soren") and _finds("Søren Kierkegaard", "Soeren")
+    assert _finds("Søren Kierkegaard", "Søren")
+    assert _finds("Đorđević, Ana", "dordevic")
+    assert _finds("Antonín Dvořák", "dvorak") and _finds("Pál Erdős", "erdos")
+    assert _finds("Иван Петров", "ivan petrov")
+    assert not _finds("Łukasz Wójcik", "lars")
+
+
+def test_other_alphabets_sort_and_identify_in_latin_letters():
+    assert sort_key("Łukasz Wójcik") == "wojcik lukasz"
+    assert sorted(["Łukasz Wójcik", "Anna Zorn", "Ole Ærø"], key=sort_key) == ["Ole Ærø", "Łukasz Wójcik", "Anna Zorn"]
+    assert identity_key("Łukasz Wójcik", 1) == identity_key("Wojcik, Lukasz", 1)
+    assert identity_key("Søren Ask", 1) == identity_key("Soeren Ask", 1)
+
+
+@pytest.mark.django_db
+def test_the_migration_refolds_keys_stored_before_and_keeps_a_taken_identity():
+    """tournaments/0015: players entered before anyascii are found by "Lukasz" afterwards."""
+    from django.apps import apps
+
+    from tests import factories
+    from tournaments.models import Player, Registration
+
+    refold = importlib.import_module("tournaments.migrations.0015_names_of_every_alphabet").refold
+    t = factories.tournament()
+    names = ("Łukasz Wójcik", "Lukasz Wojcik", "Søren Ask")
+    lukasz, lukasz_plain, soren = (factories.player(n) for n in names)
+    Player.objects.filter(pk=lukasz.pk).update(search_key=" łukasz wojcik ", sort_key="wojcik łukasz")
+    for person, key in ((lukasz, "łukasz wojcik|"), (lukasz_plain, "lukasz wojcik|"), (soren, "ask søren|#2")):
+        Registration.objects.create(tournament=t, player=person, identity_key=key)
+    refold(apps, None)
+    lukasz.refresh_from_db()
+    assert (lukasz.search_key, lukasz.sort_key) == (" lukasz wojcik ", "wojcik lukasz")
+    # "Lukasz Wojcik" holds the new key already: the old one stays, nothing is refused.
+    assert Registration.objects.get(player=lukasz).identity_key == "łukasz wojcik|"
+    assert Registration.objects.get(player=soren).identity_key == "ask soeren|#2"  # the namesake number kept

@@ -1,0 +1,44 @@
+"""`/healthz`: one query, one cache round-trip, no session, no cookie; 200 when the office
+can serve, 503 naming what failed (issue 25)."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import DatabaseError
+
+from config import health
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_healthy_office_answers_ok_with_one_query_and_no_cookie(client, django_assert_num_queries):
+    with django_assert_num_queries(1):
+        response = client.get("/healthz")
+    assert response.status_code == 200
+    assert response.json() == {"status": "ok", "database": "ok", "cache": "ok"}
+    assert response.cookies == {} and "no-cache" in response["Cache-Control"]  # no session, no CSRF cookie
+
+
+def test_a_database_that_does_not_answer_is_503(client, monkeypatch):
+    def broken(*args, **kwargs):
+        raise DatabaseError("connection refused")
+
+    monkeypatch.setattr(health.connection, "cursor", broken)
+    response = client.get("/healthz")
+    assert response.status_code == 503 and response.json()["database"] == "failed"
+
+
+def test_a_cache_that_fails_or_forgets_is_503(client, monkeypatch):
+    monkeypatch.setattr(health.cache, "get", lambda key: None)
+    response = client.get("/healthz")
+    assert response.status_code == 503 and response.json() == {"status": "failed", "database": "ok", "cache": "failed"}
+
+    def full_disk(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(health.cache, "set", full_disk)
+    assert client.get("/healthz").status_code == 503
+
+
+def test_it_only_reads(client):
+    assert client.post("/healthz").status_code == 405

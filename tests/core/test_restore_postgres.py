@@ -1,0 +1,38 @@
+"""On PostgreSQL (the league server): a pg_dump backup passes the check and comes back
+with pg_restore, the database in use saved first (issue 25). Runs in the PostgreSQL pass."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import override_settings
+
+from core import backups
+from core.backups import BackupError
+from core.restore import check, restore
+from games.models import Game
+from tests import factories
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(backups.is_sqlite(), reason="PostgreSQL only: pg_dump and pg_restore"),
+]
+
+
+def test_a_dump_is_checked_and_restored_after_a_safety_copy(tmp_path, monkeypatch):
+    monkeypatch.delenv(backups.SECOND_DIR_ENV, raising=False)
+    table = factories.table_of(3)
+    factories.game(table, 1, passed_out=True)
+    with override_settings(DATA_DIR=tmp_path):
+        (dump,) = backups.make_backup().made
+        assert dump.suffix == ".pgdump" and check(dump).kind == "postgres"
+        factories.game(table, 2, passed_out=True)  # after the backup: gone after the restore
+        safety = restore(dump)
+    assert safety is not None and backups.BEFORE_RESTORE in safety.name
+    assert list(Game.objects.filter(table=table).values_list("number", flat=True)) == [1]
+
+
+def test_an_sqlite_backup_is_refused_on_postgresql(tmp_path):
+    path = tmp_path / "b.sqlite3"
+    path.write_bytes(b"SQLite format 3\x00" + b"\x00" * 84)
+    with pytest.raises(BackupError, match="is an SQLite backup, but this office uses PostgreSQL"):
+        check(path)
