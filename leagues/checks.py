@@ -2,13 +2,17 @@
 
 The manager reads the match day's sheets and corrects games through the referees'
 audited corrections (:mod:`referees.corrections`, before and after kept); he then marks
-the match day **checked**. It becomes **binding** when he marks it so or when the
-league's period (``binding_days``) after the check has passed; a binding match day's
-games can no longer be corrected (this module fills
-:data:`referees.hooks.correction_refused`).
+the match day **checked**. The check stores its time and the deadline the league's
+period (``binding_days``) gives then: the match day becomes **binding** when he marks it
+so or when that stored deadline has passed, whatever the period is changed to later. A
+binding match day's games can no longer be corrected (this module fills
+:data:`referees.hooks.correction_refused`); a correction of a checked one withdraws the
+check (:func:`uncheck`, audited), so it is checked again before it binds.
 """
 
 from __future__ import annotations
+
+import datetime
 
 from django.db import transaction
 from django.utils import timezone
@@ -25,11 +29,22 @@ def check(match_day: MatchDay, *, user, note: str = "") -> MatchDay:
         match_day = MatchDay.objects.select_for_update().get(pk=match_day.pk)
         if match_day.binding:
             raise RuleError("match_day", gettext_noop("the match day is binding already"), "league")
+        if match_day.checked_at is not None:
+            # A second press must not restart the period: the deadline stays the first check's.
+            raise RuleError(
+                "match_day",
+                gettext_noop("the match day is checked already ({checked}); it becomes binding on {due}"),
+                "league",
+                checked=f"{timezone.localtime(match_day.checked_at):%Y-%m-%d %H:%M}",
+                due=f"{timezone.localtime(match_day.binding_due):%Y-%m-%d %H:%M}" if match_day.binding_due else "-",
+            )
         if match_day.tournament_id is None or not match_day.tournament.series.exists():
             raise RuleError("match_day", gettext_noop("no series of this match day is played yet"), "league")
+        league = match_day.group.league
         match_day.checked_at = timezone.now()
+        match_day.binding_due = match_day.checked_at + datetime.timedelta(days=league.binding_days)
         match_day.checked_by = user
-        match_day.save(update_fields=["checked_at", "checked_by"])
+        match_day.save(update_fields=["checked_at", "binding_due", "checked_by"])
         LeagueEvent.objects.create(match_day=match_day, kind=LeagueEvent.Kind.CHECKED, user=user, note=note[:500])
     return match_day
 
@@ -47,6 +62,25 @@ def make_binding(match_day: MatchDay, *, user) -> MatchDay:
         match_day.save(update_fields=["binding_at", "binding_by"])
         LeagueEvent.objects.create(match_day=match_day, kind=LeagueEvent.Kind.BINDING, user=user)
     return match_day
+
+
+def uncheck(match_day_id: int, *, user, note: str) -> bool:
+    """A change of a checked (not yet binding) match day's result withdraws the check,
+    audited with what changed: the manager checks it again and the period starts anew.
+    Answers whether a check was withdrawn. Call it inside the change's transaction."""
+    match_day = MatchDay.objects.select_for_update().filter(pk=match_day_id).first()
+    if match_day is None or match_day.checked_at is None or match_day.binding_at is not None:
+        return False
+    MatchDay.objects.filter(pk=match_day.pk).update(checked_at=None, binding_due=None, checked_by=None)
+    LeagueEvent.objects.create(match_day=match_day, kind=LeagueEvent.Kind.UNCHECKED, user=user, note=note[:500])
+    return True
+
+
+def game_corrected(tournament_id: int, *, user, note: str) -> None:
+    """Fills referees.hooks.game_corrected: a correction of a checked match day withdraws its check."""
+    match_day_id = MatchDay.objects.filter(tournament_id=tournament_id).values_list("pk", flat=True).first()
+    if match_day_id is not None:
+        uncheck(match_day_id, user=user, note=note)
 
 
 def correction_refused(tournament_id: int) -> tuple[str, dict] | None:

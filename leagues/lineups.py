@@ -69,8 +69,33 @@ def _rostered(team: LeagueTeam, players: Sequence[Player], field: str = "players
             )
 
 
-def set_line_up(match_day: MatchDay, team: LeagueTeam, players: Sequence[Player], *, user=None) -> None:
-    """The team's players for series 1 (up to four of its roster), before the first draw."""
+def saved_line_up(match_day: MatchDay, team: LeagueTeam) -> list[Player]:
+    """The team's saved line-up for series 1 (its players registered from series 1), in roster order."""
+    if match_day.tournament_id is None:
+        return []
+    players = Player.objects.filter(
+        registrations__tournament=match_day.tournament_id,
+        registrations__team__name=team.name,
+        registrations__first_series=1,
+    )
+    position = dict(RosterEntry.objects.filter(team=team).values_list("player_id", "position"))
+    return sorted(players, key=lambda p: (position.get(p.pk, 99), p.pk))
+
+
+def set_line_up(
+    match_day: MatchDay,
+    team: LeagueTeam,
+    players: Sequence[Player],
+    *,
+    user=None,
+    expected: Sequence[int] | None = None,
+) -> bool:
+    """The team's players for series 1 (up to four of its roster), before the first draw.
+
+    ``expected``: the player ids of the saved line-up the form showed; when another one was
+    saved meanwhile, nothing is overwritten (the manager sees it and saves again). A change
+    of a saved line-up is recorded with before and after. Answers whether anything changed.
+    """
     players = list(players)
     if not 1 <= len(players) <= REGULARS:
         raise RuleError(
@@ -84,6 +109,7 @@ def set_line_up(match_day: MatchDay, team: LeagueTeam, players: Sequence[Player]
     with transaction.atomic():
         if tournament.series.exists():
             raise RuleError("players", gettext_noop("series 1 is drawn: change the team by a substitution"), "league")
+        Tournament.objects.select_for_update().filter(pk=tournament.pk).exists()  # one line-up writer at a time
         tournament_team = _team_of(match_day, team)
         _rostered(team, players)
         taken = Registration.objects.filter(tournament=tournament, player__in=players).exclude(team=tournament_team)
@@ -91,14 +117,27 @@ def set_line_up(match_day: MatchDay, team: LeagueTeam, players: Sequence[Player]
             raise RuleError(
                 "players", gettext_noop("{player} plays for another team"), "league", player=taken[0].player.name
             )
+        saved = saved_line_up(match_day, team)
+        if expected is not None and sorted(expected) != sorted(p.pk for p in saved):
+            raise RuleError(
+                "players",
+                gettext_noop("the line-up of {team} was saved meanwhile as {saved}; check it and save again"),
+                "league",
+                team=team.name,
+                saved=", ".join(p.name for p in saved) or "-",
+            )
+        if {p.pk for p in saved} == {p.pk for p in players}:
+            return False
         Registration.objects.filter(tournament=tournament, team=tournament_team).delete()
         Registration.objects.bulk_create(
             [Registration(tournament=tournament, player=p, team=tournament_team) for p in players]
         )
         names = ", ".join(p.name for p in players)
-        LeagueEvent.objects.create(
-            match_day=match_day, kind=LeagueEvent.Kind.LINE_UP, user=user, note=f"{team.name}: {names}"
-        )
+        note = f"{team.name}: {names}"
+        if saved:
+            note = f"{team.name}: {', '.join(p.name for p in saved)} -> {names}"
+        LeagueEvent.objects.create(match_day=match_day, kind=LeagueEvent.Kind.LINE_UP, user=user, note=note[:500])
+    return True
 
 
 def substitute(match_day: MatchDay, team: LeagueTeam, player_out: Player, player_in: Player, *, user=None):

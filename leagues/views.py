@@ -45,12 +45,17 @@ def match_day_new(request: HttpRequest, league, group_id: int) -> HttpResponse:
     return league_page(request, league, bound={("match_day", group.pk): form}, status=422)
 
 
+def _lineup_forms(match_day: MatchDay, teams) -> dict:
+    """Each team's line-up form showing its saved line-up (none before the first draw: no forms)."""
+    return {team.pk: LineUpForm(team=team, saved=lineups.saved_line_up(match_day, team)) for team in teams}
+
+
 def _match_day_page(request, match_day: MatchDay, *, lineup_forms=None, substitution_form=None, status=200):
     tournament = match_day.tournament
     teams = list(match_day.teams.all())
     drawn = tournament.series.count() if tournament else 0
     if lineup_forms is None:
-        lineup_forms = {team.pk: LineUpForm(team=team) for team in teams}
+        lineup_forms = _lineup_forms(match_day, teams)
     tables = (
         Table.objects.filter(series__tournament=tournament)
         .select_related("series")
@@ -91,13 +96,22 @@ def line_up(request: HttpRequest, match_day: MatchDay, team_id: int) -> HttpResp
     if form.is_valid():
         players = sorted(form.cleaned_data["players"], key=lambda p: p.pk)
         try:
-            lineups.set_line_up(match_day, team, players, user=request.user)
+            changed = lineups.set_line_up(
+                match_day, team, players, user=request.user, expected=form.cleaned_data["saved"]
+            )
         except RuleError as error:
             form.add_error("players", refusal(error))
         else:
-            messages.success(request, _("The line-up of %(team)s is set.") % {"team": team.name})
+            if changed:
+                messages.success(request, _("The line-up of %(team)s is set.") % {"team": team.name})
+            else:
+                messages.info(request, _("The line-up of %(team)s is saved as it was.") % {"team": team.name})
             return redirect("leagues:match_day", match_day.pk)
-    forms = {t.pk: LineUpForm(team=t) for t in match_day.teams.all()}
+    forms = _lineup_forms(match_day, match_day.teams.all())
+    # The refused form shows the line-up saved now, so the manager sees what he would replace.
+    form.saved_players = lineups.saved_line_up(match_day, team)
+    form.data = form.data.copy()
+    form.data[form.add_prefix("saved")] = ",".join(str(p.pk) for p in form.saved_players)
     forms[team.pk] = form
     return _match_day_page(request, match_day, lineup_forms=forms, status=422)
 
