@@ -68,9 +68,8 @@ def test_a_team_fields_no_player_of_another_roster(client, day):
     answer = edit(client, day, a1, "Team Z")
     assert "Team Z does not play match day 1." in answer.content.decode()
     assert team_of(day, a1) == "Team A"
-    answer = client.post(
-        reverse("director:players", args=[day.tournament_id]), {"name": "Stranger", "team": "Team A", "first_series": 2}
-    )
+    stranger = {"name": "Stranger", "team": "Team A", "first_series": 2}
+    answer = client.post(reverse("director:players", args=[day.tournament_id]), stranger)
     assert "This player is not on the roster of Team A" in answer.content.decode()
     assert not Registration.objects.filter(player__name="Stranger").exists()
 
@@ -164,7 +163,8 @@ def test_the_line_up_form_shows_the_saved_line_up_and_a_change_is_recorded(clien
     assert f'value="{a["A5"]}" id' in form and "checked" in form.split(f'value="{a["A5"]}"')[1][:80]
     assert "checked" not in form.split(f'value="{a["A4"]}"')[1][:80].split("<label")[0]
     # The form the other manager opened before the change does not overwrite it unseen.
-    stale = {f"{prefix}-team": team.pk, f"{prefix}-players": [a["A1"], a["A2"], a["A3"], a["A4"]], f"{prefix}-saved": ""}
+    regulars = [a["A1"], a["A2"], a["A3"], a["A4"]]
+    stale = {f"{prefix}-team": team.pk, f"{prefix}-players": regulars, f"{prefix}-saved": ""}
     answer = client.post(url, stale)
     assert answer.status_code == 422
     assert "the line-up of Team A was saved meanwhile as A1, A2, A3, A5; check it and save again" in (
