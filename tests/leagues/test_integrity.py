@@ -10,6 +10,7 @@ from django.core.management import CommandError, call_command
 from django.urls import reverse
 from django.utils import timezone
 
+from draw.series import draw_series
 from games.models import Game
 from leagues import checks, lineups
 from leagues.models import LeagueEvent, MatchDay
@@ -201,3 +202,20 @@ def test_the_season_table_before_the_first_match_day_lists_every_team_with_nothi
 def test_line_up_events_are_kept_in_the_match_days_history(day):
     _manager, _league, _teams, day = day
     assert LeagueEvent.objects.filter(match_day=day, kind="line_up").count() == 4
+
+
+# 5: the draw when a team does not turn up
+
+
+def test_a_match_day_without_one_team_seats_the_three_others_apart(day):
+    _manager, _league, teams, _day = day
+    absent = lineups.create_match_day(teams[0].group, number=2, date="2026-09-12", teams=teams)
+    for team in teams[:3]:  # Team D does not turn up
+        lineups.set_line_up(absent, team, roster(team, 1, 2, 3, 4))
+    series = draw_series(absent.tournament)
+    tables = [
+        [seat.player.registrations.get(tournament=absent.tournament).team.name for seat in table.seats.all()]
+        for table in series.tables.prefetch_related("seats__player")
+    ]
+    assert sorted(map(len, tables)) == [3, 3, 3, 3]
+    assert all(sorted(names) == ["Team A", "Team B", "Team C"] for names in tables)
