@@ -121,3 +121,7 @@ class SubstitutionForm(forms.Form):
 
 class CheckForm(forms.Form):
     note = forms.CharField(label=_("Note"), max_length=500, required=False)
+
+
+class RemovePublicationForm(forms.Form):
+    reason = forms.CharField(label=_("Why"), max_length=500)

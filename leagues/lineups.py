@@ -33,21 +33,29 @@ def create_match_day(group, *, number: int, date, teams: Sequence[LeagueTeam], h
         # The league's row: its managers, read below, do not change until this match day
         # has them as its directors (leagues.setup.add_manager / remove_manager lock it too).
         League.objects.select_for_update().values_list("pk", flat=True).get(pk=league.pk)
-        # League (120 + season 20) and group (80) may be longer than a tournament's name (160).
-        suffix = f" · {number}"
-        limit = Tournament._meta.get_field("name").max_length - len(suffix)
-        tournament = Tournament.objects.create(
-            name=f"{league} · {group.name}"[:limit].rstrip() + suffix,
-            date=date,
-            venue=host.name if host else "",
-            series_count=league.series_per_matchday,
-            rounds_per_series=league.rounds_per_series,
-        )
-        tournament.directors.add(*league.managers.all())
-        Team.objects.bulk_create([Team(tournament=tournament, name=team.name) for team in teams])
+        tournament = empty_tournament(group, number=number, date=date, host=host, teams=teams)
         match_day = MatchDay.objects.create(group=group, number=number, date=date, host=host, tournament=tournament)
         match_day.teams.add(*teams)
     return match_day
+
+
+def empty_tournament(group, *, number: int, date, host, teams: Sequence[LeagueTeam]) -> Tournament:
+    """A match day's tournament before play: the league's series and rounds, its teams,
+    directed by the league's managers."""
+    league = group.league
+    # League (120 + season 20) and group (80) may be longer than a tournament's name (160).
+    suffix = f" · {number}"
+    limit = Tournament._meta.get_field("name").max_length - len(suffix)
+    tournament = Tournament.objects.create(
+        name=f"{league} · {group.name}"[:limit].rstrip() + suffix,
+        date=date,
+        venue=host.name if host else "",
+        series_count=league.series_per_matchday,
+        rounds_per_series=league.rounds_per_series,
+    )
+    tournament.directors.add(*league.managers.all())
+    Team.objects.bulk_create([Team(tournament=tournament, name=team.name) for team in teams])
+    return tournament
 
 
 def _team_of(match_day: MatchDay, team: LeagueTeam) -> Team:

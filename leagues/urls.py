@@ -30,6 +30,11 @@ urlpatterns = [
     path("match-days/<int:match_day_id>/substitute/", views.substitute, name="substitute"),
     path("match-days/<int:match_day_id>/check/", views.check, name="check"),
     path("match-days/<int:match_day_id>/binding/", views.binding, name="binding"),
+    path(
+        "match-days/<int:match_day_id>/publications/<int:publication_id>/remove/",
+        views.remove_publication,
+        name="remove_publication",
+    ),
     path("match-days/<int:match_day_id>/report.pdf", data_views.match_report_pdf, name="match_report"),
     path("api/publish/", api.publish, name="publish"),
 ]

@@ -12,10 +12,10 @@ from django.views.decorators.http import require_POST
 from skat.rules import RuleError
 from tournaments.models import Table
 
-from . import checks, lineups
-from .forms import CheckForm, LineUpForm, MatchDayForm, SubstitutionForm, refusal
+from . import checks, lineups, rejection
+from .forms import CheckForm, LineUpForm, MatchDayForm, RemovePublicationForm, SubstitutionForm, refusal
 from .league_page import league_page
-from .models import Group, LeagueTeam, MatchDay
+from .models import Group, LeagueTeam, MatchDay, Publication
 from .permissions import manager_required, match_day_manager_required
 from .public_views import season_page
 from .results import match_day_result
@@ -78,6 +78,8 @@ def _match_day_page(request, match_day: MatchDay, *, lineup_forms=None, substitu
         "corrections": checks.corrections(match_day),
         "events": match_day.events.select_related("user"),
         "check_form": CheckForm(),
+        "publications": Publication.objects.filter(match_day=match_day).select_related("host", "rejected_by"),
+        "remove_form": RemovePublicationForm(),
         "staff": True,
     }
     return render(request, "leagues/match_day.html", context, status=status)
@@ -161,6 +163,22 @@ def binding(request: HttpRequest, match_day: MatchDay) -> HttpResponse:
         messages.error(request, refusal(error))
     else:
         messages.success(request, _("The match day is binding."))
+    return redirect("leagues:match_day", match_day.pk)
+
+
+@require_POST
+@match_day_manager_required
+def remove_publication(request: HttpRequest, match_day: MatchDay, publication_id: int) -> HttpResponse:
+    publication = get_object_or_404(Publication, pk=publication_id, match_day=match_day)
+    form = RemovePublicationForm(request.POST)
+    try:
+        if not form.is_valid():
+            raise RuleError("reason", "say why the publication is removed", "league")
+        rejection.remove(publication, user=request.user, reason=form.cleaned_data["reason"])
+    except RuleError as error:
+        messages.error(request, refusal(error))
+    else:
+        messages.success(request, _("The publication is removed; its results no longer count."))
     return redirect("leagues:match_day", match_day.pk)
 
 
