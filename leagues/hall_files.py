@@ -36,8 +36,10 @@ def resolve(host: Host, tournament) -> MatchDay:
     dated = [day for day in fitting if day.date == tournament.date]
     chosen = dated or fitting
     if len(chosen) == 1:
-        return MatchDay.objects.select_for_update(of=("self",)).select_related("group__league", "tournament").get(
-            pk=chosen[0].pk
+        return (
+            MatchDay.objects.select_for_update(of=("self",))
+            .select_related("group__league", "tournament")
+            .get(pk=chosen[0].pk)
         )
     listed = "; ".join(f"{day.pk} ({day}, {day.date:%Y-%m-%d})" for day in (chosen or days)[:LISTED])
     why = "several match days fit the file" if chosen else "no match day of this host has the file's teams"

@@ -174,9 +174,7 @@ def _has_results(match_day: MatchDay) -> bool:
 def _correct(host: Host, sha: str, match_day: MatchDay, corrections: _Corrections) -> Received:
     """The hall's file of a match day with results: its changed deals, audited."""
     if not corrections.plan:
-        raise PublicationRefused(
-            409, f"file: match day {match_day.number} has these results already; no deal differs"
-        )
+        raise PublicationRefused(409, f"file: match day {match_day.number} has these results already; no deal differs")
     done = republication.apply(match_day, corrections.plan, host)
     publication = Publication.objects.create(
         host=host, digest=sha, match_day=match_day, tournament=match_day.tournament
