@@ -30,9 +30,9 @@ from django.db import IntegrityError, transaction
 from core.workbooks import MB, Limits, WorkbookError, open_workbook, rows
 from transfer.tournament_file import TransferError, import_tournament
 
-from . import hall_files, republication
+from . import hall_files
+from .hall_files import PublicationRefused
 from .models import Host, League, LeagueEvent, MatchDay, Publication
-from .refusals import PublicationRefused
 
 __all__ = ["PublicationRefused", "Received", "content_digest", "host_of", "new_host", "receive"]
 
@@ -141,7 +141,7 @@ def receive(host: Host, content: bytes, match_day_id: int | None = None) -> Rece
                         match_day = hall_files.resolve(host, result.tournament)
                         _own(host, match_day)
                     if _has_results(match_day):
-                        raise _Corrections(republication.plan(match_day, result.tournament), result.differences)
+                        raise _Corrections(hall_files.plan(match_day, result.tournament), result.differences)
                     hall_files.attach(match_day, result.tournament)
             except _Corrections as corrections:
                 return _correct(host, sha, match_day, corrections)
@@ -161,7 +161,7 @@ def receive(host: Host, content: bytes, match_day_id: int | None = None) -> Rece
 class _Corrections(Exception):
     """Leaves the savepoint of the import (its copy is not kept) with the deals to correct."""
 
-    def __init__(self, plan: republication.Plan, differences: list[str]) -> None:
+    def __init__(self, plan: hall_files.Plan, differences: list[str]) -> None:
         super().__init__("corrections")
         self.plan = plan
         self.differences = differences
@@ -175,7 +175,7 @@ def _correct(host: Host, sha: str, match_day: MatchDay, corrections: _Correction
     """The hall's file of a match day with results: its changed deals, audited."""
     if not corrections.plan:
         raise PublicationRefused(409, f"file: match day {match_day.number} has these results already; no deal differs")
-    done = republication.apply(match_day, corrections.plan, host)
+    done = hall_files.apply(match_day, corrections.plan, host)
     publication = Publication.objects.create(
         host=host, digest=sha, match_day=match_day, tournament=match_day.tournament
     )

@@ -1,21 +1,28 @@
 """The league manager's pages: the league, a match day (line-ups, substitutions, result,
-corrections, check, binding). Views only say what happened; the rules are the services'."""
+corrections, check, binding, publications) and the downloads (the match report PDF, the
+season as XLSX or CSV). Views only say what happened; the rules are the services'."""
 
 from __future__ import annotations
 
+import io
+
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from core.filenames import Name, file_name
+from core.tabular import CSV_TYPE, XLSX_TYPE
 from skat.rules import RuleError
 from tournaments.models import Table
 
-from . import checks, lineups, rejection
+from . import checks, documents, lineups
+from .exports import SHEETS, league_season_csv, league_season_xlsx
 from .forms import CheckForm, LineUpForm, MatchDayForm, RemovePublicationForm, SubstitutionForm, refusal
 from .league_page import league_page
-from .models import Group, LeagueTeam, MatchDay, Publication
+from .models import Group, League, LeagueTeam, MatchDay, Publication
 from .permissions import manager_required, match_day_manager_required
 from .public_views import season_page
 from .results import match_day_result
@@ -174,7 +181,7 @@ def remove_publication(request: HttpRequest, match_day: MatchDay, publication_id
     try:
         if not form.is_valid():
             raise RuleError("reason", "say why the publication is removed", "league")
-        rejection.remove(publication, user=request.user, reason=form.cleaned_data["reason"])
+        checks.remove_publication(publication, user=request.user, reason=form.cleaned_data["reason"])
     except RuleError as error:
         messages.error(request, refusal(error))
     else:
@@ -186,3 +193,34 @@ def remove_publication(request: HttpRequest, match_day: MatchDay, publication_id
 def season_table(request: HttpRequest, league) -> HttpResponse:
     """The season table as the public will see it (also before it is published)."""
     return season_page(request, league, staff=True)
+
+
+# Downloads
+
+
+@match_day_manager_required
+def match_report_pdf(request: HttpRequest, match_day: MatchDay) -> HttpResponse:
+    return documents.match_report_response(match_day)
+
+
+@manager_required
+def season_xlsx(request: HttpRequest, league: League) -> HttpResponse:
+    out = io.BytesIO()
+    league_season_xlsx(league, out)
+    response = HttpResponse(out.getvalue(), content_type=XLSX_TYPE)
+    filename = file_name(Name(league), suffix=".xlsx", fallback="league")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+@manager_required
+def season_csv(request: HttpRequest, league: League, sheet: str) -> HttpResponse:
+    name = {slugify(title): title for title in SHEETS}.get(sheet)
+    if name is None:
+        raise Http404("No such sheet.")
+    out = io.StringIO()
+    league_season_csv(league, name, out)
+    response = HttpResponse(out.getvalue().encode("utf-8"), content_type=CSV_TYPE)
+    filename = file_name(Name(league), sheet, suffix=".csv", fallback="league")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
