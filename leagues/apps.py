@@ -11,7 +11,7 @@ class LeaguesConfig(AppConfig):
         from referees import hooks
         from tournaments import hooks as tournaments_hooks
 
-        from . import checks, panels, setup
+        from . import checks, lineups, panels, setup
 
         hooks.correction_refused.fill(checks.correction_refused)
         hooks.game_corrected.fill(checks.game_corrected)
@@ -20,3 +20,4 @@ class LeaguesConfig(AppConfig):
         tournaments_hooks.player_elsewhere.fill(setup.player_elsewhere)
         tournaments_hooks.team_refused.fill(checks.team_refused)
         tournaments_hooks.team_changed.fill(checks.team_changed)
+        tournaments_hooks.seating_plan.fill(lineups.planned_seating)

@@ -16,6 +16,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from skat.rules import RuleError, gettext_noop
+from skat.setzplan import seating_plan
 from tournaments.models import Player, Registration, Team, Tournament
 
 from .models import REGULARS, League, LeagueEvent, LeagueTeam, MatchDay, RosterEntry, Substitution
@@ -222,3 +223,67 @@ def line_ups(match_day: MatchDay) -> list[dict[str, list[str]]]:
                 teams.setdefault(team, []).append((position.get(player_id, 99), name))
         series.append({team: [name for _p, name in sorted(players)] for team, players in teams.items()})
     return series
+
+
+def _slots(match_day: MatchDay, tournament) -> tuple[list[str], dict[int, tuple[int, int]], list[int]]:
+    """The plan's view of the match day: its teams in name order, each player's (team,
+    number) by his series-1 line-up in roster order (a reserve takes the number of the
+    player he came in for), and each team's line-up size (0: it did not turn up)."""
+    teams = sorted(team.name for team in match_day.teams.all())
+    position = dict(
+        RosterEntry.objects.filter(team__match_days=match_day).values_list("player_id", "position").order_by()
+    )
+    starters: dict[str, list[int]] = {name: [] for name in teams}
+    for player, team in (
+        Registration.objects.filter(tournament=tournament, team__isnull=False, first_series=1)
+        .order_by()
+        .values_list("player_id", "team__name")
+    ):
+        starters[team].append(player)
+    slot: dict[int, tuple[int, int]] = {}
+    for index, name in enumerate(teams):
+        for number, player in enumerate(sorted(starters[name], key=lambda p: (position.get(p, 99), p))):
+            slot[player] = (index, number)
+    for out, came_in in match_day.substitutions.order_by("before_series", "pk").values_list(
+        "player_out_id", "player_in_id"
+    ):
+        if out in slot:
+            slot[came_in] = slot[out]
+    return teams, slot, [len(starters[name]) for name in teams]
+
+
+def planned_seating(tournament, number: int, players: Sequence[int]) -> list[list[int]] | None:
+    """Fills tournaments.hooks.seating_plan: series ``number`` of a match day of up to four
+    teams seated by its Setzplan (skat.setzplan), or None when there is none (more teams,
+    a line-up the plan cannot seat, a player who is no line-up's): then the draw seats it."""
+    match_day = MatchDay.objects.filter(tournament=tournament).first()
+    if match_day is None:
+        return None
+    teams, slot, sizes = _slots(match_day, tournament)
+    if not 1 <= len(teams) <= 4 or any(p not in slot for p in players):
+        return None
+    plan = seating_plan(sizes, tournament.series_count)
+    if plan is None:
+        return None
+    seated = {slot[p]: p for p in players}
+    tables = plan[number - 1]
+    if len(seated) != len(players) or sorted(seated) != sorted(seat for table in tables for seat in table):
+        return None  # someone left without a reserve: the plan's seats and the players differ
+    return [[seated[seat] for seat in table] for table in tables]
+
+
+def seating_of(match_day: MatchDay) -> list[list[list[str]]] | None:
+    """The match day's Setzplan by names, per series and table (the match report prints it)."""
+    if match_day.tournament_id is None:
+        return None
+    teams, slot, sizes = _slots(match_day, match_day.tournament)
+    if not 1 <= len(teams) <= 4:
+        return None
+    plan = seating_plan(sizes, match_day.tournament.series_count)
+    if plan is None:
+        return None
+    names = dict(Player.objects.filter(pk__in=[p for p in slot]).values_list("pk", "name"))
+    first = {}
+    for p, seat in slot.items():
+        first.setdefault(seat, names[p])
+    return [[[f"{teams[team]}: {first[(team, n)]}" for team, n in table] for table in tables] for tables in plan]

@@ -90,3 +90,8 @@ team_refused = Hook("tournaments.team_refused", lambda tournament, player, team:
 #: none), inside the change's transaction: a league records it and withdraws the check of
 #: a checked match day. Filled by leagues.
 team_changed = Hook("tournaments.team_changed", lambda registration, before, after, user: None)
+
+#: The fixed seating of series ``number`` for ``players`` (the ids the series seats), as
+#: tables of player ids in seat order, or None: the draw seats them. A league match day of
+#: up to four teams answers with its seating plan (Setzplan). Filled by leagues.
+seating_plan = Hook("tournaments.seating_plan", lambda tournament, number, players: None)

@@ -219,3 +219,37 @@ def test_a_match_day_without_one_team_seats_the_three_others_apart(day):
     ]
     assert sorted(map(len, tables)) == [3, 3, 3, 3]
     assert all(sorted(names) == ["Team A", "Team B", "Team C"] for names in tables)
+
+
+# 9: the fixed seating plan (Setzplan)
+
+
+def test_a_match_day_of_four_teams_is_seated_by_its_plan_without_repeat_meetings(client):
+    from itertools import combinations
+
+    from tests.factories import play_series
+
+    manager = factories.user("m")
+    client.force_login(manager)
+    _league, group, teams = factories.league_group(managers=[manager], series_per_matchday=3, rounds_per_series=1)
+    day = played_day(group, teams, 1, ["Team A", "Team B"], substitute=True)  # A5 for A1 before series 2
+    play_series(draw_series(day.tournament), "Team C")
+    pairs = []
+    for series in day.tournament.series.prefetch_related("tables__seats__player"):
+        for table in series.tables.all():
+            names = [seat.player.name for seat in sorted(table.seats.all(), key=lambda s: s.number)]
+            assert [n[0] for n in names] == ["A", "B", "C", "D"]  # the plan's seat order: one of each team
+            pairs += [frozenset(pair) for pair in combinations(names, 2)]
+    assert len(pairs) == len(set(pairs))  # nobody meets anybody twice
+    first, second = (
+        {seat.player.name: seat.table.number for seat in s.seats.select_related("player", "table")}
+        for s in day.tournament.series.order_by("number")[:2]
+    )
+    assert second["A5"] == first["A1"]  # the reserve takes the seat of the plan the player left
+    report = client.get(reverse("leagues:match_report", args=[day.pk]))
+    import io
+
+    import pypdf
+
+    text = "".join(page.extract_text() for page in pypdf.PdfReader(io.BytesIO(report.content)).pages)
+    assert "Seating plan" in text and "Team A: A1 · Team B: B1 · Team C: C1 · Team D: D1" in text
