@@ -173,7 +173,9 @@ class Plan:
 
 
 def _person(player) -> str:
-    return player.membership_number or player.name.casefold()
+    """Who sits there, as hall and server both know him: the roster's player of the hall's
+    name (the hall may not have typed his membership number)."""
+    return player.name.casefold()
 
 
 def _seating(tournament) -> dict[tuple[int, int], list[tuple[int, str]]]:

@@ -63,6 +63,8 @@ class Received:
     publication: Publication
     created: bool
     differences: list[str]
+    #: The deals a new publication of a match day with results corrected on the server.
+    corrected: list[str] = dataclasses.field(default_factory=list)
 
 
 def digest(token: str) -> str:
@@ -181,7 +183,7 @@ def _correct(host: Host, sha: str, match_day: MatchDay, corrections: _Correction
     )
     note = f"{host.name}: " + "; ".join(done)
     LeagueEvent.objects.create(match_day=match_day, kind=LeagueEvent.Kind.REPUBLISHED, note=note[:500])
-    return Received(publication, True, corrections.differences)
+    return Received(publication, True, corrections.differences, done)
 
 
 def _stray(host: Host, sha: str) -> None:

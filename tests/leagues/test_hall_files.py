@@ -186,6 +186,7 @@ def test_a_deal_corrected_on_the_hall_is_an_audited_correction_on_the_server(cli
     game.save()
     answer = post(client, tournament_file(hall), token, day.pk)
     assert answer.status_code == 201, answer.json()
+    assert answer.json()["message"].startswith("stored as corrections of match day 1: series 1, table ")
     hall_scores = sorted(Game.objects.filter(table__series__tournament=hall).values_list("score", flat=True))
     server_scores = sorted(
         Game.objects.filter(table__series__tournament=day.tournament).values_list("score", flat=True)
