@@ -282,8 +282,22 @@ def seating_of(match_day: MatchDay) -> list[list[list[str]]] | None:
     plan = seating_plan(sizes, match_day.tournament.series_count)
     if plan is None:
         return None
-    names = dict(Player.objects.filter(pk__in=[p for p in slot]).values_list("pk", "name"))
-    first = {}
-    for p, seat in slot.items():
-        first.setdefault(seat, names[p])
-    return [[[f"{teams[team]}: {first[(team, n)]}" for team, n in table] for table in tables] for tables in plan]
+    names = dict(Player.objects.filter(pk__in=list(slot)).values_list("pk", "name"))
+    # Who holds each seat of the plan from which series on: the starter, then each reserve.
+    holders: dict[tuple[int, int], list[tuple[int, str]]] = {}
+    for player, seat in slot.items():
+        holders.setdefault(seat, []).append((1, names[player]))
+    for before, came_in in match_day.substitutions.order_by("before_series", "pk").values_list(
+        "before_series", "player_in_id"
+    ):
+        if came_in in slot:
+            holders[slot[came_in]] = [h for h in holders[slot[came_in]] if h[1] != names[came_in]]
+            holders[slot[came_in]].append((before, names[came_in]))
+
+    def holder(seat: tuple[int, int], series: int) -> str:
+        return [name for since, name in holders[seat] if since <= series][-1]
+
+    return [
+        [[f"{teams[team]}: {holder((team, n), number)}" for team, n in table] for table in tables]
+        for number, tables in enumerate(plan, start=1)
+    ]

@@ -253,3 +253,4 @@ def test_a_match_day_of_four_teams_is_seated_by_its_plan_without_repeat_meetings
 
     text = "".join(page.extract_text() for page in pypdf.PdfReader(io.BytesIO(report.content)).pages)
     assert "Seating plan" in text and "Team A: A1 · Team B: B1 · Team C: C1 · Team D: D1" in text
+    assert "Team A: A5 · Team B: B2 · Team C: C3 · Team D: D4" in text  # series 2, table 1: the reserve
