@@ -15,10 +15,19 @@ def store_deadlines(apps, schema_editor):
         day.save(update_fields=["binding_due"])
 
 
+def archive_stand_alone(apps, schema_editor):
+    """Tournaments hosts published without a match day (no longer accepted) leave the front page."""
+    Publication = apps.get_model("leagues", "Publication")
+    Tournament = apps.get_model("tournaments", "Tournament")
+    stray = Publication.objects.filter(match_day__isnull=True, tournament__isnull=False).values("tournament_id")
+    Tournament.objects.filter(pk__in=stray).update(archived=True)
+
+
 class Migration(migrations.Migration):
 
     dependencies = [
         ('leagues', '0003_names_a_person_can_read'),
+        ('tournaments', '0008_door_checkin_start_numbers_categories'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
@@ -49,4 +58,5 @@ class Migration(migrations.Migration):
             field=models.CharField(choices=[('line_up', 'line-up'), ('substitution', 'substitution'), ('checked', 'checked'), ('binding', 'binding'), ('published', 'published by the host'), ('team_change', 'team changed'), ('unchecked', 'check withdrawn'), ('republished', "corrected by the host's publication"), ('rejected', 'publication removed')], max_length=14, verbose_name='what'),
         ),
         migrations.RunPython(store_deadlines, migrations.RunPython.noop),
+        migrations.RunPython(archive_stand_alone, migrations.RunPython.noop),
     ]
