@@ -15,9 +15,10 @@ from django.db.models import Max
 
 from games.state import play_started as deals_on
 from games.state import unconfirmed_tables
-from skat.draw import Entrant, draw
+from skat.draw import DrawResult, Entrant, draw
 from skat.rules import RuleError, gettext_noop
 from standings.ranking import ranking_order
+from tournaments import hooks
 from tournaments.models import Registration, Seat, Series, Table, Tournament
 
 
@@ -31,6 +32,18 @@ def previous_meetings(tournament: Tournament, before: int | None = None) -> list
     for table_id, player_id in seats.values_list("table_id", "player_id"):
         by_table.setdefault(table_id, []).append(player_id)
     return [pair for players in by_table.values() for pair in combinations(players, 2)]
+
+
+def planned_result(tables: list[list[int]], entrants: list[Entrant], met: list[tuple[int, int]]) -> DrawResult:
+    """A fixed plan's tables as a draw's result, with the repeat and club meetings it has."""
+    club = {e.id: e.club for e in entrants}
+    earlier = {frozenset(pair) for pair in met}
+    result = DrawResult(tables=tables)
+    for players in tables:
+        for a, b in combinations(players, 2):
+            result.repeat_meetings += frozenset((a, b)) in earlier
+            result.club_meetings += club.get(a) is not None and club.get(a) == club.get(b)
+    return result
 
 
 class ProvisionalSeeding(Exception):
@@ -90,7 +103,12 @@ def draw_series(
         # Derived from the tournament's seed, so a draw can be reproduced; kept in 31 bits
         # for the database column.
         draw_seed = (tournament.lot_seed * 100 + number) % 2**31 if seed is None else seed
-        result = draw(entrants, seed=draw_seed, met=previous_meetings(tournament), ranking=ranking)
+        met = previous_meetings(tournament)
+        planned = hooks.seating_plan(tournament, number, [e.id for e in entrants])
+        if planned is not None:  # a league match day's fixed seating plan (Setzplan)
+            result = planned_result(planned, entrants, met)
+        else:
+            result = draw(entrants, seed=draw_seed, met=met, ranking=ranking)
 
         series = Series.objects.create(
             tournament=tournament,

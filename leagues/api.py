@@ -40,7 +40,10 @@ def publish(request: HttpRequest) -> JsonResponse:
     except PublicationRefused as refused:
         return JsonResponse({"error": refused.message}, status=refused.status)
     publication = received.publication
-    if received.created:
+    if received.corrected:
+        deals = "; ".join(received.corrected)
+        message = f"stored as corrections of match day {publication.match_day.number}: {deals}"
+    elif received.created:
         message = "stored"
     elif publication.host_id == host.pk:
         message = "already stored: this file was published before, nothing changed"
@@ -53,5 +56,6 @@ def publish(request: HttpRequest) -> JsonResponse:
         "published_by": publication.host.name,
         "message": message,
         "differences": received.differences,
+        "corrected": received.corrected,
     }
     return JsonResponse(answer, status=201 if received.created else 200)

@@ -11,9 +11,13 @@ class LeaguesConfig(AppConfig):
         from referees import hooks
         from tournaments import hooks as tournaments_hooks
 
-        from . import checks, panels, setup
+        from . import checks, lineups, panels, setup
 
         hooks.correction_refused.fill(checks.correction_refused)
+        hooks.game_corrected.fill(checks.game_corrected)
         hooks.home_panels.fill(panels.home_panels)
         tournaments_hooks.kept_director.fill(setup.kept_director)
         tournaments_hooks.player_elsewhere.fill(setup.player_elsewhere)
+        tournaments_hooks.team_refused.fill(checks.team_refused)
+        tournaments_hooks.team_changed.fill(checks.team_changed)
+        tournaments_hooks.seating_plan.fill(lineups.planned_seating)

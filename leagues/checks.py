@@ -2,21 +2,35 @@
 
 The manager reads the match day's sheets and corrects games through the referees'
 audited corrections (:mod:`referees.corrections`, before and after kept); he then marks
-the match day **checked**. It becomes **binding** when he marks it so or when the
-league's period (``binding_days``) after the check has passed; a binding match day's
-games can no longer be corrected (this module fills
-:data:`referees.hooks.correction_refused`).
+the match day **checked**. The check stores its time and the deadline the league's
+period (``binding_days``) gives then: the match day becomes **binding** when he marks it
+so or when that stored deadline has passed, whatever the period is changed to later. A
+binding match day's games can no longer be corrected (this module fills
+:data:`referees.hooks.correction_refused`); a correction of a checked one withdraws the
+check (:func:`uncheck`, audited), so it is checked again before it binds.
+
+A player plays only for a team of the match day whose roster holds him, and a binding
+match day's teams no longer change (:func:`team_refused`, :func:`team_changed` fill the
+tournament's Players page hooks). The manager may remove a host's publication
+(:func:`remove_publication`): its results no longer count, recorded with who, when and
+why; the match day gets an empty tournament again, the removed one is archived (off the
+front page, kept as evidence) and a resend of the same file is refused naming the removal.
 """
 
 from __future__ import annotations
 
+import datetime
+
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from referees.models import Correction
 from skat.rules import RuleError, gettext_noop
+from tournaments.models import Tournament
 
-from .models import LeagueEvent, MatchDay
+from .lineups import empty_tournament
+from .models import LeagueEvent, MatchDay, Publication, RosterEntry
 
 
 def check(match_day: MatchDay, *, user, note: str = "") -> MatchDay:
@@ -25,11 +39,22 @@ def check(match_day: MatchDay, *, user, note: str = "") -> MatchDay:
         match_day = MatchDay.objects.select_for_update().get(pk=match_day.pk)
         if match_day.binding:
             raise RuleError("match_day", gettext_noop("the match day is binding already"), "league")
+        if match_day.checked_at is not None:
+            # A second press must not restart the period: the deadline stays the first check's.
+            raise RuleError(
+                "match_day",
+                gettext_noop("the match day is checked already ({checked}); it becomes binding on {due}"),
+                "league",
+                checked=f"{timezone.localtime(match_day.checked_at):%Y-%m-%d %H:%M}",
+                due=f"{timezone.localtime(match_day.binding_due):%Y-%m-%d %H:%M}" if match_day.binding_due else "-",
+            )
         if match_day.tournament_id is None or not match_day.tournament.series.exists():
             raise RuleError("match_day", gettext_noop("no series of this match day is played yet"), "league")
+        league = match_day.group.league
         match_day.checked_at = timezone.now()
+        match_day.binding_due = match_day.checked_at + datetime.timedelta(days=league.binding_days)
         match_day.checked_by = user
-        match_day.save(update_fields=["checked_at", "checked_by"])
+        match_day.save(update_fields=["checked_at", "binding_due", "checked_by"])
         LeagueEvent.objects.create(match_day=match_day, kind=LeagueEvent.Kind.CHECKED, user=user, note=note[:500])
     return match_day
 
@@ -49,6 +74,25 @@ def make_binding(match_day: MatchDay, *, user) -> MatchDay:
     return match_day
 
 
+def uncheck(match_day_id: int, *, user, note: str) -> bool:
+    """A change of a checked (not yet binding) match day's result withdraws the check,
+    audited with what changed: the manager checks it again and the period starts anew.
+    Answers whether a check was withdrawn. Call it inside the change's transaction."""
+    match_day = MatchDay.objects.select_for_update().filter(pk=match_day_id).first()
+    if match_day is None or match_day.checked_at is None or match_day.binding_at is not None:
+        return False
+    MatchDay.objects.filter(pk=match_day.pk).update(checked_at=None, binding_due=None, checked_by=None)
+    LeagueEvent.objects.create(match_day=match_day, kind=LeagueEvent.Kind.UNCHECKED, user=user, note=note[:500])
+    return True
+
+
+def game_corrected(tournament_id: int, *, user, note: str) -> None:
+    """Fills referees.hooks.game_corrected: a correction of a checked match day withdraws its check."""
+    match_day_id = MatchDay.objects.filter(tournament_id=tournament_id).values_list("pk", flat=True).first()
+    if match_day_id is not None:
+        uncheck(match_day_id, user=user, note=note)
+
+
 def correction_refused(tournament_id: int) -> tuple[str, dict] | None:
     """Fills referees.hooks.correction_refused: a binding match day's games stay as they are."""
     match_day = MatchDay.objects.filter(tournament_id=tournament_id).select_related("group__league").first()
@@ -66,3 +110,85 @@ def corrections(match_day: MatchDay):
         .select_related("made_by", "game__table__series")
         .order_by("made_at", "pk")
     )
+
+
+# The tournament's Players page on a match day.
+
+
+def team_refused(tournament, player, team: str) -> str | None:
+    """Why ``player`` (None: not known yet) may not play for ``team`` on this match day, or None."""
+    match_day = MatchDay.objects.filter(tournament=tournament).select_related("group__league").first()
+    if match_day is None:
+        return None
+    if match_day.binding:
+        return _("Match day %(number)s is binding: its teams and results can no longer change (5.5.3).") % {
+            "number": match_day.number
+        }
+    if not team:
+        return _("On a league match day every player plays for a team of his roster.")
+    league_team = match_day.teams.filter(name__iexact=team).first()
+    if league_team is None:
+        return _("%(team)s does not play match day %(number)s.") % {"team": team, "number": match_day.number}
+    if player is None or not RosterEntry.objects.filter(team=league_team, player=player).exists():
+        name = player.name if player is not None else _("This player")
+        return _("%(player)s is not on the roster of %(team)s: a team fields only its own roster's players.") % {
+            "player": name,
+            "team": league_team.name,
+        }
+    return None
+
+
+def team_changed(registration, before: str, after: str, user) -> None:
+    """Record the change on the match day and withdraw its check: the result changed."""
+    match_day = MatchDay.objects.filter(tournament_id=registration.tournament_id).first()
+    if match_day is None:
+        return
+    note = f"{registration.player.name}: {before or '-'} -> {after or '-'}"
+    LeagueEvent.objects.create(match_day=match_day, kind=LeagueEvent.Kind.TEAM_CHANGE, user=user, note=note[:500])
+    uncheck(match_day.pk, user=user, note=note)
+
+
+def remove_publication(publication: Publication, *, user, reason: str) -> Publication:
+    """Remove the publication's results from its match day, audited with the reason."""
+    reason = " ".join((reason or "").split())
+    if not reason:
+        raise RuleError("reason", gettext_noop("say why the publication is removed"), "league")
+    with transaction.atomic():
+        publication = Publication.objects.select_for_update().select_related("host").get(pk=publication.pk)
+        if publication.rejected_at is not None:
+            raise RuleError("publication", gettext_noop("the publication is removed already"), "league")
+        if publication.match_day_id is None:
+            raise RuleError("publication", gettext_noop("the publication counts for no match day"), "league")
+        match_day = (
+            MatchDay.objects.select_for_update(of=("self",))
+            .select_related("group__league", "host")
+            .get(pk=publication.match_day_id)
+        )
+        if match_day.binding:
+            raise RuleError(
+                "publication",
+                gettext_noop("match day {number} is binding: its results can no longer be removed"),
+                "league",
+                number=match_day.number,
+            )
+        old = match_day.tournament
+        if old is not None and old.pk == publication.tournament_id:
+            match_day.tournament = empty_tournament(
+                match_day.group,
+                number=match_day.number,
+                date=match_day.date,
+                host=match_day.host,
+                teams=list(match_day.teams.all()),
+            )
+            match_day.checked_at = match_day.binding_due = match_day.checked_by = None
+            match_day.save(update_fields=["tournament", "checked_at", "binding_due", "checked_by"])
+            match_day.substitutions.all().delete()
+            # Kept as the evidence of what was removed, off the front page (its corrections stay).
+            Tournament.objects.filter(pk=old.pk).update(archived=True)
+        publication.rejected_at = timezone.now()
+        publication.rejected_by = user
+        publication.rejection = reason[:500]
+        publication.save(update_fields=["rejected_at", "rejected_by", "rejection"])
+        note = f"{publication.host.name}, {publication.received_at:%Y-%m-%d %H:%M}: {reason}"
+        LeagueEvent.objects.create(match_day=match_day, kind=LeagueEvent.Kind.REJECTED, user=user, note=note[:500])
+    return publication

@@ -17,7 +17,7 @@ from core.filenames import Name, file_name
 from printing.documents.common import MARGIN, PAGE_HEIGHT, PAGE_WIDTH, Text, choose_fonts, fit, new_canvas
 from skat.league import points_text, score_line
 
-from .lineups import line_ups
+from .lineups import line_ups, seating_of
 from .models import League, MatchDay
 from .results import match_day_result, season_tables
 
@@ -169,6 +169,15 @@ def write_match_report(match_day: MatchDay, out) -> None:
                 "out": s.player_out.name,
             }
             doc.line([(MARGIN + 10, s.team.name, "l"), (MARGIN + 140, text, "l")])
+
+    plan = seating_of(match_day)
+    if plan:
+        doc.heading(_("Seating plan"))
+        for number, tables in enumerate(plan, start=1):
+            doc.line([(MARGIN, _("Series %(n)s") % {"n": number}, "l")], bold=True)
+            for table, seats in enumerate(tables, start=1):
+                text = fit(" · ".join(seats), doc.regular, SIZE, RIGHT - MARGIN - 60)
+                doc.line([(MARGIN + 10, _("Table %(n)s") % {"n": table}, "l"), (MARGIN + 60, text, "l")])
 
     doc.heading(_("Signatures"))
     signers = [(_("Captain"), t.name, t.captain.name if t.captain else "") for t in teams]

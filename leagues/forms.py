@@ -65,10 +65,16 @@ class LineUpForm(forms.Form):
         help_text=_("Up to four players of the roster."),
     )
 
-    def __init__(self, *args, team: LeagueTeam, **kwargs) -> None:
+    #: The saved line-up the form showed (player ids): saving refuses to overwrite another one.
+    saved = forms.CharField(widget=forms.HiddenInput, required=False)
+
+    def __init__(self, *args, team: LeagueTeam, saved: list[Player] | None = None, **kwargs) -> None:
+        """``saved``: the team's saved line-up (it is what the boxes show, ticked)."""
         kwargs.setdefault("prefix", f"lineup-{team.pk}")
         super().__init__(*args, **kwargs)
         self.league_team = team
+        self.saved_players = list(saved or [])
+        self.fields["saved"].initial = ",".join(str(p.pk) for p in self.saved_players)
         self.fields["team"].queryset = LeagueTeam.objects.filter(pk=team.pk)
         self.fields["team"].initial = team.pk
         roster = RosterEntry.objects.filter(team=team).select_related("player")
@@ -80,7 +86,17 @@ class LineUpForm(forms.Form):
             )
             for entry in roster
         ]
-        self.fields["players"].initial = [e.player_id for e in roster if e.position <= REGULARS]
+        if self.saved_players:
+            self.fields["players"].initial = [p.pk for p in self.saved_players]
+        else:
+            self.fields["players"].initial = [e.player_id for e in roster if e.position <= REGULARS]
+
+    def clean_saved(self) -> list[int]:
+        raw = self.cleaned_data.get("saved") or ""
+        try:
+            return [int(part) for part in raw.split(",") if part.strip()]
+        except ValueError:
+            raise forms.ValidationError(_("The form is damaged; reload the page.")) from None
 
 
 class SubstitutionForm(forms.Form):
@@ -105,3 +121,7 @@ class SubstitutionForm(forms.Form):
 
 class CheckForm(forms.Form):
     note = forms.CharField(label=_("Note"), max_length=500, required=False)
+
+
+class RemovePublicationForm(forms.Form):
+    reason = forms.CharField(label=_("Why"), max_length=500)

@@ -200,6 +200,9 @@ class MatchDay(models.Model):
     checked_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
+    #: When the check makes it binding, computed at the check from the league's period then:
+    #: changing "binding after (days)" later moves no deadline already set (5.5.3).
+    binding_due = models.DateTimeField(_("binding from"), null=True, blank=True)
     binding_at = models.DateTimeField(_("binding since"), null=True, blank=True)
     binding_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
@@ -219,13 +222,13 @@ class MatchDay(models.Model):
         return _("Match day %(number)s, %(group)s") % {"number": self.number, "group": self.group.name}
 
     def binding_since(self, now: datetime.datetime | None = None) -> datetime.datetime | None:
-        """When the result became binding: marked so, or the league's period after the check."""
+        """When the result became binding: marked so, or the deadline stored at the check
+        (the league's period as it was then) has passed."""
         if self.binding_at is not None:
             return self.binding_at
-        if self.checked_at is None:
+        if self.checked_at is None or self.binding_due is None:
             return None
-        due = self.checked_at + datetime.timedelta(days=self.group.league.binding_days)
-        return due if due <= (now or timezone.now()) else None
+        return self.binding_due if self.binding_due <= (now or timezone.now()) else None
 
     @property
     def binding(self) -> bool:
@@ -263,6 +266,10 @@ class LeagueEvent(models.Model):
         CHECKED = "checked", _("checked")
         BINDING = "binding", _("binding")
         PUBLISHED = "published", _("published by the host")
+        TEAM_CHANGE = "team_change", _("team changed")
+        UNCHECKED = "unchecked", _("check withdrawn")
+        REPUBLISHED = "republished", _("corrected by the host's publication")
+        REJECTED = "rejected", _("publication removed")
 
     match_day = models.ForeignKey(MatchDay, on_delete=models.CASCADE, related_name="events")
     kind = models.CharField(_("what"), max_length=14, choices=Kind.choices)
@@ -287,6 +294,12 @@ class Publication(models.Model):
     match_day = models.ForeignKey(MatchDay, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     tournament = models.ForeignKey(Tournament, null=True, on_delete=models.SET_NULL, related_name="+")
     received_at = models.DateTimeField(auto_now_add=True)
+    #: The league manager removed it (its results no longer count): when, who and why.
+    rejected_at = models.DateTimeField(_("removed at"), null=True, blank=True)
+    rejected_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    rejection = models.CharField(_("reason"), max_length=500, blank=True)
 
     class Meta:
         ordering = ["-received_at"]

@@ -30,7 +30,11 @@ from django.db import IntegrityError, transaction
 from core.workbooks import MB, Limits, WorkbookError, open_workbook, rows
 from transfer.tournament_file import TransferError, import_tournament
 
+from . import hall_files
+from .hall_files import PublicationRefused
 from .models import Host, League, LeagueEvent, MatchDay, Publication
+
+__all__ = ["PublicationRefused", "Received", "content_digest", "host_of", "new_host", "receive"]
 
 #: What one publication may hold. A match day's file (16 players, three series) is about
 #: 30 KB (250 KB of XML); a tournament of 96 players in three series 130 KB (1.3 MB).
@@ -54,20 +58,13 @@ MOST_PLAYERS = 400
 MAX_BYTES = 2 * MB
 
 
-class PublicationRefused(Exception):
-    """A publication the server does not store: the HTTP status and a message naming the reason."""
-
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
-
-
 @dataclass
 class Received:
     publication: Publication
     created: bool
     differences: list[str]
+    #: The deals a new publication of a match day with results corrected on the server.
+    corrected: list[str] = dataclasses.field(default_factory=list)
 
 
 def digest(token: str) -> str:
@@ -115,7 +112,9 @@ def host_of(token: str | None) -> Host:
 
 
 def receive(host: Host, content: bytes, match_day_id: int | None = None) -> Received:
-    """Store the file once in its league: a new publication, or the one already stored."""
+    """Store the file once in its league as one of the host's match days: a new
+    publication, the one already stored, or (a match day with results) the changed deals
+    as audited corrections."""
     if not content:
         raise PublicationRefused(400, "file: empty; send the tournament file (XLSX) as the request body")
     if len(content) > MAX_BYTES:
@@ -135,14 +134,23 @@ def receive(host: Host, content: bytes, match_day_id: int | None = None) -> Rece
             stored = _stored(host, sha, match_day_id)
             if stored is not None:
                 return Received(stored, False, [])
+            _stray(host, sha)
             match_day = _match_day(host, match_day_id)
-            result = _import(content, list(host.league.managers.all()))
-            tournament = result.tournament
-            if match_day is not None:
-                _attach(match_day, tournament)
-            publication = Publication.objects.create(host=host, digest=sha, match_day=match_day, tournament=tournament)
-            if match_day is not None:
-                LeagueEvent.objects.create(match_day=match_day, kind=LeagueEvent.Kind.PUBLISHED, note=host.name)
+            try:
+                with transaction.atomic():  # the imported copy goes again when it only corrects deals
+                    result = _import(content, list(host.league.managers.all()))
+                    if match_day is None:
+                        match_day = hall_files.resolve(host, result.tournament)
+                        _own(host, match_day)
+                    if _has_results(match_day):
+                        raise _Corrections(hall_files.plan(match_day, result.tournament), result.differences)
+                    hall_files.attach(match_day, result.tournament)
+            except _Corrections as corrections:
+                return _correct(host, sha, match_day, corrections)
+            publication = Publication.objects.create(
+                host=host, digest=sha, match_day=match_day, tournament=result.tournament
+            )
+            LeagueEvent.objects.create(match_day=match_day, kind=LeagueEvent.Kind.PUBLISHED, note=host.name)
             return Received(publication, True, result.differences)
     except IntegrityError:
         # The same file from the same host arrived twice at once: the other request stored it.
@@ -150,6 +158,41 @@ def receive(host: Host, content: bytes, match_day_id: int | None = None) -> Rece
         if stored is None:
             raise
         return Received(stored, False, [])
+
+
+class _Corrections(Exception):
+    """Leaves the savepoint of the import (its copy is not kept) with the deals to correct."""
+
+    def __init__(self, plan: hall_files.Plan, differences: list[str]) -> None:
+        super().__init__("corrections")
+        self.plan = plan
+        self.differences = differences
+
+
+def _has_results(match_day: MatchDay) -> bool:
+    return match_day.tournament is not None and match_day.tournament.series.exists()
+
+
+def _correct(host: Host, sha: str, match_day: MatchDay, corrections: _Corrections) -> Received:
+    """The hall's file of a match day with results: its changed deals, audited."""
+    if not corrections.plan:
+        raise PublicationRefused(409, f"file: match day {match_day.number} has these results already; no deal differs")
+    done = hall_files.apply(match_day, corrections.plan, host)
+    publication = Publication.objects.create(
+        host=host, digest=sha, match_day=match_day, tournament=match_day.tournament
+    )
+    note = f"{host.name}: " + "; ".join(done)
+    LeagueEvent.objects.create(match_day=match_day, kind=LeagueEvent.Kind.REPUBLISHED, note=note[:500])
+    return Received(publication, True, corrections.differences, done)
+
+
+def _stray(host: Host, sha: str) -> None:
+    """A copy of this file stored stand-alone before hosts published only to match days
+    goes: the file is now stored for its match day (not answered "already stored")."""
+    for stray in Publication.objects.filter(host__league_id=host.league_id, digest=sha, match_day__isnull=True):
+        if stray.tournament is not None:
+            stray.tournament.delete()
+        stray.delete()
 
 
 def _stored(host: Host, sha: str, match_day_id: int | None) -> Publication | None:
@@ -169,12 +212,20 @@ def _stored(host: Host, sha: str, match_day_id: int | None) -> Publication | Non
         .order_by("received_at", "pk")
         .first()
     )
+    if stored is not None and stored.rejected_at is not None:
+        raise PublicationRefused(
+            409,
+            f"file: the league manager removed this file on {stored.rejected_at:%Y-%m-%d} ({stored.rejection}); "
+            "correct it on the hall and publish again",
+        )
+    if stored is not None and stored.match_day_id is None:
+        return None  # stored stand-alone before hosts published only to match days (_stray)
     if stored is None or stored.host_id == host.pk or match_day_id in (None, stored.match_day_id):
         return stored
-    where = f"as match day {stored.match_day.number}" if stored.match_day else "without a match day"
     raise PublicationRefused(
         409,
-        f"file: {stored.host.name} published this file {where} on {stored.received_at:%Y-%m-%d}; "
+        f"file: {stored.host.name} published this file as match day {stored.match_day.number} "
+        f"on {stored.received_at:%Y-%m-%d}; "
         "a file is stored once, the league manager moves it",
     )
 
@@ -190,14 +241,18 @@ def _match_day(host: Host, match_day_id: int | None) -> MatchDay | None:
     )
     if match_day is None:
         raise PublicationRefused(404, f"matchday: there is no match day {match_day_id} in {host.league}")
-    if match_day.host_id not in (None, host.pk):
-        raise PublicationRefused(403, f"matchday: match day {match_day.number} is hosted by {match_day.host}")
-    if match_day.tournament is not None and match_day.tournament.series.exists():
-        raise PublicationRefused(
-            409,
-            f"matchday: match day {match_day.number} has results already; the league manager corrects them",
-        )
+    _own(host, match_day)
     return match_day
+
+
+def _own(host: Host, match_day: MatchDay) -> None:
+    """A host publishes only to the match days it hosts."""
+    if match_day.host_id is None:
+        raise PublicationRefused(
+            403, f"matchday: match day {match_day.number} has no host yet; the league manager names its host"
+        )
+    if match_day.host_id != host.pk:
+        raise PublicationRefused(403, f"matchday: match day {match_day.number} is hosted by {match_day.host}")
 
 
 def _import(content: bytes, managers):
@@ -207,19 +262,3 @@ def _import(content: bytes, managers):
         return import_tournament(io.BytesIO(content), directors=managers, limits=IMPORTS, most_players=MOST_PLAYERS)
     except TransferError as error:
         raise PublicationRefused(400, f"file: {error}") from None
-
-
-def _attach(match_day: MatchDay, tournament) -> None:
-    """The imported tournament becomes the match day's; its teams must be the match day's."""
-    expected = set(match_day.teams.values_list("name", flat=True))
-    found = set(tournament.teams.values_list("name", flat=True))
-    strangers = sorted(found - expected)
-    if strangers:
-        raise PublicationRefused(
-            400, f"file, Players, Team: {strangers[0]} does not play match day {match_day.number} of {match_day.group}"
-        )
-    old = match_day.tournament
-    match_day.tournament = tournament
-    match_day.save(update_fields=["tournament"])
-    if old is not None:
-        old.delete()  # set up on the server, never played there: the hall's file replaces it

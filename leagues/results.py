@@ -111,7 +111,12 @@ def season_tables(groups: Iterable[Group]) -> list[SeasonTable]:
             for day in mine
         ]
         total = rule.season((result for _day, result in results), teams=teams_of[group.pk])
-        table = rule.rank_table(total.values(), tie_break=league.tie_break, lot_seed=league.lot_seed, lot_key=lot_key)
+        if any(result for _day, result in results):
+            table = rule.rank_table(
+                total.values(), tie_break=league.tie_break, lot_seed=league.lot_seed, lot_key=lot_key
+            )
+        else:  # before the first match day nothing ranks them, not even the lot: all share place 1
+            table = [rule.Place(1, total[team], None) for team in sorted(teams_of[group.pk], key=lambda t: t.name)]
         tables.append(SeasonTable(group, table, [(day, result) for day, result in results if result]))
     return tables
 

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import api, data_views, public_views, setup_views, views
+from . import api, public_views, setup_views, views
 
 app_name = "leagues"
 
@@ -22,14 +22,19 @@ urlpatterns = [
     path("<int:league_id>/", views.league_detail, name="league"),
     path("<int:league_id>/table/", views.season_table, name="season"),
     path("<int:league_id>/table.pdf", public_views.staff_season_pdf, name="season_pdf"),
-    path("<int:league_id>/season.xlsx", data_views.season_xlsx, name="season_xlsx"),
-    path("<int:league_id>/season-<slug:sheet>.csv", data_views.season_csv, name="season_csv"),
+    path("<int:league_id>/season.xlsx", views.season_xlsx, name="season_xlsx"),
+    path("<int:league_id>/season-<slug:sheet>.csv", views.season_csv, name="season_csv"),
     path("<int:league_id>/groups/<int:group_id>/match-days/new/", views.match_day_new, name="match_day_new"),
     path("match-days/<int:match_day_id>/", views.match_day_detail, name="match_day"),
     path("match-days/<int:match_day_id>/line-up/<int:team_id>/", views.line_up, name="line_up"),
     path("match-days/<int:match_day_id>/substitute/", views.substitute, name="substitute"),
     path("match-days/<int:match_day_id>/check/", views.check, name="check"),
     path("match-days/<int:match_day_id>/binding/", views.binding, name="binding"),
-    path("match-days/<int:match_day_id>/report.pdf", data_views.match_report_pdf, name="match_report"),
+    path(
+        "match-days/<int:match_day_id>/publications/<int:publication_id>/remove/",
+        views.remove_publication,
+        name="remove_publication",
+    ),
+    path("match-days/<int:match_day_id>/report.pdf", views.match_report_pdf, name="match_report"),
     path("api/publish/", api.publish, name="publish"),
 ]

@@ -1,21 +1,28 @@
 """The league manager's pages: the league, a match day (line-ups, substitutions, result,
-corrections, check, binding). Views only say what happened; the rules are the services'."""
+corrections, check, binding, publications) and the downloads (the match report PDF, the
+season as XLSX or CSV). Views only say what happened; the rules are the services'."""
 
 from __future__ import annotations
 
+import io
+
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from core.filenames import Name, file_name
+from core.tabular import CSV_TYPE, XLSX_TYPE
 from skat.rules import RuleError
 from tournaments.models import Table
 
-from . import checks, lineups
-from .forms import CheckForm, LineUpForm, MatchDayForm, SubstitutionForm, refusal
+from . import checks, documents, lineups
+from .exports import SHEETS, league_season_csv, league_season_xlsx
+from .forms import CheckForm, LineUpForm, MatchDayForm, RemovePublicationForm, SubstitutionForm, refusal
 from .league_page import league_page
-from .models import Group, LeagueTeam, MatchDay
+from .models import Group, League, LeagueTeam, MatchDay, Publication
 from .permissions import manager_required, match_day_manager_required
 from .public_views import season_page
 from .results import match_day_result
@@ -45,12 +52,17 @@ def match_day_new(request: HttpRequest, league, group_id: int) -> HttpResponse:
     return league_page(request, league, bound={("match_day", group.pk): form}, status=422)
 
 
+def _lineup_forms(match_day: MatchDay, teams) -> dict:
+    """Each team's line-up form showing its saved line-up (none before the first draw: no forms)."""
+    return {team.pk: LineUpForm(team=team, saved=lineups.saved_line_up(match_day, team)) for team in teams}
+
+
 def _match_day_page(request, match_day: MatchDay, *, lineup_forms=None, substitution_form=None, status=200):
     tournament = match_day.tournament
     teams = list(match_day.teams.all())
     drawn = tournament.series.count() if tournament else 0
     if lineup_forms is None:
-        lineup_forms = {team.pk: LineUpForm(team=team) for team in teams}
+        lineup_forms = _lineup_forms(match_day, teams)
     tables = (
         Table.objects.filter(series__tournament=tournament)
         .select_related("series")
@@ -73,6 +85,8 @@ def _match_day_page(request, match_day: MatchDay, *, lineup_forms=None, substitu
         "corrections": checks.corrections(match_day),
         "events": match_day.events.select_related("user"),
         "check_form": CheckForm(),
+        "publications": Publication.objects.filter(match_day=match_day).select_related("host", "rejected_by"),
+        "remove_form": RemovePublicationForm(),
         "staff": True,
     }
     return render(request, "leagues/match_day.html", context, status=status)
@@ -91,13 +105,22 @@ def line_up(request: HttpRequest, match_day: MatchDay, team_id: int) -> HttpResp
     if form.is_valid():
         players = sorted(form.cleaned_data["players"], key=lambda p: p.pk)
         try:
-            lineups.set_line_up(match_day, team, players, user=request.user)
+            changed = lineups.set_line_up(
+                match_day, team, players, user=request.user, expected=form.cleaned_data["saved"]
+            )
         except RuleError as error:
             form.add_error("players", refusal(error))
         else:
-            messages.success(request, _("The line-up of %(team)s is set.") % {"team": team.name})
+            if changed:
+                messages.success(request, _("The line-up of %(team)s is set.") % {"team": team.name})
+            else:
+                messages.info(request, _("The line-up of %(team)s is saved as it was.") % {"team": team.name})
             return redirect("leagues:match_day", match_day.pk)
-    forms = {t.pk: LineUpForm(team=t) for t in match_day.teams.all()}
+    forms = _lineup_forms(match_day, match_day.teams.all())
+    # The refused form shows the line-up saved now, so the manager sees what he would replace.
+    form.saved_players = lineups.saved_line_up(match_day, team)
+    form.data = form.data.copy()
+    form.data[form.add_prefix("saved")] = ",".join(str(p.pk) for p in form.saved_players)
     forms[team.pk] = form
     return _match_day_page(request, match_day, lineup_forms=forms, status=422)
 
@@ -150,7 +173,54 @@ def binding(request: HttpRequest, match_day: MatchDay) -> HttpResponse:
     return redirect("leagues:match_day", match_day.pk)
 
 
+@require_POST
+@match_day_manager_required
+def remove_publication(request: HttpRequest, match_day: MatchDay, publication_id: int) -> HttpResponse:
+    publication = get_object_or_404(Publication, pk=publication_id, match_day=match_day)
+    form = RemovePublicationForm(request.POST)
+    try:
+        if not form.is_valid():
+            raise RuleError("reason", "say why the publication is removed", "league")
+        checks.remove_publication(publication, user=request.user, reason=form.cleaned_data["reason"])
+    except RuleError as error:
+        messages.error(request, refusal(error))
+    else:
+        messages.success(request, _("The publication is removed; its results no longer count."))
+    return redirect("leagues:match_day", match_day.pk)
+
+
 @manager_required
 def season_table(request: HttpRequest, league) -> HttpResponse:
     """The season table as the public will see it (also before it is published)."""
     return season_page(request, league, staff=True)
+
+
+# Downloads
+
+
+@match_day_manager_required
+def match_report_pdf(request: HttpRequest, match_day: MatchDay) -> HttpResponse:
+    return documents.match_report_response(match_day)
+
+
+@manager_required
+def season_xlsx(request: HttpRequest, league: League) -> HttpResponse:
+    out = io.BytesIO()
+    league_season_xlsx(league, out)
+    response = HttpResponse(out.getvalue(), content_type=XLSX_TYPE)
+    filename = file_name(Name(league), suffix=".xlsx", fallback="league")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+@manager_required
+def season_csv(request: HttpRequest, league: League, sheet: str) -> HttpResponse:
+    name = {slugify(title): title for title in SHEETS}.get(sheet)
+    if name is None:
+        raise Http404("No such sheet.")
+    out = io.StringIO()
+    league_season_csv(league, name, out)
+    response = HttpResponse(out.getvalue().encode("utf-8"), content_type=CSV_TYPE)
+    filename = file_name(Name(league), sheet, suffix=".csv", fallback="league")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response

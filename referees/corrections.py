@@ -119,10 +119,17 @@ def _apply(
             version_before=expected_version,
             version_after=game.version,
         )
+        _corrected(game.table.series.tournament_id, game.table.series.number, game.table.number, game.number, user)
         if dispute is not None:
             # The change is the referee's decision: the dispute closes with it, or neither happens.
             disputes.decide(dispute, user=user, paragraph=paragraph, effect=_EFFECT_OF[kind], decision=reason)
         return correction
+
+
+def _corrected(tournament_id: int, series: int, table: int, deal: int, user) -> None:
+    """Tell the apps above (a league's check) that a result changed, in the same transaction."""
+    note = f"series {series}, table {table}, deal {deal}"
+    hooks.game_corrected(tournament_id, user=user, note=note)
 
 
 def _check_paragraph(dispute: Dispute | None, paragraph: str) -> None:
@@ -287,6 +294,7 @@ def add_game(
             version_before=0,
             version_after=game.version,
         )
+        _corrected(table.series.tournament_id, table.series.number, table.number, number, user)
         if dispute is not None:
             # Adding the deal is the referee's decision: the dispute closes with it (4.5.10).
             disputes.decide(

@@ -10,6 +10,11 @@ from tournaments.hooks import Hook
 #: can be corrected.
 correction_refused = Hook("referees.correction_refused", lambda tournament_id: None)
 
+#: A game of the tournament was corrected (``note`` says which: series, table, deal), called
+#: inside the correction's transaction: a league withdraws the check of a checked match day
+#: so its manager checks it again. Filled by leagues; by default nothing follows.
+game_corrected = Hook("referees.game_corrected", lambda tournament_id, *, user, note: None)
+
 #: The front page's panels of the apps above referees (it fills tournaments' own hook
 #: and adds these after its list of refereed tournaments).
 home_panels = Hook("referees.home_panels", lambda request: [])

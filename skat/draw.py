@@ -53,6 +53,42 @@ def table_sizes(players: int) -> list[int]:
     return [4] * fours + [3] * threes
 
 
+def table_sizes_apart(players: int, team_sizes: Iterable[int] = ()) -> list[int]:
+    """The tables for ``players`` when team-mates must sit apart: as many tables of four as
+    possible while every team can have its own seat at a different table, i.e. at least as
+    many tables as the largest team has players.
+
+    Twelve players of three teams of four cannot sit apart at three tables of four, but
+    can at four tables of three (one of each team at each); where no count of tables
+    seats the largest team apart (more players than a third of the field), the usual
+    tables stand and the draw keeps as few team-mates together as it can.
+    """
+    sizes = table_sizes(players)
+    largest = max(team_sizes, default=0)
+    tables = len(sizes)
+    if largest <= tables or largest > players // 3:
+        return sizes
+    # ``largest`` tables of which players - 3 * largest are fours (0 <= fours <= largest).
+    fours = players - 3 * largest
+    return [4] * fours + [3] * (largest - fours)
+
+
+def seat_apart(teams: Sequence[Sequence[PlayerId]], sizes: Sequence[int]) -> list[list[PlayerId]]:
+    """Players grouped by team onto tables of ``sizes`` with no two team-mates at one table,
+    when no team has more players than there are tables (:func:`table_sizes_apart`).
+
+    The seats are taken row by row (seat 1 of every table, then seat 2, ...); the teams,
+    largest first, fill them in that order, so a team's players are consecutive seats of
+    at most one row's length and land at different tables.
+    """
+    slots = [(row, table) for row in range(max(sizes, default=0)) for table, size in enumerate(sizes) if row < size]
+    order = [player for team in sorted(teams, key=len, reverse=True) for player in team]
+    tables: list[list[PlayerId]] = [[] for _ in sizes]
+    for (_row, table), player in zip(slots, order, strict=True):
+        tables[table].append(player)
+    return tables
+
+
 @dataclass(frozen=True, slots=True)
 class Entrant:
     """A player as the draw sees him: an id, and his club and team if any."""
@@ -133,7 +169,11 @@ def draw(
     ids = [e.id for e in entrants]
     if len(set(ids)) != len(ids):
         raise RuleError("players", gettext_noop("a player is registered twice for this series"), "3.1.1")
-    sizes = table_sizes(len(ids))
+    team_of = {e.id: e.team for e in entrants if e.team is not None}
+    members: dict[Hashable, list[PlayerId]] = defaultdict(list)
+    for player, team in team_of.items():
+        members[team].append(player)
+    sizes = table_sizes_apart(len(ids), (len(players) for players in members.values()))
     rng = random.Random(seed)
     if ranking is not None:
         if sorted(map(repr, ranking)) != sorted(map(repr, ids)):
@@ -156,6 +196,19 @@ def draw(
     if ranking is not None and any(conflicts.table(players) >= TEAM_WEIGHT for players in tables):
         # Team-mates never share a table (DOMAIN): where the seeding's neighbourhood
         # cannot separate them, look further, at the cost of the seeding.
+        swaps += _improve(tables, conflicts, rng, None, max_rounds)
+    # The swaps found no seating that keeps team-mates apart, though one exists when the
+    # tables outnumber the largest team: build it, then let the swaps lower the rest
+    # (repeat meetings, clubs) without putting team-mates together again.
+    if any(conflicts.table(players) >= TEAM_WEIGHT for players in tables) and max(
+        len(players) for players in members.values()
+    ) <= len(sizes):
+        groups = [list(players) for players in members.values()]
+        groups += [[player] for player in order if player not in team_of]
+        for group in groups:
+            rng.shuffle(group)
+        rng.shuffle(groups)
+        tables[:] = seat_apart(groups, sizes)
         swaps += _improve(tables, conflicts, rng, None, max_rounds)
     for players in tables:
         rng.shuffle(players)

@@ -329,6 +329,19 @@ def a_league_in_series_1(w) -> None:
     factories.play_series(draw_series(w.match_day.tournament))
 
 
+def a_league_with_a_publication(w) -> None:
+    """Match day 1 played and stored as its host's publication: the manager may remove it."""
+    from leagues.models import MatchDay, Publication
+    from leagues.publication import new_host
+
+    a_league_in_series_1(w)
+    w.host, _token = new_host(w.league, "SC Kreuz")
+    MatchDay.objects.filter(pk=w.match_day.pk).update(host=w.host)
+    w.publication = Publication.objects.create(
+        host=w.host, digest="0" * 64, match_day=w.match_day, tournament=w.match_day.tournament
+    )
+
+
 def league(w, token):
     return {"league_id": w.league.pk}
 
@@ -782,6 +795,13 @@ MATRIX: list[Row] = [
     Row("leagues:check", match_day, post=STAFF, data=lambda w: {"note": "ok"}, prepare=a_league_in_series_1),
     Row("leagues:binding", match_day, post=STAFF, prepare=a_league_in_series_1, writes=False),
     Row("leagues:match_report", match_day, get=STAFF, prepare=a_league),
+    Row(
+        "leagues:remove_publication",
+        lambda w, token: match_day(w, token) | {"publication_id": w.publication.pk},
+        post=STAFF,
+        data=lambda w: {"reason": "the wrong file"},
+        prepare=a_league_with_a_publication,
+    ),
     # Setting up a league: a new one needs the permission (the world's director lacks it).
     Row(
         "leagues:league_new",

@@ -187,6 +187,7 @@ def url_kwargs(w: SimpleNamespace) -> dict[str, object]:
         "team_id": w.team.pk,
         "match_day_id": w.day.pk,
         "host_id": w.host.pk,
+        "publication_id": 1,  # removing a publication is a POST without a file
         "sheet": "Ranking",
         "rest": "",
         "path": "",  # the help pages (office/help.py): their index

@@ -80,3 +80,18 @@ kept_director = Hook("tournaments.kept_director", lambda tournament, user: None)
 #: his name, club and membership number show there too, so a director changes them only
 #: if he runs those as well (tournaments.services.elsewhere). Filled by leagues.
 player_elsewhere = Hook("tournaments.player_elsewhere", lambda player, user: [])
+
+#: Why ``player`` (None: a player not known yet) may not play for the team named ``team``
+#: ("" for none) in ``tournament``, as a sentence, or None. A league match day fields only
+#: its teams' rostered players, and a binding one changes no team (5.5.3). Filled by leagues.
+team_refused = Hook("tournaments.team_refused", lambda tournament, player, team: None)
+
+#: A registered player's team changed from ``before`` to ``after`` (team names, "" for
+#: none), inside the change's transaction: a league records it and withdraws the check of
+#: a checked match day. Filled by leagues.
+team_changed = Hook("tournaments.team_changed", lambda registration, before, after, user: None)
+
+#: The fixed seating of series ``number`` for ``players`` (the ids the series seats), as
+#: tables of player ids in seat order, or None: the draw seats them. A league match day of
+#: up to four teams answers with its seating plan (Setzplan). Filled by leagues.
+seating_plan = Hook("tournaments.seating_plan", lambda tournament, number, players: None)

@@ -9,7 +9,7 @@ from django.utils.translation import ngettext
 
 from core.name_checks import validate_name
 
-from . import services
+from . import hooks, services
 from .models import Category, Club, Player, Registration, Tournament
 
 
@@ -119,6 +119,14 @@ class RegistrationForm(PlayerFieldsForm):
         if not tournament.categories.exists():
             del self.fields["category"]
 
+    def clean_team(self) -> str:
+        team = _clean_text(self.cleaned_data.get("team", ""))
+        number = (self.data.get(self.add_prefix("membership_number")) or "").strip()
+        player = Player.objects.filter(membership_number=number).first() if number else None
+        if team and (why := hooks.team_refused(self.tournament, player, team)):
+            raise forms.ValidationError(why)
+        return team
+
     def clean_first_series(self) -> int:
         first = self.cleaned_data["first_series"]
         if first > self.tournament.series_count:
@@ -201,6 +209,13 @@ class PlayerEditForm(PlayerFieldsForm):
             *args, tournament=registration.tournament, registration=registration, initial=initial, **kwargs
         )
         self.fields["category"] = CategoryChoice(registration.tournament)
+
+    def clean_team(self) -> str:
+        team = _clean_text(self.cleaned_data.get("team", ""))
+        before = self.registration.team.name if self.registration.team_id else ""
+        if team != before and (why := hooks.team_refused(self.tournament, self.registration.player, team)):
+            raise forms.ValidationError(why)
+        return team
 
     def clean(self) -> dict:
         data = super().clean()

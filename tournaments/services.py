@@ -291,6 +291,9 @@ def edit_player(
             )
         tournament = registration.tournament
         team_obj = Team.objects.get_or_create(tournament=tournament, name=team)[0] if team else None
+        before_team = Registration.objects.filter(pk=registration.pk).values_list("team__name", flat=True).get() or ""
+        if before_team != team:
+            hooks.team_changed(registration, before_team, team, user)
         # His identity key in every tournament he is registered in follows the new name.
         for other in Registration.objects.filter(player=player).select_related("tournament"):
             Registration.objects.filter(pk=other.pk).update(identity_key="")

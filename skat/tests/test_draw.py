@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from skat.draw import Entrant, draw, table_sizes
+from skat.draw import Entrant, draw, seat_apart, table_sizes, table_sizes_apart
 from skat.rules import RuleError
 
 
@@ -149,3 +149,55 @@ def test_a_3000_player_field_with_clubs_teams_and_history():
     assert second.team_meetings == 0
     assert second.repeat_meetings == 0
     assert second.club_meetings <= 5
+
+
+# A match day a team does not turn up to: three teams of four (issue 27, item 5).
+
+
+def _teams_of(tables, entrants):
+    team = {e.id: e.team for e in entrants}
+    return [[team[p] for p in players] for players in tables]
+
+
+def test_three_teams_of_four_sit_apart_at_four_tables_of_three():
+    entrants = [Entrant(f"{t}{n}", team=t) for t in "ABC" for n in range(1, 5)]
+    for seed in range(20):
+        result = draw(entrants, seed=seed)
+        assert sorted(len(t) for t in result.tables) == [3, 3, 3, 3]
+        assert result.team_meetings == 0
+        assert all(sorted(teams) == ["A", "B", "C"] for teams in _teams_of(result.tables, entrants))
+
+
+def test_when_the_swaps_find_no_seating_apart_it_is_built():
+    """No swap round at all (``max_rounds=0``): the seating apart is built, not searched."""
+    entrants = [Entrant(f"{t}{n}", team=t) for t in "ABCD" for n in range(1, 5)] + [Entrant("solo")]
+    entrants += [Entrant(f"E{n}", team="E") for n in range(1, 3)]
+    result = draw(entrants, seed=3, max_rounds=0)
+    assert result.team_meetings == 0 and sorted(map(len, result.tables)) == [3, 4, 4, 4, 4]
+
+
+def test_a_team_larger_than_a_third_of_the_field_keeps_the_usual_tables():
+    entrants = [Entrant(f"A{n}", team="A") for n in range(1, 5)] + [Entrant(f"B{n}", team="B") for n in range(5)]
+    result = draw(entrants, seed=1, max_rounds=0)
+    assert sorted(map(len, result.tables)) == [3, 3, 3] and result.team_meetings > 0
+
+
+@pytest.mark.parametrize(
+    ("players", "teams", "sizes"),
+    [
+        (12, [4, 4, 4], [3, 3, 3, 3]),
+        (16, [4, 4, 4, 4], [4, 4, 4, 4]),
+        (13, [4, 4, 4, 1], [4, 3, 3, 3]),
+        (15, [5, 5, 5], [3, 3, 3, 3, 3]),
+        (9, [4, 4, 1], [3, 3, 3]),
+        (10, [], [4, 3, 3]),
+    ],
+)
+def test_table_sizes_apart(players, teams, sizes):
+    assert table_sizes_apart(players, teams) == sizes
+
+
+def test_seat_apart_deals_each_team_over_different_tables():
+    teams = [["A1", "A2", "A3", "A4"], ["B1", "B2", "B3"], ["C1", "C2", "C3", "C4"], ["D1"]]
+    tables = seat_apart(teams, [3, 3, 3, 3])
+    assert all(len({p[0] for p in table}) == len(table) for table in tables)

@@ -70,7 +70,7 @@ def test_the_league_period_makes_a_checked_match_day_binding_by_itself(day):
     assert day.binding_since() is None
     later = day.checked_at + datetime.timedelta(days=14)
     assert day.binding_since(now=later) == later
-    type(day).objects.filter(pk=day.pk).update(checked_at=timezone.now() - datetime.timedelta(days=15))
+    type(day).objects.filter(pk=day.pk).update(binding_due=timezone.now() - datetime.timedelta(days=1))
     day.refresh_from_db()
     assert day.binding
 

@@ -68,3 +68,36 @@ def test_twins_in_another_case_are_renamed_and_kept_then_refused():
     ):
         with pytest.raises(IntegrityError), transaction.atomic():
             make()
+
+
+def test_a_match_day_checked_before_the_deadline_was_stored_gets_the_one_its_period_gives():
+    """leagues/0004: the check's deadline is stored from then on; a match day checked before
+    keeps the deadline the league's period gave at the migration. A tournament a host
+    published without a match day leaves the front page."""
+    import datetime
+
+    from django.utils import timezone
+
+    apps = _migrate([("leagues", "0003_names_a_person_can_read")])
+    OldLeague, OldGroup = apps.get_model("leagues", "League"), apps.get_model("leagues", "Group")
+    OldMatchDay = apps.get_model("leagues", "MatchDay")
+    league = OldLeague.objects.create(name="Landesliga", season="2026", binding_days=10)
+    group = OldGroup.objects.create(league=league, name="Nord")
+    checked = timezone.now() - datetime.timedelta(days=3)
+    OldMatchDay.objects.create(group=group, number=1, date=datetime.date(2026, 9, 5), checked_at=checked)
+    OldMatchDay.objects.create(group=group, number=2, date=datetime.date(2026, 9, 12))
+    OldHost, OldPublication = apps.get_model("leagues", "Host"), apps.get_model("leagues", "Publication")
+    OldTournament = apps.get_model("tournaments", "Tournament")
+    stray = OldTournament.objects.create(name="Landesliga · Nord · 1", date=datetime.date(2026, 9, 5))
+    host = OldHost.objects.create(league=league, name="SC Pik As", token_digest="d" * 64)
+    OldPublication.objects.create(host=host, digest="e" * 64, tournament=stray)
+
+    _migrate(_latest())
+
+    from leagues.models import MatchDay
+
+    first, second = MatchDay.objects.order_by("number")
+    assert first.binding_due == checked + datetime.timedelta(days=10) and second.binding_due is None
+    from tournaments.models import Tournament
+
+    assert Tournament.objects.get(pk=stray.pk).archived  # stored stand-alone: off the front page

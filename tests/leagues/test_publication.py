@@ -38,7 +38,9 @@ def hall_file():
 def server():
     """The league server's side: its own league with the same team names, a host and match day 1."""
     manager = factories.user("staffelleiter")
-    league, group, teams = factories.league_group(managers=[manager], name="Verbandsliga")
+    league, group, teams = factories.league_group(
+        managers=[manager], name="Verbandsliga", series_per_matchday=2, rounds_per_series=1
+    )
     host, token = new_host(league, "SC Herz Dame")
     day = create_match_day(group, number=1, date=datetime.date(2026, 9, 5), teams=teams, host=host)
     return league, host, token, day
@@ -112,22 +114,26 @@ def test_a_match_day_number_in_other_digits_or_too_long_is_refused_not_a_500(cli
         assert answer.status_code == 400 and answer.json()["error"].startswith("matchday: "), raw
 
 
-def test_a_match_day_with_results_on_the_server_is_not_overwritten(client, hall_file, server):
+def test_the_same_results_again_in_another_file_change_nothing(client, hall_file, server):
     content, original = hall_file
     _league, _host, token, day = server
     assert post(client, content, token, day.pk).status_code == 201
     Tournament.objects.filter(pk=original.pk).update(venue="Vereinsheim")  # another file of the same day
     answer = post(client, tournament_file(Tournament.objects.get(pk=original.pk)), token, day.pk)
     assert answer.status_code == 409
-    assert answer.json()["error"] == "matchday: match day 1 has results already; the league manager corrects them"
+    assert answer.json()["error"] == "file: match day 1 has these results already; no deal differs"
     assert Publication.objects.count() == 1
 
 
-def test_a_plain_tournament_is_published_without_a_match_day(client, hall_file, server):
+def test_without_a_match_day_the_file_goes_to_the_hosts_match_day_of_its_teams(client, hall_file, server):
     content, _original = hall_file
-    _league, _host, token, _day = server
+    _league, _host, token, day = server
     answer = post(client, content, token)
-    assert answer.status_code == 201 and answer.json()["match_day"] is None
+    assert answer.status_code == 201 and answer.json()["match_day"] == day.pk
+    day.refresh_from_db()
+    assert day.tournament_id == answer.json()["tournament"]
+    again = post(client, content, token, day.pk)  # the later --matchday publication: the same, stored
+    assert again.status_code == 200 and again.json()["match_day"] == day.pk
 
 
 def test_the_same_file_from_a_second_host_of_the_league_is_stored_once(client, hall_file, server):
@@ -135,7 +141,7 @@ def test_the_same_file_from_a_second_host_of_the_league_is_stored_once(client, h
     second is told who published them (leagues.publication._stored says why not a 409)."""
     content, original = hall_file
     league, _host, token, day = server
-    _guest, guest_token = new_host(league, "Kreuz Bube Nord")
+    guest, guest_token = new_host(league, "Kreuz Bube Nord")
     first = post(client, content, token)
     assert first.status_code == 201
     tournaments = Tournament.objects.count()
@@ -146,17 +152,19 @@ def test_the_same_file_from_a_second_host_of_the_league_is_stored_once(client, h
     assert again.json()["message"] == "already stored: SC Herz Dame published this file before, nothing changed"
     assert Tournament.objects.count() == tournaments and Publication.objects.count() == 1
     # Named for a match day the stored file is not: a conflict naming the publisher, nothing stored.
-    conflict = post(client, content, guest_token, day.pk)
+    other = create_match_day(day.group, number=2, date=datetime.date(2026, 9, 12), teams=day.teams.all(), host=guest)
+    conflict = post(client, content, guest_token, other.pk)
     assert conflict.status_code == 409
-    assert conflict.json()["error"].startswith("file: SC Herz Dame published this file without a match day on ")
-    assert Tournament.objects.count() == tournaments and Publication.objects.count() == 1
+    assert conflict.json()["error"].startswith("file: SC Herz Dame published this file as match day 1 on ")
+    assert Tournament.objects.count() == tournaments + 1 and Publication.objects.count() == 1
 
 
 def test_a_host_of_another_league_stores_its_own_copy(client, hall_file, server):
     content, _original = hall_file
     _league, _host, token, _day = server
-    _other_league, _group, _teams = factories.league_group(name="Landesliga")
-    _stranger, stranger_token = new_host(_other_league, "SC Pik As")
+    other, group, teams = factories.league_group(name="Landesliga", series_per_matchday=2, rounds_per_series=1)
+    stranger, stranger_token = new_host(other, "SC Pik As")
+    create_match_day(group, number=1, date=datetime.date(2026, 9, 5), teams=teams, host=stranger)
     assert post(client, content, token).status_code == 201
     assert post(client, content, stranger_token).status_code == 201
     assert Publication.objects.count() == 2

@@ -35,7 +35,7 @@ import datetime
 from leagues.lineups import create_match_day
 from leagues.publication import new_host
 from tests import factories
-league, group, teams = factories.league_group(name="Verbandsliga")
+league, group, teams = factories.league_group(name="Verbandsliga", series_per_matchday=2, rounds_per_series=1)
 host, token = new_host(league, "SC Herz Dame")
 day = create_match_day(group, number=1, date=datetime.date(2026, 9, 5), teams=teams, host=host)
 print("SETUP", day.pk, token)
@@ -130,12 +130,12 @@ def test_a_hall_publishes_a_match_day_twice_and_the_server_stores_one_result(lea
     hall = played_day(group, teams, 1, ["Team A", "Team C"], substitute=True).tournament
     assert counts()["publications"] == 0
 
-    call_command("publish_tournament", str(hall.pk), url, "--matchday", str(match_day), "--token", token)
+    call_command("publish_tournament", str(hall.pk), url, "--matchday", str(match_day), f"--token={token}")
     first = json.loads(capsys.readouterr().out)
     assert first["stored"] is True and first["match_day"] == match_day
     after_first = counts()
 
-    call_command("publish_tournament", str(hall.pk), url, "--matchday", str(match_day), "--token", token)
+    call_command("publish_tournament", str(hall.pk), url, "--matchday", str(match_day), f"--token={token}")
     second = json.loads(capsys.readouterr().out)
     assert second["stored"] is False and second["tournament"] == first["tournament"]
     after_second = counts()

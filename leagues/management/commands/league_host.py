@@ -26,7 +26,12 @@ class Command(BaseCommand):
             raise CommandError(f"There is no league {league_id}.")
         if problem := name_problem(name):
             raise CommandError(f"name: {problem}")
-        if Host.objects.filter(league=league, name=name).exists():
-            raise CommandError(f"name: {league} has a host {name} already")
+        # Names are unique in any case (leagues 0002): "sc herz dame" is "SC Herz Dame".
+        twin = Host.objects.filter(league=league, name__iexact=name).first()
+        if twin is not None:
+            raise CommandError(
+                f"name: {league} has a host {twin.name} already (host {twin.pk}); "
+                "replace its token on the league's Hosts page, or choose another name"
+            )
         host, token = new_host(league, name)
         self.stdout.write(f"host {host.pk} {host.name}: token {token}")

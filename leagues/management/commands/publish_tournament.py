@@ -27,7 +27,12 @@ class Command(BaseCommand):
         parser.add_argument(
             "url", help="the league server's endpoint, e.g. https://liga.example.org/league/api/publish/"
         )
-        parser.add_argument("--matchday", type=int, help="the match day's number on the league server (its id)")
+        parser.add_argument(
+            "--matchday",
+            type=int,
+            help="the match day's id on the league server; without it the server takes the host's match day "
+            "of the file's teams and date",
+        )
         parser.add_argument(
             "--token", default=os.environ.get("LEAGUE_TOKEN"), help="the host's token (or LEAGUE_TOKEN)"
         )
