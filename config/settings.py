@@ -66,6 +66,7 @@ INSTALLED_APPS = [
     "money",
     "printing",
     "transfer",
+    "rankings",
     "dashboard",
     "tablelink",
     "referees",
