@@ -19,7 +19,7 @@ from skat.yearly import Entry, Held, RankingRuleError, SeriesResult, as_text, co
 from tournaments.models import Player
 
 from .matching import Matching, Record, match
-from .models import PersonDecision, Ranking, RankingLine, RankingResult, RankingTournament
+from .models import PersonDecision, Ranking, RankingLine, RankingResult, RankingTournament, field_label, rule_text
 
 
 @dataclass
@@ -91,9 +91,9 @@ def compute_lines(ranking: Ranking) -> str:
             lines += [_line(ranking, category, position, line, loaded) for position, line in enumerate(computed, 1)]
         problem = ""
     except RankingRuleError as error:
-        problem = _("the rule %(field)s cannot be computed: %(message)s") % {
-            "field": error.field,
-            "message": error.message,
+        problem = _("the rule “%(field)s” cannot be computed: %(message)s") % {
+            "field": field_label(error.field),
+            "message": rule_text(error),
         }
         lines = []
     with transaction.atomic():
@@ -101,7 +101,8 @@ def compute_lines(ranking: Ranking) -> str:
         RankingLine.objects.bulk_create(lines, batch_size=2000)
         ranking.computed_at = timezone.now()
         ranking.problem = problem[:300]
-        ranking.save(update_fields=["computed_at", "problem"])
+        ranking.doubtful = len(loaded.matching.doubtful)
+        ranking.save(update_fields=["computed_at", "problem", "doubtful"])
     return problem
 
 

@@ -54,16 +54,18 @@ def name_key(name: str) -> str:
 
 
 def distance(a: str, b: str, limit: int = ALIKE) -> int:
-    """Levenshtein distance, stopped once above ``limit`` (the answer is then limit + 1)."""
+    """Levenshtein distance within a band of ``limit`` around the diagonal, stopped once
+    above ``limit`` (the answer is then limit + 1): a pair of unlike names costs a few steps."""
     if abs(len(a) - len(b)) > limit:
         return limit + 1
-    previous = list(range(len(b) + 1))
+    far = limit + 1
+    previous = [j if j <= limit else far for j in range(len(b) + 1)]
     for i, char in enumerate(a, start=1):
-        current = [i]
-        for j, other in enumerate(b, start=1):
-            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (char != other)))
+        current = [i if i <= limit else far] + [far] * len(b)
+        for j in range(max(1, i - limit), min(len(b), i + limit) + 1):
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (char != b[j - 1]), far)
         if min(current) > limit:
-            return limit + 1
+            return far
         previous = current
     return previous[-1]
 
@@ -145,37 +147,42 @@ LARGE_CLUB = 400
 
 def _doubtful(records: Mapping[int, Record], people: _People, decided: Mapping) -> list[tuple[int, int, str]]:
     """Pairs that look alike, compared within buckets: the same name; one club (or, in a very
-    large club and without one, the same first letters of the surname)."""
+    large club and without one, the same first letters of the surname). Each record's
+    spellings are folded once; the costlier check for two people comes last."""
     clubs: dict[str, int] = defaultdict(int)
     for record in records.values():
         clubs[record.club] += 1
+    looks = {}
     buckets: dict[tuple, list[int]] = defaultdict(list)
     for pk, record in sorted(records.items()):
-        buckets["name", name_key(record.name)].append(pk)
+        surname, first = split_name(record.name)
+        looks[pk] = (name_key(record.name), record.club, fold(surname), fold(first)[:1])
+        buckets["name", looks[pk][0]].append(pk)
         if record.club and clubs[record.club] <= LARGE_CLUB:
             buckets["club", record.club].append(pk)
         else:
-            buckets["surname", record.club, fold(split_name(record.name)[0])[:2]].append(pk)
+            buckets["surname", record.club, looks[pk][2][:2]].append(pk)
     found = {}
     for members in buckets.values():
         for a, b in combinations(members, 2):
-            pair = frozenset((people.find(a), people.find(b)))
-            if len(pair) == 1 or pair in found or frozenset((a, b)) in decided or people.conflict(a, b):
+            why = _alike(looks[a], looks[b])
+            if not why or frozenset((a, b)) in decided:
                 continue
-            why = _alike(records[a], records[b])
-            if why:
-                found[pair] = (a, b, why)
+            pair = frozenset((people.find(a), people.find(b)))
+            if len(pair) == 1 or pair in found or people.conflict(a, b):
+                continue
+            found[pair] = (a, b, why)
     return list(found.values())
 
 
-def _alike(a: Record, b: Record) -> str:
-    """Why two records may be one person ("" when they do not look alike)."""
-    key_a, key_b = name_key(a.name), name_key(b.name)
+def _alike(a: tuple[str, str, str, str], b: tuple[str, str, str, str]) -> str:
+    """Why two records (name key, club, folded surname, initial) may be one person ("" when
+    they do not look alike)."""
+    (key_a, club_a, surname_a, initial_a), (key_b, club_b, surname_b, initial_b) = a, b
     if key_a == key_b:
-        return "club" if a.club != b.club else ""
-    if a.club != b.club:
+        return "club" if club_a != club_b else ""
+    if club_a != club_b:
         return ""
-    (surname_a, first_a), (surname_b, first_b) = split_name(a.name), split_name(b.name)
-    if fold(surname_a) == fold(surname_b) and fold(first_a)[:1] == fold(first_b)[:1]:
+    if surname_a == surname_b and initial_a == initial_b:
         return "initial"
     return "spelling" if distance(key_a, key_b) <= ALIKE else ""

@@ -14,10 +14,28 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from core.name_checks import validate_name
 from skat.yearly import RankingRuleError, Rules
+
+
+def rule_text(error: RankingRuleError) -> str:
+    """The engine's refusal in the reader's language (its English if a translation does not fit)."""
+    try:
+        return gettext(error.template).format(**error.params)
+    except (KeyError, IndexError, ValueError):
+        return error.message
+
+
+def field_label(name: str) -> str:
+    """A rule's label as the rules page shows it ("planned": "of M planned")."""
+    labels = {"tie_breaks": "tie_break_1", "place_points": "counts", "tournaments": None}
+    name = labels.get(name, name)
+    if name is None:
+        return gettext("tournaments")
+    return str(Ranking._meta.get_field(name).verbose_name)
 
 
 def table_of_points(rows) -> tuple[int, ...]:
@@ -86,6 +104,8 @@ class Ranking(models.Model):
     computed_at = models.DateTimeField(null=True, blank=True, editable=False)
     #: Why the last computation was refused (empty: it was not).
     problem = models.CharField(max_length=300, blank=True, editable=False)
+    #: Doubtful matches waiting for the director's word, as of the last computation.
+    doubtful = models.PositiveIntegerField(default=0, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     objects = RankingQuerySet.as_manager()
@@ -127,7 +147,7 @@ class Ranking(models.Model):
             self.rules(place_points).check()
         except RankingRuleError as error:
             field = {"tie_breaks": "tie_break_1", "place_points": "counts"}.get(error.field, error.field)
-            raise ValidationError({field: error.message}) from None
+            raise ValidationError({field: rule_text(error)}) from None
 
 
 class PlacePoints(models.Model):

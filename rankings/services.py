@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from standings.ranking import standings
 from tournaments.models import Registration, Series, Tournament
 
-from .compute import compute_lines, load
+from .compute import compute_lines
 from .models import Ranking, RankingResult, RankingTournament
 
 
@@ -82,11 +82,10 @@ def add_tournament(ranking: Ranking, tournament: Tournament, user) -> Added:
         players = read_results(entry)
         problem = compute_lines(ranking)
         if problem:
-            transaction.set_rollback(True)
             raise RankingRefused(
                 _("%(tournament)s was not added: %(problem)s") % {"tournament": tournament, "problem": problem}
             )
-    return Added(entry, players, len(load(ranking).matching.doubtful))
+    return Added(entry, players, ranking.doubtful)
 
 
 def refresh(ranking: Ranking) -> int:

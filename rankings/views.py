@@ -51,21 +51,31 @@ def _rules_page(request: HttpRequest, ranking: Ranking | None) -> HttpResponse:
         if len(places) != len(set(places)):
             form.add_error(None, _("Points per place: each place has one row."))
         elif form.check_rules(table_of_points(rows)):
-            with transaction.atomic():
-                saved = form.save()
-                if ranking is None:
-                    saved.directors.add(request.user)
-                points.instance = saved
-                points.save()
-                problem = compute_lines(saved)
-            if problem:
-                messages.warning(request, problem)
+            try:
+                saved = _save_rules(request, form, points, ranking)
+            except services.RankingRefused as refused:
+                form.add_error(None, str(refused))
             else:
                 messages.success(request, _("The rules are saved and the ranking computed."))
-            return redirect("rankings:ranking", saved.pk)
+                return redirect("rankings:ranking", saved.pk)
     status = 422 if request.method == "POST" else 200
     context = {"ranking": ranking, "form": form, "points": points}
     return render(request, "rankings/rules.html", context, status=status)
+
+
+def _save_rules(request: HttpRequest, form: RankingForm, points, ranking: Ranking | None) -> Ranking:
+    """Save the rules and compute the ranking; rules its tournaments cannot take (more held
+    than planned) are refused and nothing is saved."""
+    with transaction.atomic():
+        saved = form.save()
+        if ranking is None:
+            saved.directors.add(request.user)
+        points.instance = saved
+        points.save()
+        problem = compute_lines(saved)
+        if problem:
+            raise services.RankingRefused(problem)
+    return saved
 
 
 @permission_required("tournaments.add_tournament", raise_exception=True)
@@ -85,7 +95,7 @@ def ranking_detail(request: HttpRequest, ranking: Ranking) -> HttpResponse:
         "staff": True,
         "add_form": AddTournamentForm(user=request.user, ranking=ranking),
         "import_form": ImportForm(),
-        "doubtful": len(people.doubtful(ranking)),
+        "doubtful": ranking.doubtful,
     }
     return render(request, "rankings/ranking.html", context)
 

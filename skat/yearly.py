@@ -36,6 +36,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Generic, TypeVar
 
+from .terms import gettext_noop
+
 K = TypeVar("K", bound=Hashable)
 
 COUNTS = ("rating", "game_points", "place_points")
@@ -45,12 +47,17 @@ TIE_BREAKS = ("counted", "played", "best", "latest")
 
 
 class RankingRuleError(ValueError):
-    """A rule the ranking cannot compute: ``field`` names the rule, the message says why."""
+    """A rule the ranking cannot compute: ``field`` names the rule, the message says why.
 
-    def __init__(self, field: str, message: str) -> None:
-        super().__init__(f"{field}: {message}")
+    ``template`` and ``params`` keep the message translatable (the pages show it in the
+    reader's language): ``message == template.format(**params)``."""
+
+    def __init__(self, field: str, template: str, **params: object) -> None:
         self.field = field
-        self.message = message
+        self.template = template
+        self.params = params
+        self.message = template.format(**params)
+        super().__init__(f"{field}: {self.message}")
 
 
 @dataclass(frozen=True)
@@ -75,27 +82,51 @@ class Rules:
             ("aggregate", self.aggregate, AGGREGATES),
         ):
             if value not in allowed:
-                raise RankingRuleError(name, f"must be one of {', '.join(allowed)}, not {value!r}")
+                raise RankingRuleError(
+                    name,
+                    gettext_noop("must be one of {allowed}, not {value}"),
+                    allowed=", ".join(allowed),
+                    value=repr(value),
+                )
         for name, value in (("best", self.best), ("planned", self.planned)):
             if value is not None and (not _is_int(value) or value < 1):
-                raise RankingRuleError(name, f"must be at least 1 (or empty), not {value!r}")
+                raise RankingRuleError(
+                    name, gettext_noop("must be at least 1 (or empty), not {value}"), value=repr(value)
+                )
         if self.best is not None and self.planned is not None and self.best > self.planned:
-            raise RankingRuleError("best", f"best {self.best} of {self.planned} cannot be counted")
+            raise RankingRuleError(
+                "best",
+                gettext_noop("best {best} of {planned} cannot be counted"),
+                best=self.best,
+                planned=self.planned,
+            )
         for name, value in (("minimum", self.minimum), ("penalty", self.penalty)):
             if not _is_int(value) or value < 0:
-                raise RankingRuleError(name, f"must not be negative, not {value!r}")
+                raise RankingRuleError(name, gettext_noop("must not be negative, not {value}"), value=repr(value))
         if self.planned is not None and self.minimum > self.planned:
-            raise RankingRuleError("minimum", f"{self.minimum} results of {self.planned} planned cannot be reached")
+            raise RankingRuleError(
+                "minimum",
+                gettext_noop("{minimum} results of {planned} planned cannot be reached"),
+                minimum=self.minimum,
+                planned=self.planned,
+            )
         if self.counts == "place_points":
             if not self.place_points:
-                raise RankingRuleError("place_points", "points per place need at least the first place's points")
+                raise RankingRuleError(
+                    "place_points", gettext_noop("points per place need at least the first place's points")
+                )
             if any(not _is_int(p) or p < 0 for p in self.place_points):
-                raise RankingRuleError("place_points", "the points of a place must not be negative")
+                raise RankingRuleError("place_points", gettext_noop("the points of a place must not be negative"))
         unknown = [t for t in self.tie_breaks if t not in TIE_BREAKS]
         if unknown:
-            raise RankingRuleError("tie_breaks", f"must be among {', '.join(TIE_BREAKS)}, not {unknown[0]!r}")
+            raise RankingRuleError(
+                "tie_breaks",
+                gettext_noop("must be among {allowed}, not {value}"),
+                allowed=", ".join(TIE_BREAKS),
+                value=repr(unknown[0]),
+            )
         if len(set(self.tie_breaks)) != len(self.tie_breaks):
-            raise RankingRuleError("tie_breaks", "each tie-break may be named once")
+            raise RankingRuleError("tie_breaks", gettext_noop("each tie-break may be named once"))
         return self
 
 
@@ -238,9 +269,14 @@ def compute(
     rules.check()
     units = held_units(rules, held)
     if len(set(units)) != len(units):
-        raise RankingRuleError("tournaments", "a tournament is in the ranking twice")
+        raise RankingRuleError("tournaments", gettext_noop("a tournament is in the ranking twice"))
     if rules.planned is not None and len(units) > rules.planned:
-        raise RankingRuleError("planned", f"{len(units)} results are held, more than the {rules.planned} planned")
+        raise RankingRuleError(
+            "planned",
+            gettext_noop("{held} results are held, more than the {planned} planned"),
+            held=len(units),
+            planned=rules.planned,
+        )
     order = {unit: i for i, unit in enumerate(units)}
     lines = []
     for person, person_entries in entries.items():
@@ -249,7 +285,9 @@ def compute(
             wanted = [(entry.tournament, None)] if rules.unit == "tournament" else []
             wanted += [(entry.tournament, s.number) for s in entry.series if rules.unit == "series"]
             if any(unit not in order for unit in wanted):
-                raise RankingRuleError("tournaments", f"a result of {name_of(person)} is in a tournament not held")
+                raise RankingRuleError(
+                    "tournaments", gettext_noop("a result of {person} is in a tournament not held"), person=person
+                )
         lines.append(line_of(rules, person, results_of(rules, person_entries, order), len(units)))
     ranked = sorted(
         (line for line in lines if line.played >= rules.minimum and line.played),
