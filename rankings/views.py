@@ -78,6 +78,7 @@ def _save_rules(request: HttpRequest, form: RankingForm, points, ranking: Rankin
     return saved
 
 
+@login_required
 @permission_required("tournaments.add_tournament", raise_exception=True)
 def ranking_new(request: HttpRequest) -> HttpResponse:
     return _rules_page(request, None)
