@@ -10,12 +10,12 @@ import io
 from collections.abc import Iterator
 
 from django.http import HttpResponse
-from django.utils import formats
+from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
 from core.filenames import Name, file_name
 from core.tabular import CSV_TYPE, XLSX_TYPE, Sheet, write_csv, write_xlsx
-from printing.documents.common import MARGIN, PAGE_HEIGHT, PAGE_WIDTH, Text, choose_fonts, fit, new_canvas
+from printing.documents.common import MARGIN, PAGE_HEIGHT, PAGE_WIDTH, Text, choose_fonts, fit, new_canvas, wrap
 
 from .models import Ranking, RankingLine
 from .pages import rules_summary
@@ -110,10 +110,10 @@ def write_pdf(ranking: Ranking, category: str, out) -> None:
     ]
     doc = _Writer(out, title, [f"{line.name} {line.club}" for line in lines], head)
     rules = " · ".join(f"{label}: {value}" for label, value in rules_summary(ranking))
-    for part in (rules[i : i + 150] for i in range(0, len(rules), 150)):
+    for part in wrap(rules, doc.regular, 7, RIGHT - MARGIN, lines=4):
         doc.line([(MARGIN, part, "l")], size=7)
     if ranking.computed_at:
-        when = formats.date_format(ranking.computed_at, "DATETIME_FORMAT")
+        when = formats.date_format(timezone.localtime(ranking.computed_at), "Y-m-d H:i")
         doc.line([(MARGIN, _("Computed %(when)s.") % {"when": when}, "l")], size=7)
     doc.y -= 4
     doc.line(head, bold=True)

@@ -113,7 +113,7 @@ def player_context(ranking: Ranking, player_id: int, category: str = "") -> dict
     return {
         "ranking": ranking,
         "line": line,
-        "category_lines": [lines[name] for name in sorted(lines) if name],
+        "category_lines": [lines[name] for name in sorted(lines) if name != line.category],
         "results": rows,
         "counted": [r for r in rows if r.counted],
         "dropped": [r for r in rows if not r.counted],

@@ -194,11 +194,13 @@ def player(request: HttpRequest, ranking: Ranking, player_id: int) -> HttpRespon
     record = get_object_or_404(Player.objects.select_related("club"), pk=player_id)
     surname = record.sort_key.split(" ")[0][:3]
     in_ranking = RankingResult.objects.filter(entry__ranking=ranking).values("player_id")
+    merged = PersonDecision.objects.filter(ranking=ranking, same=True, undone_at__isnull=True)
+    merged = merged.filter(Q(player_id=player_id) | Q(other_id=player_id)).values_list("player_id", "other_id")
     context |= {
         "staff": True,
         "record": record,
         "candidates": Player.objects.filter(pk__in=in_ranking, sort_key__startswith=surname)
-        .exclude(pk=player_id)
+        .exclude(pk__in={player_id, *(pk for pair in merged for pk in pair)})
         .select_related("club")[:50],
         "decisions": PersonDecision.objects.filter(ranking=ranking)
         .filter(Q(player_id=player_id) | Q(other_id=player_id))
