@@ -102,7 +102,9 @@ def compute_lines(ranking: Ranking) -> str:
         ranking.computed_at = timezone.now()
         ranking.problem = problem[:300]
         ranking.doubtful = len(loaded.matching.doubtful)
-        ranking.save(update_fields=["computed_at", "problem", "doubtful"])
+        ranking.doubtful_pairs = [list(pair) for pair in loaded.matching.doubtful]
+        ranking.contradicted_pairs = [list(pair) for pair in loaded.matching.contradicted]
+        ranking.save(update_fields=["computed_at", "problem", "doubtful", "doubtful_pairs", "contradicted_pairs"])
     return problem
 
 

@@ -127,41 +127,34 @@ def match(
                 contradicted.append((a, b))
             else:
                 people.join(a, b)
+    # Each record's spellings, folded once: (name key, club, surname, first initial).
+    looks = {}
+    for pk, record in records.items():
+        surname, first = split_name(record.name)
+        looks[pk] = (name_key(record.name), record.club, fold(surname), fold(first)[:1])
     by_name = 0
     groups: dict[tuple[str, str], list[int]] = defaultdict(list)
-    for pk, record in sorted(records.items()):
-        groups[name_key(record.name), record.club].append(pk)
+    for pk in sorted(records):
+        groups[looks[pk][:2]].append(pk)
     for members in groups.values():
         for a, b in combinations(members, 2):
             undecided = decided.get(frozenset((a, b))) is not False
             if people.find(a) != people.find(b) and undecided and people.conflict(a, b) is None:
                 people.join(a, b)
                 by_name += 1
-    doubtful = _doubtful(records, people, decided)
+    doubtful = _doubtful(looks, people, decided)
     return Matching({pk: people.find(pk) for pk in records}, doubtful, by_name, contradicted)
 
 
-#: A club with more records than this is searched for alike names by surname only.
-LARGE_CLUB = 400
-
-
-def _doubtful(records: Mapping[int, Record], people: _People, decided: Mapping) -> list[tuple[int, int, str]]:
-    """Pairs that look alike, compared within buckets: the same name; one club (or, in a very
-    large club and without one, the same first letters of the surname). Each record's
-    spellings are folded once; the costlier check for two people comes last."""
-    clubs: dict[str, int] = defaultdict(int)
-    for record in records.values():
-        clubs[record.club] += 1
-    looks = {}
+def _doubtful(looks: Mapping[int, tuple], people: _People, decided: Mapping) -> list[tuple[int, int, str]]:
+    """Pairs that look alike, compared within buckets: the same name (in any club); in one
+    club, the same first letter of the surname (a typo there is rare), so 3,000 records
+    cost a few thousand comparisons. The costlier check for two people comes last."""
     buckets: dict[tuple, list[int]] = defaultdict(list)
-    for pk, record in sorted(records.items()):
-        surname, first = split_name(record.name)
-        looks[pk] = (name_key(record.name), record.club, fold(surname), fold(first)[:1])
-        buckets["name", looks[pk][0]].append(pk)
-        if record.club and clubs[record.club] <= LARGE_CLUB:
-            buckets["club", record.club].append(pk)
-        else:
-            buckets["surname", record.club, looks[pk][2][:2]].append(pk)
+    for pk in sorted(looks):
+        key, club, surname, _initial = looks[pk]
+        buckets["name", key].append(pk)
+        buckets["club", club, surname[:1]].append(pk)
     found = {}
     for members in buckets.values():
         for a, b in combinations(members, 2):

@@ -106,6 +106,10 @@ class Ranking(models.Model):
     problem = models.CharField(max_length=300, blank=True, editable=False)
     #: Doubtful matches waiting for the director's word, as of the last computation.
     doubtful = models.PositiveIntegerField(default=0, editable=False)
+    #: Those pairs, [record, record, why] (rankings.matching), and the merges a later
+    #: tournament contradicts, [record, record]: the who-is-who page reads them here.
+    doubtful_pairs = models.JSONField(default=list, editable=False)
+    contradicted_pairs = models.JSONField(default=list, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     objects = RankingQuerySet.as_manager()

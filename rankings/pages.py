@@ -62,7 +62,7 @@ def ranking_context(request: HttpRequest, ranking: Ranking) -> dict:
         "category": category,
         "query": query,
         "page": page_of(request, searched(lines, query)),
-        "tournaments": RankingTournament.objects.filter(ranking=ranking).select_related("tournament"),
+        "tournament_count": RankingTournament.objects.filter(ranking=ranking).count(),
     }
 
 

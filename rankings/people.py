@@ -32,18 +32,23 @@ class Doubt:
     why: str
 
 
-def doubtful(ranking: Ranking) -> list[Doubt]:
-    """The pairs waiting for the director's word, with both records (one more query)."""
-    pairs = load(ranking).matching.doubtful
+#: Doubtful pairs shown at once on the who-is-who page (the rest are counted).
+SHOWN = 100
+
+
+def doubtful(ranking: Ranking, most: int = SHOWN) -> list[Doubt]:
+    """The first ``most`` pairs waiting for the director's word, as the last computation
+    found them, with both records (one query)."""
+    pairs = ranking.doubtful_pairs[:most]
     players = Player.objects.select_related("club").in_bulk({pk for a, b, _why in pairs for pk in (a, b)})
-    return [Doubt(players[a], players[b], str(WHY[why])) for a, b, why in pairs]
+    return [Doubt(players[a], players[b], str(WHY[why])) for a, b, why in pairs if a in players and b in players]
 
 
 def contradicted(ranking: Ranking) -> list[tuple[Player, Player]]:
     """Merges not applied because both records played in one tournament added later."""
-    pairs = load(ranking).matching.contradicted
+    pairs = ranking.contradicted_pairs
     players = Player.objects.select_related("club").in_bulk({pk for pair in pairs for pk in pair})
-    return [(players[a], players[b]) for a, b in pairs]
+    return [(players[a], players[b]) for a, b in pairs if a in players and b in players]
 
 
 def _check(ranking: Ranking, player: Player, other: Player, reason: str, *, same: bool) -> None:

@@ -12,6 +12,7 @@ urlpatterns = [
     path("new/", views.ranking_new, name="new"),
     path("<int:ranking_id>/", views.ranking_detail, name="ranking"),
     path("<int:ranking_id>/rules/", views.rules, name="rules"),
+    path("<int:ranking_id>/tournaments/", views.tournaments, name="tournaments"),
     path("<int:ranking_id>/tournaments/add/", views.tournament_add, name="add"),
     path("<int:ranking_id>/tournaments/import/", views.tournament_import, name="import"),
     path("<int:ranking_id>/tournaments/<int:entry_id>/remove/", views.tournament_remove, name="remove"),

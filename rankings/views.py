@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
+from core.paging import page_of
 from core.workbooks import UPLOADS
 from tournaments.models import Player
 from transfer.tournament_file.cells import TransferError
@@ -91,14 +92,21 @@ def rules(request: HttpRequest, ranking: Ranking) -> HttpResponse:
 
 @director_required
 def ranking_detail(request: HttpRequest, ranking: Ranking) -> HttpResponse:
-    context = ranking_context(request, ranking)
-    context |= {
-        "staff": True,
+    context = ranking_context(request, ranking) | {"staff": True, "doubtful": ranking.doubtful}
+    return render(request, "rankings/ranking.html", context)
+
+
+@director_required
+def tournaments(request: HttpRequest, ranking: Ranking) -> HttpResponse:
+    """The ranking's tournaments (a page of them), and adding, importing, reading again."""
+    entries = RankingTournament.objects.filter(ranking=ranking).select_related("tournament")
+    context = {
+        "ranking": ranking,
+        "page": page_of(request, entries.order_by("-tournament__date", "-pk")),
         "add_form": AddTournamentForm(user=request.user, ranking=ranking),
         "import_form": ImportForm(),
-        "doubtful": ranking.doubtful,
     }
-    return render(request, "rankings/ranking.html", context)
+    return render(request, "rankings/tournaments.html", context)
 
 
 def _added(request: HttpRequest, added: services.Added) -> None:
@@ -131,12 +139,12 @@ def tournament_add(request: HttpRequest, ranking: Ranking) -> HttpResponse:
     form = AddTournamentForm(request.POST, user=request.user, ranking=ranking)
     if not form.is_valid():
         messages.error(request, _("Tournament: choose one of the tournaments you direct."))
-        return redirect("rankings:ranking", ranking.pk)
+        return redirect("rankings:tournaments", ranking.pk)
     try:
         _added(request, services.add_tournament(ranking, form.cleaned_data["tournament"], request.user))
     except services.RankingRefused as refused:
         messages.error(request, str(refused))
-    return redirect("rankings:ranking", ranking.pk)
+    return redirect("rankings:tournaments", ranking.pk)
 
 
 @require_POST
@@ -147,7 +155,7 @@ def tournament_import(request: HttpRequest, ranking: Ranking) -> HttpResponse:
     form = ImportForm(request.POST, request.FILES)
     if not form.is_valid():
         messages.error(request, _("Tournament file: choose the file to import."))
-        return redirect("rankings:ranking", ranking.pk)
+        return redirect("rankings:tournaments", ranking.pk)
     try:
         with transaction.atomic():
             imported = import_tournament(
@@ -158,7 +166,7 @@ def tournament_import(request: HttpRequest, ranking: Ranking) -> HttpResponse:
         messages.error(request, _("Tournament file: nothing was imported: %(error)s") % {"error": error})
     except services.RankingRefused as refused:
         messages.error(request, str(refused))
-    return redirect("rankings:ranking", ranking.pk)
+    return redirect("rankings:tournaments", ranking.pk)
 
 
 @require_POST
@@ -167,7 +175,7 @@ def tournament_remove(request: HttpRequest, ranking: Ranking, entry_id: int) -> 
     entry = get_object_or_404(RankingTournament.objects.select_related("tournament"), pk=entry_id, ranking=ranking)
     services.remove_tournament(entry)
     messages.success(request, _("%(tournament)s no longer counts in this ranking.") % {"tournament": entry.tournament})
-    return redirect("rankings:ranking", ranking.pk)
+    return redirect("rankings:tournaments", ranking.pk)
 
 
 @require_POST
@@ -185,7 +193,7 @@ def refresh(request: HttpRequest, ranking: Ranking) -> HttpResponse:
     )
     if ranking.problem:
         messages.warning(request, ranking.problem)
-    return redirect("rankings:ranking", ranking.pk)
+    return redirect("rankings:tournaments", ranking.pk)
 
 
 @director_required
@@ -214,7 +222,8 @@ def player(request: HttpRequest, ranking: Ranking, player_id: int) -> HttpRespon
 def who_is_who(request: HttpRequest, ranking: Ranking) -> HttpResponse:
     context = {
         "ranking": ranking,
-        "doubtful": people.doubtful(ranking),
+        "doubtful": (shown := people.doubtful(ranking)),
+        "more": max(0, ranking.doubtful - len(shown)),
         "contradicted": people.contradicted(ranking),
         "decisions": PersonDecision.objects.filter(ranking=ranking).select_related(
             "player__club", "other__club", "decided_by", "undone_by"

@@ -816,6 +816,7 @@ MATRIX: list[Row] = [
         data=ranking_data,
     ),
     Row("rankings:ranking", ranking, get=STAFF, prepare=a_ranking),
+    Row("rankings:tournaments", ranking, get=STAFF, prepare=a_ranking),
     Row("rankings:rules", ranking, get=STAFF, post=STAFF, data=ranking_data, prepare=a_ranking),
     Row("rankings:add", ranking, post=STAFF, data=lambda w: {"tournament": str(w.t.pk)}, prepare=an_empty_ranking),
     Row("rankings:import", ranking, post=STAFF, data=tournament_file, prepare=an_empty_ranking),

@@ -102,6 +102,13 @@ def test_rules_page_shows_the_rules(client, director, ranked):
     assert response.status_code == 200 and response.context["form"].instance == ranked
 
 
+def test_the_tournaments_page_lists_them_with_the_forms(client, director, ranked, django_assert_max_num_queries):
+    logged_in(client, director)
+    with django_assert_max_num_queries(10):
+        page = client.get(reverse("rankings:tournaments", args=[ranked.pk])).content.decode()
+    assert page.index("Evening 12") < page.index("Evening 5") and "Add the tournament" in page
+
+
 def test_adding_a_tournament_twice_is_explained(client, director, ranked):
     entry = RankingTournament.objects.filter(ranking=ranked).first()
     response = logged_in(client, director).post(
