@@ -7,8 +7,10 @@ queries whatever the number of tournaments and players."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from urllib.parse import urlencode
 
 from django.http import Http404, HttpRequest
+from django.urls import reverse
 
 from core.paging import page_of
 from tournaments.names import query_words
@@ -50,12 +52,18 @@ def searched(lines, query: str):
     return lines
 
 
-def ranking_context(request: HttpRequest, ranking: Ranking) -> dict:
+def ranking_context(request: HttpRequest, ranking: Ranking, *, staff: bool) -> dict:
     names = categories(ranking)
     category = chosen_category(request, names)
     query = request.GET.get("q", "")[:QUERY_LENGTH]
     lines = RankingLine.objects.filter(ranking=ranking, category=category).order_by("position").only(*LINE_FIELDS)
+    # The players' links from one reverse (50 rows: no URL resolving per row).
+    name = "rankings:player" if staff else "public:ranking_player"
+    players_url = reverse(name, args=[ranking.pk, 0]).removesuffix("0/")
     return {
+        "staff": staff,
+        "players_url": players_url,
+        "category_query": f"?{urlencode({'category': category})}" if category else "",
         "ranking": ranking,
         "rules": rules_summary(ranking),
         "categories": names,

@@ -19,7 +19,7 @@ def published_list(request: HttpRequest) -> HttpResponse:
 
 @published
 def ranking(request: HttpRequest, ranking: Ranking) -> HttpResponse:
-    return render(request, "rankings/ranking.html", ranking_context(request, ranking) | {"staff": False})
+    return render(request, "rankings/ranking.html", ranking_context(request, ranking, staff=False))
 
 
 @published

@@ -92,7 +92,7 @@ def rules(request: HttpRequest, ranking: Ranking) -> HttpResponse:
 
 @director_required
 def ranking_detail(request: HttpRequest, ranking: Ranking) -> HttpResponse:
-    context = ranking_context(request, ranking) | {"staff": True, "doubtful": ranking.doubtful}
+    context = ranking_context(request, ranking, staff=True) | {"doubtful": ranking.doubtful}
     return render(request, "rankings/ranking.html", context)
 
 

@@ -186,7 +186,7 @@ PAGES: list[Page] = [
     Page("team page (public)", _league("public:team", _team), ANYONE),
     Page("ranking, 200 tournaments (staff)", _ranking("rankings:ranking"), DIRECTOR),
     Page("ranking, page 40 (staff)", _ranking("rankings:ranking", query="?page=40"), DIRECTOR),
-    Page("ranking, a search (staff)", _ranking("rankings:ranking", query="?q=spieler042"), DIRECTOR),
+    Page("ranking, a search (staff)", _ranking("rankings:ranking", query="?q=mueller"), DIRECTOR),
     Page("ranking, a category (public)", _ranking("public:ranking", query="?category=Damen"), ANYONE),
     Page("ranking, a player's line (public)", _ranking("public:ranking_player", _ranked_player), ANYONE),
     Page("ranking: who is who (staff)", _ranking("rankings:people"), DIRECTOR),

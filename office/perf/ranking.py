@@ -22,19 +22,28 @@ from tournaments.models import Club, Player, Tournament
 from .timing import Log
 
 
+def _names(text: str) -> list[str]:
+    return text.split()
+
+
 #: Names as a regional group's list has them: 60 first names x 60 surnames, in 100 clubs.
-FIRST = (
-    "Anna Bernd Carla Dieter Elke Frank Gisela Hans Inge Jens Karin Lutz Monika Norbert Olga Peter Renate Stefan "
-    "Tanja Uwe Vera Werner Yvonne Zeno Andreas Birgit Christian Doris Erich Frieda Gerd Helga Ingo Jutta Klaus "
-    "Lena Manfred Nina Otto Petra Rolf Sabine Thomas Ulla Volker Wilma Xaver Yusuf Zora Axel Brigitte Carsten "
-    "Dagmar Egon Fritz Gabi Heinz Irma Jürgen Kurt"
-).split()
-LAST = (
-    "Müller Schmidt Schneider Fischer Weber Meyer Wagner Becker Schulz Hoffmann Schäfer Koch Bauer Richter Klein "
-    "Wolf Schröder Neumann Schwarz Zimmermann Braun Krüger Hofmann Hartmann Lange Schmitt Werner Schmitz Krause "
-    "Meier Lehmann Schmid Schulze Maier Köhler Herrmann König Walter Mayer Huber Kaiser Fuchs Peters Lang Scholz "
-    "Möller Weiß Jung Hahn Schubert Vogel Friedrich Keller Günther Frank Berger Winkler Roth Beck Lorenz"
-).split()
+FIRST = _names(
+    """
+    Anna Bernd Carla Dieter Elke Frank Gisela Hans Inge Jens Karin Lutz Monika Norbert Olga Peter Renate
+    Stefan Tanja Uwe Vera Werner Yvonne Zeno Andreas Birgit Christian Doris Erich Frieda Gerd Helga Ingo
+    Jutta Klaus Lena Manfred Nina Otto Petra Rolf Sabine Thomas Ulla Volker Wilma Xaver Yusuf Zora Axel
+    Brigitte Carsten Dagmar Egon Fritz Gabi Heinz Irma Jürgen Kurt
+    """
+)
+LAST = _names(
+    """
+    Müller Schmidt Schneider Fischer Weber Meyer Wagner Becker Schulz Hoffmann Schäfer Koch Bauer
+    Richter Klein Wolf Schröder Neumann Schwarz Zimmermann Braun Krüger Hofmann Hartmann Lange Schmitt
+    Werner Schmitz Krause Meier Lehmann Schmid Schulze Maier Köhler Herrmann König Walter Mayer Huber
+    Kaiser Fuchs Peters Lang Scholz Möller Weiß Jung Hahn Schubert Vogel Friedrich Keller Günther Frank
+    Berger Winkler Roth Beck Lorenz
+    """
+)
 
 
 def build_ranking(
@@ -48,11 +57,10 @@ def build_ranking(
 ) -> Ranking:
     rng = random.Random(seed)
     clubs = Club.objects.bulk_create([Club(name=f"Ranking club {i:03d}") for i in range(100)])
+    names = sorted({f"{first} {last}" for first in FIRST for last in LAST})
+    rng.shuffle(names)
     people = Player.objects.bulk_create(
-        [
-            Player(name=f"Rang{i:04d} Spieler{i % 997:03d}", club=clubs[i % len(clubs)]).fill_keys()
-            for i in range(players)
-        ],
+        [Player(name=names[i % len(names)], club=clubs[i % len(clubs)]).fill_keys() for i in range(players)],
         batch_size=2000,
     )
     # Name twins in another club: doubtful matches for the director.
