@@ -30,7 +30,7 @@ from referees.models import RefereeAssignment
 from tournaments.models import Registration, Table, Tournament
 
 from .league import Season, build_season
-from .ranking import build_ranking
+from .ranking import build_ranking, ranking_size
 from .timing import MS, Log
 
 KIB = 1024
@@ -225,7 +225,7 @@ def prepare(tournament: Tournament, log: Log = print) -> Site:
         game.pk,
         season,
         {DIRECTOR: director, REFEREE: referee},
-        ranking=build_ranking(director, log=log),
+        ranking=build_ranking(director, **ranking_size(registration.tournament.registrations.count()), log=log),
     )
 
 

@@ -46,6 +46,15 @@ LAST = _names(
 )
 
 
+def ranking_size(players: int) -> dict[str, int]:
+    """Issue 28's size (200 tournaments, 3,000 players, 300 a tournament) at the bench's own
+    size of 1,000 players and more; a small ranking beside a small bench (its tests)."""
+    if players >= 1000:
+        return {"tournaments": 200, "players": max(players, 3000), "per_tournament": 300}
+    players = max(players, 40)
+    return {"tournaments": 5, "players": players, "per_tournament": players // 2}
+
+
 def build_ranking(
     director,
     *,
@@ -65,6 +74,7 @@ def build_ranking(
     )
     # Name twins in another club: doubtful matches for the director.
     twins = [Player(name=p.name, club=clubs[(i + 1) % len(clubs)]).fill_keys() for i, p in enumerate(people[:20])]
+    twins = twins[: max(1, players // 100)]
     people += Player.objects.bulk_create(twins)
     events = Tournament.objects.bulk_create(
         [
