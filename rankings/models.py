@@ -273,7 +273,11 @@ class RankingLine(models.Model):
 
     class Meta:
         ordering = ["position"]
-        indexes = [models.Index(fields=["ranking", "category", "position"], name="rankings_line_order")]
+        indexes = [
+            models.Index(fields=["ranking", "category", "position"], name="rankings_line_order"),
+            # A player's lines (his page): every category's, without scanning the ranking.
+            models.Index(fields=["ranking", "player"], name="rankings_line_player"),
+        ]
         constraints = [
             models.UniqueConstraint(fields=["ranking", "category", "player"], name="rankings_line_once"),
         ]

@@ -110,9 +110,9 @@ def player_context(ranking: Ranking, player_id: int, category: str = "") -> dict
     line = lines.get(category) or lines.get("")
     if line is None:
         raise Http404("No line of this player in the ranking.")
-    entries = {
-        e.pk: e.tournament for e in RankingTournament.objects.filter(ranking=ranking).select_related("tournament")
-    }
+    played = {result[0] for result in line.results}
+    entries = RankingTournament.objects.filter(ranking=ranking, pk__in=played).select_related("tournament")
+    entries = {e.pk: e.tournament for e in entries.only("pk", "tournament__name", "tournament__date")}
     rows = [
         ResultRow(entries[entry].name, entries[entry].date, series, value, counted)
         for entry, series, value, counted in line.results
