@@ -70,6 +70,7 @@ INSTALLED_APPS = [
     "money",
     "printing",
     "transfer",
+    "rankings",
     "dashboard",
     "tablelink",
     "referees",

@@ -13,6 +13,7 @@ from leagues import public_urls as league_public_urls
 from money import urls as money_urls
 from office.help import help_page
 from printing import urls as printing_urls
+from rankings import urls as ranking_urls
 from referees import table_urls as referee_table_urls
 from signoff import urls as signoff_urls
 from standings import urls as standings_urls
@@ -46,6 +47,7 @@ DIRECTOR = [
 PUBLIC = [
     path("p/", include(standings_urls.public + printing_urls.public)),
     path("p/league/", include(league_public_urls.public)),
+    path("p/rankings/", include(ranking_urls.public)),
 ]
 #: The table link: its sheet and entry, the players' sign-off, and a dispute.
 TABLE = [*tablelink_urls.table, *signoff_urls.table, *referee_table_urls.table]
@@ -66,4 +68,6 @@ urlpatterns = [
     path("", include("referees.urls")),
     # The league managers' pages and the hosts' publication endpoint.
     path("league/", include("leagues.urls")),
+    # Rankings over many tournaments (Jahreswertung, cup): their directors' pages.
+    path("rankings/", include("rankings.urls")),
 ]

@@ -59,7 +59,7 @@ GONE = 410
 # Namespaces that belong to Django itself: checked below with a basic expectation
 # (anonymous users are sent to the admin login), not row by row.
 DJANGO_OWN_NAMESPACES = {"admin"}
-PROJECT_APPS = {"accounts", "tournaments", "scoring", "referees", "leagues"}
+PROJECT_APPS = {"accounts", "tournaments", "scoring", "referees", "leagues", "rankings"}
 
 TABLE_1_NAMES = ["Amalia Oneworth", "Adrian Oneworth", "Agnes Oneworth", "Anton Oneworth"]
 TABLE_2_NAMES = ["Berta Twofield", "Bruno Twofield", "Britta Twofield"]
@@ -311,6 +311,64 @@ def a_league(w) -> None:
         teams=2, roster=5, managers=[w.users["director"]], series_per_matchday=2, rounds_per_series=1
     )
     w.match_day = create_match_day(w.group, number=1, date=datetime.date(2026, 9, 5), teams=w.teams)
+
+
+def a_ranking(w, *, add: bool = True) -> None:
+    """A ranking the director directs; the world's tournament in it (its players seated)."""
+    from rankings.models import Ranking
+    from rankings.services import add_tournament
+
+    w.ranking = Ranking.objects.create(name="Jahreswertung", season="2027")
+    w.ranking.directors.add(w.users["director"])
+    if add:
+        w.entry = add_tournament(w.ranking, w.t, w.users["director"]).entry
+
+
+def an_empty_ranking(w) -> None:
+    a_ranking(w, add=False)
+
+
+def a_ranking_published(w) -> None:
+    a_ranking(w)
+    type(w.ranking).objects.filter(pk=w.ranking.pk).update(public=True)
+
+
+def a_ranking_with_a_decision(w) -> None:
+    from rankings.people import decide
+
+    a_ranking(w)
+    first, second = (r.player for r in w.registrations[:2])
+    w.decision = decide(w.ranking, first, second, w.users["director"], "two people", same=False)
+
+
+def ranking(w, token):
+    return {"ranking_id": w.ranking.pk}
+
+
+def ranking_data(w) -> dict:
+    data = {"name": "Cup Nord", "season": "2027", "counts": "rating", "unit": "tournament", "aggregate": "sum"}
+    data |= {"minimum": "0", "penalty": "0", "points-TOTAL_FORMS": "1", "points-INITIAL_FORMS": "0"}
+    return data | {
+        "points-MIN_NUM_FORMS": "0",
+        "points-MAX_NUM_FORMS": "500",
+        "points-0-place": "1",
+        "points-0-points": "9",
+    }
+
+
+def tournament_file(w) -> dict:
+    import io
+
+    from transfer.exports.writers import league_xlsx
+
+    out = io.BytesIO()
+    league_xlsx(w.t, out)
+    return {"file": upload("evening.xlsx", out.getvalue())}
+
+
+def keep_apart(w) -> dict:
+    first, second = (r.player_id for r in w.registrations[:2])
+    return {"player": str(first), "other": str(second), "same": "0", "reason": "two people"}
 
 
 def a_league_published(w) -> None:
@@ -763,6 +821,52 @@ MATRIX: list[Row] = [
         post=REFEREE,
         data=referee_game_data,
         prepare=games_at_both_tables,
+    ),
+    # Rankings over many tournaments (rankings/urls.py: their directors; public: published ones).
+    Row("rankings:list", get=LOGGED_IN),
+    Row(
+        "rankings:new",
+        get=STAFF | {"other_director": OK, "referee": FORBIDDEN, "referee_other": FORBIDDEN},
+        post=STAFF | {"other_director": OK, "referee": FORBIDDEN, "referee_other": FORBIDDEN},
+        data=ranking_data,
+    ),
+    Row("rankings:ranking", ranking, get=STAFF, prepare=a_ranking),
+    Row("rankings:tournaments", ranking, get=STAFF, prepare=a_ranking),
+    Row("rankings:rules", ranking, get=STAFF, post=STAFF, data=ranking_data, prepare=a_ranking),
+    Row("rankings:add", ranking, post=STAFF, data=lambda w: {"tournament": str(w.t.pk)}, prepare=an_empty_ranking),
+    Row("rankings:import", ranking, post=STAFF, data=tournament_file, prepare=an_empty_ranking),
+    Row(
+        "rankings:remove", lambda w, token: ranking(w, token) | {"entry_id": w.entry.pk}, post=STAFF, prepare=a_ranking
+    ),
+    Row("rankings:refresh", ranking, post=STAFF, prepare=a_ranking),
+    Row(
+        "rankings:player",
+        lambda w, token: ranking(w, token) | {"player_id": w.registrations[0].player_id},
+        get=STAFF,
+        prepare=a_ranking,
+    ),
+    Row("rankings:people", ranking, get=STAFF, prepare=a_ranking),
+    Row("rankings:decide", ranking, post=STAFF, data=keep_apart, prepare=a_ranking),
+    Row(
+        "rankings:undo",
+        lambda w, token: ranking(w, token) | {"decision_id": w.decision.pk},
+        post=STAFF,
+        prepare=a_ranking_with_a_decision,
+    ),
+    Row("rankings:file", lambda w, token: ranking(w, token) | {"kind": "pdf"}, get=STAFF, prepare=a_ranking),
+    Row("public:rankings", get=EVERYONE, prepare=a_ranking_published),
+    Row("public:ranking", ranking, get=UNPUBLISHED, prepare=a_ranking),
+    Row(
+        "public:ranking_player",
+        lambda w, token: ranking(w, token) | {"player_id": w.registrations[0].player_id},
+        get=UNPUBLISHED,
+        prepare=a_ranking,
+    ),
+    Row(
+        "public:ranking_file",
+        lambda w, token: ranking(w, token) | {"kind": "pdf"},
+        get=EVERYONE,
+        prepare=a_ranking_published,
     ),
     # The leagues (leagues/urls.py: the managers; leagues/public_urls.py: published leagues).
     Row("leagues:league", league, get=STAFF, prepare=a_league),

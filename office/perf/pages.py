@@ -30,6 +30,7 @@ from referees.models import RefereeAssignment
 from tournaments.models import Registration, Table, Tournament
 
 from .league import Season, build_season
+from .ranking import build_ranking, ranking_size
 from .timing import MS, Log
 
 KIB = 1024
@@ -51,6 +52,8 @@ class Site:
     game_id: int  # the first deal of ``table``
     season: Season
     users: dict[str, object] = field(default_factory=dict)
+    #: A ranking of 200 tournaments and 3,000 players (office.perf.ranking).
+    ranking: object = None
 
     @property
     def tid(self) -> int:
@@ -110,6 +113,14 @@ def _day(site: Site) -> int:
 
 def _team(site: Site) -> int:
     return site.season.teams[0].pk
+
+
+def _ranking(name: str, *rest: Callable[[Site], object], query: str = "") -> Callable[[Site], str]:
+    return lambda site: reverse(name, args=[site.ranking.pk, *(arg(site) for arg in rest)]) + query
+
+
+def _ranked_player(site: Site) -> int:
+    return site.ranking.lines.filter(category="").order_by("position").values_list("player_id", flat=True)[0]
 
 
 HTMX = {"HX-Request": "true"}
@@ -173,6 +184,13 @@ PAGES: list[Page] = [
     Page("season table (public)", _league("public:season"), ANYONE),
     Page("match day page (public)", _league("public:match_day", _day), ANYONE),
     Page("team page (public)", _league("public:team", _team), ANYONE),
+    Page("ranking, 200 tournaments (staff)", _ranking("rankings:ranking"), DIRECTOR),
+    Page("ranking, page 40 (staff)", _ranking("rankings:ranking", query="?page=40"), DIRECTOR),
+    Page("ranking, a search (staff)", _ranking("rankings:ranking", query="?q=mueller"), DIRECTOR),
+    Page("ranking, a category (public)", _ranking("public:ranking", query="?category=Damen"), ANYONE),
+    Page("ranking, a player's line (public)", _ranking("public:ranking_player", _ranked_player), ANYONE),
+    Page("ranking: who is who (staff)", _ranking("rankings:people"), DIRECTOR),
+    Page("ranking PDF", _ranking("rankings:file", lambda site: "pdf"), DIRECTOR, document=True),
 ]
 
 
@@ -207,6 +225,7 @@ def prepare(tournament: Tournament, log: Log = print) -> Site:
         game.pk,
         season,
         {DIRECTOR: director, REFEREE: referee},
+        ranking=build_ranking(director, **ranking_size(registration.tournament.registrations.count()), log=log),
     )
 
 
