@@ -26,7 +26,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from config import datadir
+from config import datadir, hall
 from core.addresses import url_is_loopback
 from office import serve
 from office.demo import create_demo
@@ -82,6 +82,9 @@ class Command(BaseCommand):
             raise CommandError("--threads must be at least 1, e.g. --threads 8.")
         office_url, detected = serve.hall_url(port)
         serve.use_office_url(office_url, port)
+        if not os.environ.get("SECRET_KEY", "").strip():
+            # Generated already when the settings loaded (config.datadir.prepare); made private here.
+            hall.ensure_secret_key(settings.SECRET_KEY_FILE)
         call_command("migrate", interactive=False, verbosity=0)
         ask = self.ask_password if options["interactive"] and sys.stdin.isatty() else None
         login = ensure_director(ask)
