@@ -107,7 +107,7 @@ def install(wheel: Path, venv: Path) -> Path:
     return script
 
 
-def wait_for_port(process: subprocess.Popen, port: int, log: Path, seconds: float = 90) -> None:
+def wait_for_port(process: subprocess.Popen, port: int, log: Path, seconds: float = 180) -> None:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if process.poll() is not None:
