@@ -66,8 +66,11 @@ for table in Table.objects.filter(series__number=2).order_by("number"):
 """
 
 
+STARTED = time.monotonic()
+
+
 def step(text: str) -> None:
-    print(f"wheel check: {text}", flush=True)
+    print(f"wheel check ({time.monotonic() - STARTED:.0f} s): {text}", flush=True)
 
 
 def fail(text: str) -> None:
@@ -159,7 +162,8 @@ def check_pages(browser: Browser, script: Path, env: dict, cwd: Path) -> None:
     if status != 200 or "Anmelden" not in login:
         fail(f"the login page in German answered {status} without 'Anmelden' (translations not compiled?)")
     step("the login page speaks German to a German browser")
-    table = json.loads(run([str(script), "shell", "-c", TABLE_SCRIPT], env=env, cwd=cwd).stdout.strip() or "null")
+    shell = run([str(script), "shell", "-v", "0", "-c", TABLE_SCRIPT], env=env, cwd=cwd).stdout
+    table = next((json.loads(line) for line in shell.splitlines() if line.startswith("{")), None)
     if not table:
         fail("the demo has no table left to enter a deal at")
     status, _headers, page = browser.open(table["url"])
@@ -209,7 +213,8 @@ def main() -> None:
         if list(empty.iterdir()):
             fail(f"serve wrote into the folder it was started from: {sorted(p.name for p in empty.iterdir())}")
         if not (data / "db.sqlite3").is_file() or not (data / "staticfiles").is_dir():
-            fail(f"the data directory lacks the database or the static files: {sorted(p.name for p in data.iterdir())}")
+            kept = sorted(p.name for p in data.iterdir())
+            fail(f"the data directory lacks the database or the static files: {kept}")
         step(f"stopped by SIGINT, exit 0; everything in {data.name}/ ({time.monotonic() - started:.0f} s)")
     finally:
         if process is not None and process.poll() is None:

@@ -178,7 +178,7 @@ STANDINGS_SETTLE_SECONDS = float(os.environ.get("STANDINGS_SETTLE_SECONDS", "5")
 #: last answered when it is at most BUSY_COPY_SECONDS old, else "busy, again in
 #: BUSY_RETRY_AFTER s" (503 with Retry-After). The table links' entries never wait behind them.
 SPECTATOR_SLOTS = int(os.environ.get("SPECTATOR_SLOTS", "2"))
-BUSY_COPY_SECONDS = float(os.environ.get("BUSY_COPY_SECONDS", str(2 * STANDINGS_SETTLE_SECONDS)))
+BUSY_COPY_SECONDS = float(os.environ.get("BUSY_COPY_SECONDS", "30"))
 BUSY_RETRY_AFTER = int(os.environ.get("BUSY_RETRY_AFTER", "5"))
 
 # The local default is for a developer with DEBUG on; with DEBUG off the office refuses
