@@ -10,6 +10,15 @@ import pytest
 from config import datadir
 
 
+@pytest.fixture(autouse=True)
+def _environment():
+    """The entry points set the environment for the settings to come: restored after each test."""
+    saved = dict(os.environ)
+    yield
+    os.environ.clear()
+    os.environ.update(saved)
+
+
 def checkout(tmp_path: Path) -> Path:
     tmp_path.mkdir(parents=True)
     (tmp_path / "manage.py").write_text("")
@@ -45,7 +54,7 @@ def test_a_folder_that_cannot_hold_the_data_is_named_with_what_to_do(tmp_path):
 
 
 def test_data_dir_is_taken_wherever_it_stands(monkeypatch):
-    monkeypatch.delenv("SKAT_OFFICE_DATA", raising=False)
+    os.environ.pop("SKAT_OFFICE_DATA", None)
     assert datadir.take_data_dir(["x", "serve", "--data-dir", "/srv/a", "--port", "1"]) == [
         "x",
         "serve",
@@ -61,12 +70,12 @@ def test_data_dir_is_taken_wherever_it_stands(monkeypatch):
 
 def test_serve_is_prepared_as_a_production_server_before_the_settings_load(monkeypatch, tmp_path):
     for name in ("SKAT_OFFICE_DATA", "DEBUG", "SECURE", datadir.SERVING_ENV):
-        monkeypatch.delenv(name, raising=False)
+        os.environ.pop(name, None)
     assert datadir.prepare(["skat-office", "serve", "--data-dir", str(tmp_path / "d")]) == ["skat-office", "serve"]
     assert (os.environ["DEBUG"], os.environ["SECURE"], os.environ[datadir.SERVING_ENV]) == ("0", "0", "1")
     assert (tmp_path / "d").is_dir()
-    monkeypatch.delenv("DEBUG")
-    monkeypatch.delenv(datadir.SERVING_ENV)
+    os.environ.pop("DEBUG")
+    os.environ.pop(datadir.SERVING_ENV)
     datadir.prepare(["manage.py", "migrate"])
     assert "DEBUG" not in os.environ and datadir.SERVING_ENV not in os.environ
 

@@ -2,9 +2,20 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from office import cli
+
+
+@pytest.fixture(autouse=True)
+def _environment():
+    """The entry points set the environment for the settings to come: restored after each test."""
+    saved = dict(os.environ)
+    yield
+    os.environ.clear()
+    os.environ.update(saved)
 
 
 def test_no_command_serves_and_options_alone_are_serves():
@@ -33,14 +44,14 @@ def test_help_and_version(capsys, monkeypatch):
 def test_a_management_command_runs_with_the_data_directory(monkeypatch, tmp_path):
     ran = {}
     monkeypatch.setattr("django.core.management.execute_from_command_line", lambda argv: ran.setdefault("argv", argv))
-    monkeypatch.delenv("SKAT_OFFICE_DATA", raising=False)
+    os.environ.pop("SKAT_OFFICE_DATA", None)
     cli.main(["showmigrations", "--data-dir", str(tmp_path / "evening")])
     assert ran["argv"] == ["skat-office", "showmigrations"]
     assert (tmp_path / "evening").is_dir()
 
 
 def test_an_unusable_data_directory_stops_before_django(tmp_path, monkeypatch):
-    monkeypatch.delenv("SKAT_OFFICE_DATA", raising=False)
+    os.environ.pop("SKAT_OFFICE_DATA", None)
     (tmp_path / "a-file").write_text("")
     with pytest.raises(SystemExit) as stopped:
         cli.main(["serve", "--data-dir", str(tmp_path / "a-file" / "d")])
