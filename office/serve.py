@@ -133,7 +133,8 @@ def create_server(bind: str, port: int, threads: int):
         port=port,
         threads=threads,
         backlog=2048,
-        connection_limit=4000,
+        # Windows has no poll(); its select() takes at most 512 sockets (Python's FD_SETSIZE there).
+        connection_limit=4000 if hasattr(select, "poll") else 500,
         channel_timeout=60,
         asyncore_use_poll=hasattr(select, "poll"),
         ident="skat-office",
