@@ -147,8 +147,11 @@ def serve_forever(server) -> None:
     # BACKUP SCHEDULER: lead wires office.backups here (start the periodic backup thread
     # before serving; stop it in the finally below).
     previous = None
-    if threading.current_thread() is threading.main_thread() and hasattr(signal, "SIGTERM"):
-        previous = signal.signal(signal.SIGTERM, _interrupt)
+    if threading.current_thread() is threading.main_thread():
+        # Ctrl-C stops it even when started where SIGINT was ignored (a shell's background job).
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        if hasattr(signal, "SIGTERM"):
+            previous = signal.signal(signal.SIGTERM, _interrupt)
     try:
         server.run()  # returns on KeyboardInterrupt, after closing its sockets
     except KeyboardInterrupt:
