@@ -8,6 +8,7 @@ from __future__ import annotations
 import io
 import os
 import re
+import signal
 import socket
 import stat
 import subprocess
@@ -225,3 +226,21 @@ def test_the_entry_point_says_one_line_and_no_traceback(tmp_path):
         busy.stderr.strip() == f"CommandError: Port {port} is in use on 127.0.0.1 (another office or program "
         f"listens there): stop it, or start with another port, e.g. --port {port + 1}."
     )
+
+
+def test_ctrl_c_or_sigterm_closes_the_server_and_returns():
+    class Server:
+        closed = False
+
+        def run(self):
+            raise KeyboardInterrupt  # what SIGINT, and SIGTERM through serve's handler, raise
+
+        def close(self):
+            self.closed = True
+
+    before = signal.getsignal(signal.SIGTERM)
+    server = Server()
+    serve.serve_forever(server)
+    assert server.closed
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # even where it was ignored
+    assert signal.getsignal(signal.SIGTERM) == before  # restored
