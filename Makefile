@@ -30,8 +30,8 @@ $(CHROMIUM) $(PDFTOPPM) &:
 		echo "The browser tests need Debian's chromium and poppler-utils: sudo apt-get install chromium poppler-utils"; exit 1; \
 	fi
 
-## Install and serve the hall: gunicorn on the laptop's network (HOST, PORT), DEBUG off,
-## the demo in an empty database; prints the address phones use, its QR code and the
+## Install and serve the hall: waitress in manage.py serve's own process on the laptop's
+## network (HOST, PORT), DEBUG off, the demo in an empty database; prints the address phones use, its QR code and the
 ## director's login on the first start (manage.py serve).
 ## The help (as make docs) is built first, so the office's Help link works in the hall;
 ## without Chromium for the screenshots (and none taken yet) the pages are built without

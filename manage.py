@@ -1,13 +1,14 @@
 #!/usr/bin/env python
-"""Django's command-line utility for the Skat tournament office."""
+"""Django's command-line utility for the Skat tournament office (a checkout; installed: ``skat-office``)."""
 
-import os
 import sys
 
 
 def main() -> None:
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    if sys.argv[1:] == ["--version"]:
+    from config import datadir
+
+    argv = datadir.prepare(sys.argv)
+    if argv[1:] == ["--version"]:
         import django
 
         from skat import __version__
@@ -16,7 +17,7 @@ def main() -> None:
         return
     from django.core.management import execute_from_command_line
 
-    execute_from_command_line(sys.argv)
+    execute_from_command_line(argv)
 
 
 if __name__ == "__main__":

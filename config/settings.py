@@ -1,7 +1,12 @@
 """Settings for the Skat tournament office.
 
-Defaults suit one laptop in a hall: SQLite next to the code, DEBUG on, a local secret.
+Defaults suit one laptop in a hall: SQLite in the data directory, DEBUG on, a local secret.
 Everything a server needs comes from the environment:
+
+- ``SKAT_OFFICE_DATA`` (or ``--data-dir``): the data directory (``DATA_DIR``: the
+  database, the secret key file, the cache, the collected static files, the backups);
+  by default the project folder of a checkout, else the platform's user data folder
+  (config.datadir);
 
 - ``DATABASE_URL``: e.g. ``postgres://postgres@127.0.0.1:5432/skat`` (dj-database-url);
 - ``SECRET_KEY`` (or ``SECRET_KEY_FILE``: a file holding it; by default the file
@@ -25,13 +30,16 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
-from config import hall
+from config import datadir, hall
 
+#: The code (the apps' packages).
 BASE_DIR = Path(__file__).resolve().parent.parent
-#: Where the office keeps what it writes: backups/ and the last backup's record
-#: (core.backups). ``SKAT_OFFICE_DATA``, else the project folder as before.
-#: (Placeholder until the package's data directory lands; the lead reconciles.)
-DATA_DIR = Path(os.environ.get("SKAT_OFFICE_DATA") or BASE_DIR)
+#: The code's own files: templates, static files, translations, the built help, the demo's
+#: players (the project folder of a checkout, ``config/resources`` in an installed wheel).
+RESOURCE_DIR = datadir.resource_dir()
+#: What the evening writes (config.datadir): the SQLite database, the secret key file, the
+#: standings cache, the collected static files, the backups (``DATA_DIR / "backups"``).
+DATA_DIR = datadir.resolve()
 
 
 def env_bool(name: str, default: bool) -> bool:
@@ -100,7 +108,7 @@ ROOT_URLCONF = "config.urls"
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [BASE_DIR / "templates"],
+        "DIRS": [RESOURCE_DIR / "templates"],
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [
@@ -122,7 +130,7 @@ WSGI_APPLICATION = "config.wsgi.application"
 DATABASES = {
     # An empty DATABASE_URL (``DATABASE_URL= make test``) is the default, not a crash.
     "default": dj_database_url.parse(
-        os.environ.get("DATABASE_URL") or f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
+        os.environ.get("DATABASE_URL") or f"sqlite:///{DATA_DIR / 'db.sqlite3'}",
         conn_max_age=int(os.environ.get("CONN_MAX_AGE", "60")),
         conn_health_checks=True,
     )
@@ -143,14 +151,15 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 
 
 # The public standings and the projector page are computed once per change of the
-# results and kept in files every gunicorn worker shares (standings.cache): beside
-# the SQLite database, or in CACHE_DIR. Entries carry the tournament's results mark in
+# results and kept in files every server process shares (standings.cache): beside
+# the SQLite database, or in CACHE_DIR (``.cache`` in the data directory on PostgreSQL).
+# Entries carry the tournament's results mark in
 # their key, so a stale one is never read; old ones expire or are culled.
 def _cache_dir(database: dict) -> Path:
     name = str(database.get("NAME") or "")
     if database.get("ENGINE", "").endswith("sqlite3") and name and name != ":memory:":
         return Path(name).with_name(Path(name).name + ".cache")
-    return BASE_DIR / ".cache"
+    return DATA_DIR / ".cache"
 
 
 CACHE_DIR = Path(os.environ.get("CACHE_DIR") or _cache_dir(DATABASES["default"]))
@@ -167,6 +176,13 @@ CACHES = {
 #: delay (seconds): in play the results change many times a second, and the pages are
 #: computed once per this time instead of once per change (standings.cache).
 STANDINGS_SETTLE_SECONDS = float(os.environ.get("STANDINGS_SETTLE_SECONDS", "5"))
+#: Entries first under overload (config.admission): at most this many spectator requests
+#: (the public pages under /p/) run at once in a server process; the others get the page
+#: last answered when it is at most BUSY_COPY_SECONDS old, else "busy, again in
+#: BUSY_RETRY_AFTER s" (503 with Retry-After). The table links' entries never wait behind them.
+SPECTATOR_SLOTS = int(os.environ.get("SPECTATOR_SLOTS", "2"))
+BUSY_COPY_SECONDS = float(os.environ.get("BUSY_COPY_SECONDS", "30"))
+BUSY_RETRY_AFTER = int(os.environ.get("BUSY_RETRY_AFTER", "5"))
 
 # Backups (core.backups, manage.py backup/restore): a consistent copy of the database
 # into DATA_DIR/backups and, when SKAT_OFFICE_BACKUP_DIR names a folder (a USB stick),
@@ -197,10 +213,12 @@ def secret_key_problem(key: str) -> str | None:
     return None
 
 
-SECRET_KEY_FILE = Path(os.environ.get("SECRET_KEY_FILE") or hall.key_file_beside(DATABASES["default"], BASE_DIR))
+SECRET_KEY_FILE = Path(os.environ.get("SECRET_KEY_FILE") or hall.key_file_beside(DATABASES["default"], DATA_DIR))
 SECRET_KEY = (
     os.environ.get("SECRET_KEY", "").strip()
     or hall.read_secret_key(SECRET_KEY_FILE)
+    # ``serve`` (skat-office, manage.py) generates the key on the first start (config.datadir.prepare).
+    or (hall.ensure_secret_key(SECRET_KEY_FILE) if env_bool(datadir.SERVING_ENV, False) else "")
     or (INSECURE_LOCAL_SECRET_KEY if DEBUG else "")
 )
 if not DEBUG and (problem := secret_key_problem(SECRET_KEY)):
@@ -222,19 +240,19 @@ AUTH_PASSWORD_VALIDATORS = [
 
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", _("English")), ("de", _("German"))]
-LOCALE_PATHS = [BASE_DIR / "locale"]
+LOCALE_PATHS = [RESOURCE_DIR / "locale"]
 TIME_ZONE = os.environ.get("TIME_ZONE", "Europe/Berlin")
 USE_I18N = True
 USE_TZ = True
 
 # The help pages (mkdocs.yml, `make docs`): the built site the office serves at /help/ (office/help.py).
-DOCS_ROOT = Path(os.environ.get("DOCS_ROOT") or BASE_DIR / "docs" / "site")
+DOCS_ROOT = Path(os.environ.get("DOCS_ROOT") or RESOURCE_DIR / "docs" / "site")
 
 STATIC_URL = "static/"
-STATICFILES_DIRS = [BASE_DIR / "static"]
+STATICFILES_DIRS = [RESOURCE_DIR / "static"]
 # STATIC_ROOT: where collectstatic writes (``manage.py serve`` runs it); the tests' server
 # processes get their own, so one test's collectstatic never rewrites files another reads.
-STATIC_ROOT = Path(os.environ.get("STATIC_ROOT") or BASE_DIR / "staticfiles")
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT") or DATA_DIR / "staticfiles")
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {

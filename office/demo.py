@@ -11,10 +11,10 @@ from __future__ import annotations
 import csv
 import datetime
 import random
-from pathlib import Path
 
 from django.db import transaction
 
+from config import datadir
 from draw.series import draw_series
 from games.models import Game
 from signoff.confirm import mark_on_paper
@@ -26,7 +26,8 @@ from tournaments.services import DEFAULT_LOST_GAME_FEES, give_start_numbers
 
 DEMO_NAME = "Demo Open"
 #: The demo's players: name, club, membership number, nationality (also a sample import file).
-PLAYERS_CSV = Path(__file__).resolve().parent.parent / "fixtures" / "demo_players.csv"
+#: In the project's fixtures/ (a checkout) or the wheel's resources (config.datadir).
+PLAYERS_CSV = datadir.resource_dir() / "fixtures" / "demo_players.csv"
 
 
 def demo_players() -> list[dict[str, str]]:

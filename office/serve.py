@@ -1,21 +1,29 @@
-"""Serving the hall: gunicorn with the production settings, on the laptop's network.
+"""Serving the hall: waitress in this very process, with the production settings, on the laptop's network.
 
-``manage.py serve`` (``make run``) puts these together: the address phones use (from
-``OFFICE_URL`` or the interfaces, ``config.hall``), the environment gunicorn's workers
-read their settings from (DEBUG off; plain HTTP unless ``SECURE=1``; the secret key
-file), the static files collected for whitenoise, and gunicorn itself in place of the
-command's process, so Ctrl-C stops it.
+``skat-office serve`` and ``manage.py serve`` (``make run``) put these together: the
+address phones use (from ``OFFICE_URL`` or the interfaces, ``config.hall``), the
+production settings (DEBUG off, plain HTTP unless ``SECURE=1``, the secret key file in
+the data directory: config.datadir.prepare sets them before Django starts), the static
+files collected for whitenoise, and waitress serving in the command's own process, so
+Ctrl-C stops it on Windows, macOS and Linux alike (no second process, no ``exec``).
+waitress was chosen by measurement (docs: Benchmarks): it runs everywhere, and with the
+spectator admission (config.admission) it keeps the entries' targets at three times the hall.
 """
 
 from __future__ import annotations
 
+import errno
 import io
 import os
-import subprocess
+import select
+import signal
+import socket
 import sys
+import threading
 
 import segno
 from django.conf import settings
+from django.core.management import call_command
 from django.utils import translation
 
 from config import hall
@@ -30,29 +38,20 @@ def hall_url(port: int) -> tuple[str, hall.HallAddress | None]:
     return hall.office_url(found.host, port), found
 
 
-def server_env(office_url: str, port: int) -> dict[str, str]:
-    """What gunicorn's workers read their settings from: a production server (DEBUG
-    off), the hall's plain HTTP unless ``SECURE=1`` is set (a league server behind
-    HTTPS), the secret key from the environment or from the key file."""
-    env = os.environ | {
-        "DEBUG": "0",
-        "SECURE": os.environ.get("SECURE", "0"),
-        "OFFICE_URL": office_url,
-        "PORT": str(port),
-        "DJANGO_SETTINGS_MODULE": "config.settings",
-    }
-    if not os.environ.get("SECRET_KEY", "").strip():
-        hall.ensure_secret_key(settings.SECRET_KEY_FILE)
-        env["SECRET_KEY_FILE"] = str(settings.SECRET_KEY_FILE)
-    return env
+#: The WSGI servers the load test compares (``loadtest --server``); the office serves with the first.
+SERVERS = ("waitress", "gunicorn", "granian", "hypercorn")
+#: waitress's threads in the one server process: enough that a spectator flood, held to
+#: SPECTATOR_SLOTS of them (config.admission), always leaves threads for the entries.
+DEFAULT_THREADS = 8
 
 
 def default_workers() -> int:
-    """One gunicorn worker per core, two to four: a laptop has both to spare."""
+    """gunicorn's processes in the load test's comparison: one per core, two to four."""
     return max(2, min(4, os.cpu_count() or 1))
 
 
 def gunicorn_argv(bind: str, port: int, workers: int, threads: int) -> list[str]:
+    """gunicorn as the office ran before it served in-process (Linux and macOS only): the load test's yardstick."""
     return [
         sys.executable,
         "-m",
@@ -75,18 +74,100 @@ def gunicorn_argv(bind: str, port: int, workers: int, threads: int) -> list[str]
     ]
 
 
-def collect_static(env: dict[str, str]) -> None:
-    """The static files for whitenoise, with the hashed names DEBUG off serves."""
-    command = [sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"]
-    subprocess.run(command, cwd=settings.BASE_DIR, env=env, check=True)
+def port_problem(bind: str, port: int) -> str | None:
+    """One line saying what to do when ``bind:port`` cannot be listened on, or None."""
+    if not 0 < port < 65536:
+        return f"--port {port} is not a port: choose one from 1 to 65535, e.g. --port 8000."
+    try:
+        family = socket.AF_INET6 if ":" in bind else socket.AF_INET
+        with socket.socket(family, socket.SOCK_STREAM) as probe:
+            # As the server binds: a port left in TIME_WAIT by the last start is free, one listened on is not.
+            if os.name == "nt":
+                probe.setsockopt(socket.SOL_SOCKET, socket.SO_EXCLUSIVEADDRUSE, 1)
+            else:
+                probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind((bind, port))
+    except OSError as error:
+        if error.errno in (errno.EADDRINUSE, getattr(errno, "WSAEADDRINUSE", -1)):
+            return (
+                f"Port {port} is in use on {bind} (another office or program listens there): "
+                f"stop it, or start with another port, e.g. --port {port + 1 if port < 65535 else 8000}."
+            )
+        if error.errno in (errno.EACCES, getattr(errno, "WSAEACCES", -1)):
+            return (
+                f"Port {port} on {bind} may not be used by this user: start with a port above 1023, e.g. --port 8000."
+            )
+        return f"Cannot listen on {bind}:{port} ({error.strerror or error}): check --bind, e.g. --bind 0.0.0.0."
+    return None
 
 
-def exec_server(argv: list[str], env: dict[str, str]) -> None:  # pragma: no cover - replaces the process
-    """gunicorn in place of this process: its signals (Ctrl-C) stop the office."""
-    os.chdir(settings.BASE_DIR)
-    sys.stdout.flush()
-    sys.stderr.flush()
-    os.execve(argv[0], argv, env)
+def use_office_url(office_url: str, port: int) -> None:
+    """The settings of this process, which serves: the hall address on cards and QR codes, and accepted as host."""
+    settings.OFFICE_URL = office_url
+    settings.PORT = port
+    host = hall.host_of(office_url)
+    if host and host not in settings.ALLOWED_HOSTS:
+        settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, host]
+
+
+def collect_static() -> None:
+    """The static files for whitenoise, with the hashed names DEBUG off serves (into the data directory)."""
+    call_command("collectstatic", interactive=False, verbosity=0)
+
+
+def create_server(bind: str, port: int, threads: int):
+    """waitress listening on ``bind:port``: pure Python, the same on Windows, macOS and Linux.
+
+    One process; ``threads`` serve requests, a spectator flood held to SPECTATOR_SLOTS of
+    them (config.admission). Many short connections (phones on Wi-Fi, one request each):
+    a long listen backlog and a high connection limit; poll() where the system has it
+    (select() alone stops at 512 or 1,024 sockets).
+    """
+    from waitress.server import create_server as waitress_server
+
+    from config.wsgi import application  # after collectstatic: whitenoise indexes the files on import
+
+    return waitress_server(
+        application,
+        host=bind,
+        port=port,
+        threads=threads,
+        backlog=2048,
+        # Windows has no poll(); its select() takes at most 512 sockets (Python's FD_SETSIZE there).
+        connection_limit=4000 if hasattr(select, "poll") else 500,
+        channel_timeout=60,
+        asyncore_use_poll=hasattr(select, "poll"),
+        ident="skat-office",
+        clear_untrusted_proxy_headers=True,
+    )
+
+
+def serve_forever(server) -> None:
+    """Serve in this process until Ctrl-C (SIGINT) or SIGTERM (``docker stop``): then close and return."""
+    # The evening's backups (core.backups): every BACKUP_EVERY_MINUTES and after each
+    # finished series, in this one serving process.
+    from core.backups import start_background
+
+    backups = start_background()
+    previous = None
+    if threading.current_thread() is threading.main_thread():
+        # Ctrl-C stops it even when started where SIGINT was ignored (a shell's background job).
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        if hasattr(signal, "SIGTERM"):
+            previous = signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        server.run()  # returns on KeyboardInterrupt, after closing its sockets
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.close()
+        backups.stop()
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _interrupt(signum, frame) -> None:
+    raise KeyboardInterrupt
 
 
 def terminal_qr(url: str) -> str:

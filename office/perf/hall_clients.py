@@ -52,6 +52,7 @@ class HallStats:
     statuses: Counter = field(default_factory=Counter)
     timeouts: Counter = field(default_factory=Counter)
     not_modified: int = 0
+    busy: int = 0  # spectators told "busy, again in N s" (503 + Retry-After, config.admission)
     resent: int = 0
     errors: list[str] = field(default_factory=list)
     # (list, table id) -> the deal numbers confirmed, in the order confirmed; and those unanswered at the end
@@ -159,6 +160,8 @@ async def spectator(port: int, path: str, stats: HallStats, pace: Pace, start: f
         if answer is not None:
             if answer.status == 304:
                 stats.not_modified += 1
+            elif answer.status == 503 and "retry-after" in answer.headers:
+                stats.busy += 1
             elif answer.status == 200:
                 validators = {}
                 if "etag" in answer.headers:

@@ -1,6 +1,6 @@
 """The load test behind ``manage.py loadtest``: many scorekeepers at once, then an audit.
 
-The app runs under gunicorn on 127.0.0.1 (:mod:`office.perf.server`) against a
+The app runs under waitress (or ``--server``) on 127.0.0.1 (:mod:`office.perf.server`) against a
 throwaway database (:func:`office.perf.scratch.scratch_database`). Simulated
 scorekeepers, one per table (:mod:`office.perf.scorekeepers`), do what a phone does
 through the table link: GET the sheet, read the CSRF token and the form's
@@ -35,7 +35,7 @@ from .fixtures import entry_data
 from .oracle import engine_ratings
 from .scorekeepers import Plan, Stats, scorekeeper
 from .scratch import Scratch
-from .server import Server
+from .server import Server, describe
 from .timing import Log
 
 
@@ -76,6 +76,7 @@ def run(
     limit: float,
     seed: int,
     log: Log,
+    server_name: str = "waitress",
 ) -> Outcome:
     tournament = setup(clients, rounds, log)
     tables = [
@@ -86,8 +87,8 @@ def run(
     stats = Stats()
     intended: dict[tuple[int, int], dict] = {}
     rng = random.Random(seed)
-    server_text = f"{workers} gunicorn worker(s) x {threads} thread(s)"
-    with Server(scratch.url, workers, threads, log, cache_dir=scratch.cache_dir) as server:
+    server_text = describe(server_name, workers, threads)
+    with Server(scratch.url, workers, threads, log, cache_dir=scratch.cache_dir, server=server_name) as server:
         log(f"  {server_text} on {LOOPBACK}:{server.port}; {clients} scorekeepers start")
 
         async def everyone() -> None:

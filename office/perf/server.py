@@ -1,4 +1,10 @@
-"""gunicorn serving the office for the load test, on a loopback address only, against a scratch database."""
+"""A WSGI server serving the office for the load test, on a loopback address only, against a scratch database.
+
+``waitress`` is the office's own (office.serve: in one process, as ``skat-office serve``
+runs it, started through :mod:`office.perf.serving`); ``gunicorn``, ``granian`` and
+``hypercorn`` are the candidates it was measured against, each with ``workers``
+processes of ``threads`` threads.
+"""
 
 from __future__ import annotations
 
@@ -15,7 +21,7 @@ from pathlib import Path
 
 from django.conf import settings
 
-from office.serve import gunicorn_argv
+from office.serve import SERVERS, gunicorn_argv
 
 from .client import LOOPBACK
 from .timing import Log
@@ -27,15 +33,51 @@ def free_port(host: str = LOOPBACK) -> int:
         return probe.getsockname()[1]
 
 
-class Server:
-    """gunicorn serving the office on one loopback address only, against the scratch database.
+def server_argv(name: str, host: str, port: int, workers: int, threads: int) -> list[str]:
+    """The command line serving the office with ``name`` (office.serve.SERVERS), a long listen backlog each."""
+    if name == "waitress":  # the office's own, in one process: workers do not apply
+        return [sys.executable, "-m", "office.perf.serving", host, str(port), str(threads)]
+    if name == "gunicorn":
+        return [*gunicorn_argv(host, port, workers, threads), "--backlog", "2048"]
+    if name == "granian":
+        return [
+            *(sys.executable, "-m", "granian", "--interface", "wsgi", "--host", host, "--port", str(port)),
+            *("--workers", str(workers), "--blocking-threads", str(threads), "--backlog", "2048"),
+            *("--log-level", "warning", "--no-ws", "config.wsgi:application"),
+        ]
+    if name == "hypercorn":
+        return [
+            *(sys.executable, "-m", "hypercorn", "--bind", f"{host}:{port}", "--workers", str(workers)),
+            *("--backlog", "2048", "--log-level", "warning", "config.wsgi:application"),
+        ]
+    raise ValueError(f"unknown server {name!r}: one of {', '.join(SERVERS)}")
 
-    The command line is the hall's own (:func:`office.serve.gunicorn_argv`: the gthread
-    workers ``manage.py serve`` starts), with a longer listen backlog for the load.
+
+def describe(name: str, workers: int, threads: int) -> str:
+    if name == "waitress":
+        return f"waitress, 1 process x {threads} thread(s) (as skat-office serve)"
+    if name == "hypercorn":
+        return f"hypercorn, {workers} worker(s) (WSGI in its thread pool)"
+    return f"{name}, {workers} worker(s) x {threads} thread(s)"
+
+
+class Server:
+    """A WSGI server serving the office on one loopback address only, against the scratch database.
+
+    ``waitress`` serves as ``skat-office serve`` does (office.serve); the others are
+    started with their own command lines (:func:`server_argv`).
     """
 
     def __init__(
-        self, database_url: str, workers: int, threads: int, log: Log, host: str = LOOPBACK, *, cache_dir: str
+        self,
+        database_url: str,
+        workers: int,
+        threads: int,
+        log: Log,
+        host: str = LOOPBACK,
+        *,
+        cache_dir: str,
+        server: str = "waitress",
     ) -> None:
         if not ipaddress.ip_address(host).is_loopback:
             raise ValueError(f"the load test serves on loopback addresses only, not {host}")
@@ -55,7 +97,8 @@ class Server:
             "SECRET_KEY": "loadtest-" + secrets.token_urlsafe(32),
             "DJANGO_SETTINGS_MODULE": "config.settings",
         }
-        self.command = [*gunicorn_argv(host, self.port, workers, threads), "--backlog", "2048"]
+        self.name = server
+        self.command = server_argv(server, host, self.port, workers, threads)
         self.process: subprocess.Popen | None = None
 
     def __enter__(self) -> Server:
@@ -72,21 +115,21 @@ class Server:
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                raise RuntimeError(f"gunicorn stopped: {self.output()}")
+                raise RuntimeError(f"{self.name} stopped: {self.output()}")
             try:
                 with socket.create_connection((self.host, self.port), timeout=0.5):
                     return self
             except OSError:
                 time.sleep(0.2)
         self.__exit__()
-        raise RuntimeError("gunicorn did not start within 30 s")
+        raise RuntimeError(f"{self.name} did not start within 30 s")
 
     def output(self) -> str:
         return Path(self.logfile.name).read_text(errors="replace")[-3000:]
 
     def __exit__(self, *_exc) -> None:
         if self.process is not None and self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
+            self.process.send_signal(signal.SIGINT if self.name == "waitress" else signal.SIGTERM)
             try:
                 self.process.wait(timeout=15)
             except subprocess.TimeoutExpired:

@@ -1,5 +1,6 @@
 """The hall, end to end: the office started as `make run` starts it (manage.py serve:
-gunicorn bound to 0.0.0.0, DEBUG off, a temporary SQLite database), and a phone-sized
+waitress in the command's own process bound to 0.0.0.0, DEBUG off, a temporary data
+directory and SQLite database), and a phone-sized
 browser coming in through 127.0.0.2 - another device in the hall - opens a table card's
 link and enters a deal. The table card prints the hall address (OFFICE_URL), not
 loopback. Only loopback addresses are ever connected to."""
@@ -41,6 +42,9 @@ TEST_ENVIRONMENT = {
     "HOST",
     "DJANGO_ALLOW_ASYNC_UNSAFE",
     "DJANGO_SETTINGS_MODULE",
+    "SKAT_OFFICE_DATA",
+    "STATIC_ROOT",
+    "CACHE_DIR",
 }
 
 
@@ -83,10 +87,11 @@ def hall(tmp_path_factory):
     database = directory / "db.sqlite3"
     env = {k: v for k, v in os.environ.items() if k not in TEST_ENVIRONMENT}
     env |= {"DATABASE_URL": f"sqlite:///{database}", "OFFICE_URL": base, "PORT": str(port)}
+    env["SKAT_OFFICE_DATA"] = str(directory)  # the collected static files too, not the checkout's
     log = directory / "serve.log"
     with log.open("w") as out:
         process = subprocess.Popen(
-            [sys.executable, "manage.py", "serve", "--no-input", "--workers", "2"],
+            [sys.executable, "manage.py", "serve", "--no-input"],
             cwd=ROOT,
             env=env,
             stdin=subprocess.DEVNULL,
@@ -99,12 +104,16 @@ def hall(tmp_path_factory):
         password = re.search(r"Director login created: director / (\S+) \(shown only now", output).group(1)
         yield Hall(base, f"http://127.0.0.1:{port}", password, database, output)
     finally:
-        process.send_signal(signal.SIGTERM)  # gunicorn took the command's place: this stops it
+        process.send_signal(signal.SIGINT)  # Ctrl-C: the command itself serves, and stops
         try:
-            process.wait(timeout=20)
+            code = process.wait(timeout=20)
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+            code = None
+        assert code == 0, (
+            f"Ctrl-C did not stop the office cleanly ({code}):\n{log.read_text(errors='replace')[-2000:]}"
+        )
 
 
 def query(hall: Hall, sql: str, *args) -> list[tuple]:
@@ -116,6 +125,7 @@ def test_the_run_command_says_where_phones_go_and_keeps_its_key_private(hall):
     assert f"Phones in the hall open: {hall.base}/" in hall.output
     assert "▄" in hall.output  # the address's QR code
     assert "The demo tournament is loaded" in hall.output
+    assert (hall.database.parent / "staticfiles").is_dir()  # collected into the data directory
     key = hall.database.with_name("db.sqlite3.secret-key")
     assert key.stat().st_mode & 0o777 == 0o600
 

@@ -1,4 +1,5 @@
-"""`manage.py loadtest` works end to end: tiny runs of both profiles under gunicorn on SQLite, then their audits.
+"""`manage.py loadtest` works end to end: tiny runs of both profiles on SQLite (the tables under waitress as
+skat-office serve runs it, the hall under gunicorn, --server), then their audits.
 
 Only correctness is asserted (every deal once and as entered, standings equal to the
 engine, no 5xx, double submits answered); latency is the command's output, not a test.
@@ -34,7 +35,9 @@ def test_six_scorekeepers_enter_their_tables_and_nothing_is_lost():
         # Only the latency target may miss on a busy test machine.
         assert re.fullmatch(r"load test failed: p99 \d+ ms >= 200 ms", str(error)), str(error)
     text = out.getvalue()
-    assert "SQLite, 1 gunicorn worker(s) x 4 thread(s), 6 scorekeepers, 6 tables, 21 deals" in text
+    assert (
+        "SQLite, waitress, 1 process x 8 thread(s) (as skat-office serve), 6 scorekeepers, 6 tables, 21 deals" in text
+    )
     assert "start spread over 0.2 s" in text
     assert "21 dealt, 21 confirmed, 21 stored: lost 0, duplicated 0, not as entered 0, never confirmed 0" in text
     assert "equal to the engine's sheets (21 players)" in text
@@ -63,7 +66,7 @@ def test_the_hall_profile_runs_both_lists_and_the_spectators_and_loses_nothing()
     try:
         call_command(
             "loadtest",
-            *("--profile", "hall", "--tables", "4", "--spectators", "12", "--duration", "4"),
+            *("--profile", "hall", "--server", "gunicorn", "--tables", "4", "--spectators", "12", "--duration", "4"),
             *("--deal-min", "0.5", "--deal-max", "1", "--poll", "0.5"),
             stdout=out,
         )
@@ -72,7 +75,7 @@ def test_the_hall_profile_runs_both_lists_and_the_spectators_and_loses_nothing()
         assert re.fullmatch(r"load test failed: (entry|standings) p99 .*", str(error)), str(error)
         assert "lost" not in str(error) and "5xx" not in str(error)
     text = out.getvalue()
-    assert "hall profile, 2 gunicorn worker(s) x 4 thread(s) on 127.0.0.2, 4 tables x 2 lists, 12 spectators" in text
+    assert "hall profile, gunicorn, 2 worker(s) x 4 thread(s) on 127.0.0.2, 4 tables x 2 lists, 12 spectators" in text
     assert "series 2: 4 tables, running, no deal entered" in text
     for name in ("sheet", "second list"):
         line = next(line for line in text.splitlines() if line.startswith(name + " "))
@@ -87,7 +90,7 @@ def test_the_hall_profile_runs_both_lists_and_the_spectators_and_loses_nothing()
 
 
 def test_the_scratch_database_goes_with_the_cache_its_server_kept_beside_it():
-    """The load test's gunicorn keeps the standings cache in the scratch folder
+    """The load test's server keeps the standings cache in the scratch folder
     (CACHE_DIR, a directory): the cleanup removes it too, and the run's report is not
     lost to an IsADirectoryError at the end."""
     with scratch.scratch_database(log=lambda _line: None) as database:
@@ -171,3 +174,15 @@ def test_the_client_refuses_any_address_but_loopback():
     with pytest.raises(ValueError, match="loopback addresses only"):
         server.Server("sqlite://", 1, 1, print, host="10.0.0.1", cache_dir="unused")
     assert ipaddress.ip_address(client.HALL).is_loopback and client.HALL != client.LOOPBACK
+
+
+def test_each_server_is_started_with_its_own_command_line():
+    waitress = server.server_argv("waitress", "127.0.0.2", 8123, 3, 8)
+    assert waitress[1:] == ["-m", "office.perf.serving", "127.0.0.2", "8123", "8"]  # as skat-office serve, one process
+    gunicorn = server.server_argv("gunicorn", "127.0.0.2", 8123, 3, 4)
+    assert gunicorn[gunicorn.index("--workers") + 1] == "3" and gunicorn[-2:] == ["--backlog", "2048"]
+    granian = server.server_argv("granian", "127.0.0.2", 8123, 2, 4)
+    assert granian[granian.index("--interface") + 1] == "wsgi" and granian[-1] == "config.wsgi:application"
+    assert server.server_argv("hypercorn", "127.0.0.2", 8123, 2, 4)[-1] == "config.wsgi:application"
+    with pytest.raises(ValueError, match="unknown server 'uwsgi'"):
+        server.server_argv("uwsgi", "127.0.0.2", 8123, 2, 4)

@@ -1,18 +1,23 @@
-"""`manage.py serve` (`make run`): what it prepares and how it starts gunicorn. The
-server itself is started for real in tests/browser/test_hall.py; here gunicorn's exec
-and the static files' collection are recorded instead of run."""
+"""`manage.py serve` (`make run`, `skat-office serve`): what it prepares and how it serves.
+The server itself is started for real in tests/browser/test_hall.py (and from the wheel
+in .ci/wheel_check.py); here the server and the static files' collection are recorded
+instead of run."""
 
 from __future__ import annotations
 
 import io
+import os
 import re
+import signal
+import socket
 import stat
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 from django.utils import translation
 
 from config import hall
@@ -33,32 +38,33 @@ def _english():
 
 @pytest.fixture
 def started(monkeypatch, settings, tmp_path):
-    """Runs the command; returns what gunicorn would have been started with."""
+    """Runs the command; returns what the server would have been started with, and the settings it serves."""
     settings.SECRET_KEY_FILE = tmp_path / "db.sqlite3.secret-key"
+    settings.DATA_DIR = tmp_path
     for name in ("OFFICE_URL", "SECRET_KEY", "SECURE", "PORT", "HOST", "LANG", "LC_ALL", "LC_MESSAGES"):
         monkeypatch.delenv(name, raising=False)
     calls = {}
-    monkeypatch.setattr(serve, "collect_static", lambda env: calls.setdefault("static", env))
-    monkeypatch.setattr(serve, "exec_server", lambda argv, env: calls.update(argv=argv, env=env))
+    monkeypatch.setattr(serve, "collect_static", lambda: calls.setdefault("static", settings.OFFICE_URL))
+    monkeypatch.setattr(serve, "port_problem", lambda bind, port: None)
+    monkeypatch.setattr(serve, "create_server", lambda bind, port, threads: ("server", f"{bind}:{port}", threads))
+    monkeypatch.setattr(serve, "serve_forever", lambda server: calls.update(server=server))
     monkeypatch.setattr(hall, "detect", lambda: hall.HallAddress("192.168.1.20", "wlan0"))
 
     def run(*args: str) -> dict:
         out, err = io.StringIO(), io.StringIO()
         call_command("serve", "--no-input", *args, stdout=out, stderr=err)
-        return calls | {"out": out.getvalue(), "err": err.getvalue()}
+        return calls | {"out": out.getvalue(), "err": err.getvalue(), "office_url": settings.OFFICE_URL}
 
     return run
 
 
-def test_the_first_start_prepares_the_hall_and_execs_gunicorn_on_the_network(started, settings):
+def test_the_first_start_prepares_the_hall_and_serves_the_network_in_its_own_process(started, settings):
     run = started("--port", "8123")
-    assert run["argv"][1:6] == ["-m", "gunicorn", "config.wsgi:application", "--bind", "0.0.0.0:8123"]
-    env = run["env"]
-    assert run["static"] is env  # collected with the settings gunicorn runs with
-    assert (env["DEBUG"], env["SECURE"], env["PORT"]) == ("0", "0", "8123")
-    assert env["OFFICE_URL"] == "http://192.168.1.20:8123"
-    # The secret key: generated once beside the database, private, read by every worker.
-    assert env["SECRET_KEY_FILE"] == str(settings.SECRET_KEY_FILE)
+    assert run["server"] == ("server", "0.0.0.0:8123", serve.DEFAULT_THREADS)
+    # The hall address, on the cards and accepted as the host, set before the static files and the server.
+    assert run["static"] == run["office_url"] == "http://192.168.1.20:8123" and settings.PORT == 8123
+    assert "192.168.1.20" in settings.ALLOWED_HOSTS
+    # The secret key: generated once beside the database, private.
     assert stat.S_IMODE(settings.SECRET_KEY_FILE.stat().st_mode) == 0o600
     out = run["out"]
     assert "Phones in the hall open: http://192.168.1.20:8123/" in out
@@ -79,7 +85,7 @@ def test_a_second_start_keeps_key_login_and_tournaments(started, settings):
     assert settings.SECRET_KEY_FILE.read_text() == key
     assert "Director login: director (password unchanged)" in second["out"]
     assert "demo" not in second["out"] and Tournament.objects.count() == 1
-    assert first["argv"][5] == "0.0.0.0:8000"
+    assert first["server"][1] == "0.0.0.0:8000"
 
 
 def test_the_demo_goes_only_into_an_empty_database(started):
@@ -94,24 +100,21 @@ def test_no_demo_keeps_an_empty_database_empty(started):
     assert not Tournament.objects.exists()
 
 
-def test_port_office_url_secure_and_a_secret_key_from_the_environment(started, monkeypatch, settings):
+def test_port_office_url_and_a_secret_key_from_the_environment(started, monkeypatch, settings):
     monkeypatch.setenv("PORT", "9001")
     monkeypatch.setenv("OFFICE_URL", "https://skat.example.org/")
-    monkeypatch.setenv("SECURE", "1")
     monkeypatch.setenv("SECRET_KEY", "hall-key-" * 7)
-    run = started("--bind", "127.0.0.1", "--workers", "3", "--threads", "2")
-    argv = run["argv"]
-    assert argv[argv.index("--bind") + 1] == "127.0.0.1:9001"
-    assert argv[argv.index("--workers") + 1] == "3" and argv[argv.index("--threads") + 1] == "2"
-    assert (run["env"]["OFFICE_URL"], run["env"]["SECURE"]) == ("https://skat.example.org", "1")
-    assert "SECRET_KEY_FILE" not in run["env"] and not settings.SECRET_KEY_FILE.exists()
+    run = started("--bind", "127.0.0.1", "--threads", "2")
+    assert run["server"] == ("server", "127.0.0.1:9001", 2)
+    assert run["office_url"] == "https://skat.example.org" and "skat.example.org" in settings.ALLOWED_HOSTS
+    assert not settings.SECRET_KEY_FILE.exists()
     assert "network interface" not in run["out"]
 
 
 def test_without_a_network_it_says_phones_cannot_reach_it(started, monkeypatch):
     monkeypatch.setattr(hall, "detect", lambda: hall.HallAddress("127.0.0.1", "lo"))
     run = started()
-    assert run["env"]["OFFICE_URL"] == "http://127.0.0.1:8000"
+    assert run["office_url"] == "http://127.0.0.1:8000"
     assert "No network found: http://127.0.0.1:8000 opens on this computer only" in run["err"]
 
 
@@ -139,7 +142,6 @@ def test_a_terminal_start_asks_for_the_password(started, monkeypatch):
     monkeypatch.setattr(command.sys.stdin, "isatty", lambda: True, raising=False)
     monkeypatch.setattr(command.Command, "ask_password", lambda self, user: "Kreuz-Bube-1997")
     out = io.StringIO()
-    monkeypatch.setattr(serve, "exec_server", lambda argv, env: None)
     call_command("serve", stdout=out, stderr=io.StringIO())
     assert get_user_model().objects.get(username="director").check_password("Kreuz-Bube-1997")
     assert "Kreuz-Bube-1997" not in out.getvalue() and "the one you chose" in out.getvalue()
@@ -163,3 +165,82 @@ def test_make_run_serves_the_network_on_the_chosen_port_and_make_dev_stays_on_lo
     assert "runserver" not in run and "8000" not in run
     dev = dry_run("dev", "PORT=9123")
     assert "DEBUG=1 OFFICE_URL=http://127.0.0.1:9123 .venv/bin/python manage.py runserver 127.0.0.1:9123" in dev
+
+
+def test_a_port_in_use_is_refused_with_what_to_do(settings, tmp_path):
+    settings.DATA_DIR = tmp_path
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        with pytest.raises(CommandError, match=rf"Port {port} is in use on 127.0.0.1 .*--port {port + 1}"):
+            call_command("serve", "--no-input", "--bind", "127.0.0.1", "--port", str(port), stdout=io.StringIO())
+    assert not Tournament.objects.exists()  # refused before anything was prepared
+
+
+def test_a_data_directory_that_cannot_be_written_is_refused(settings, tmp_path):
+    (tmp_path / "a-file").write_text("")
+    settings.DATA_DIR = tmp_path / "a-file" / "data"
+    with pytest.raises(CommandError, match=r"The data directory .*a-file/data cannot be used: .*--data-dir DIR"):
+        call_command("serve", "--no-input", stdout=io.StringIO())
+    assert not Tournament.objects.exists()
+
+
+def test_serve_refuses_debug_and_a_port_out_of_range(settings, tmp_path):
+    settings.DATA_DIR = tmp_path
+    settings.DEBUG = True
+    with pytest.raises(CommandError, match="DEBUG is on"):
+        call_command("serve", "--no-input", stdout=io.StringIO())
+    assert serve.port_problem("127.0.0.1", 70000).startswith("--port 70000 is not a port")
+
+
+def test_the_entry_point_says_one_line_and_no_traceback(tmp_path):
+    """`manage.py serve` (as skat-office serve) with a data directory that cannot be made, and a port in use."""
+    root = Path(__file__).resolve().parents[2]
+    (tmp_path / "a-file").write_text("")
+    env = {k: v for k, v in os.environ.items() if k not in ("DJANGO_SETTINGS_MODULE", "DATABASE_URL", "DEBUG")}
+    bad = subprocess.run(
+        [sys.executable, "manage.py", "serve", "--data-dir", str(tmp_path / "a-file" / "data")],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+    )
+    assert bad.returncode == 2 and "Traceback" not in bad.stderr
+    assert bad.stderr.strip().count("\n") == 0 and "--data-dir DIR" in bad.stderr
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        busy = subprocess.run(
+            [sys.executable, "manage.py", "serve", "--bind", "127.0.0.1", "--port", str(port), "--no-input"],
+            cwd=root,
+            env=env | {"SKAT_OFFICE_DATA": str(tmp_path / "data")},
+            capture_output=True,
+            text=True,
+            stdin=subprocess.DEVNULL,
+        )
+    assert busy.returncode == 1 and "Traceback" not in busy.stderr
+    assert (
+        busy.stderr.strip() == f"CommandError: Port {port} is in use on 127.0.0.1 (another office or program "
+        f"listens there): stop it, or start with another port, e.g. --port {port + 1}."
+    )
+
+
+def test_ctrl_c_or_sigterm_closes_the_server_and_returns():
+    class Server:
+        closed = False
+
+        def run(self):
+            raise KeyboardInterrupt  # what SIGINT, and SIGTERM through serve's handler, raise
+
+        def close(self):
+            self.closed = True
+
+    before = signal.getsignal(signal.SIGTERM)
+    server = Server()
+    serve.serve_forever(server)
+    assert server.closed
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # even where it was ignored
+    assert signal.getsignal(signal.SIGTERM) == before  # restored

@@ -16,9 +16,9 @@ from office.perf import hall, hall_clients, loadtest, scorekeepers, scratch
 
 class Command(BaseCommand):
     help = (
-        "Serve the office with gunicorn on a loopback address against a throwaway database, load it with simulated "
-        "phones (--profile tables: whole tables at once; --profile hall: 750 tables with two lists and 3,000 "
-        "spectators at a real pace), then check every deal in the database."
+        "Serve the office with waitress (or --server) on a loopback address against a throwaway database, load it "
+        "with simulated phones (--profile tables: whole tables at once; --profile hall: 750 tables with two lists "
+        "and 3,000 spectators at a real pace), then check every deal in the database."
     )
 
     def add_arguments(self, parser) -> None:
@@ -35,12 +35,21 @@ class Command(BaseCommand):
             "postgres://postgres@127.0.0.1:5432/ - a scratch database is created there and dropped",
         )
         parser.add_argument(
-            "--workers",
-            type=int,
-            help="gunicorn workers (tables: 4 on PostgreSQL, 1 on SQLite; hall: as manage.py serve, 2-4 by cores)",
+            "--server",
+            choices=serve.SERVERS,
+            default=serve.SERVERS[0],
+            help="the WSGI server: waitress (the office's own, one process, as skat-office serve; the default), "
+            "or gunicorn, granian, hypercorn to compare",
         )
         parser.add_argument(
-            "--threads", type=int, help="threads per worker (tables: 1 on PostgreSQL, 4 on SQLite; hall: 4)"
+            "--workers",
+            type=int,
+            help="server processes, not for waitress (tables: 4 on PostgreSQL, 1 on SQLite; hall: 2-4 by cores)",
+        )
+        parser.add_argument(
+            "--threads",
+            type=int,
+            help="threads per process (waitress: 8; others: tables 1 on PostgreSQL, 4 on SQLite; hall 4)",
         )
         parser.add_argument("--seed", type=int, default=1)
         tables = parser.add_argument_group("profile tables")
@@ -83,7 +92,7 @@ class Command(BaseCommand):
             raise CommandError("--clients and --rounds must be at least 1")
         postgres = options["database"] not in ("", "sqlite")
         workers = options["workers"] or (4 if postgres else 1)
-        threads = options["threads"] or (1 if postgres else 4)
+        threads = options["threads"] or self.default_threads(options) or (1 if postgres else 4)
         plan = scorekeepers.Plan(
             think=options["think"],
             ramp=options["think"] if options["ramp"] is None else options["ramp"],
@@ -101,7 +110,13 @@ class Command(BaseCommand):
                 limit=options["limit"],
                 seed=options["seed"],
                 log=log,
+                server_name=options["server"],
             )
+
+    @staticmethod
+    def default_threads(options: dict) -> int | None:
+        """waitress's threads as skat-office serve has them (one process: all of them there)."""
+        return serve.DEFAULT_THREADS if options["server"] == "waitress" else None
 
     def hall(self, options: dict, log) -> loadtest.Outcome:
         if options["tables"] < 2 or options["spectators"] < 0 or options["duration"] <= 0:
@@ -122,8 +137,9 @@ class Command(BaseCommand):
                 spectators=options["spectators"],
                 duration=options["duration"],
                 workers=options["workers"] or serve.default_workers(),
-                threads=options["threads"] or 4,
+                threads=options["threads"] or self.default_threads(options) or 4,
                 pace=pace,
                 seed=options["seed"],
                 log=log,
+                server_name=options["server"],
             )

@@ -1,26 +1,32 @@
-"""``manage.py serve`` (``make run``): the office as the evening needs it.
+"""``skat-office serve`` / ``manage.py serve`` (``make run``): the office as the evening needs it.
 
-A production server (gunicorn, whitenoise, DEBUG off, the secret key generated once
-beside the database) listening on the laptop's network (``--bind``, 0.0.0.0; port
-``--port`` or ``PORT``, 8000), after it has migrated the database, created the
-director's login on the first start (office.director) and loaded the demo into an
-empty database. It prints the address phones use and its QR code; Ctrl-C stops it.
+A production server (waitress in this process, whitenoise, DEBUG off, the secret key
+generated once in the data directory) listening on the laptop's network (``--bind``,
+0.0.0.0; port ``--port`` or ``PORT``, 8000), after it has compiled the translations,
+migrated the database, created the director's login on the first start
+(office.director) and loaded the demo into an empty database (not with ``--no-demo``:
+a league server). It prints the address phones use and its QR code; Ctrl-C stops it.
+A data directory that cannot be written or a port in use stop it with one line.
 """
 
 from __future__ import annotations
 
 import getpass
+import io
 import os
 import sys
+from pathlib import Path
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.core.management import call_command
-from django.core.management.base import BaseCommand, CommandParser
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from config import datadir, hall
 from core.addresses import url_is_loopback
 from office import serve
 from office.demo import create_demo
@@ -29,13 +35,17 @@ from tournaments.models import Tournament
 
 
 class Command(BaseCommand):
-    help = "Serve the office to the hall: gunicorn on the laptop's network, DEBUG off, the demo in an empty database."
+    help = (
+        "Serve the office to the hall: waitress in this process on the laptop's network, DEBUG off, the data in "
+        "the data directory, the demo in an empty database (--no-demo: none, for a league server)."
+    )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--bind", default=os.environ.get("HOST") or "0.0.0.0", help="address to listen on")
         parser.add_argument("--port", type=int, default=int(os.environ.get("PORT") or 8000))
-        parser.add_argument("--workers", type=int, default=serve.default_workers(), help="gunicorn processes")
-        parser.add_argument("--threads", type=int, default=4, help="threads per gunicorn process")
+        parser.add_argument(
+            "--threads", type=int, default=serve.DEFAULT_THREADS, help="threads serving requests (default 8)"
+        )
         parser.add_argument("--no-demo", action="store_true", help="do not load the demo, even into an empty database")
         parser.add_argument(
             "--no-input",
@@ -43,25 +53,54 @@ class Command(BaseCommand):
             dest="interactive",
             help="generate the director's password, ask nothing",
         )
+        # Taken by the entry points before the settings load (config.datadir.prepare); listed for --help.
+        parser.add_argument(
+            "--data-dir",
+            help=f"the folder for the database, key, cache and backups (default: {datadir.ENV}, else the "
+            "checkout's folder or the platform's user data folder)",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
+        # Before any German text is looked up: a catalogue missing now would stay missing in this process.
+        call_command("compiletranslations", verbosity=0, stdout=io.StringIO())
         with translation.override(serve.terminal_language()):
             self.prepare_and_serve(options)
 
     def prepare_and_serve(self, options: dict[str, Any]) -> None:
-        port = options["port"]
+        if settings.DEBUG:
+            raise CommandError(
+                "DEBUG is on: the hall is served with DEBUG off. Start it with `skat-office serve` or "
+                "`python manage.py serve`, which set it, or unset DEBUG."
+            )
+        problem = datadir.refusal(Path(settings.DATA_DIR))
+        if problem:
+            raise CommandError(problem)
+        bind, port = options["bind"], options["port"]
+        if problem := serve.port_problem(bind, port):
+            raise CommandError(problem)
+        if options["threads"] < 1:
+            raise CommandError("--threads must be at least 1, e.g. --threads 8.")
         office_url, detected = serve.hall_url(port)
-        env = serve.server_env(office_url, port)
+        serve.use_office_url(office_url, port)
+        if not os.environ.get("SECRET_KEY", "").strip():
+            # Generated already when the settings loaded (config.datadir.prepare); made private here.
+            hall.ensure_secret_key(settings.SECRET_KEY_FILE)
         call_command("migrate", interactive=False, verbosity=0)
         ask = self.ask_password if options["interactive"] and sys.stdin.isatty() else None
         login = ensure_director(ask)
         if not options["no_demo"] and not Tournament.objects.exists():
             create_demo(login.user if login.user.is_superuser else None)
             self.stdout.write(_("The demo tournament is loaded (the database was empty)."))
-        serve.collect_static(env)
+        serve.collect_static()
+        try:
+            server = serve.create_server(bind, port, options["threads"])
+        except OSError as error:  # taken between the check and now
+            raise CommandError(serve.port_problem(bind, port) or f"Cannot listen on {bind}:{port}: {error}") from None
         self.banner(office_url, detected, login)
-        argv = serve.gunicorn_argv(options["bind"], port, options["workers"], options["threads"])
-        serve.exec_server(argv, env)
+        self.stdout.write(_("Data directory: %(path)s") % {"path": settings.DATA_DIR})
+        self.stdout.flush()
+        serve.serve_forever(server)
+        self.stdout.write(_("The office has stopped."))
 
     def ask_password(self, user) -> str:
         """The director's chosen password, typed twice; empty: generate one."""

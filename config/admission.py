@@ -1,0 +1,171 @@
+"""Entries first under overload: spectators never queue in front of the phones' entries.
+
+The public pages (``/p/``: the standings, the projector, the statistics) are what a
+flood of spectators asks for at once, at the end of a series or when a draw is
+published. Each server process lets at most ``SPECTATOR_SLOTS`` of their requests run
+at the same time, whatever the server's threads; the rest never wait for a thread's
+turn behind Django:
+
+- a spectator whose page was answered a moment ago (within ``BUSY_COPY_SECONDS``) gets
+  that last computed page at once, from this process's memory (or 304 Not Modified
+  when the browser holds it already);
+- otherwise a small "busy, again in N s" page, 503 with ``Retry-After``, in the
+  browser's language.
+
+Everything else (the table links' entries, the director's pages) passes straight
+through. The answers kept are only those every spectator may see: 200, no cookie set,
+keyed by the page, its query and the browser's language.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Iterable
+from email.utils import formatdate
+from html import escape
+
+from django.conf import settings
+from django.utils import translation
+from django.utils.translation import gettext as _
+from django.utils.translation import trans_real
+
+#: The spectators' pages: the public standings, projector and statistics (config/urls.py).
+SPECTATOR_PREFIX = "/p/"
+#: At most this many answers kept per process, and none bigger than this.
+KEPT_PAGES = 64
+KEPT_BYTES = 2 * 1024 * 1024
+
+StartResponse = Callable[..., object]
+
+
+def is_spectator(environ: dict) -> bool:
+    return environ.get("REQUEST_METHOD") in ("GET", "HEAD") and environ.get("PATH_INFO", "").startswith(
+        SPECTATOR_PREFIX
+    )
+
+
+def language_of(environ: dict) -> str:
+    """The language Django's LocaleMiddleware would choose: the language cookie, else Accept-Language."""
+    cookies = environ.get("HTTP_COOKIE", "")
+    for part in cookies.split(";"):
+        name, _sep, value = part.strip().partition("=")
+        if name == settings.LANGUAGE_COOKIE_NAME and value:
+            try:
+                return translation.get_supported_language_variant(value)
+            except LookupError:
+                break
+    for code, _quality in trans_real.parse_accept_lang_header(environ.get("HTTP_ACCEPT_LANGUAGE", "")):
+        if code == "*":
+            break
+        try:
+            return translation.get_supported_language_variant(code)
+        except LookupError:
+            continue
+    return settings.LANGUAGE_CODE
+
+
+class Kept:
+    """A spectator page as last answered: status line, headers, body, when."""
+
+    __slots__ = ("at", "body", "etag", "headers", "status")
+
+    def __init__(self, status: str, headers: list[tuple[str, str]], body: bytes) -> None:
+        self.status, self.headers, self.body, self.at = status, headers, body, time.monotonic()
+        self.etag = next((value for name, value in headers if name.lower() == "etag"), None)
+
+
+class SpectatorAdmission:
+    """WSGI wrapper: a bounded number of spectator requests at once, the rest answered without Django."""
+
+    def __init__(self, app: Callable, slots: int | None = None, retry_after: int | None = None) -> None:
+        self.app = app
+        self.slots_total = slots if slots is not None else settings.SPECTATOR_SLOTS
+        self.slots = threading.BoundedSemaphore(max(1, self.slots_total))
+        self.retry_after = retry_after if retry_after is not None else settings.BUSY_RETRY_AFTER
+        self.copy_seconds = settings.BUSY_COPY_SECONDS
+        self.kept: OrderedDict[tuple[str, str, str], Kept] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def __call__(self, environ: dict, start_response: StartResponse) -> Iterable[bytes]:
+        if not is_spectator(environ):
+            return self.app(environ, start_response)
+        language = language_of(environ)
+        key = (environ.get("PATH_INFO", ""), environ.get("QUERY_STRING", ""), language)
+        if not self.slots.acquire(blocking=False):
+            return self.busy(environ, start_response, key, language)
+        try:
+            return self.answer(environ, start_response, key)
+        finally:
+            self.slots.release()
+
+    def answer(self, environ: dict, start_response: StartResponse, key: tuple[str, str, str]) -> list[bytes]:
+        """Django's answer, read whole within the slot; kept when every spectator may see it."""
+        seen: dict = {}
+
+        def remember(status: str, headers: list[tuple[str, str]], exc_info=None):
+            seen.update(status=status, headers=headers)
+            return start_response(status, headers, exc_info) if exc_info else start_response(status, headers)
+
+        result = self.app(environ, remember)
+        try:
+            body = list(result)
+        finally:
+            close = getattr(result, "close", None)
+            if close is not None:
+                close()
+        size = sum(len(chunk) for chunk in body)
+        headers = seen.get("headers", [])
+        if (
+            seen.get("status", "").startswith("200")
+            and environ.get("REQUEST_METHOD") == "GET"
+            and size <= KEPT_BYTES
+            and not any(name.lower() == "set-cookie" for name, _value in headers)
+        ):
+            with self.lock:
+                self.kept[key] = Kept(seen["status"], list(headers), b"".join(body))
+                self.kept.move_to_end(key)
+                while len(self.kept) > KEPT_PAGES:
+                    self.kept.popitem(last=False)
+        return body
+
+    def busy(
+        self, environ: dict, start_response: StartResponse, key: tuple[str, str, str], language: str
+    ) -> list[bytes]:
+        with self.lock:
+            kept = self.kept.get(key)
+        if kept is not None and time.monotonic() - kept.at <= self.copy_seconds:
+            if kept.etag and kept.etag in environ.get("HTTP_IF_NONE_MATCH", ""):
+                start_response("304 Not Modified", [(n, v) for n, v in kept.headers if n.lower() in ("etag", "vary")])
+                return [b""]
+            start_response(kept.status, kept.headers)
+            return [b""] if environ.get("REQUEST_METHOD") == "HEAD" else [kept.body]
+        return self.busy_page(start_response, language)
+
+    def busy_page(self, start_response: StartResponse, language: str) -> list[bytes]:
+        """503 "busy, again in N s": small, translated, never cached."""
+        with translation.override(language):
+            title = _("The office is busy")
+            text = _("Many spectators are looking at once. The page loads again in %(seconds)s seconds.") % {
+                "seconds": self.retry_after
+            }
+        body = (
+            f'<!DOCTYPE html><html lang="{language}"><head><meta charset="utf-8">'
+            f'<meta name="viewport" content="width=device-width, initial-scale=1">'
+            f'<meta http-equiv="refresh" content="{self.retry_after}">'
+            f"<title>{escape(title)}</title></head><body><h1>{escape(title)}</h1><p>{escape(text)}</p></body></html>"
+        ).encode()
+        start_response(
+            "503 Service Unavailable",
+            [
+                ("Content-Type", "text/html; charset=utf-8"),
+                ("Content-Length", str(len(body))),
+                ("Retry-After", str(self.retry_after)),
+                ("Cache-Control", "no-store"),
+                ("Date", formatdate(usegmt=True)),
+                ("Content-Security-Policy", "default-src 'none'"),
+                ("X-Content-Type-Options", "nosniff"),
+            ],
+        )
+        return [body]

@@ -1,0 +1,49 @@
+"""``skat-office``: the installed office's one command (the console script).
+
+``skat-office`` alone serves the hall (``serve``); ``skat-office serve --bind HOST --port
+PORT --data-dir DIR [--no-input] [--no-demo]`` says where. Any other word is one of the
+office's management commands (``skat-office migrate``, ``skat-office createsuperuser``,
+``skat-office help``), run with the same data directory. ``--data-dir`` may stand
+anywhere; it is read before Django starts (config.datadir).
+"""
+
+from __future__ import annotations
+
+import sys
+
+USAGE = """usage: skat-office [serve] [--bind HOST] [--port PORT] [--data-dir DIR] [--no-input] [--no-demo]
+       skat-office COMMAND [options] [--data-dir DIR]   (skat-office help: the commands)
+       skat-office --version"""
+
+
+def command_line(args: list[str]) -> list[str]:
+    """The management command line for ``skat-office ARGS``: ``serve`` when no command is named."""
+    if not args or (args[0].startswith("-") and args[0] not in ("-h", "--help", "--version")):
+        return ["skat-office", "serve", *args]
+    if args[0] in ("-h", "--help"):
+        return ["skat-office", "--help"]
+    return ["skat-office", *args]
+
+
+def main(args: list[str] | None = None) -> None:
+    from config import datadir
+
+    argv = command_line(list(sys.argv[1:] if args is None else args))
+    if argv[1] == "--help":
+        print(USAGE)
+        return
+    argv = datadir.prepare(argv)
+    if argv[1] == "--version":
+        import django
+
+        from skat import __version__
+
+        print(f"skat-office {__version__} (Django {django.get_version()})")
+        return
+    from django.core.management import execute_from_command_line
+
+    execute_from_command_line(argv)
+
+
+if __name__ == "__main__":  # pragma: no cover - python -m office.cli
+    main()

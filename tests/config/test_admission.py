@@ -1,0 +1,101 @@
+"""Entries first under overload (config.admission): spectators beyond the slots never reach Django."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from django.utils import translation
+
+from config.admission import SpectatorAdmission
+
+
+class App:
+    """A WSGI app that answers at once, or holds a request until released (an expensive page)."""
+
+    def __init__(self) -> None:
+        self.inside = threading.Event()
+        self.release = threading.Event()
+        self.hold = False
+        self.calls: list[str] = []
+        self.headers = [("Content-Type", "text/html"), ("ETag", '"mark-7"')]
+
+    def __call__(self, environ, start_response):
+        self.calls.append(environ["PATH_INFO"])
+        if self.hold:
+            self.inside.set()
+            self.release.wait(timeout=30)
+        start_response("200 OK", list(self.headers))
+        return [b"<p>", environ["PATH_INFO"].encode(), b"</p>"]
+
+
+def call(app, path: str, method: str = "GET", **headers: str) -> tuple[str, dict, bytes]:
+    environ = {"REQUEST_METHOD": method, "PATH_INFO": path, "QUERY_STRING": ""} | headers
+    seen = {}
+
+    def start_response(status, response_headers, exc_info=None):
+        seen.update(status=status, headers=dict(response_headers))
+
+    body = b"".join(app(environ, start_response))
+    return seen["status"], seen["headers"], body
+
+
+@pytest.fixture
+def held():
+    """One spectator's request inside Django (the only slot taken), released at the end."""
+    inner = App()
+    admission = SpectatorAdmission(inner, slots=1, retry_after=7)
+    inner.hold = True
+    first = threading.Thread(target=call, args=(admission, "/p/1/standings/"))
+    first.start()
+    assert inner.inside.wait(timeout=30)
+    yield admission, inner
+    inner.release.set()
+    first.join()
+
+
+def test_a_spectator_beyond_the_slots_is_told_to_come_again_in_his_language(held):
+    admission, inner = held
+    status, headers, body = call(admission, "/p/1/live/", HTTP_ACCEPT_LANGUAGE="de-DE,de;q=0.9")
+    assert status.startswith("503") and headers["Retry-After"] == "7" and headers["Cache-Control"] == "no-store"
+    with translation.override("de"):
+        assert translation.gettext("The office is busy").encode() in body
+    assert b"7" in body and len(body) < 1000
+    assert inner.calls == ["/p/1/standings/"]  # never reached Django
+
+
+def test_entries_and_staff_pages_pass_while_spectators_hold_the_slots(held):
+    admission, inner = held
+    inner.hold = False
+    assert call(admission, "/s/token/", method="POST")[0] == "200 OK"
+    assert call(admission, "/t/1/series/2/")[0] == "200 OK"
+    assert inner.calls[1:] == ["/s/token/", "/t/1/series/2/"]
+
+
+def test_a_busy_spectator_gets_the_page_last_answered_or_not_modified():
+    inner = App()
+    admission = SpectatorAdmission(inner, slots=1, retry_after=5)
+    assert call(admission, "/p/1/standings/")[2] == b"<p>/p/1/standings/</p>"
+    inner.hold = True
+    holder = threading.Thread(target=call, args=(admission, "/p/1/live/"))
+    holder.start()
+    assert inner.inside.wait(timeout=30)
+    try:
+        status, headers, body = call(admission, "/p/1/standings/")
+        assert (status, body, headers["ETag"]) == ("200 OK", b"<p>/p/1/standings/</p>", '"mark-7"')
+        status, _headers, body = call(admission, "/p/1/standings/", HTTP_IF_NONE_MATCH='"mark-7"')
+        assert (status, body) == ("304 Not Modified", b"")
+        # Another language's page was never answered: no copy of it, busy.
+        assert call(admission, "/p/1/standings/", HTTP_ACCEPT_LANGUAGE="de")[0].startswith("503")
+    finally:
+        inner.release.set()
+        holder.join()
+    assert inner.calls == ["/p/1/standings/", "/p/1/live/"]
+
+
+def test_an_answer_that_sets_a_cookie_is_never_handed_to_another_spectator():
+    inner = App()
+    inner.headers.append(("Set-Cookie", "sessionid=abc"))
+    admission = SpectatorAdmission(inner, slots=1, retry_after=5)
+    call(admission, "/p/1/standings/")
+    assert not admission.kept
