@@ -54,7 +54,7 @@ SCRUBBED = (
 TABLE_SCRIPT = """
 import json, random
 from office.demo import random_game
-from office.perf.fixtures import entry_data
+from perf.fixtures import entry_data
 from tournaments.models import Table
 for table in Table.objects.filter(series__number=2).order_by("number"):
     number = table.games.count() + 1

@@ -352,7 +352,7 @@ def test_every_command_is_listed():
 WRITER = "core/tabular.py"
 CONTENT_TYPES = re.compile(r"text/csv|spreadsheetml\.sheet")
 #: The bench's floor: bare openpyxl on made-up rows, the yardstick the writer is measured by.
-FLOOR = "office/perf/xlsx.py"
+FLOOR = "perf/xlsx.py"
 
 
 def file_writing(source: str) -> list[str]:

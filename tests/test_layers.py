@@ -36,8 +36,9 @@ ORDER = (
         if "." not in app and (ROOT / app / "apps.py").exists() and app != "office"
     ],
 )
-#: Composition, on top: it may import every app, none imports it.
-TOP = ("office", "config")
+#: Composition, on top: it may import every app, none imports it (perf: the bench and the
+#: load test's machinery, which office's commands run).
+TOP = ("perf", "office", "config")
 PACKAGES = ORDER + TOP
 #: The engine: pure Python (the standard library and each other only).
 ENGINE = "skat"

@@ -24,9 +24,9 @@ from django.conf import settings
 from django.db import connection
 
 from core import backups
-from office.perf.client import LOOPBACK, request
-from office.perf.fixtures import entry_data
-from office.perf.server import free_port
+from perf.client import LOOPBACK, request
+from perf.fixtures import entry_data
+from perf.server import free_port
 
 pytestmark = pytest.mark.skipif(
     not settings.DATABASES["default"]["ENGINE"].endswith("sqlite3"),
@@ -39,7 +39,7 @@ COOKIE = re.compile(r"csrftoken=([^;]+)")
 SETUP = """
 import json, django
 django.setup()
-from office.perf.fixtures import build
+from perf.fixtures import build
 t = build(8, 1, log=lambda *a: None, open_last=True)
 tables = t.series.get().tables.all()
 print(json.dumps([{"id": x.pk, "url": x.entry_url(), "size": x.size} for x in tables]))

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
-from office.perf import client, hall, hall_clients, loadtest, scorekeepers, scratch, server
+from perf import client, hall, hall_clients, loadtest, scorekeepers, scratch, server
 from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
@@ -125,7 +125,7 @@ def test_bench_and_load_test_pages_are_cached_apart_from_the_office(tmp_path):
 def test_the_hall_audit_finds_a_lost_deal_and_one_stored_but_never_confirmed():
     from games.models import Game
     from office.demo import random_game
-    from office.perf.fixtures import entry_data
+    from perf.fixtures import entry_data
 
     with scratch.scratch_database(log=lambda _line: None):
         tournament = hall.setup(2, seed=1, log=lambda _line: None)
@@ -178,7 +178,7 @@ def test_the_client_refuses_any_address_but_loopback():
 
 def test_each_server_is_started_with_its_own_command_line():
     waitress = server.server_argv("waitress", "127.0.0.2", 8123, 3, 8)
-    assert waitress[1:] == ["-m", "office.perf.serving", "127.0.0.2", "8123", "8"]  # as skat-office serve, one process
+    assert waitress[1:] == ["-m", "perf.serving", "127.0.0.2", "8123", "8"]  # as skat-office serve, one process
     gunicorn = server.server_argv("gunicorn", "127.0.0.2", 8123, 3, 4)
     assert gunicorn[gunicorn.index("--workers") + 1] == "3" and gunicorn[-2:] == ["--backlog", "2048"]
     granian = server.server_argv("granian", "127.0.0.2", 8123, 2, 4)

@@ -10,7 +10,7 @@ import pytest
 from draw.series import draw_series
 from games.models import Game
 from office.demo import random_game
-from office.perf import oracle
+from perf import oracle
 from skat.rating import Rating, rate_table
 from skat.sheet import evaluate_sheet
 from standings.ranking import standings

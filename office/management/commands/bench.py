@@ -4,8 +4,8 @@ Prints one table of figures (each the median of repeated runs) with its floor an
 target, then one of pages (server time, size and queries of every page at the
 tournament's size, with the test client in this process), each with a pass/fail mark;
 exits non-zero when a target is missed. See the docs, "Benchmarks", and
-:mod:`office.perf.bench` (the figures), :mod:`office.perf.pages` (the pages),
-:mod:`office.perf.fixtures` (the tournament), :mod:`office.perf.scratch` (the throwaway database).
+:mod:`perf.bench` (the figures), :mod:`perf.pages` (the pages),
+:mod:`perf.fixtures` (the tournament), :mod:`perf.scratch` (the throwaway database).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import time
 from django.core.management.base import BaseCommand, CommandError
 
 from config.heap import freeze_startup_heap
-from office.perf import bench, fixtures, pages, report, scratch
+from perf import bench, fixtures, pages, report, scratch
 
 
 class Command(BaseCommand):

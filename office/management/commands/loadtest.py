@@ -1,9 +1,9 @@
 """``manage.py loadtest``: the office under load through the table links, then an audit of the database.
 
 Two profiles. ``tables`` (the default): scorekeepers enter whole tables at once, with
-double submits and resends (:mod:`office.perf.loadtest`). ``hall``: a whole evening's
+double submits and resends (:mod:`perf.loadtest`). ``hall``: a whole evening's
 hall for a bounded time, 750 tables with two lists each at a real pace and 3,000
-spectators reloading the public standings (:mod:`office.perf.hall`). See the docs, "Benchmarks".
+spectators reloading the public standings (:mod:`perf.hall`). See the docs, "Benchmarks".
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 from django.core.management.base import BaseCommand, CommandError
 
 from office import serve
-from office.perf import hall, hall_clients, loadtest, scorekeepers, scratch
+from perf import hall, hall_clients, loadtest, scorekeepers, scratch
 
 
 class Command(BaseCommand):

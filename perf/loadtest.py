@@ -1,8 +1,8 @@
 """The load test behind ``manage.py loadtest``: many scorekeepers at once, then an audit.
 
-The app runs under waitress (or ``--server``) on 127.0.0.1 (:mod:`office.perf.server`) against a
-throwaway database (:func:`office.perf.scratch.scratch_database`). Simulated
-scorekeepers, one per table (:mod:`office.perf.scorekeepers`), do what a phone does
+The app runs under waitress (or ``--server``) on 127.0.0.1 (:mod:`perf.server`) against a
+throwaway database (:func:`perf.scratch.scratch_database`). Simulated
+scorekeepers, one per table (:mod:`perf.scorekeepers`), do what a phone does
 through the table link: GET the sheet, read the CSRF token and the form's
 ``client_id``, POST every deal as htmx does and read the next form from the answer.
 Some double-submit (the same ``client_id`` twice at once), some give up waiting for an
@@ -10,7 +10,7 @@ answer and send again. Afterwards the database is audited: every deal stored exa
 once and as entered, the standings equal to the engine's sheets, no 5xx.
 
 Only loopback traffic, bounded in count (clients x deals) and in time (``limit``).
-The HTTP client (:mod:`office.perf.client`) is a few lines over asyncio streams: no dependency.
+The HTTP client (:mod:`perf.client`) is a few lines over asyncio streams: no dependency.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """A WSGI server serving the office for the load test, on a loopback address only, against a scratch database.
 
 ``waitress`` is the office's own (office.serve: in one process, as ``skat-office serve``
-runs it, started through :mod:`office.perf.serving`); ``gunicorn``, ``granian`` and
+runs it, started through :mod:`perf.serving`); ``gunicorn``, ``granian`` and
 ``hypercorn`` are the candidates it was measured against, each with ``workers``
 processes of ``threads`` threads.
 """
@@ -36,7 +36,7 @@ def free_port(host: str = LOOPBACK) -> int:
 def server_argv(name: str, host: str, port: int, workers: int, threads: int) -> list[str]:
     """The command line serving the office with ``name`` (office.serve.SERVERS), a long listen backlog each."""
     if name == "waitress":  # the office's own, in one process: workers do not apply
-        return [sys.executable, "-m", "office.perf.serving", host, str(port), str(threads)]
+        return [sys.executable, "-m", "perf.serving", host, str(port), str(threads)]
     if name == "gunicorn":
         return [*gunicorn_argv(host, port, workers, threads), "--backlog", "2048"]
     if name == "granian":
@@ -87,7 +87,7 @@ class Server:
         self.logfile = tempfile.NamedTemporaryFile(prefix="skat-loadtest-", suffix=".log", delete=False)  # noqa: SIM115
         self.env = os.environ | {
             "DATABASE_URL": database_url,
-            # The scratch standings cache, never the office's own (office.perf.scratch).
+            # The scratch standings cache, never the office's own (perf.scratch).
             "CACHE_DIR": cache_dir,
             "DEBUG": "0",
             "SECURE": "0",

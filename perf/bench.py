@@ -5,13 +5,13 @@ cheapest way the database or library could do the same work) and its target, so 
 regression shows as a ratio, not as a feeling. Targets are for the project's 2-core
 reference machine (docs, "Benchmarks").
 
-The tournament (:func:`office.perf.fixtures.build`) lives in a throwaway database
-(:func:`office.perf.scratch.scratch_database`): a temporary SQLite file, or a scratch
+The tournament (:func:`perf.fixtures.build`) lives in a throwaway database
+(:func:`perf.scratch.scratch_database`): a temporary SQLite file, or a scratch
 database created and dropped on a PostgreSQL server. The user's own database is never
 touched.
 
 A figure is one entry of :data:`FIGURES`: a name and a function of the
-:class:`Context` that returns a :class:`~office.perf.timing.Result`. Adding one is a few lines.
+:class:`Context` that returns a :class:`~perf.timing.Result`. Adding one is a few lines.
 """
 
 from __future__ import annotations

@@ -52,7 +52,7 @@ class Site:
     game_id: int  # the first deal of ``table``
     season: Season
     users: dict[str, object] = field(default_factory=dict)
-    #: A ranking of 200 tournaments and 3,000 players (office.perf.ranking).
+    #: A ranking of 200 tournaments and 3,000 players (perf.ranking).
     ranking: object = None
 
     @property

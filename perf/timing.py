@@ -1,7 +1,7 @@
 """The measuring helpers: a :class:`Result` beside its floor and target, medians, peak memory.
 
-Shared by the bench's figures (:mod:`office.perf.bench`) and its report
-(:mod:`office.perf.report`). Times are in seconds, memory in bytes.
+Shared by the bench's figures (:mod:`perf.bench`) and its report
+(:mod:`perf.report`). Times are in seconds, memory in bytes.
 """
 
 from __future__ import annotations

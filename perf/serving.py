@@ -1,4 +1,4 @@
-"""``python -m office.perf.serving HOST PORT THREADS``: the load test's office, served as ``skat-office serve`` does.
+"""``python -m perf.serving HOST PORT THREADS``: the load test's office, served as ``skat-office serve`` does.
 
 waitress in this process (office.serve.create_server and serve_forever) with the
 settings the load test's environment gives; the static files are collected already.

@@ -3,7 +3,7 @@
 One group of ``teams`` teams (a roster of six each, positions 1-4 regular), match days
 of four teams in turn, each a tournament drawn and played as a league evening is: the
 line-ups registered, every series drawn (team-mates kept apart) and every deal entered
-with random but valid games, bulk-inserted like :func:`office.perf.fixtures.build`.
+with random but valid games, bulk-inserted like :func:`perf.fixtures.build`.
 The league is published, so its public pages answer, and ``manager`` manages it.
 """
 

@@ -6,7 +6,7 @@ through the control link (about 17 entries a second), while 3,000 spectators rel
 the public standings every 30 s (about 100 requests a second), sending back the ETag
 like a browser. The office runs as ``skat-office serve`` starts it (waitress in one
 process, DEBUG off; ``--server`` another to compare) on the loopback address 127.0.0.2,
-which stands for the hall's other devices, against a throwaway database; the devices (:mod:`office.perf.hall_clients`)
+which stands for the hall's other devices, against a throwaway database; the devices (:mod:`perf.hall_clients`)
 are coroutines of one asyncio loop, not a process each. The run is bounded (``duration``).
 
 Afterwards the database is audited: each table's sheet and second list hold exactly the
