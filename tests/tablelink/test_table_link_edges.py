@@ -11,6 +11,7 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
+from games import entry
 from games.describe import game_short_html
 from games.forms import phone_checks
 from games.lists import differing_deals
@@ -127,3 +128,17 @@ def test_the_sheet_abbreviates_the_game_for_a_phone_with_its_words_as_titles(cli
     page = client.get(reverse("table:sheet", args=[table.token])).content.decode()
     assert '<span class="game-full">Spades without 3 hand' in page
     assert 'class="sheet-legend' in page and "<b>wo</b> without" in page
+
+
+def test_a_link_holder_cannot_grow_the_other_values_without_end(client):
+    """Each post carries a new client id: the same values are kept once, and only a few
+    other entries per deal (bounded memory: anyone with the link can post)."""
+    table = factories.table_of(3)
+    factories.game(table, 1, **GRAND, declarer_points=88)
+    for _ in range(3):
+        assert post_game(client, table, 1, **GRAND, declarer_points=92, htmx=True).status_code == 409
+    assert ConflictingEntry.objects.count() == 1
+    for points in range(93, 103):
+        assert post_game(client, table, 1, **GRAND, declarer_points=points, htmx=True).status_code == 409
+    assert ConflictingEntry.objects.count() == entry.MAX_CONFLICTS
+    assert differing_deals([table.pk]) == {table.pk: [1]}
