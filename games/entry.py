@@ -135,6 +135,11 @@ def differing_fields(a: Deal, b: Deal) -> bool:
     return any(getattr(a, name) != getattr(b, name) for name in (*Game.ENTERED_FIELDS, "score"))
 
 
+#: The most entries with other values kept per deal (as the sheet stands): a table has
+#: four players, so four devices at most send their own.
+MAX_CONFLICTS = 4
+
+
 def taken_by(form: GameForm, *, entered_by: str) -> Deal | None:
     """The stored entry of the deal a refused ``form`` (DealTaken) sent, to compare with.
 
@@ -150,8 +155,16 @@ def taken_by(form: GameForm, *, entered_by: str) -> Deal | None:
     if stored is None or model is not Game or not differing_fields(sent, stored):
         return stored
     client_id = form.cleaned_data.get("client_id") or uuid.uuid4()
-    if not ConflictingEntry.objects.filter(client_id=client_id).exists():
-        values = {name: getattr(sent, name) for name in _STORED_FIELDS}
+    values = {name: getattr(sent, name) for name in _STORED_FIELDS}
+    kept = ConflictingEntry.objects.filter(table=form.table, number=sent.number, sheet_version=stored.version)
+    # Bounded: the same values again (a new client id each time) are kept once, and at
+    # most MAX_CONFLICTS other entries per deal: anyone holding the link cannot grow
+    # the table without end by sending (5.5.3: the table or a referee settles it anyway).
+    if not (
+        ConflictingEntry.objects.filter(client_id=client_id).exists()
+        or kept.filter(**{name: values[name] for name in Game.ENTERED_FIELDS}).exists()
+        or kept.count() >= MAX_CONFLICTS
+    ):
         try:
             with transaction.atomic():
                 ConflictingEntry.objects.create(

@@ -148,7 +148,9 @@ def differing_deals(tables: Iterable | object) -> dict[int, list[int]]:
     """{table id: the deal numbers whose lines differ} for the tables given (a queryset
     or ids), in one query: each second-list entry is paired with the sheet's game of its
     deal by the database, so a 750-table series page reads only the differences; the
-    deals a second device sent with other values (ConflictingEntry) count as well."""
+    deals a second device sent with other values (ConflictingEntry) count as well. A
+    confirmed sheet has none: the players confirm only once the lists agree or a referee
+    decided that the sheet stands (signoff.confirm), and then it is final (5.5.3)."""
     sheet = Game.objects.filter(table=OuterRef("table"), number=OuterRef("number"), voided=False).exclude(
         hooks.corrected()
     )
@@ -160,7 +162,7 @@ def differing_deals(tables: Iterable | object) -> dict[int, list[int]]:
         score=OuterRef("score"),
     ).filter(Q(declarer_seat=OuterRef("declarer_seat")) | Q(declarer_seat__isnull=True, passed_out=True))
     rows = (
-        ControlEntry.objects.filter(table__in=tables)
+        ControlEntry.objects.filter(table__in=tables, table__signoff__isnull=True)
         .filter(Exists(sheet))
         .exclude(Exists(same))
         .order_by()
@@ -170,7 +172,7 @@ def differing_deals(tables: Iterable | object) -> dict[int, list[int]]:
     # (ConflictingEntry): it differs until the sheet's deal is corrected or a referee decides.
     unsettled = sheet.filter(version=OuterRef("sheet_version"))
     conflicts = (
-        ConflictingEntry.objects.filter(table__in=tables)
+        ConflictingEntry.objects.filter(table__in=tables, table__signoff__isnull=True)
         .filter(Exists(unsettled))
         .order_by()
         .values_list("table_id", "number")

@@ -114,7 +114,7 @@ def _context(request: HttpRequest, link: Link, form: GameForm | None) -> dict:
             )
             for d in comparison.differences
         ],
-        "other_device": [] if link.control else _other_device(table, games, names),
+        "other_device": [] if link.control else _other_device(table, games, names, own["signoff"]),
         "dealer": dealer,
         "table": table,
         "series": table.series,
@@ -132,14 +132,20 @@ def _context(request: HttpRequest, link: Link, form: GameForm | None) -> dict:
     }
 
 
-def _other_device(table: Table, games: list[Deal], names: list[str]) -> list[tuple]:
+def _other_device(table: Table, games: list[Deal], names: list[str], state: signoff.SignOffState) -> list[tuple]:
     """The deals another device sent with other values, not settled yet (games.entry.taken_by):
-    (number, the sheet's line, the other device's, what differs). One query."""
+    (number, the sheet's line, the other device's, what differs). One query. Settled too
+    where a referee decided that the sheet stands (awaiting: not in ``state.lists_differ``)
+    and once the players confirmed the sheet."""
+    if state.confirmed:
+        return []
     sheet = {game.number: game for game in games}
     rows = []
     for sent in ConflictingEntry.objects.filter(table=table).order_by("number", "pk"):
         game = sheet.get(sent.number)
         if game is None or game.version != sent.sheet_version or lists.decided(game):
+            continue
+        if state.awaiting and sent.number not in state.lists_differ:
             continue
         rows.append(
             (

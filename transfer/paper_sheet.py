@@ -25,6 +25,7 @@ from core.params import number_param
 from core.rule_messages import rule_message
 from core.spreadsheets import Row, SpreadsheetError, flag, read_table, whole_number
 from games.models import Game
+from games.models.deals import SHEET_IMPORT
 from skat.rules import NULL_VALUES, Contract, RuleError
 from skat.sheet import dealer_seat
 
@@ -349,7 +350,7 @@ def import_sheet(table, upload: BinaryIO, name: str, *, entered_by: str = "") ->
         for problem in problems:
             result.errors.append((row.number, problem))
         game.table = table
-        game.entered_by = (entered_by or _("sheet import"))[:80]
+        game.entered_by = (entered_by or SHEET_IMPORT)[:80]  # a code: shown translated (entered_by_label)
         games.append(game)
     if result.errors:
         return result

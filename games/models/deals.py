@@ -43,7 +43,8 @@ IRREGULARITY_CHOICES = [
 
 #: What ``entered_by`` holds when no user entered the deal: a code, shown translated.
 TABLE_LINK = "table-link"
-ENTERED_BY_CODES = {TABLE_LINK: _("table link")}
+SHEET_IMPORT = "sheet-import"
+ENTERED_BY_CODES = {TABLE_LINK: _("table link"), SHEET_IMPORT: _("sheet import")}
 
 
 #: A deal is passed out (no declarer, scoring nothing) or has its declarer (5.5.1): a

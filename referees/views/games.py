@@ -11,8 +11,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from core.rule_messages import rule_message
-from games import tablesheet
-from games.models import Game, ListsAccepted
+from games import lists, tablesheet
+from games.models import ConflictingEntry, Game, ListsAccepted
 from games.preview import preview_response
 from signoff import confirm as signoff
 from skat.rules import RuleError
@@ -26,6 +26,25 @@ from ..permissions import referee_required
 from .lookups import game_or_404, players_of, table_or_404
 
 
+def _other_device(table, games: list[Game], names: list[str], state: signoff.SignOffState) -> list[tuple]:
+    """What another device sent for a deal the sheet holds with other values, where it is
+    still to be decided (games.entry.taken_by): the referee sees both before he corrects
+    the deal or decides that the sheet stands. (number, sheet's line, sent line, what differs)."""
+    if state.confirmed:
+        return []
+    open_deals = set(state.lists_differ if state.awaiting else lists.differing_deals([table.pk]).get(table.pk, []))
+    if not open_deals:
+        return []
+    sheet = {game.number: game for game in games}
+    rows = []
+    for sent in ConflictingEntry.objects.filter(table=table, number__in=open_deals).order_by("number", "pk"):
+        game = sheet.get(sent.number)
+        if game is not None and game.version == sent.sheet_version:
+            describe = (lists.describe(game, names), lists.describe(sent, names))
+            rows.append((sent.number, *describe, lists.differences_text(game, sent, names)))
+    return rows
+
+
 @referee_required
 def table_detail(request: HttpRequest, tournament: Tournament, table_id: int) -> HttpResponse:
     """One table's sheet for the referee: sign-off, disputes, every game with its corrections."""
@@ -37,6 +56,7 @@ def table_detail(request: HttpRequest, tournament: Tournament, table_id: int) ->
     )
     players = players_of(table)
     state = signoff.state(table, entered=len(games))
+    names = [players.get(n, "?") for n in range(1, table.size + 1)]
     return render(
         request,
         "referees/table.html",
@@ -45,8 +65,9 @@ def table_detail(request: HttpRequest, tournament: Tournament, table_id: int) ->
             "is_director": tournament.is_director(request.user),
             "table": table,
             "series": table.series,
-            "players": [players.get(n, "?") for n in range(1, table.size + 1)],
+            "players": names,
             "sheet": tablesheet.build(table.size, table.deals, games),
+            "other_device": _other_device(table, games, names, state),
             "signoff": state,
             "locked": [(seat, players.get(seat, "?"), until) for seat, until in sorted(state.locked_seats.items())],
             # A missed deal is added by a referee once the table link is closed for it.

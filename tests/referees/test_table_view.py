@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import uuid
+
 import pytest
 from django.urls import reverse
 
@@ -82,3 +84,18 @@ def test_the_referee_reads_each_game_as_the_table_link_writes_it(client):
     assert (
         'Seat1 · Hearts without 2 hand schneider announced <span class="muted">= 60</span>' in correct.content.decode()
     )
+
+
+def test_the_referee_sees_what_another_device_sent_before_deciding(client):
+    """Two phones on the sheet's link sent deal 2 with other values: the referee's page
+    names the deal and shows both entries (the second list's link holds nothing of it)."""
+    table = open_table(3)
+    factories.game(table, 1, declarer_seat=2, contract="hearts", tops=2, declarer_points=50)
+    data = {"number": 1, "client_id": str(uuid.uuid4()), "tops_kind": "with"}
+    data |= {"declarer_seat": 2, "contract": "hearts", "tops": 2, "declarer_points": 70}
+    assert client.post(reverse("table:sheet", args=[table.token]), data).status_code == 409
+    tournament = table.series.tournament
+    client.force_login(referee_of(tournament))
+    page = client.get(reverse("referees:table", args=[tournament.pk, table.pk])).content.decode()
+    assert "Another device sent other values for 1 deal" in page
+    assert "declarer&#x27;s card points 50 / 70" in page

@@ -183,3 +183,16 @@ def test_after_the_series_is_finished_the_box_no_longer_advises_correcting_the_l
         assert "The second list differs at 1 deal" in page
         assert advice not in page and "correct the deal here" not in page
         assert "Series 1 is finished: neither list is corrected at the table any more" in page
+
+
+def test_a_second_phone_on_the_second_list_is_not_told_that_the_office_counts_it(client):
+    """Two phones on the second list's link: its entries count nothing and no difference
+    is kept (games.entry.taken_by), so the phone is told to correct its own list."""
+    table = factories.table_of(3)
+    factories.control_entry(table, 1, **HEARTS)
+    response = post(client, table.control_token, 1, htmx=True, **(HEARTS | {"declarer_points": 80}))
+    assert response.status_code == 409
+    page = response.content.decode()
+    assert "The second list keeps the other device's entry and counts nothing" in page
+    assert "declarer&#x27;s card points: 70 on the second list, 80 from this phone" in page
+    assert "the office counts the difference" not in page

@@ -11,12 +11,16 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
+from dashboard.progress import finish_check, table_progress
+from games import entry
 from games.describe import game_short_html
 from games.forms import phone_checks
 from games.lists import differing_deals
 from games.models import ConflictingEntry, Game
 from signoff import confirm as signoff
+from signoff.pins import seat_pin
 from tests import factories
+from tests.referees.helpers import full_table
 
 from .test_table_sheet_view import post_game
 
@@ -127,3 +131,33 @@ def test_the_sheet_abbreviates_the_game_for_a_phone_with_its_words_as_titles(cli
     page = client.get(reverse("table:sheet", args=[table.token])).content.decode()
     assert '<span class="game-full">Spades without 3 hand' in page
     assert 'class="sheet-legend' in page and "<b>wo</b> without" in page
+
+
+def test_a_link_holder_cannot_grow_the_other_values_without_end(client):
+    """Each post carries a new client id: the same values are kept once, and only a few
+    other entries per deal (bounded memory: anyone with the link can post)."""
+    table = factories.table_of(3)
+    factories.game(table, 1, **GRAND, declarer_points=88)
+    for _ in range(3):
+        assert post_game(client, table, 1, **GRAND, declarer_points=92, htmx=True).status_code == 409
+    assert ConflictingEntry.objects.count() == 1
+    for points in range(93, 103):
+        assert post_game(client, table, 1, **GRAND, declarer_points=points, htmx=True).status_code == 409
+    assert ConflictingEntry.objects.count() == entry.MAX_CONFLICTS
+    assert differing_deals([table.pk]) == {table.pk: [1]}
+
+
+def test_a_referee_s_decision_and_the_confirmation_settle_the_other_values(client):
+    """Once a referee decided that the sheet stands, the table page no longer says the
+    players cannot confirm; once they confirmed, the dashboard and the series' finish no
+    longer count the table's lists as differing."""
+    table = full_table(3)
+    post_game(client, table, 2, declarer_seat=2, contract="hearts", tops=2, declarer_points=70, htmx=True)
+    assert differing_deals([table.pk]) == {table.pk: [2]}
+    signoff.accept_sheet(table, by="ref", reason="the sheet is right")
+    page = client.get(reverse("table:sheet", args=[table.token])).content.decode()
+    assert "Another device sent other values" not in page
+    for seat in (1, 2, 3):
+        signoff.confirm_seat(table, seat, seat_pin(table, seat))
+    assert differing_deals([table.pk]) == {}
+    assert not finish_check(table_progress(table.series)).lists_differ

@@ -307,3 +307,14 @@ def test_the_engine_refuses_a_paper_row_the_form_refuses(table, row, column, rul
     assert not table.games.exists()
     (number, message), *_ = result.errors
     assert number == 2 and message.startswith(f"{column}: {rule}")
+
+
+def test_entered_by_is_a_code_in_no_language(table):
+    """As the table link's (issue 26, 7): a German import stores what an English one does."""
+    text = HEADER + "1;1;Seat2;clubs;with;2;;75;;36;\n"
+    with translation.override("de"):
+        import_sheet(table, upload(text), "s.csv")
+    game = table.games.get()
+    assert game.entered_by == "sheet-import"
+    with translation.override("de"):
+        assert game.entered_by_label == "Listenimport"
