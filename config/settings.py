@@ -299,5 +299,11 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
     # A refusal (400, 403, 404, 429) is one line in the log; a 500 keeps its traceback (config/logs.py).
-    "loggers": {name: {"filters": ["one_line_refusals"]} for name in refusal_loggers()},
+    # "django" loses the console handler Django gives it with DEBUG on: its records reach the
+    # root's console once, not twice ("Forbidden (Permission denied): /t/1/" printed two times
+    # in the terminal of ``manage.py runserver``).
+    "loggers": {
+        "django": {"handlers": [], "propagate": True},
+        **{name: {"filters": ["one_line_refusals"]} for name in refusal_loggers()},
+    },
 }
