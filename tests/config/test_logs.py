@@ -74,7 +74,7 @@ def terminal():
         logger = logger.parent if logger.propagate else None
     saved = [h.setStream(stream) for h in handlers]
     yield stream
-    for handler, old in zip(handlers, saved):
+    for handler, old in zip(handlers, saved, strict=True):
         handler.setStream(old)
 
 
