@@ -186,7 +186,9 @@ def withdraw(request: HttpRequest, tournament: Tournament, registration_id: int)
 def players_import(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     import_upload(
         request,
-        lambda upload: import_players(tournament, upload, upload.name, user=request.user),
+        lambda upload: import_players(
+            tournament, upload, upload.name, user=request.user, skip_bad_rows=request.POST.get("skip_bad_rows") == "1"
+        ),
         lambda result: (
             ngettext(
                 "%(n)s player registered (%(new)s new, %(known)s already known by membership number).",
