@@ -50,6 +50,13 @@ def tournament_detail(request: HttpRequest, tournament: Tournament) -> HttpRespo
         "can_draw": can_draw,
         # A seeded draw on these rests on provisional standings (5.5.3): the form says so.
         "unconfirmed_sheets": len(unconfirmed_tables(tournament)) if can_draw and all_series else 0,
+        # Every sheet confirmed (5.5.3): the series is final, and the dashboard offers to finish it.
+        "ready_to_finish": bool(
+            current
+            and current.status != Series.Status.FINISHED
+            and listed.tables
+            and listed.confirmed == len(listed.tables)
+        ),
     }
     return render(request, "dashboard/tournament_detail.html", context)
 

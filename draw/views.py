@@ -69,7 +69,11 @@ def no_show(request: HttpRequest, tournament: Tournament, number: int) -> HttpRe
         return redirect("director:series", tournament.pk, number)
     messages.success(
         request,
-        _("%(name)s did not turn up and is off series %(series)s. Changed: %(changes)s.")
+        # He is withdrawn (arrivals.no_show), not only off this series: said so (issue 26, 20).
+        _(
+            "%(name)s did not turn up and is withdrawn from the rest of the tournament (from series %(series)s "
+            "on; undo it at the desk or on the players page). Changed: %(changes)s."
+        )
         % {"name": registration.player.name, "series": number, "changes": describe(change)}
         + refund_text(tournament, registration),
     )

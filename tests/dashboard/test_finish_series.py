@@ -67,3 +67,20 @@ def test_the_series_page_lists_the_tables_and_the_refusal_names_them(client):
     client.post(reverse("director:finish", args=[t.pk, 1]), {"force": "1"})
     series.refresh_from_db()
     assert series.status == Series.Status.FINISHED
+
+
+def test_the_dashboard_offers_to_finish_a_series_whose_sheets_are_all_confirmed(client):
+    """Issue 26, 20: not "Series 1 · running" without a button once every sheet is confirmed."""
+    series = _series_of_three_tables()
+    t = series.tournament
+    client.force_login(director_of(t))
+    finish = reverse("director:finish", args=[t.pk, 1])
+    page = client.get(reverse("director:detail", args=[t.pk])).content.decode()
+    assert "Series 1 · running" in page and finish not in page
+    series.tables.exclude(number=1).delete()
+    page = client.get(reverse("director:detail", args=[t.pk])).content.decode()
+    assert "Series 1 · ready to finish" in page and "Every sheet of series 1 is confirmed" in page
+    assert f'action="{finish}"' in page
+    client.post(finish)
+    series.refresh_from_db()
+    assert series.status == Series.Status.FINISHED

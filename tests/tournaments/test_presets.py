@@ -118,3 +118,25 @@ def test_a_preset_publishes_the_standings_a_tournament_from_scratch_does_not(cli
     assert create(client, "club").standings_public
     form = client.get(reverse("director:create")).context["form"]
     assert not form["standings_public"].value()
+
+
+def test_the_new_tournament_form_leads_to_the_fee_and_prize_tables(client, director):
+    """Issue 26, 20: the fees and prizes are tables the new form cannot hold; it says so and
+    its second button saves and opens them."""
+    page = client.get(reverse("director:create")).content.decode()
+    assert "Save and set fees and prizes" in page and "the prizes (overall and per category" in page
+    response = client.post(
+        reverse("director:create"),
+        {
+            "name": "Cup",
+            "date": "2026-12-01",
+            "series_count": 2,
+            "rounds_per_series": 3,
+            "entry_fee": "5",
+            "list_fee": "0",
+            "prize_pool_percent": 100,
+            "next": "rules",
+        },
+    )
+    t = Tournament.objects.get(name="Cup")
+    assert response.status_code == 302 and response.url == reverse("director:edit", args=[t.pk])
