@@ -340,7 +340,11 @@ LOGGING = {
     },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
     # A refusal (400, 403, 404, 429) is one line in the log; a 500 keeps its traceback (config/logs.py).
+    # "django" loses the console handler Django gives it with DEBUG on: its records reach the
+    # root's console once, not twice ("Forbidden (Permission denied): /t/1/" printed two times
+    # in the terminal of ``manage.py runserver``).
     "loggers": {
+        "django": {"handlers": [], "propagate": True},
         **{name: {"filters": ["one_line_refusals"]} for name in refusal_loggers()},
         "office.access": {"handlers": ["access"], "level": "INFO" if ACCESS_LOG else "WARNING", "propagate": False},
         # A backup's problem (a pulled USB stick) is a warning: shown with the default level.

@@ -163,11 +163,14 @@ def read_table(
     sheet: str | None = None,
     max_rows: int = 10_000,
     allow_unknown: bool = False,
+    titles: dict[str, str] | None = None,
 ) -> list[Row]:
     """Rows of the upload keyed by column key; raise :class:`SpreadsheetError` for the file.
 
     ``columns`` maps each key to the header names it accepts (English and German).
-    Blank rows are skipped; more than ``max_rows`` data rows are refused.
+    Blank rows are skipped; more than ``max_rows`` data rows are refused. ``titles``, when
+    given, is filled with each key's header as the file writes it ("Nachname"), for
+    messages that name the column the user sees.
     """
     rows = raw_rows(upload, name, sheet=sheet, max_rows=max_rows)
     while rows and all(cell(v) is None for v in rows[0]):
@@ -187,6 +190,8 @@ def read_table(
             raise SpreadsheetError(_("The column %(column)s appears twice.") % {"column": title})
         else:
             positions[key] = index
+            if titles is not None:
+                titles[key] = str(title).strip()
     missing = [key for key in required if key not in positions]
     if missing:
         raise SpreadsheetError(

@@ -1,7 +1,9 @@
 """Uploaded lists (players, paper sheets): read the posted file and say what happened.
 
-Every import is all or nothing: the file's problem, or every bad row with its row number,
-is shown and nothing is written; otherwise one line says what was imported.
+An import is all or nothing by default: the file's problem, or every bad row with its row
+number, is shown and nothing is written; otherwise one line says what was imported. The
+players' list offers to import its valid rows and skip the others (``valid``, ``skipped``
+on its result): the skipped rows are then listed with their row numbers and reasons.
 """
 
 from __future__ import annotations
@@ -21,8 +23,9 @@ from .spreadsheets import SpreadsheetError
 SHOWN_ERRORS = 30
 
 
-def report_row_errors(request: HttpRequest, errors: list[tuple[int, str]]) -> None:
-    """Nothing was imported: say so, and which rows are wrong (the first few of them)."""
+def report_row_errors(request: HttpRequest, errors: list[tuple[int, str]], valid: int = 0) -> None:
+    """Nothing was imported: say so, and which rows are wrong (the first few of them);
+    with ``valid`` rows the import could take, offer to take them and skip the others."""
     messages.error(
         request,
         ngettext(
@@ -32,13 +35,25 @@ def report_row_errors(request: HttpRequest, errors: list[tuple[int, str]]) -> No
         )
         % {"n": len(errors)},
     )
-    for row, problem in errors[:SHOWN_ERRORS]:
-        messages.error(request, _("Row %(row)s: %(problem)s") % {"row": row, "problem": problem})
-    if len(errors) > SHOWN_ERRORS:
-        more = len(errors) - SHOWN_ERRORS
-        messages.error(
-            request, ngettext("... and %(n)s more problem.", "... and %(n)s more problems.", more) % {"n": more}
+    if valid:
+        messages.warning(
+            request,
+            ngettext(
+                "Or tick “import the valid rows, skip the others” and upload it again: %(n)s row is valid.",
+                "Or tick “import the valid rows, skip the others” and upload it again: %(n)s rows are valid.",
+                valid,
+            )
+            % {"n": valid},
         )
+    _list_rows(request, errors, messages.error)
+
+
+def _list_rows(request: HttpRequest, rows: list[tuple[int, str]], say) -> None:
+    for row, problem in rows[:SHOWN_ERRORS]:
+        say(request, _("Row %(row)s: %(problem)s") % {"row": row, "problem": problem})
+    if len(rows) > SHOWN_ERRORS:
+        more = len(rows) - SHOWN_ERRORS
+        say(request, ngettext("... and %(n)s more problem.", "... and %(n)s more problems.", more) % {"n": more})
 
 
 def import_upload(request: HttpRequest, read: Callable[[UploadedFile], Any], done: Callable[[Any], str]) -> None:
@@ -54,6 +69,17 @@ def import_upload(request: HttpRequest, read: Callable[[UploadedFile], Any], don
         messages.error(request, _("Nothing was imported: %(error)s") % {"error": error})
         return
     if result.errors:
-        report_row_errors(request, result.errors)
-    else:
-        messages.success(request, done(result))
+        report_row_errors(request, result.errors, getattr(result, "valid", 0))
+        return
+    messages.success(request, done(result))
+    if skipped := getattr(result, "skipped", None):
+        messages.warning(
+            request,
+            ngettext(
+                "%(n)s row was skipped; correct it and import it alone:",
+                "%(n)s rows were skipped; correct them and import them alone:",
+                len(skipped),
+            )
+            % {"n": len(skipped)},
+        )
+        _list_rows(request, skipped, messages.warning)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.contrib import messages
+from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -33,7 +34,11 @@ def tournament_detail(request: HttpRequest, tournament: Tournament) -> HttpRespo
     all_series = list(tournament.series.order_by("number"))
     current = all_series[-1] if all_series else None
     listed = table_list(request, current, TILES_PER_PAGE, seats=False)
-    registered = Registration.objects.filter(tournament=tournament).count()
+    # Counted as the desk counts them (tournaments.door.totals): the withdrawn apart.
+    counts = Registration.objects.filter(tournament=tournament).aggregate(
+        playing=Count("pk", filter=Q(withdrawn_after_series__isnull=True)),
+        withdrawn=Count("pk", filter=Q(withdrawn_after_series__isnull=False)),
+    )
     can_draw = can_draw_next(tournament, all_series)
     context = {
         "tournament": tournament,
@@ -41,13 +46,21 @@ def tournament_detail(request: HttpRequest, tournament: Tournament) -> HttpRespo
         "current": current,
         "series": current,
         "listed": listed,
-        "registered": registered,
+        "registered": counts["playing"],
+        "withdrawn": counts["withdrawn"],
         "draw_form": DrawForm(),
         "can_draw": can_draw,
         # A seeded draw on these rests on provisional standings (5.5.3): the form says so.
         "unconfirmed_sheets": len(unconfirmed_tables(tournament)) if can_draw and all_series else 0,
         # When and where the last backup was made (core.backups writes it; a file, no query).
         "backup": backup_status.read(settings.DATA_DIR),
+        # Every sheet confirmed (5.5.3): the series is final, and the dashboard offers to finish it.
+        "ready_to_finish": bool(
+            current
+            and current.status != Series.Status.FINISHED
+            and listed.tables
+            and listed.confirmed == len(listed.tables)
+        ),
     }
     return render(request, "dashboard/tournament_detail.html", context)
 

@@ -11,6 +11,7 @@ from django.db import IntegrityError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
@@ -68,7 +69,11 @@ def no_show(request: HttpRequest, tournament: Tournament, number: int) -> HttpRe
         return redirect("director:series", tournament.pk, number)
     messages.success(
         request,
-        _("%(name)s did not turn up and is off series %(series)s. Changed: %(changes)s.")
+        # He is withdrawn (arrivals.no_show), not only off this series: said so (issue 26, 20).
+        _(
+            "%(name)s did not turn up and is withdrawn from the rest of the tournament (from series %(series)s "
+            "on; undo it at the desk or on the players page). Changed: %(changes)s."
+        )
         % {"name": registration.player.name, "series": number, "changes": describe(change)}
         + refund_text(tournament, registration),
     )
@@ -188,6 +193,8 @@ def undo_withdrawal(request: HttpRequest, tournament: Tournament, registration_i
         messages.success(
             request, _("%(name)s plays on from series %(series)s.") % {"name": name, "series": back.from_series}
         )
+        if request.POST.get("back") == "desk":  # brought back at the desk: he is checked in there next
+            return redirect(reverse("director:desk", args=[tournament.pk]) + "?" + urlencode({"q": name}))
         return redirect("director:players", tournament.pk)
     messages.success(
         request,

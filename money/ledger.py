@@ -295,11 +295,14 @@ class PrizeWinner:
     club: str
     rating: int
     amount: Decimal
+    #: The category whose own ranking the place is of ("" for the overall ranking).
+    category: str = ""
 
 
 @dataclass(frozen=True, slots=True)
 class PrizePayout:
-    """Who receives which prize: the prize table applied to the pool and the ranking."""
+    """Who receives which prize: the prize table applied to the pool and the ranking, the
+    overall prizes first, then each category's; ``prizes`` sums all of them against the pool."""
 
     prizes: fees.PrizeList
     winners: tuple[PrizeWinner, ...]
@@ -312,17 +315,38 @@ def prize_payout(tournament, pool: Decimal, ranked=None) -> PrizePayout:
     :class:`skat.fees.FeeError` for a prize table that cannot be paid out (one edited
     around the rules page's checks, e.g. shares above 100 %).
     """
+    from standings.categories import within_category
     from standings.ranking import standings
 
     if ranked is None:
         ranked = standings(tournament)
     prizes = fees.prize_list(pool, tournament.prize_rules(), len(ranked))
+    winners = _winners(ranked, prizes, "")
+    paid = list(prizes.prizes)
+    by_category = tournament.category_prize_rules()
+    if by_category:
+        # A category's own prize (best woman): its place in the category's own ranking.
+        for category in tournament.categories.filter(pk__in=by_category).order_by("name"):
+            own = within_category(ranked, category)
+            listed = fees.prize_list(pool, by_category[category.pk], len(own))
+            winners += _winners(own, listed, category.name)
+            paid += listed.prizes
+    return PrizePayout(fees.PrizeList(pool=prizes.pool, prizes=tuple(paid)), winners)
+
+
+def _winners(ranked, prizes: fees.PrizeList, category: str) -> tuple[PrizeWinner, ...]:
     by_place = {entry.place: entry for entry in ranked}
-    winners = tuple(
-        PrizeWinner(place, by_place[place].item.name, by_place[place].item.club, by_place[place].rating.rating, amount)
+    return tuple(
+        PrizeWinner(
+            place,
+            by_place[place].item.name,
+            by_place[place].item.club,
+            by_place[place].rating.rating,
+            amount,
+            category,
+        )
         for place, amount in prizes.prizes
     )
-    return PrizePayout(prizes, winners)
 
 
 def tournament_money(tournament: Tournament, ranked=None) -> tuple[Tournament, FeeAccount, PrizePayout | FeeError]:

@@ -8,6 +8,7 @@ referee picks "4.1.4" knowing what it says. No Django model: a constant the form
 
 from __future__ import annotations
 
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 #: Sections 3-5 and their subsections, with the headings of the book.
@@ -149,10 +150,17 @@ def section_of(paragraph: str) -> str:
 
 
 def choices() -> list[tuple[str, list[tuple[str, str]]]]:
-    """Grouped choices for a form: one group per subsection, "4.1 The lead"."""
+    """Grouped choices for a form: one group per subsection, "4.1 The lead".
+
+    The opening words are those of the English edition the office quotes; a reader in
+    another language gets each paragraph with its subsection's heading in his language
+    ("4.1.4 · Das Ausspielen") rather than an English sentence in a German list."""
+    english = (get_language() or "en").startswith("en")
     groups: dict[str, list[tuple[str, str]]] = {}
     for number, opening in PARAGRAPHS.items():
-        groups.setdefault(section_of(number), []).append((number, f"{number} {opening}"))
+        section = section_of(number)
+        text = f"{number} {opening}" if english else f"{number} · {SECTIONS[section]}"
+        groups.setdefault(section, []).append((number, text))
     return [(f"{section} {SECTIONS[section]}", items) for section, items in groups.items()]
 
 

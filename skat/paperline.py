@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .terms import GAME_VALUES, Contract, RuleError, gettext_noop
+from .terms import CONTRACT_NAMES, GAME_VALUES, Contract, RuleError, gettext_noop
 
 #: 2.1.1: the contract letters, German (Kreuz, Herz, Pik, Karo) and English.
 CONTRACT_LETTERS: dict[str, Contract] = {
@@ -140,6 +140,20 @@ def parse_line(text: str) -> PaperLine | None:
             raise RuleError("tops", gettext_noop("{given} is not a number of tops (1 to 11)"), "2.4.3", given=tops)
         fields["tops"] = int(tops)
         fields["tops_kind"] = "without" if sign == "-" else "with"
+    elif not contract.is_null:
+        # "2x 70": x is a contract (Karo) and the tops are missing; say both, with the letters,
+        # for whoever took the x for a slip of the keyboard.
+        raise RuleError(
+            "tops",
+            gettext_noop(
+                "{given} is {contract}: its tops follow the letter directly, e.g. {given}2 (with 2) or "
+                "{given}-3 (without 3); the contract letters: k/c clubs (Kreuz), h hearts, p/s spades (Pik), "
+                "x/d diamonds (Karo), g grand, n null"
+            ),
+            "2.4.2",
+            given=letter,
+            contract=CONTRACT_NAMES[contract],
+        )
     lost = _flags(reader, fields)
     reader.spaces()
     points = reader.digits()

@@ -182,6 +182,8 @@ def _etag(request: HttpRequest, tournament: Tournament, *args: Any, **kwargs: An
             (
                 tournament.pk,
                 created,
+                # The pages say whether the standings are published (issue 26, 10).
+                tournament.standings_public,
                 mark.version,
                 get_language(),
                 user,

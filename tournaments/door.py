@@ -70,8 +70,26 @@ def set_paid(registration: Registration, paid: bool) -> None:
     registration.paid = registration.list_fees_paid = paid
 
 
+def set_arrived(registration: Registration, arrived: bool) -> None:
+    """The usual arrival in one tap: present and paid (entry fee and list fees)."""
+    with transaction.atomic():
+        Registration.objects.filter(pk=registration.pk).update(present=arrived, paid=arrived, list_fees_paid=arrived)
+    registration.present = registration.paid = registration.list_fees_paid = arrived
+
+
+def withdrawn_matching(registrations, query: str):
+    """The withdrawn players the desk's query finds, when no player still in does: the
+    desk says he withdrew (and offers him back) rather than inviting a duplicate."""
+    if not query.strip():
+        return registrations.none()
+    return search(registrations.filter(withdrawn_after_series__isnull=False), query)
+
+
 @dataclass(frozen=True)
 class DeskTotals:
+    """Registered, present and paid count the players still in the tournament (as the
+    dashboard does); ``withdrawn`` those who left it, the cash what all of them paid."""
+
     registered: int
     present: int
     paid: int
@@ -79,6 +97,7 @@ class DeskTotals:
     cash: Decimal
     #: List fees paid in advance and refunded to players who withdrew (the tournament's share).
     refunded: Decimal = Decimal("0.00")
+    withdrawn: int = 0
 
 
 def totals(tournament: Tournament) -> DeskTotals:
@@ -88,10 +107,13 @@ def totals(tournament: Tournament) -> DeskTotals:
     the series he no longer plays (skat.fees.list_fee_refund): the cash is net of it.
     """
     withdrawn = Q(list_fees_paid=True, withdrawn_after_series__isnull=False)
+    playing = Q(withdrawn_after_series__isnull=True)
     row = tournament.registrations.aggregate(
-        registered=Count("pk", filter=Q(withdrawn_after_series__isnull=True)),
-        present=Count("pk", filter=Q(present=True)),
-        paid=Count("pk", filter=Q(paid=True)),
+        n_registered=Count("pk", filter=playing),
+        n_withdrawn=Count("pk", filter=~playing),
+        n_present=Count("pk", filter=playing & Q(present=True)),
+        n_paid=Count("pk", filter=playing & Q(paid=True)),
+        n_paid_all=Count("pk", filter=Q(paid=True)),
         list_series=Sum(tournament.series_count + 1 - F("first_series"), filter=Q(list_fees_paid=True)),
         unplayed=Sum(
             tournament.series_count - Greatest("withdrawn_after_series", F("first_series") - 1), filter=withdrawn
@@ -100,8 +122,10 @@ def totals(tournament: Tournament) -> DeskTotals:
     refunded = fees.refund_per_series(tournament.list_fee, tournament.list_fee_refund_percent) * max(
         row["unplayed"] or 0, 0
     )
-    cash = tournament.entry_fee * row["paid"] + tournament.list_fee * (row["list_series"] or 0) - refunded
-    return DeskTotals(row["registered"], row["present"], row["paid"], cash, refunded)
+    cash = tournament.entry_fee * row["n_paid_all"] + tournament.list_fee * (row["list_series"] or 0) - refunded
+    return DeskTotals(
+        row["n_registered"], row["n_present"], row["n_paid"], cash, refunded, withdrawn=row["n_withdrawn"]
+    )
 
 
 def refund(tournament: Tournament, registration: Registration) -> Decimal:

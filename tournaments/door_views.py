@@ -24,13 +24,16 @@ from .permissions import director_required
 from .player_forms import QuickAddForm
 
 
-def _registrations(tournament: Tournament):
+def _everyone(tournament: Tournament):
     return (
         Registration.objects.filter(tournament=tournament)
-        .filter(withdrawn_after_series__isnull=True)
-        .select_related("player__club")
+        .select_related("player__club", "category")
         .order_by("player__sort_key", "player__name", "pk")
     )
+
+
+def _registrations(tournament: Tournament):
+    return _everyone(tournament).filter(withdrawn_after_series__isnull=True)
 
 
 def _rows(tournament: Tournament, registrations) -> list[dict]:
@@ -41,12 +44,15 @@ def _page(request: HttpRequest, tournament: Tournament, form: QuickAddForm, stat
     query = request.GET.get("q", "")
     # A page of the players (core.paging), the search's hits or the whole list.
     page = page_of(request, door.search(_registrations(tournament), query), door.SEARCH_LIMIT)
+    rows = _rows(tournament, page)
     context = {
         "tournament": tournament,
         "form": form,
         "query": query,
         "page": page,
-        "rows": _rows(tournament, page),
+        "rows": rows,
+        # Nobody still in: is it a player who withdrew (a no-show)? Say so, not "add him".
+        "withdrawn": [] if rows else list(door.withdrawn_matching(_everyone(tournament), query)[:10]),
         "totals": door.totals(tournament),
     }
     template = "tournaments/_desk_list.html" if request.htmx and request.method == "GET" else "tournaments/desk.html"
@@ -79,17 +85,18 @@ def quick_add(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     return _page(request, tournament, form, status=422)
 
 
-FLAGS = {"present": door.set_present, "paid": door.set_paid}
+FLAGS = {"present": door.set_present, "paid": door.set_paid, "arrived": door.set_arrived}
 
 
 @require_POST
 @director_required
 def toggle(request: HttpRequest, tournament: Tournament, registration_id: int, flag: str) -> HttpResponse:
-    """One tap: present / not present, paid / not paid (``value`` 1 or 0)."""
+    """One tap: present / not present, paid / not paid, or arrived (present and paid at
+    once) (``value`` 1 or 0)."""
     if flag not in FLAGS:
         raise Http404
     registration = get_object_or_404(
-        Registration.objects.select_related("player__club"), pk=registration_id, tournament=tournament
+        Registration.objects.select_related("player__club", "category"), pk=registration_id, tournament=tournament
     )
     value = request.POST.get("value")
     if value not in ("0", "1"):

@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from accounts.forms import AccountForm
 
 from . import services
-from .models import LostGameFee, PassedOutFee, Prize, Series, TableMoney, Tournament
+from .models import Category, LostGameFee, PassedOutFee, Prize, Series, TableMoney, Tournament
 
 
 class KeepsWhatIsPlayed(forms.ModelForm):
@@ -113,18 +113,32 @@ TableMoneyFormSet = forms.inlineformset_factory(
 
 
 class PrizeTableFormSet(WholeScheduleFormSet):
-    """The prize table: besides one prize per place (the unique key), the shares of the
-    pool must not add up to more than the whole pool."""
+    """The prize table: besides one prize per place of a ranking (overall, or a category's
+    own), the shares of the pool must not add up to more than the whole pool."""
+
+    def add_fields(self, form, index) -> None:
+        super().add_fields(form, index)
+        # Only this tournament's categories; empty is the overall ranking.
+        form.fields["category"].queryset = Category.objects.filter(tournament=self.instance)
+        form.fields["category"].empty_label = _("overall")
 
     def clean(self) -> None:
         super().clean()
         if any(self.errors):
             return
         total = Decimal("0")
+        seen = set()
         for form in self.forms:
             if not getattr(form, "cleaned_data", None) or form.cleaned_data.get("DELETE"):
                 continue
             total += form.cleaned_data.get("percent") or 0
+            category, place = form.cleaned_data.get("category"), form.cleaned_data.get("place")
+            if place is not None and (category, place) in seen:
+                raise forms.ValidationError(
+                    _("place: place %(place)s of %(ranking)s has two prizes.")
+                    % {"place": place, "ranking": category.name if category else _("the overall ranking")}
+                )
+            seen.add((category, place))
         if total > 100:
             raise forms.ValidationError(
                 _("The shares of the prize pool add up to %(total)s %%: more than the whole pool.")
@@ -136,7 +150,7 @@ PrizeFormSet = forms.inlineformset_factory(
     Tournament,
     Prize,
     formset=PrizeTableFormSet,
-    fields=["place", "percent", "amount"],
+    fields=["category", "place", "percent", "amount"],
     extra=3,
     can_delete=True,
 )

@@ -4,7 +4,8 @@ Columns (English or German headers, and the usual columns of club lists): name (
 surname: ``Name``/``Nachname``) with an optional separate first name (``Vorname``/``First
 name``), club (``Verein``), membership number (``Mitgliedsnummer``: read as text, leading
 zeros kept), nationality, team, category (``Kategorie``), or gender (``Geschlecht``: a woman
-is put in the category "Women"). Every player gets the next start number. A row whose
+is put in the tournament's women's category, "Damen" from a German header, "Women" from an
+English one, or the one the tournament has already). Every player gets the next start number. A row whose
 membership number is already in the database registers that player (the number
 identifies him; the name must agree); a row without one creates a new player. Late
 lists register players from the next series that is not drawn yet (3.1.2).
@@ -16,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import BinaryIO
 
 from django.db import IntegrityError, transaction
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -45,8 +47,12 @@ PLAYER_COLUMNS = {
     "category": ("Category", "Kategorie", "Klasse", "Altersklasse", "Wertung"),
     "gender": ("Gender", "Sex", "Geschlecht"),
 }
-#: Genders a club list writes for a woman: her row goes to the category "Women".
+#: Genders a club list writes for a woman: her row goes to the women's category.
 WOMEN = frozenset({"w", "weiblich", "f", "female", "frau", "damen", "d", "woman", "women"})
+#: Names a tournament's own women's category may already have (kept, not doubled).
+WOMEN_CATEGORIES = ("Damen", "Frauen", "Women", "Ladies")
+#: The gender headers of a German list: its women's category is named in German.
+GERMAN_GENDER_HEADERS = frozenset({"geschlecht"})
 #: The longest values the database takes (tournaments.models).
 MAX_LENGTH = {"name": 120, "club": 120, "membership_number": 32, "nationality": 3, "team": 120, "category": 60}
 MAX_PLAYERS = 5000
@@ -54,11 +60,15 @@ MAX_PLAYERS = 5000
 
 @dataclass
 class PlayerImport:
-    """The outcome: ``errors`` (row number, message) or the players registered."""
+    """The outcome: ``errors`` (row number, message) or the players registered; with
+    ``skip_bad_rows`` the rows registered and ``skipped``, the others with their reasons."""
 
     errors: list[tuple[int, str]] = field(default_factory=list)
     created: int = 0
     existing: int = 0
+    skipped: list[tuple[int, str]] = field(default_factory=list)
+    #: Rows without a problem: what ticking "skip the others" would register.
+    valid: int = 0
 
     @property
     def registered(self) -> int:
@@ -74,14 +84,14 @@ def _text(row: Row, key: str) -> str:
 NAME_COLUMNS = ("first_name", "name", "club", "team", "category")
 
 
-def _cell_problems(row: Row, values: dict[str, str]) -> list[str]:
+def _cell_problems(row: Row, values: dict[str, str], titles: dict[str, str]) -> list[str]:
     """A ticked box, a spreadsheet's error value or an invisible name, per column.
 
     A name is checked as the cell holds it: a line break inside it is refused, not
     tidied into a space (the forms and the tournament file refuse it too)."""
     problems = []
     for key in PLAYER_COLUMNS:
-        column = key.replace("_", " ")
+        column = titles.get(key) or key.replace("_", " ")
         if row.get(key) is True:
             problems.append(_("%(column)s: a ticked box (TRUE) is not text") % {"column": column})
         elif values[key] and key in NAME_COLUMNS and (problem := name_problem(str(row.get(key)).strip())):
@@ -94,8 +104,24 @@ def _cell_problems(row: Row, values: dict[str, str]) -> list[str]:
     return problems
 
 
-def import_players(tournament: Tournament, upload: BinaryIO, name: str, *, user=None) -> PlayerImport:
-    """Check every row of the upload, then register all of them in one transaction.
+def women_category(tournament: Tournament, gender_header: str) -> str:
+    """The category a woman of the list goes to: the tournament's own if it has one by a
+    usual name, else named in the list's language ("Geschlecht": "Damen"), else in the
+    director's. Categories are data, in the tournament's language, not the reader's."""
+    have = {name.casefold(): name for name in tournament.categories.values_list("name", flat=True)}
+    for usual in WOMEN_CATEGORIES:
+        if usual.casefold() in have:
+            return have[usual.casefold()]
+    language = "de" if gender_header.casefold() in GERMAN_GENDER_HEADERS else translation.get_language()
+    with translation.override(language):
+        return _("Women")
+
+
+def import_players(
+    tournament: Tournament, upload: BinaryIO, name: str, *, user=None, skip_bad_rows: bool = False
+) -> PlayerImport:
+    """Check every row of the upload, then register all of them in one transaction; with
+    ``skip_bad_rows`` the good rows, the others listed in ``skipped`` with their reasons.
 
     A membership number of another name is named as ``user``'s only when he may see that
     player (:meth:`Player.objects.known_to`).
@@ -103,7 +129,9 @@ def import_players(tournament: Tournament, upload: BinaryIO, name: str, *, user=
     Raises :class:`core.spreadsheets.SpreadsheetError` for an unreadable file; bad
     rows come back in ``errors`` and nothing is written.
     """
-    rows = read_table(upload, name, PLAYER_COLUMNS, required=["name"], max_rows=MAX_PLAYERS)
+    titles: dict[str, str] = {}
+    rows = read_table(upload, name, PLAYER_COLUMNS, required=["name"], max_rows=MAX_PLAYERS, titles=titles)
+    women = women_category(tournament, titles.get("gender", ""))
     result = PlayerImport()
     drawn = tournament.series.count()
     first_series = drawn + 1
@@ -124,20 +152,23 @@ def import_players(tournament: Tournament, upload: BinaryIO, name: str, *, user=
     for row in rows:
         values = {key: _text(row, key) for key in PLAYER_COLUMNS}
         values["nationality"] = values["nationality"].upper()
-        problems = _cell_problems(row, values)
+        problems = _cell_problems(row, values, titles)
         first_name = values.pop("first_name")
         if first_name and values["name"]:
             values["name"] = f"{first_name} {values['name']}"
         gender = values.pop("gender").casefold()
         if not values["category"] and gender in WOMEN:
-            values["category"] = _("Women")
+            values["category"] = women
         if not values["name"] and row.get("name") is not True:
-            problems.append(_("name: empty; every player needs a name"))
+            # Named as the file names it: "Nachname: empty" beside a filled "Vorname".
+            problems.append(
+                _("%(column)s: empty; every player needs a name") % {"column": titles.get("name", _("name"))}
+            )
         for key, limit in MAX_LENGTH.items():
             if len(values[key]) > limit:
                 problems.append(
                     _("%(column)s: longer than %(limit)s characters")
-                    % {"column": key.replace("_", " "), "limit": limit}
+                    % {"column": titles.get(key) or key.replace("_", " "), "limit": limit}
                 )
         number = values["membership_number"]
         key = identity_key(values["name"], values["club"].casefold())
@@ -214,7 +245,15 @@ def import_players(tournament: Tournament, upload: BinaryIO, name: str, *, user=
             )
     if result.errors:
         result.errors.sort(key=lambda error: error[0])
-        return result
+        bad = {number for number, _problem in result.errors}
+        result.valid = len([number for number, _values in entries if number not in bad])
+        if not skip_bad_rows:
+            return result
+        entries = [(number, values) for number, values in entries if number not in bad]
+        result.skipped, result.errors = result.errors, []
+        if not entries:
+            result.errors = result.skipped
+            return result
 
     try:
         with transaction.atomic():

@@ -162,8 +162,15 @@ class RegistrationForm(PlayerFieldsForm):
 
 
 class QuickAddForm(PlayerFieldsForm):
-    """A walk-in at the door, in one line: name, club, optional membership number. He is
+    """A walk-in at the door, in one line: name, club, optional membership number and the
+    tournament's category (when it has any: the best woman's prize needs it). He is
     present at once and plays from the next series not yet drawn."""
+
+    def __init__(self, *args, tournament: Tournament, **kwargs) -> None:
+        super().__init__(*args, tournament=tournament, **kwargs)
+        if tournament.categories.exists():
+            self.fields["category"] = CategoryChoice(tournament)
+            self.order_fields(["name", "club", "membership_number", "category"])
 
     def clean(self) -> dict:
         data = super().clean()
@@ -188,6 +195,7 @@ class QuickAddForm(PlayerFieldsForm):
             first_series=self.tournament.series.count() + 1,
             present=True,
             namesake_ok=data.get("namesake_ok", False),
+            category=data.get("category"),
         )
 
 

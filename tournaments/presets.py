@@ -2,7 +2,8 @@
 
 A preset fills a new tournament's own rule tables once, when it is created: the rounds
 per series (so the deals, 3.2.1), the entry and list fee, the prize pool's share, the
-lost-game and passed-out fees and the table money (DOMAIN, "Settlement"). The director
+lost-game and passed-out fees and the table money (DOMAIN, "Settlement"), and ticks
+"publish standings". The director
 then edits them like any tournament's rules; the preset is not remembered, so nothing
 changes them afterwards. A new preset is a new entry in :data:`PRESETS`, never a code
 branch: :func:`apply_preset` and :func:`summary` read only the data.
@@ -34,6 +35,9 @@ class Preset:
     passed_out_fees: tuple[tuple[int, int, Decimal], ...] = ()
     #: (table size, place at the table, amount)
     table_money: tuple[tuple[int, int, Decimal], ...] = ()
+    #: The usual events show their standings to the hall (the projector, the public
+    #: page): a preset ticks "publish standings"; a tournament from scratch starts unpublished.
+    standings_public: bool = True
 
     def fields(self) -> dict[str, object]:
         """The tournament's own fields the preset sets (the create form's initial values)."""
@@ -42,6 +46,7 @@ class Preset:
             "entry_fee": self.entry_fee,
             "list_fee": self.list_fee,
             "prize_pool_percent": self.prize_pool_percent,
+            "standings_public": self.standings_public,
         }
 
 

@@ -52,6 +52,8 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         tournament = services.create_tournament(form, request.user, preset=preset)
         messages.success(request, _("Tournament created. Register the players next."))
+        if request.POST.get("next") == "rules":  # the fee and prize tables live on the rules page
+            return redirect("director:edit", tournament.pk)
         return redirect("director:players", tournament.pk)
     choices = [(p, presets.summary(p)) for p in presets.PRESETS]
     return render(request, "tournaments/tournament_form.html", {"form": form, "presets": choices, "preset": preset})
@@ -186,7 +188,9 @@ def withdraw(request: HttpRequest, tournament: Tournament, registration_id: int)
 def players_import(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     import_upload(
         request,
-        lambda upload: import_players(tournament, upload, upload.name, user=request.user),
+        lambda upload: import_players(
+            tournament, upload, upload.name, user=request.user, skip_bad_rows=request.POST.get("skip_bad_rows") == "1"
+        ),
         lambda result: (
             ngettext(
                 "%(n)s player registered (%(new)s new, %(known)s already known by membership number).",

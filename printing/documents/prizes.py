@@ -72,7 +72,9 @@ def write_prize_list(payout, out, *, tournament, finality=None) -> None:
             bottom = TOP - ROW - (i + 1) * ROW
             y = bottom + 8
             text.right(PLACE_RIGHT, y, f"{winner.place}.", font, SIZE)
-            text.left(NAME, y, fit(winner.name, font, SIZE, CLUB - NAME - 6), font, SIZE)
+            # A category's own prize names its ranking: "Anna Müller (Damen)", place 1 of it.
+            name = f"{winner.name} ({winner.category})" if winner.category else winner.name
+            text.left(NAME, y, fit(name, font, SIZE, CLUB - NAME - 6), font, SIZE)
             text.left(CLUB, y, fit(winner.club, font, SIZE, RATING_RIGHT - 50 - CLUB), font, SIZE)
             text.right(RATING_RIGHT, y, str(winner.rating), font, SIZE)
             text.right(PRIZE_RIGHT, y, money(winner.amount), bold, SIZE)

@@ -309,9 +309,11 @@ class ScoresheetWriter:
         top = HEADER_TOP
         t.left(MARGIN, top - 14, _("Scoresheet"), self.bold, 14)
         table = _("Table %(number)s") % {"number": data.table}
-        t.right(RIGHT, top - 16, table, self.bold, 18)
         series = _("Series %(number)s") % {"number": data.series}
-        line = " · ".join(part for part in (data.tournament, data.date, data.venue, series) if part)
+        # The series beside the table number, never at the end of a line a long venue cuts:
+        # table 1 of series 1 and of series 2 are told apart at a glance (issue 26, 11).
+        t.right(RIGHT, top - 16, f"{series} · {table}", self.bold, 18)
+        line = " · ".join(part for part in (data.tournament, data.date, data.venue) if part)
         t.left(MARGIN, top - 27, fit(line, self.font, 9, 400), self.font, 9)
         size_text = _("%(size)s players, %(deals)s deals") % {"size": data.size, "deals": data.deals}
         page_text = _("page %(page)s of %(pages)s") % {"page": page, "pages": pages}

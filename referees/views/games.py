@@ -141,9 +141,9 @@ def game_correct(request: HttpRequest, tournament: Tournament, game_id: int) -> 
         game = game_or_404(tournament, game_id)  # the form changed its instance; show the stored game
     else:
         form = _correction_form(game, dispute=request.GET.get("dispute"))
-    return _correct_page(
-        request, tournament, game, form, VoidForm(table=game.table, initial={"version": game.version}), status
-    )
+    # Opened from a dispute (?dispute=): voiding the deal settles it as well as correcting it.
+    void_initial = {"version": game.version, "dispute": request.GET.get("dispute")}
+    return _correct_page(request, tournament, game, form, VoidForm(table=game.table, initial=void_initial), status)
 
 
 def _correct_page(request, tournament, game, form, void_form, status):

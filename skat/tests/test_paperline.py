@@ -57,9 +57,15 @@ def test_tops_with_and_without():
     assert (parse_line("1k11 70").tops_kind, parse_line("1k11 70").tops) == ("with", 11)
 
 
-def test_without_tops_the_number_after_a_space_is_the_card_points():
-    line = parse_line("1h 75")
-    assert (line.tops, line.declarer_points) == (None, 75)  # the engine asks for the tops (2.4.2)
+def test_a_suit_or_grand_without_tops_is_refused_naming_the_letter_and_the_letters():
+    """Issue 26, 18: "2x 70" was "tops: 2.4.2: required"; x is diamonds (Karo), and the line
+    says so, with where the tops go and every contract letter."""
+    with pytest.raises(RuleError) as raised:
+        parse_line("2x 70")
+    assert raised.value.field == "tops" and raised.value.paragraph == "2.4.2"
+    assert raised.value.message.startswith("x is Diamonds: its tops follow the letter directly, e.g. x2")
+    assert "x/d diamonds (Karo), g grand, n null" in raised.value.message
+    assert parse_line("2n 0").declarer_points == 0  # null has no tops (2.4.3)
 
 
 @pytest.mark.parametrize(

@@ -8,7 +8,9 @@
  * the page's ETag, so an unchanged page costs the office a 304. When the office answers
  * that the standings are no longer public (404: the director withdrew them), the board
  * leaves the screen at once and a line says so; the screen keeps asking and shows the
- * standings again when they are published again.
+ * standings again when they are published again. A director's preview of standings not
+ * yet published (data-preview) keeps its first page and its note instead of blanking; once
+ * they are published the screen turns and the note goes.
  */
 (function () {
   "use strict";
@@ -22,6 +24,8 @@
   var clock = document.querySelector("[data-clock]");
   var offline = document.querySelector("[data-offline]");
   var withdrawn = document.querySelector("[data-withdrawn]");
+  var previewNote = document.querySelector("[data-preview-note]");
+  var preview = screen.hasAttribute("data-preview");
   var busy = false;
 
   function two(n) {
@@ -42,6 +46,12 @@
   }
 
   function published(yes) {
+    if (preview && !yes) {
+      return; // the director's preview: the first page and the note stay
+    }
+    if (previewNote && yes) {
+      previewNote.hidden = true;
+    }
     board.hidden = !yes;
     if (withdrawn) {
       withdrawn.hidden = yes;

@@ -68,7 +68,7 @@ def check_in_and_take(page, query: str, amount: str) -> None:
     page.fill("#desk-q", query)
     rows = page.locator("#desk-rows tr")
     expect(rows).to_have_count(1)
-    rows.first.locator("button", has_text="check in").click()
+    rows.first.get_by_role("button", name="check in", exact=True).click()  # not "check in and take"
     expect(rows.first.locator("button", has_text="present")).to_be_visible()
     rows.first.locator("button", has_text=f"take {amount}").click()
     expect(rows.first.locator("button", has_text="paid")).to_be_visible()

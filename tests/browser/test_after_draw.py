@@ -69,7 +69,7 @@ def test_no_show_late_arrival_reprints_undo_and_substitute(live_server, browser)
     page.goto(f"{base}/t/{t.pk}/series/1/")
     page.fill("#id_noshow_player", gone.name)
     page.click("form[action$='/no-show/'] button")
-    expect(page.locator(".messages")).to_contain_text(f"{gone.name} did not turn up and is off series 1")
+    expect(page.locator(".messages")).to_contain_text(f"{gone.name} did not turn up and is withdrawn from the rest")
     expect(page.locator("#reprint")).to_contain_text("Table 1 has a new link")
 
     # A late arrival: Norbert comes after the draw and before play; he joins a three.

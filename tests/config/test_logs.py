@@ -60,3 +60,35 @@ def test_a_400_for_a_foreign_host_header_is_one_log_line(log, settings):
         assert client.get("/").status_code == 400
     assert "Traceback" not in log.getvalue(), log.getvalue()
     assert len(log.getvalue().splitlines()) == 3, log.getvalue()
+
+
+@pytest.fixture
+def terminal():
+    """What the director's terminal shows: every handler on the way from django.request to
+    the root writes into one stream (the settings' console and any Django adds itself)."""
+    stream = io.StringIO()
+    handlers = []
+    logger = logging.getLogger("django.request")
+    while logger is not None:
+        handlers += [h for h in logger.handlers if type(h) is logging.StreamHandler]  # not pytest's
+        logger = logger.parent if logger.propagate else None
+    saved = [h.setStream(stream) for h in handlers]
+    yield stream
+    for handler, old in zip(handlers, saved, strict=True):
+        handler.setStream(old)
+
+
+@pytest.mark.django_db
+def test_a_403_and_a_csrf_failure_are_one_line_each_in_the_terminal_with_debug_on(terminal, settings):
+    """Issue 26, 21: with DEBUG on (``manage.py runserver``) Django's own console handler on
+    "django" printed every refusal a second time, beside the root's."""
+    settings.DEBUG = True
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(factories.user())
+    assert client.get(reverse("director:detail", args=[factories.tournament().pk])).status_code == 403
+    assert client.post(reverse("director:detail", args=[factories.tournament().pk])).status_code == 403
+    lines = terminal.getvalue().splitlines()
+    assert len(lines) == 2, lines
+    assert lines[0].startswith("Forbidden (Permission denied): /t/"), lines
+    assert lines[1].startswith("Forbidden (CSRF token missing.): /t/"), lines
+    assert "Traceback" not in terminal.getvalue()

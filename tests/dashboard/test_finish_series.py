@@ -89,3 +89,20 @@ def test_a_finished_series_is_announced_after_the_commit(django_capture_on_commi
     finally:
         series_finished.disconnect(listener)
     assert heard == [series.pk]
+
+
+def test_the_dashboard_offers_to_finish_a_series_whose_sheets_are_all_confirmed(client):
+    """Issue 26, 20: not "Series 1 · running" without a button once every sheet is confirmed."""
+    series = _series_of_three_tables()
+    t = series.tournament
+    client.force_login(director_of(t))
+    finish = reverse("director:finish", args=[t.pk, 1])
+    page = client.get(reverse("director:detail", args=[t.pk])).content.decode()
+    assert "Series 1 · running" in page and finish not in page
+    series.tables.exclude(number=1).delete()
+    page = client.get(reverse("director:detail", args=[t.pk])).content.decode()
+    assert "Series 1 · ready to finish" in page and "Every sheet of series 1 is confirmed" in page
+    assert f'action="{finish}"' in page
+    client.post(finish)
+    series.refresh_from_db()
+    assert series.status == Series.Status.FINISHED

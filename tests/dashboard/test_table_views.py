@@ -47,7 +47,8 @@ def test_a_confirmed_sheet_says_so(client, director):
     table = series.tables.get()
     for number in range(1, 5):
         factories.game(table, number, passed_out=True)
-    assert "Awaiting confirmation" in client.get(_url(t, 1, 1)).content.decode()
+    page = client.get(_url(t, 1, 1)).content.decode()
+    assert "Awaiting confirmation" in page and " not yet, " in page and " ·," not in page
     SignOff.objects.create(table=table)
     assert "Sheet confirmed" in client.get(_url(t, 1, 1)).content.decode()
 

@@ -52,7 +52,10 @@ def test_a_no_show_is_removed_and_the_message_lists_the_changed_table_with_repri
     response = client.post(url("no_show", t.pk, 1), {"player": gone.player.name})
     assert response["Location"] == url("series", t.pk, 1) + "?reprint=2#reprint"
     html = page(client, response)
-    assert f"{gone.player.name} did not turn up and is off series 1. Changed: table 2: 1. " in html
+    assert (
+        f"{gone.player.name} did not turn up and is withdrawn from the rest of the tournament (from series 1 on"
+        in html
+    )
     assert url("series_cards_pdf", t.pk, 1) + "?tables=2" in html
     assert url("series_pin_slips_pdf", t.pk, 1) + "?tables=2" in html
     assert Table.objects.get(series=series, number=2).size == 3

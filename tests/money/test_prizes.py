@@ -63,7 +63,7 @@ def test_the_rules_page_saves_the_prize_table(client, director):
         ([(1, "50", "20")], "Give either a share of the prize pool or a fixed amount for place 1."),
         ([(1, "", "")], "Give either a share of the prize pool or a fixed amount for place 1."),
         ([(1, "101", "")], "Ensure this value is less than or equal to 100."),
-        ([(1, "10", ""), (1, "", "5")], "Please correct the duplicate data for place"),
+        ([(1, "10", ""), (1, "", "5")], "place: place 1 of the overall ranking has two prizes."),
         ([(0, "10", "")], "Ensure this value is greater than or equal to 1."),
     ],
 )
@@ -159,3 +159,34 @@ def test_the_fee_account_is_a_fixed_number_of_queries(client, director, django_a
             assert client.get(reverse("director:fee_account", args=[t.pk])).status_code == 200
         counts.append(len(captured))
     assert counts[0] == counts[1]
+
+
+def test_a_category_has_prizes_of_its_own_on_the_fee_account_and_the_pdf(client, director):
+    """Issue 26, 22: the best woman, place 1 of the category's own ranking, besides the
+    overall prizes and from the same pool."""
+    t = finished(director)
+    women = t.categories.create(name="Damen")
+    ranked = standings(t)
+    best_woman = ranked[4].item
+    t.registrations.filter(player_id__in=[best_woman.player_id, ranked[7].item.player_id]).update(category=women)
+    url = reverse("director:edit", args=[t.pk])
+    data = rules_post(t, **{"prizes-TOTAL_FORMS": 2, "prizes-INITIAL_FORMS": 0})
+    data |= {"prizes-0-place": 1, "prizes-0-amount": "30.00", "prizes-0-percent": ""}
+    data |= {"prizes-1-place": 1, "prizes-1-amount": "10.00", "prizes-1-percent": "", "prizes-1-category": women.pk}
+    assert client.post(url, data).status_code == 302
+    # Another tournament's category is no choice here.
+    other = factories.tournament().categories.create(name="Senioren")
+    refused = client.post(url, data | {"prizes-1-category": other.pk})
+    assert refused.status_code == 200 and "Select a valid choice" in refused.content.decode()
+    payout = client.get(reverse("director:fee_account", args=[t.pk])).context["payout"]
+    assert [(w.place, w.name, w.amount, w.category) for w in payout.winners] == [
+        (1, ranked[0].item.name, Decimal("30.00"), ""),
+        (1, best_woman.name, Decimal("10.00"), "Damen"),
+    ]
+    assert payout.prizes.paid_out == Decimal("40.00")
+    page = client.get(reverse("director:fee_account", args=[t.pk])).content.decode()
+    assert "Prizes of the category Damen (its own ranking)" in page
+    text = (
+        PdfReader(io.BytesIO(client.get(reverse("director:prizes_pdf", args=[t.pk])).content)).pages[0].extract_text()
+    )
+    assert f"1. {best_woman.name} (Damen)" in text

@@ -585,3 +585,16 @@ def test_wrapping_a_name_whole_shrinks_it_rather_than_cutting_it():
     lines, size = wrap_whole("Abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyz", "Helvetica", 8, 30)
     assert "".join(lines) == "Abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyz" and size == 5.5
     assert wrap_whole("", "Helvetica", 8, 60) == ([], 8)
+
+
+@pytest.mark.parametrize("filled", [False, True])
+def test_the_sheets_header_names_the_series_beside_the_table_however_long_the_venue(filled):
+    """Issue 26, 11: the series stood at the end of a line a long venue cut off."""
+    venue = "Vereinsheim des Skatclubs Herz Dame Altenburg, großer Saal im ersten Obergeschoss " * 2
+    table = named_table(4, ["Anna", "Bernd", "Clara", "Dieter"], venue=venue)
+    Series.objects.filter(pk=table.series_id).update(number=2)
+    table.series.refresh_from_db()
+    if filled:
+        play(table, 4)
+    text = pages(table_sheet_pdf(table, filled=filled))[0]
+    assert "Series 2 · Table 1" in text

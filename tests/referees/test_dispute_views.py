@@ -165,3 +165,20 @@ def test_a_dispute_of_another_tournament_is_404(client, setup):
             else (client.get(reverse(name, args=[tournament.pk, dispute.pk])))
         )
         assert response.status_code == 404, name
+
+
+def test_the_dispute_pages_button_opens_the_correction_settling_it(client, setup):
+    """Issue 26, 16: "Correct or void deal 1" preselects "settles dispute" in both forms,
+    as the small deal number link did."""
+    import re
+
+    tournament, table = setup
+    game = table.games.get(number=1)
+    dispute = Dispute.objects.create(table=table, game=game, description="revoke", raised_by="A")
+    page = client.get(reverse("referees:dispute", args=[tournament.pk, dispute.pk])).content.decode()
+    button = re.search(r'<a class="button secondary" href="([^"]+)">Correct or void deal 1</a>', page)
+    assert button and button.group(1) == reverse("referees:correct", args=[tournament.pk, game.pk]) + (
+        f"?dispute={dispute.pk}"
+    )
+    correct = client.get(button.group(1)).content.decode()
+    assert correct.count(f'<option value="{dispute.pk}" selected>') == 2, "the correction and the void"

@@ -52,3 +52,14 @@ def test_choices_are_grouped_by_section_and_labels_name_it():
     assert sum(len(items) for _, items in groups) == len(paragraphs.PARAGRAPHS)
     assert paragraphs.label("4.1.4") == "4.1.4 (The lead)"
     assert paragraphs.label("7.2.5") == "7.2.5"
+
+
+def test_a_german_reader_gets_no_english_sentence_in_the_list():
+    """Issue 26, 17: the correction form's paragraph list was English in German."""
+    from django.utils import translation
+
+    with translation.override("de"):
+        groups = paragraphs.choices()
+    lead = dict((str(title), items) for title, items in groups)["4.1 Das Ausspielen"]
+    assert lead[3] == ("4.1.4", "4.1.4 · Das Ausspielen")
+    assert not any("the" in text.split() for _, items in groups for _, text in items)

@@ -270,10 +270,17 @@ def test_the_projector_turns_only_while_the_standings_are_public_even_for_its_di
     client.force_login(director)
     t = field(12, director=director, standings_public=False)
     url = reverse("public:live", args=[t.pk])
-    assert client.get(url).status_code == 200
+    page = client.get(url).content.decode()
+    # Issue 26, 10: the page says it is a preview and keeps its page (data-preview: no blanking).
+    assert "data-preview" in page and "the standings are not published" in page
     assert client.get(url, {"part": "board", "page": "1"}).status_code == 404
+    standings_page = client.get(reverse("director:standings", args=[t.pk])).content.decode()
+    assert "Not published: only the tournament" in standings_page and "(not published)" in standings_page
     Tournament.objects.filter(pk=t.pk).update(standings_public=True)
     assert client.get(url, {"part": "board", "page": "1"}).status_code == 200
+    assert "data-preview" not in client.get(url).content.decode()
+    standings_page = client.get(reverse("director:standings", args=[t.pk])).content.decode()
+    assert "Not published" not in standings_page and "(not published)" not in standings_page
 
 
 # --- in play: the public pages settle for a few seconds ----------------------------------------

@@ -193,3 +193,44 @@ def test_the_desk_cash_is_net_of_the_list_fees_refunded_to_withdrawals():
     assert (totals.refunded, totals.cash) == (Decimal("2.00"), Decimal("30.00"))
     regs[0].refresh_from_db()
     assert door.refund(t, regs[0]) == Decimal("2.00")
+
+
+def test_one_tap_checks_in_and_takes_the_fee(client, director):
+    """Issue 26, 15: the usual arrival is one tap, not two."""
+    t = factories.tournament(directors=[director], entry_fee=Decimal("10"), list_fee=Decimal("2"), series_count=3)
+    anna = _register(t, "Anna Müller")
+    page = client.get(reverse("director:desk", args=[t.pk])).content.decode()
+    assert "check in and take 16.00" in page
+    url = reverse("director:desk_toggle", args=[t.pk, anna.pk, "arrived"])
+    row = client.post(url, {"value": "1"}, headers={"HX-Request": "true"}).content.decode()
+    anna.refresh_from_db()
+    assert anna.present and anna.paid and anna.list_fees_paid
+    assert "check in and take" not in row and "present ✓" in row and "paid ✓" in row
+    assert door.totals(t).cash == Decimal("16")
+
+
+def test_the_desk_counts_as_the_dashboard_and_finds_a_withdrawn_player(client, director):
+    """Issue 26, 14: after a no-show the desk's counts leave him out, as the dashboard's do,
+    and searching him says he withdrew and offers him back, not "add him above"."""
+    t = factories.tournament(directors=[director])
+    regs = factories.registered(t, 4)
+    Registration.objects.filter(pk__in=[r.pk for r in regs]).update(present=True, paid=True)
+    Registration.objects.filter(pk=regs[0].pk).update(withdrawn_after_series=1, present=False)
+    totals = door.totals(t)
+    assert (totals.registered, totals.present, totals.paid, totals.withdrawn) == (3, 3, 3, 1)
+    dashboard = client.get(reverse("director:detail", args=[t.pk])).content.decode()
+    assert "<strong>3</strong> players registered" in dashboard and "(and 1 withdrawn)" in dashboard
+    page = client.get(reverse("director:desk", args=[t.pk]), {"q": regs[0].player.name}).content.decode()
+    assert "Withdrawn after series 1: registered, not playing the rest of the tournament." in page
+    assert "Nobody found" not in page
+    assert reverse("director:undo_withdrawal", args=[t.pk, regs[0].pk]) in page
+    back = client.post(reverse("director:undo_withdrawal", args=[t.pk, regs[0].pk]), {"back": "desk"})
+    assert back.status_code == 302 and back.url.startswith(reverse("director:desk", args=[t.pk]) + "?q=")
+
+
+def test_a_walk_in_gets_a_category(client, director):
+    t = factories.tournament(directors=[director])
+    women = t.categories.create(name="Damen")
+    assert 'name="walkin-category"' in client.get(reverse("director:desk", args=[t.pk])).content.decode()
+    client.post(reverse("director:desk_add", args=[t.pk]), {"walkin-name": "Paula Quast", "walkin-category": women.pk})
+    assert Registration.objects.get(player__name="Paula Quast").category == women

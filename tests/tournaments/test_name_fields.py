@@ -205,7 +205,7 @@ def test_the_player_list_refuses_it_as_a_category(text):
     result = import_players(t, io.BytesIO(upload.encode()), "club.csv")
     assert len(result.errors) == 1
     row, message = result.errors[0]
-    assert row == 3 and re.fullmatch(r"category: (contains a control character.*|has no visible character)", message)
+    assert row == 3 and re.fullmatch(r"Kategorie: (contains a control character.*|has no visible character)", message)
     assert not Registration.objects.exists() and not Category.objects.exists() and not Player.objects.exists()
 
 

@@ -43,8 +43,26 @@ def test_bad_rows_are_listed_and_nothing_is_registered(client, tournament):
     response = post(client, tournament, b"Name;Mitgliedsnummer\nAnna;1\n;2\nBernd;1\n")
     page = response.content.decode()
     assert "Nothing was imported: 2 problems." in page
-    assert "Row 3: name: empty" in page and "Row 4: membership number 1: already in row 2" in page
+    assert "Row 3: Name: empty" in page and "Row 4: membership number 1: already in row 2" in page
+    assert "Or tick “import the valid rows, skip the others” and upload it again: 1 row is valid." in page
     assert not Registration.objects.exists()
+
+
+def test_the_valid_rows_are_imported_and_the_others_listed_when_ticked(client, tournament):
+    """Issue 26, 19: two bad rows no longer cost the whole list."""
+    response = client.post(
+        reverse("director:players_import", args=[tournament.pk]),
+        {
+            "file": SimpleUploadedFile("p.csv", b"Name;Mitgliedsnummer\nAnna;1\n;2\nBernd;1\nCarl;3\n"),
+            "skip_bad_rows": "1",
+        },
+        follow=True,
+    )
+    page = response.content.decode()
+    assert "2 players registered (2 new" in page
+    assert "2 rows were skipped; correct them and import them alone:" in page
+    assert "Row 3: Name: empty" in page and "Row 4: membership number 1: already in row 2" in page
+    assert sorted(Registration.objects.values_list("player__name", flat=True)) == ["Anna", "Carl"]
 
 
 @pytest.mark.parametrize(

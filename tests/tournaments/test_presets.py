@@ -40,6 +40,7 @@ def tables(t: Tournament) -> dict[str, object]:
         "entry_fee": t.entry_fee,
         "list_fee": t.list_fee,
         "prize_pool_percent": t.prize_pool_percent,
+        "standings_public": t.standings_public,
         "lost_game_fees": tuple((f.from_lost_game, f.amount) for f in t.lost_game_fees.order_by("from_lost_game")),
         "passed_out_fees": tuple(
             (f.table_size, f.from_passed_out, f.amount)
@@ -110,3 +111,32 @@ def test_an_unknown_preset_is_none(client, director):
     t = create(client, "nonesuch")
     assert tables(t)["lost_game_fees"] == ((1, Decimal("0.50")), (4, Decimal("1.00")))  # the common schedule
     assert tables(t)["table_money"] == ()
+
+
+def test_a_preset_publishes_the_standings_a_tournament_from_scratch_does_not(client, director):
+    """Issue 26, 10: the usual events show their standings to the hall."""
+    assert create(client, "club").standings_public
+    form = client.get(reverse("director:create")).context["form"]
+    assert not form["standings_public"].value()
+
+
+def test_the_new_tournament_form_leads_to_the_fee_and_prize_tables(client, director):
+    """Issue 26, 20: the fees and prizes are tables the new form cannot hold; it says so and
+    its second button saves and opens them."""
+    page = client.get(reverse("director:create")).content.decode()
+    assert "Save and set fees and prizes" in page and "the prizes (overall and per category" in page
+    response = client.post(
+        reverse("director:create"),
+        {
+            "name": "Cup",
+            "date": "2026-12-01",
+            "series_count": 2,
+            "rounds_per_series": 3,
+            "entry_fee": "5",
+            "list_fee": "0",
+            "prize_pool_percent": 100,
+            "next": "rules",
+        },
+    )
+    t = Tournament.objects.get(name="Cup")
+    assert response.status_code == 302 and response.url == reverse("director:edit", args=[t.pk])

@@ -41,7 +41,7 @@ def test_the_xlsx_download_opens_with_the_standings(client, tournament):
     assert "attachment" in response["Content-Disposition"] and ".xlsx" in response["Content-Disposition"]
     workbook = load_workbook(io.BytesIO(b"".join(response.streaming_content)), read_only=True)
     rows = list(workbook["Ranking"].iter_rows(values_only=True))
-    assert rows[0] == RANKING_COLUMNS
+    assert rows[0] == (*RANKING_COLUMNS, "Category")
     assert [(r[0], r[9]) for r in rows[1:]] == [(e.place, e.rating.rating) for e in standings(tournament)]
 
 

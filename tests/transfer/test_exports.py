@@ -65,11 +65,11 @@ def test_the_workbook_has_the_documented_sheets_and_columns():
     workbook = workbook_of(t)
     assert workbook.sheetnames == ["Ranking", "Teams", "Results", "Games", "Tournament", "Players", "Tables"]
     for name, columns in [
-        ("Ranking", RANKING_COLUMNS),
+        ("Ranking", (*RANKING_COLUMNS, "Category")),
         ("Teams", TEAMS_COLUMNS),
         ("Results", RESULTS_COLUMNS),
         ("Games", GAMES_COLUMNS),
-        ("Players", PLAYERS_COLUMNS),
+        ("Players", (*PLAYERS_COLUMNS, "Category")),
         ("Tables", TABLES_COLUMNS),
     ]:
         assert sheet_rows(workbook, name)[0] == columns
@@ -96,7 +96,7 @@ def test_the_ranking_sheet_is_the_standings():
     for entry in standings(t):
         r, p = entry.rating, players[entry.item.player_id]
         counts = (r.points, r.won, r.lost, r.bonus, r.rating)
-        expected.append((entry.place, p.name, p.club.name, p.membership_number, "DE", *counts, 2))
+        expected.append((entry.place, p.name, p.club.name, p.membership_number, "DE", *counts, 2, None))
     assert rows == expected
 
 
@@ -106,7 +106,7 @@ def test_the_results_sheet_adds_up_to_the_ranking():
     _h, ranking = sheet_rows(workbook, "Ranking")
     _h, results = sheet_rows(workbook, "Results")
     assert len(results) == 2 * len(ranking), "one row per player and series"
-    for place, name, _club, number, _nat, points, won, lost, bonus, rating, _tables in ranking:
+    for place, name, _club, number, _nat, points, won, lost, bonus, rating, _tables, _category in ranking:
         mine = [r for r in results if r[2] == number]
         assert [r[3] for r in mine] == [1, 2]
         assert {r[0] for r in mine} == {place} and {r[1] for r in mine} == {name}
@@ -149,7 +149,7 @@ def test_csv_is_utf8_with_bom_and_semicolons_and_parses_back():
     text = "".join(csv_lines(t, "Ranking"))
     assert text.startswith("\ufeffPlace;Name;Club;")
     rows = list(csv.reader(io.StringIO(text.lstrip("\ufeff")), delimiter=";"))
-    assert tuple(rows[0]) == RANKING_COLUMNS
+    assert tuple(rows[0]) == (*RANKING_COLUMNS, "Category")
     ranked = standings(t)
     assert [(int(r[0]), int(r[9])) for r in rows[1:]] == [(e.place, e.rating.rating) for e in ranked]
     assert "Müller" in text
@@ -257,3 +257,17 @@ def test_the_provisional_status_counts_one_sheet_in_the_singular():
 
     state = SimpleNamespace(final=False, confirmed=0, sheets=1, unfinished=[])
     assert standings_status(state) == "provisional: 1 of 1 sheet not confirmed"
+
+
+def test_the_ranking_and_players_sheets_name_each_players_category():
+    """Issue 26, 22: the best woman found in the spreadsheet too."""
+    t = finished_tournament()
+    women = t.categories.create(name="Damen")
+    first = standings(t)[0].item.player_id
+    t.registrations.filter(player_id=first).update(category=women)
+    workbook = workbook_of(t)
+    header, ranking = sheet_rows(workbook, "Ranking")
+    assert ranking[0][header.index("Category")] == "Damen" and ranking[1][header.index("Category")] is None
+    header, players = sheet_rows(workbook, "Players")
+    categories = {row[0]: row[header.index("Category")] for row in players}
+    assert categories[first] == "Damen" and list(categories.values()).count("Damen") == 1

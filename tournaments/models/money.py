@@ -108,10 +108,21 @@ class Prize(models.Model):
     gets a share of the prize pool (``percent``) or a fixed ``amount``, exactly one of them.
 
     Paid out by :func:`skat.fees.prize_list`; the pool is the tournament's
-    ``prize_pool_percent`` of what the fees leave after the table money.
+    ``prize_pool_percent`` of what the fees leave after the table money. A line with a
+    ``category`` is that category's own prize (the best woman: place 1 of "Damen"), paid
+    from the same pool besides any prize of the overall ranking.
     """
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="prizes")
+    category = models.ForeignKey(
+        "tournaments.Category",
+        verbose_name=_("category"),
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="prizes",
+        help_text=_("empty: the overall ranking"),
+    )
     place = models.PositiveSmallIntegerField(_("place"), validators=[MinValueValidator(1)])
     percent = models.DecimalField(
         _("share of the prize pool (%)"),
@@ -130,7 +141,14 @@ class Prize(models.Model):
         verbose_name = _("prize")
         verbose_name_plural = _("prizes")
         constraints = [
-            models.UniqueConstraint(fields=["tournament", "place"], name="prize_place_unique"),
+            models.UniqueConstraint(
+                fields=["tournament", "place"], condition=Q(category__isnull=True), name="prize_place_unique"
+            ),
+            models.UniqueConstraint(
+                fields=["tournament", "category", "place"],
+                condition=Q(category__isnull=False),
+                name="prize_category_place_unique",
+            ),
             models.CheckConstraint(condition=Q(place__gte=1), name="prize_place_positive"),
             models.CheckConstraint(
                 condition=Q(percent__isnull=True, amount__isnull=False)

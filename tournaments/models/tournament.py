@@ -130,7 +130,15 @@ class Tournament(models.Model):
 
     def prize_rules(self) -> tuple:
         """The prize table as :class:`skat.fees.PrizeRule` lines (one query, none when prefetched)."""
-        return tuple(prize.rule() for prize in self.prizes.all())
+        return tuple(prize.rule() for prize in self.prizes.all() if prize.category_id is None)
+
+    def category_prize_rules(self) -> dict[int, tuple]:
+        """Each category's own prize table: {category id: its PrizeRule lines}."""
+        rules: dict[int, list] = {}
+        for prize in self.prizes.all():
+            if prize.category_id is not None:
+                rules.setdefault(prize.category_id, []).append(prize.rule())
+        return {category: tuple(lines) for category, lines in rules.items()}
 
     def lost_game_fee(self, nth_lost: int) -> Decimal:
         """The fee for a player's nth lost game on one sheet, from the step table."""

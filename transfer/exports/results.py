@@ -7,14 +7,14 @@ from collections.abc import Iterator
 from standings.ranking import rated_seats, standings, stored_seat_totals, team_standings
 
 
-def _players(tournament) -> dict[int, tuple[str, str]]:
-    """player id -> (membership number, nationality) for everyone seated or registered."""
-    from tournaments.models import Player
+def _players(tournament) -> dict[int, tuple[str, str, str]]:
+    """player id -> (membership number, nationality, category) for everyone registered."""
+    from tournaments.models import Registration
 
     return {
-        pk: (number, nationality)
-        for pk, number, nationality in Player.objects.filter(registrations__tournament=tournament).values_list(
-            "pk", "membership_number", "nationality"
+        pk: (number or "", nationality or "", category or "")
+        for pk, number, nationality, category in Registration.objects.filter(tournament=tournament).values_list(
+            "player_id", "player__membership_number", "player__nationality", "category__name"
         )
     }
 
@@ -26,7 +26,7 @@ def ranking_rows(tournament, category=None) -> Iterator[tuple]:
 
     players = _players(tournament)
     for entry in within_category(standings(tournament), category):
-        number, nationality = players.get(entry.item.player_id, ("", ""))
+        number, nationality, category_name = players.get(entry.item.player_id, ("", "", ""))
         r = entry.rating
         yield (
             entry.place,
@@ -40,6 +40,7 @@ def ranking_rows(tournament, category=None) -> Iterator[tuple]:
             r.bonus,
             r.rating,
             entry.item.tables,
+            category_name,
         )
 
 

@@ -79,10 +79,11 @@ def player_rows(tournament) -> Iterator[tuple]:
             "first_series",
             "withdrawn_after_series",
             "paid",
+            "category__name",
         )
     )
-    for pk, name, club, number, nationality, team, first, withdrawn, paid in registrations:
-        yield (pk, name, club, number, nationality, team, first, withdrawn, _x(paid))
+    for pk, name, club, number, nationality, team, first, withdrawn, paid, category in registrations:
+        yield (pk, name, club, number, nationality, team, first, withdrawn, _x(paid), category)
 
 
 def table_rows(tournament) -> Iterator[tuple]:

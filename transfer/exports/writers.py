@@ -14,8 +14,8 @@ from core.tabular import Sheet, write_csv, write_xlsx
 
 from .columns import (
     GAMES_COLUMNS,
-    PLAYERS_COLUMNS,
-    RANKING_COLUMNS,
+    PLAYERS_EXPORT_COLUMNS,
+    RANKING_EXPORT_COLUMNS,
     RESULTS_COLUMNS,
     TABLES_COLUMNS,
     TEAMS_COLUMNS,
@@ -27,12 +27,12 @@ from .tournament import player_rows, table_rows, tournament_rows
 
 #: The sheets in workbook order: name, columns, rows. The CSV export offers the same by name.
 SHEETS: dict[str, tuple[tuple[str, ...], Callable[..., Iterator[tuple]]]] = {
-    "Ranking": (RANKING_COLUMNS, ranking_rows),
+    "Ranking": (RANKING_EXPORT_COLUMNS, ranking_rows),
     "Teams": (TEAMS_COLUMNS, team_rows),
     "Results": (RESULTS_COLUMNS, results_rows),
     "Games": (GAMES_COLUMNS, game_rows),
     "Tournament": (TOURNAMENT_COLUMNS, tournament_rows),
-    "Players": (PLAYERS_COLUMNS, player_rows),
+    "Players": (PLAYERS_EXPORT_COLUMNS, player_rows),
     "Tables": (TABLES_COLUMNS, table_rows),
 }
 
