@@ -65,9 +65,11 @@ def free_port() -> int:
 def league_server(tmp_path):
     if connection.vendor != "sqlite":
         pytest.skip("the hall laptop's office is the SQLite one")
+    if not shutil.which("createdb"):
+        pytest.skip("PostgreSQL's client tools (createdb) are not installed: the league server needs a database")
     name = f"league_e2e_{os.getpid()}"
     created = subprocess.run(["createdb", "-h", "127.0.0.1", "-U", "postgres", name], capture_output=True)
-    if created.returncode != 0 or not shutil.which("createdb"):
+    if created.returncode != 0:
         pytest.skip(f"no PostgreSQL at 127.0.0.1:5432: {created.stderr.decode(errors='replace')}")
     env = os.environ | {
         "DATABASE_URL": PG + name,
