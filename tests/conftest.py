@@ -25,6 +25,23 @@ def _servers_collect_static_apart(tmp_path_factory):
     os.environ["STATIC_ROOT"] = str(tmp_path_factory.mktemp("staticfiles"))
 
 
+#: The big parametrisations, by test: make test-fast leaves them out (marker ``heavy``),
+#: make test and CI run them. Marked here so their modules stay as they are.
+HEAVY = {
+    "tests/test_access_matrix.py::test_access",
+    "tests/test_access_matrix.py::test_a_table_link_never_reads_or_writes_another_table",
+    "tests/test_access_matrix.py::test_every_form_refuses_a_post_without_the_csrf_token",
+    "tests/tablelink/test_entry_rendering.py",
+}
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        path, _, name = item.nodeid.partition("::")
+        if path in HEAVY or f"{path}::{name.partition('[')[0]}" in HEAVY:
+            item.add_marker(pytest.mark.heavy)
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _standings_cache_apart(tmp_path_factory):
     """The standings cache (settings.CACHES, files) in a folder of this pytest process's

@@ -344,6 +344,7 @@ def test_card_point_ranges_follow_from_the_pack():
     assert (30, 0) not in PLAY and (119, 10) not in PLAY and (119, None) in PLAY
 
 
+@pytest.mark.slow  # two minutes: make test runs it, make test-fast and make mutation do not
 def test_every_suit_and_grand_game_matches_the_literal_reading():
     mismatches, checked, verdicts = [], 0, {"won": 0, "lost": 0, "overbid": 0, "rejected": 0}
     for contract in TRUMP_CONTRACTS:
