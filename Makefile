@@ -8,7 +8,7 @@ PORT ?= 8000
 
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: run dev test lint format install clean docs
+.PHONY: run dev test test-fast mutation lint format install clean docs
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -91,6 +91,30 @@ endif
 	$(BIN)/python manage.py compiletranslations
 	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --durations=15 -p no:cacheprovider tests $(PYTEST_ARGS)
 	$(MAKE) --no-print-directory docs
+
+## A developer's quick check (about 3 minutes on a 2-core machine, no browser): lint, the
+## engine's tests without the exhaustive grid, and the office's tests on SQLite without the
+## browser tests and the big parametrisations (access matrix, widget parity: marker heavy,
+## tests/conftest.py). `make test` runs everything; CI runs `make test`.
+FAST_WORKERS ?= 2
+FAST := -m "not browser and not slow and not heavy"
+test-fast: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/python -m pytest $(NO_DJANGO) -n $(FAST_WORKERS) $(FAST) -q -p no:cacheprovider skat/tests
+	$(BIN)/python manage.py compiletranslations
+	DATABASE_URL= $(BIN)/python -m pytest -n $(FAST_WORKERS) $(FAST) -q --durations=10 -p no:cacheprovider tests $(PYTEST_ARGS)
+
+## Mutation testing of the engine (mutmut; its settings in pyproject.toml [tool.mutmut]):
+## every mutant of skat/ against skat/tests, then the survivors. Passes only when none
+## survives but those listed, with why each is equivalent, in skat/tests/equivalent_mutants.md.
+## MUTATION_MINUTES bounds the run (default 90); mutmut goes on where it stopped next time.
+## MUTANTS selects some (e.g. MUTANTS='skat.validation*'). Not part of CI: it takes over an hour.
+MUTATION_MINUTES ?= 90
+MUTANTS ?=
+mutation: $(STAMP)
+	timeout --foreground $$(( $(MUTATION_MINUTES) * 60 )) $(BIN)/mutmut run --max-children $(FAST_WORKERS) $(MUTANTS) || [ $$? -ne 124 ] || { echo "make mutation: stopped after $(MUTATION_MINUTES) minutes; run it again to go on"; exit 1; }
+	$(BIN)/python skat/tests/equivalent_mutants.py
 
 format: $(STAMP)
 	$(BIN)/ruff check --fix .

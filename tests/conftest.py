@@ -25,6 +25,39 @@ def _servers_collect_static_apart(tmp_path_factory):
     os.environ["STATIC_ROOT"] = str(tmp_path_factory.mktemp("staticfiles"))
 
 
+#: The big parametrisations, by test: make test-fast leaves them out (marker ``heavy``),
+#: make test and CI run them. Marked here so their modules stay as they are.
+HEAVY = {
+    "tests/test_access_matrix.py::test_access",
+    "tests/test_access_matrix.py::test_a_table_link_never_reads_or_writes_another_table",
+    "tests/test_access_matrix.py::test_every_form_refuses_a_post_without_the_csrf_token",
+    "tests/tablelink/test_entry_rendering.py",
+}
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        path, _, name = item.nodeid.partition("::")
+        if path in HEAVY or f"{path}::{name.partition('[')[0]}" in HEAVY:
+            item.add_marker(pytest.mark.heavy)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _standings_cache_apart(tmp_path_factory):
+    """The standings cache (settings.CACHES, files) in a folder of this pytest process's
+    own: never the project's db.sqlite3.cache, which other xdist workers and a developer's
+    running server share (an entry of one would be read by another). The office processes
+    a test starts get it too (CACHE_DIR), unless the test gives them their own."""
+    from django.conf import settings as django_settings
+    from django.test.utils import override_settings
+
+    location = tmp_path_factory.mktemp("standings-cache")
+    os.environ["CACHE_DIR"] = str(location)
+    cache = {**django_settings.CACHES["default"], "LOCATION": str(location)}
+    with override_settings(CACHE_DIR=location, CACHES={"default": cache}):
+        yield location
+
+
 @pytest.fixture(autouse=True)
 def _fast_password_hasher(settings):
     """Logins in tests need not resist offline cracking: a fast hasher keeps the

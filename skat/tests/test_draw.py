@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import json
+import os
 import random
+import subprocess
+import sys
 from itertools import combinations
+from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -73,6 +78,36 @@ def test_the_same_seed_gives_the_same_draw_and_another_seed_another():
     field = entrants(60, clubs=10)
     assert draw(field, seed=42).tables == draw(field, seed=42).tables
     assert draw(field, seed=42).tables != draw(field, seed=43).tables
+
+
+def named_field() -> list[Entrant]:
+    """60 players with clubs and teams named as the office names them: strings, whose hash
+    (and so the order of a set of them) changes from one process to the next."""
+    return [
+        Entrant(id=e.id, club=f"SC {e.club}", team=None if e.team is None else f"Team {e.team}")
+        for e in entrants(60, clubs=10, team_size=3, teams=6)
+    ]
+
+
+DRAW_IN_A_CHILD = """
+import json
+from skat.draw import draw
+from skat.tests.test_draw import named_field
+print(json.dumps(draw(named_field(), seed=42).tables))
+"""
+
+
+def test_the_same_seed_gives_the_same_draw_in_another_process():
+    """A seed is published so anyone can redo the draw: a second process (with another
+    string hash seed, so set and dict orders of strings differ) must draw the same tables."""
+    here = [list(table) for table in draw(named_field(), seed=42).tables]
+    root = Path(__file__).resolve().parents[2]
+    for hash_seed in ("1", "2"):
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed, "PYTHONPATH": str(root)}
+        child = subprocess.run(
+            [sys.executable, "-c", DRAW_IN_A_CHILD], capture_output=True, text=True, env=env, cwd=root, check=True
+        )
+        assert json.loads(child.stdout) == here, hash_seed
 
 
 def test_club_mates_are_kept_apart_when_the_field_allows():

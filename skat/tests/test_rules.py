@@ -344,6 +344,7 @@ def test_card_point_ranges_follow_from_the_pack():
     assert (30, 0) not in PLAY and (119, 10) not in PLAY and (119, None) in PLAY
 
 
+@pytest.mark.slow  # two minutes: make test runs it, make test-fast and make mutation do not
 def test_every_suit_and_grand_game_matches_the_literal_reading():
     mismatches, checked, verdicts = [], 0, {"won": 0, "lost": 0, "overbid": 0, "rejected": 0}
     for contract in TRUMP_CONTRACTS:
@@ -1171,6 +1172,40 @@ def test_an_opponents_irregularity_credits_the_level_the_bid_needs():
     assert evaluate(Game(Contract.CLUBS, tops=1, bid=60, irregularity="opponents")) == Outcome(
         False, 60, -120, True, 5, False, False
     )
+
+
+# Worked examples for the cases open to reading: reference_irregularity follows the same
+# steps as the engine, so where the Skatordnung can be read two ways, agreement between the
+# two proves little. These are worked by hand from the text, each with its reasoning.
+
+
+def test_4_1_5_an_opponents_irregularity_still_ends_overbid_when_no_level_reaches_the_bid():
+    """Spades with 2, bid 60, ended by the opponents' irregularity.
+
+    4.1.4: the offended party (the declarer) wins, as a simple game: with 2, game 3,
+    11 x 3 = 33. 4.1.5: the bid needs more, so he is credited the level it needs:
+    schneider 11 x 4 = 44, schwarz 11 x 5 = 55; both below 60. Nothing in 4.1.5 credits
+    more than schwarz, so no reading of it wins 60; 5.4.1 then applies as to any game
+    worth less than the bid: lost, valued at the lowest multiple of the base value that
+    reaches the bid, 11 x 6 = 66, scored twice over, -132. (The other reading, "the
+    offended party wins whatever was bid", would score +33 or +60: not the text.)
+    """
+    assert evaluate(Game(Contract.SPADES, tops=2, bid=60, irregularity="opponents")) == Outcome(
+        False, 66, -132, True, 6, False, False
+    )
+
+
+def test_4_1_5_the_credited_level_adds_to_what_was_announced():
+    """Hearts hand with 1, schneider announced, bid 55, ended by the opponents' irregularity.
+
+    Announced and hand (5.2.1, 5.2.5: a predicted level counts whether reached or not):
+    with 1, game 2, hand 3, schneider 4, announced 5: 10 x 5 = 50, below the bid.
+    Schneider is counted already, so 4.1.5's next level is schwarz (reached, not
+    announced: one multiplier, not two): 10 x 6 = 60 >= 55, won, +60 (not 70: schwarz
+    announced is not credited, the declarer never announced it).
+    """
+    game = Game(Contract.HEARTS, tops=1, hand=True, schneider_announced=True, bid=55, irregularity="opponents")
+    assert evaluate(game) == Outcome(True, 60, 60, False, 6, True, True)
 
 
 def test_the_declarer_s_irregularity_below_the_bid_is_raised_to_the_bid():

@@ -7,9 +7,9 @@ database connection; they run on SQLite (the file test database) and PostgreSQL
 
 from __future__ import annotations
 
+import contextlib
 import re
 import threading
-import time
 from datetime import timedelta
 
 import pytest
@@ -235,16 +235,23 @@ GUESSES = 12
 
 
 class CountingBackend(ModelBackend):
-    """ModelBackend that counts its password checks and takes about as long as PBKDF2,
-    so every guess of a burst is still being checked while the others arrive."""
+    """ModelBackend that counts its password checks and, during a burst, holds each check
+    until the limit's number of them are under way at once (as PBKDF2's would overlap):
+    every guess of the burst that arrives meanwhile meets checks still running. An event
+    (a barrier), not a clock; its timeout only bounds a hang when fewer come."""
 
     calls = 0
     lock = threading.Lock()
+    #: While set, each check waits here for the others of its group (None: no hold).
+    hold: threading.Barrier | None = None
 
     def authenticate(self, request, username=None, password=None, **kwargs):
         with CountingBackend.lock:
             CountingBackend.calls += 1
-        time.sleep(0.3)
+        hold = CountingBackend.hold
+        if hold is not None:
+            with contextlib.suppress(threading.BrokenBarrierError):
+                hold.wait(timeout=60)
         return super().authenticate(request, username=username, password=password, **kwargs)
 
 
@@ -252,7 +259,9 @@ class CountingBackend(ModelBackend):
 def counting_backend(settings):
     settings.AUTHENTICATION_BACKENDS = [f"{__name__}.CountingBackend"]
     CountingBackend.calls = 0
-    return CountingBackend
+    CountingBackend.hold = threading.Barrier(settings.LOGIN_FAILURE_LIMIT)
+    yield CountingBackend
+    CountingBackend.hold = None
 
 
 @pytest.mark.django_db(transaction=True)
@@ -262,6 +271,7 @@ def test_of_parallel_guesses_only_the_limit_reach_the_password_check(counting_ba
     url = reverse(url_name)
     clients = [Client() for _ in range(GUESSES)]
     responses = in_parallel(lambda i: login(clients[i], "anna", f"guess{i}", ip=f"10.7.0.{i}", url=url), GUESSES)
+    counting_backend.hold = None  # the burst is over: the logins below come one at a time
     admitted = counting_backend.calls
     assert admitted == settings.LOGIN_FAILURE_LIMIT, f"{admitted} of {GUESSES} guesses reached the password check"
     locked = [r for r in responses if LOCKED in r.content.decode()]

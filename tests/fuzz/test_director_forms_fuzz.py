@@ -11,6 +11,7 @@ import html
 import pytest
 from django.apps import apps
 from django.contrib.messages import get_messages
+from django.http import QueryDict
 from django.test import Client
 from django.urls import reverse
 from hypothesis import event, example, given
@@ -18,7 +19,9 @@ from hypothesis import strategies as st
 
 from core.name_checks import name_problem
 from tests import factories
+from tournaments.forms import LostGameFeeFormSet, TournamentForm
 from tournaments.models import Registration, Series, Tournament
+from tournaments.player_forms import RegistrationForm
 
 from .strategies import FUZZ, NASTY, form_data, junk, near, small_int, value
 
@@ -137,29 +140,96 @@ def assert_readable_names() -> None:
 def test_creating_a_tournament(world, data):
     _t, client = world
     before = snapshot()
+    asked = TournamentForm(as_posted(data))
+    valid = asked.is_valid()
     response = client.post(reverse("director:create"), data)
     event(f"status {response.status_code}")
-    assert response.status_code in {200, 302}
+    assert response.status_code == (302 if valid else 200)
     if response.status_code == 200:
         assert snapshot() == before
         assert response.context["form"].errors
         assert_shown(response.content.decode(), response.context["form"])
+    else:
+        # What changed is what was asked: one new tournament, holding the form's cleaned values.
+        old = {row[0] for row in before["tournaments.Tournament"]}
+        (new,) = Tournament.objects.exclude(pk__in=old)
+        assert stored_fields(new) == asked.cleaned_data
+        assert snapshot()["tournaments.Tournament"][: len(old)] == before["tournaments.Tournament"]
     assert_readable_names()
+
+
+def stored_fields(tournament: Tournament) -> dict:
+    """The tournament's values of the fields its form edits."""
+    return {name: getattr(tournament, name) for name in TournamentForm.Meta.fields}
+
+
+#: The fee schedule's rows as every example of the edit test starts from them.
+FEE_IDS = [9001, 9002]
+
+
+def fee_rows(tournament: Tournament) -> dict[int, tuple]:
+    return {
+        pk: (step, amount)
+        for pk, step, amount in tournament.lost_game_fees.values_list("pk", "from_lost_game", "amount")
+    }
+
+
+def asked_fees(formset, before: list[tuple]) -> list[tuple]:
+    """The (from lost game, amount) rows a valid fee formset leaves: the rows it does not
+    name as they were, its initial forms changed or deleted, its filled extra forms added."""
+    rows = dict(before)
+    for form in formset.initial_forms:
+        if form.cleaned_data.get("DELETE"):
+            rows.pop(form.instance.pk, None)
+        else:
+            rows[form.instance.pk] = (form.cleaned_data["from_lost_game"], form.cleaned_data["amount"])
+    added = [
+        (form.cleaned_data["from_lost_game"], form.cleaned_data["amount"])
+        for form in formset.extra_forms
+        if form.has_changed() and not form.cleaned_data.get("DELETE")
+    ]
+    return sorted([*rows.values(), *added])
+
+
+def as_posted(data: dict) -> QueryDict:
+    """The post as the view reads it: a list is several values of one key, anything else its text."""
+    posted = QueryDict(mutable=True)
+    for key, item in data.items():
+        posted.setlist(key, [str(v) for v in item] if isinstance(item, list | tuple) else [str(item)])
+    return posted
 
 
 @FUZZ
 @given(data=st.data())
 def test_editing_the_tournament_and_its_fees(world, data):
     t, client = world
-    fees = data.draw(fee_data(list(t.lost_game_fees.values_list("pk", flat=True))))
+    # Every example starts from the same fee schedule with the same ids, so what is drawn
+    # never depends on what an earlier example saved (hypothesis replays examples).
+    t.lost_game_fees.all().delete()
+    for pk, (step, amount) in zip(FEE_IDS, [(1, "0.50"), (4, "1.00")], strict=True):
+        t.lost_game_fees.create(pk=pk, from_lost_game=step, amount=amount)
+    fees = data.draw(fee_data(FEE_IDS))
     posted = data.draw(tournament_data) | fees
     before = snapshot()
+    # The view's forms, bound to the same post before it is sent: their verdict and values.
+    fees_before = fee_rows(t)
+    asked = TournamentForm(as_posted(posted), instance=Tournament.objects.get(pk=t.pk))
+    asked_fee_forms = LostGameFeeFormSet(as_posted(posted), instance=Tournament.objects.get(pk=t.pk), prefix="fees")
+    valid = all([asked.is_valid(), asked_fee_forms.is_valid()])
     response = client.post(reverse("director:edit", args=[t.pk]), posted)
     event(f"status {response.status_code}")
-    assert response.status_code in {200, 302}
+    assert response.status_code == (302 if valid else 200)
     if response.status_code == 200:
         assert snapshot() == before
         assert_shown(response.content.decode(), response.context["form"], response.context["fees"])
+    else:
+        # What changed is what was asked: the tournament's fields and its fee schedule, nothing else.
+        t.refresh_from_db()
+        assert stored_fields(t) == {name: asked.cleaned_data[name] for name in TournamentForm.Meta.fields}
+        assert sorted(fee_rows(t).values()) == asked_fees(asked_fee_forms, list(fees_before.items()))
+        after = snapshot()
+        for label in ("tournaments.Registration", "tournaments.Series", "tournaments.Player"):
+            assert after[label] == before[label], label
     assert_readable_names()
 
 
@@ -182,21 +252,35 @@ REGISTRATION_FIELDS = {
 def test_registering_a_player(world, data):
     t, client = world
     before = snapshot()
+    asked = RegistrationForm(as_posted(data), tournament=t, user=client_user(client))
+    valid = asked.is_valid()
     response = client.post(reverse("director:players", args=[t.pk]), data)
     event(f"status {response.status_code}")
-    assert response.status_code in {302, 422}
+    assert response.status_code == (302 if valid else 422)
     if response.status_code == 422:
         assert snapshot() == before
         assert_shown(response.content.decode(), response.context["form"])
     else:
         assert Registration.objects.filter(tournament=t).count() == len(before["tournaments.Registration"]) + 1
         newest = Registration.objects.filter(tournament=t).select_related("player__club", "team").latest("pk")
+        # What changed is what was asked: this player, from this series on.
+        entry = asked.entry()
+        assert newest.first_series == entry.first_series
+        if not entry.membership_number or newest.player.pk not in {r[0] for r in before["tournaments.Player"]}:
+            assert (newest.player.name, newest.player.membership_number) == (entry.name, entry.membership_number)
         for name in (
             newest.player.name,
             newest.player.club and newest.player.club.name,
             newest.team and newest.team.name,
         ):
             assert not name or name_problem(name) is None, name
+
+
+def client_user(client: Client):
+    """The user the test client is logged in as."""
+    from django.contrib.auth import get_user_model
+
+    return get_user_model().objects.get(pk=client.session["_auth_user_id"])
 
 
 def _messages(response) -> list:

@@ -13,7 +13,6 @@ import shutil
 import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -65,9 +64,11 @@ def free_port() -> int:
 def league_server(tmp_path):
     if connection.vendor != "sqlite":
         pytest.skip("the hall laptop's office is the SQLite one")
+    if not shutil.which("createdb"):
+        pytest.skip("PostgreSQL's client tools (createdb) are not installed: the league server needs a database")
     name = f"league_e2e_{os.getpid()}"
     created = subprocess.run(["createdb", "-h", "127.0.0.1", "-U", "postgres", name], capture_output=True)
-    if created.returncode != 0 or not shutil.which("createdb"):
+    if created.returncode != 0:
         pytest.skip(f"no PostgreSQL at 127.0.0.1:5432: {created.stderr.decode(errors='replace')}")
     env = os.environ | {
         "DATABASE_URL": PG + name,
@@ -85,7 +86,13 @@ def league_server(tmp_path):
             [*manage, "shell", "-c", SERVER_SETUP], env=env, check=True, cwd=ROOT, capture_output=True
         )
         match_day, token = out.stdout.decode().split("SETUP", 1)[1].split()
-        port = free_port()
+        # The test opens the listening socket and hands it to gunicorn (fd://): it accepts
+        # connections from now on, and the first request waits in its queue until a worker
+        # takes it. No polling for the server to come up.
+        listener = socket.socket()
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(64)
+        port = listener.getsockname()[1]
         log = (tmp_path / "server.log").open("wb")
         server = subprocess.Popen(
             [
@@ -94,7 +101,7 @@ def league_server(tmp_path):
                 "gunicorn",
                 "config.wsgi:application",
                 "--bind",
-                f"127.0.0.1:{port}",
+                f"fd://{listener.fileno()}",
                 "--workers",
                 "2",
             ],
@@ -102,12 +109,9 @@ def league_server(tmp_path):
             cwd=ROOT,
             stdout=log,
             stderr=subprocess.STDOUT,
+            pass_fds=(listener.fileno(),),
         )
-        for _attempt in range(200):  # up to 20 s for the workers to listen
-            with socket.socket() as probe:
-                if probe.connect_ex(("127.0.0.1", port)) == 0:
-                    break
-            time.sleep(0.1)
+        listener.close()  # gunicorn holds it now
 
         def counts() -> dict:
             out = subprocess.run(

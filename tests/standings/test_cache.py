@@ -70,24 +70,43 @@ def test_a_new_login_gets_the_page_again_not_a_304(client, director, name):
     assert client.get(url, HTTP_IF_NONE_MATCH=etag).status_code == 200
 
 
-def test_one_request_computes_a_missing_entry_and_the_others_wait_for_it(settings, tmp_path):
+def test_one_request_computes_a_missing_entry_and_the_others_wait_for_it(settings, tmp_path, monkeypatch):
     """100 spectators a second: when the results change, one computes the page, the
-    others wait for it instead of computing it again (standings.cache.lookup_or_claim)."""
+    others wait for it instead of computing it again (standings.cache.lookup_or_claim).
+
+    No clock: the first request computes until the second is seen waiting (its second
+    look at the cache, after finding the entry claimed), and the second starts only once
+    the first has claimed the entry."""
     import threading
 
     from standings import cache as public_cache
 
     file_cache(settings, tmp_path / "cache")
     computed = []
+    computing, second_waits = threading.Event(), threading.Event()
+    looks = {"second": 0}
+    lookup = public_cache.lookup
+
+    def watched_lookup(key: str):
+        if threading.current_thread() is threading.main_thread():
+            looks["second"] += 1
+            if looks["second"] == 2:  # past its first look and the refused claim: waiting
+                second_waits.set()
+        return lookup(key)
+
+    monkeypatch.setattr(public_cache, "lookup", watched_lookup)
+    # The second's wait bounds a hang only: a loaded machine must not make it compute too.
+    monkeypatch.setattr(public_cache, "WAIT_FOR_OTHER", 60)
 
     def slow_page() -> str:
         computed.append(1)
-        threading.Event().wait(0.1)
+        computing.set()
+        assert second_waits.wait(timeout=60), "the second request never waited"  # bounds a hang only
         return "the page"
 
     first = threading.Thread(target=lambda: public_cache.cached("k-wait", slow_page))
     first.start()
-    threading.Event().wait(0.02)  # the first has claimed the entry and is computing
+    assert computing.wait(timeout=60)  # the first has claimed the entry and is computing
     assert public_cache.cached("k-wait", lambda: "computed again") == "the page"
     first.join()
     assert computed == [1]
