@@ -118,6 +118,19 @@ def test_a_player_on_no_roster_does_not_count(client, hall, server):
     assert not Publication.objects.exists() and not day.tournament.series.exists()
 
 
+def test_a_roster_player_is_not_fielded_twice_under_a_second_hall_player_of_his_name(client, hall, server):
+    _manager, _host, token, day = server
+    from tournaments.models import Seat
+
+    stranger = factories.player("a1", membership_number="")
+    Registration.objects.filter(tournament=hall, player__name="A2").update(player=stranger)
+    Seat.objects.filter(series__tournament=hall, player__name="A2").update(player=stranger)
+    answer = post(client, tournament_file(hall), token, day.pk)
+    assert answer.status_code == 400
+    assert answer.json()["error"] == "file, Players: a1 plays twice; A1 of Team A is in the file already"
+    assert not Publication.objects.exists() and not day.tournament.series.exists()
+
+
 def test_the_hall_players_are_the_rosters_players(client, hall, server):
     _manager, _host, token, day = server
     assert post(client, tournament_file(hall), token, day.pk).status_code == 201
