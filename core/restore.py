@@ -68,6 +68,10 @@ def _check_sqlite(path: Path) -> None:
         if missing:
             raise BackupError(f"{path} has no {', '.join(missing)}: it is not a database of the office.")
         applied = set(handle.execute("SELECT app, name FROM django_migrations"))
+        # A page damaged on the stick passes the checks above and the copy: look at every page.
+        damage = [row[0] for row in handle.execute("PRAGMA quick_check(1)")]
+        if damage != ["ok"]:
+            raise BackupError(f"{path} is damaged and cannot be restored: {damage[0]}.")
     except sqlite3.DatabaseError as error:
         raise BackupError(f"{path} is damaged and cannot be read: {error}.") from error
     finally:
