@@ -79,7 +79,8 @@ def uncheck(match_day_id: int, *, user, note: str) -> bool:
     audited with what changed: the manager checks it again and the period starts anew.
     Answers whether a check was withdrawn. Call it inside the change's transaction."""
     match_day = MatchDay.objects.select_for_update().filter(pk=match_day_id).first()
-    if match_day is None or match_day.checked_at is None or match_day.binding_at is not None:
+    # Binding by its deadline too (a change racing the deadline): a bound result keeps its check.
+    if match_day is None or match_day.checked_at is None or match_day.binding:
         return False
     MatchDay.objects.filter(pk=match_day.pk).update(checked_at=None, binding_due=None, checked_by=None)
     LeagueEvent.objects.create(match_day=match_day, kind=LeagueEvent.Kind.UNCHECKED, user=user, note=note[:500])
