@@ -34,10 +34,13 @@ def _database() -> str:
 
 
 def _cache() -> str:
+    # A key of its own per probe: two monitors probing at once must not read each other's token.
     token = secrets.token_hex(8)
+    key = f"{CACHE_KEY}:{token}"
     try:
-        cache.set(CACHE_KEY, token, 60)
-        answered = cache.get(CACHE_KEY)
+        cache.set(key, token, 60)
+        answered = cache.get(key)
+        cache.delete(key)
     except Exception as error:  # any backend's failure (a full disk, a dead cache server) is a failed check
         logger.warning("Health: the cache does not answer: %s", error)
         return "failed"

@@ -68,6 +68,10 @@ def _check_sqlite(path: Path) -> None:
         if missing:
             raise BackupError(f"{path} has no {', '.join(missing)}: it is not a database of the office.")
         applied = set(handle.execute("SELECT app, name FROM django_migrations"))
+        # A page damaged on the stick passes the checks above and the copy: look at every page.
+        damage = [row[0] for row in handle.execute("PRAGMA quick_check(1)")]
+        if damage != ["ok"]:
+            raise BackupError(f"{path} is damaged and cannot be restored: {damage[0]}.")
     except sqlite3.DatabaseError as error:
         raise BackupError(f"{path} is damaged and cannot be read: {error}.") from error
     finally:
@@ -89,6 +93,31 @@ def _check_postgres(path: Path) -> None:
     missing = [t for t in OFFICE_TABLES if f" TABLE public {t} " not in listing.stdout]
     if missing:
         raise BackupError(f"{path} has no {', '.join(missing)}: it is not a backup of the office.")
+    unknown = _unknown_migrations(_dumped_migrations(tool, path, env))
+    if unknown:
+        raise BackupError(
+            f"{path} was made by a newer version of the office ({unknown[0]} is unknown here): "
+            "install that version to restore it."
+        )
+
+
+def _dumped_migrations(tool: str, path: Path, env: dict[str, str]) -> set[tuple[str, str]]:
+    """The (app, name) rows of the dump's django_migrations, read from its COPY block."""
+    argv = [tool, "--data-only", "--table=django_migrations", "--file=-", str(path)]
+    dumped = subprocess.run(argv, capture_output=True, text=True, env=env, check=False)
+    if dumped.returncode != 0:
+        raise BackupError(f"{path} cannot be read by pg_restore: {(dumped.stderr.strip() or 'no message')}.")
+    applied, copying = set(), False
+    for line in dumped.stdout.splitlines():
+        if line.startswith("COPY ") and "django_migrations" in line:
+            columns = [c.strip() for c in line[line.index("(") + 1 : line.index(")")].split(",")]
+            app, name, copying = columns.index("app"), columns.index("name"), True
+        elif copying and line == "\\.":
+            copying = False
+        elif copying:
+            row = line.split("\t")
+            applied.add((row[app], row[name]))
+    return applied
 
 
 def check(path: Path) -> Checked:

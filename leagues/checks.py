@@ -79,7 +79,8 @@ def uncheck(match_day_id: int, *, user, note: str) -> bool:
     audited with what changed: the manager checks it again and the period starts anew.
     Answers whether a check was withdrawn. Call it inside the change's transaction."""
     match_day = MatchDay.objects.select_for_update().filter(pk=match_day_id).first()
-    if match_day is None or match_day.checked_at is None or match_day.binding_at is not None:
+    # Binding by its deadline too (a change racing the deadline): a bound result keeps its check.
+    if match_day is None or match_day.checked_at is None or match_day.binding:
         return False
     MatchDay.objects.filter(pk=match_day.pk).update(checked_at=None, binding_due=None, checked_by=None)
     LeagueEvent.objects.create(match_day=match_day, kind=LeagueEvent.Kind.UNCHECKED, user=user, note=note[:500])
@@ -189,6 +190,13 @@ def remove_publication(publication: Publication, *, user, reason: str) -> Public
         publication.rejected_by = user
         publication.rejection = reason[:500]
         publication.save(update_fields=["rejected_at", "rejected_by", "rejection"])
+        # The hall's first file and its re-published corrections count through one
+        # tournament: removing one removes what they all count, so none of them stays
+        # listed as counting, and a resend of any is refused naming the removal (not
+        # answered "already stored" while the match day shows nothing).
+        Publication.objects.filter(
+            match_day_id=match_day.pk, tournament_id=publication.tournament_id, rejected_at__isnull=True
+        ).update(rejected_at=publication.rejected_at, rejected_by=user, rejection=reason[:500])
         note = f"{publication.host.name}, {publication.received_at:%Y-%m-%d %H:%M}: {reason}"
         LeagueEvent.objects.create(match_day=match_day, kind=LeagueEvent.Kind.REJECTED, user=user, note=note[:500])
     return publication

@@ -109,7 +109,9 @@ def _rostered(tournament, teams: dict) -> None:
     rosters: dict[str, dict[int, Player]] = defaultdict(dict)
     for entry in RosterEntry.objects.filter(team__in=teams.values()).select_related("player", "team"):
         rosters[entry.team.name][entry.player_id] = entry.player
-    registrations = Registration.objects.filter(tournament=tournament).select_related("player", "team")
+    registrations = list(Registration.objects.filter(tournament=tournament).select_related("player", "team"))
+    # Roster players already in the file: a second hall player of the same name is not him again.
+    taken = {registration.player_id for registration in registrations}
     for registration in registrations:
         player = registration.player
         if registration.team_id is None:
@@ -127,6 +129,11 @@ def _rostered(tournament, teams: dict) -> None:
             raise PublicationRefused(
                 400, f"file, Players: {player.name} is not on the roster of {team}; a team fields its own roster"
             )
+        if twin.pk in taken:
+            raise PublicationRefused(
+                400, f"file, Players: {player.name} plays twice; {twin.name} of {team} is in the file already"
+            )
+        taken.add(twin.pk)
         Registration.objects.filter(pk=registration.pk).update(player=twin)
         Seat.objects.filter(series__tournament=tournament, player=player).update(player=twin)
         player.delete()  # made by this import only, now unused

@@ -22,7 +22,8 @@ def _plain(text: str) -> str:
     """Accents dropped (é -> e), ß -> ss, any other alphabet's letters in Latin
     (anyascii: Ł -> l, Иван -> ivan); umlauts kept for :func:`_variants`."""
     out = []
-    for char in text.casefold():
+    # Composed first: "u" + U+0308 (as macOS and some keyboards write it) is the umlaut ü.
+    for char in unicodedata.normalize("NFC", text.casefold()):
         if char in _UMLAUTS or char.isascii():
             out.append(char)
             continue
@@ -37,8 +38,15 @@ def _words(text: str) -> list[str]:
     return cleaned.split()
 
 
+#: Umlauts of one word spelled in every mix of ae and a; a word with more (a typed
+#: "ääääää…") gets the all-ae and the all-a spelling only: 2^n spellings would not fit.
+MIXED_UMLAUTS = 4
+
+
 def _variants(word: str) -> set[str]:
     """A word's spellings: with umlauts as ae/oe/ue and as a/o/u."""
+    if sum(char in _UMLAUTS for char in word) > MIXED_UMLAUTS:
+        return {"".join(_UMLAUTS.get(c, (c, c))[i] for c in word) for i in (0, 1)}
     spelled = [""]
     for char in word:
         options = _UMLAUTS.get(char, (char,))

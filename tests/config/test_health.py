@@ -40,5 +40,20 @@ def test_a_cache_that_fails_or_forgets_is_503(client, monkeypatch):
     assert client.get("/healthz").status_code == 503
 
 
+def test_two_probes_at_once_are_both_ok(client, monkeypatch):
+    """A second monitor's probe between this one's write and read does not fail this one."""
+    get = health.cache.get
+    inner: list[str] = []
+
+    def probed_meanwhile(key, *args, **kwargs):
+        if not inner:
+            inner.append("running")
+            inner[0] = health._cache()  # the other probe runs between this one's set and get
+        return get(key, *args, **kwargs)
+
+    monkeypatch.setattr(health.cache, "get", probed_meanwhile)
+    assert client.get("/healthz").status_code == 200 and inner == ["ok"]
+
+
 def test_it_only_reads(client):
     assert client.post("/healthz").status_code == 405

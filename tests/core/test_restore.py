@@ -60,6 +60,18 @@ def test_anything_else_is_refused_naming_why(tmp_path, make, why):
         check(path)
 
 
+def test_a_backup_damaged_inside_is_refused(tmp_path):
+    """A page overwritten on the stick: the header, the mark and the tables still read."""
+    path = sqlite_file(tmp_path / "b.sqlite3")
+    with sqlite3.connect(path) as db:
+        page = db.execute("PRAGMA page_size").fetchone()[0]
+    with path.open("r+b") as handle:
+        handle.seek(path.stat().st_size // 2 // page * page)
+        handle.write(b"\xff" * page)
+    with pytest.raises(BackupError, match="is damaged and cannot be"):
+        check(path)
+
+
 def test_a_backup_of_a_newer_office_is_refused(tmp_path):
     path = sqlite_file(tmp_path / "b.sqlite3")
     with sqlite3.connect(path) as db:

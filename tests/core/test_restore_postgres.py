@@ -31,6 +31,23 @@ def test_a_dump_is_checked_and_restored_after_a_safety_copy(tmp_path, monkeypatc
     assert list(Game.objects.filter(table=table).values_list("number", flat=True)) == [1]
 
 
+def test_a_dump_of_a_newer_office_is_refused(tmp_path, monkeypatch):
+    from django.db import connection
+
+    monkeypatch.delenv(backups.SECOND_DIR_ENV, raising=False)
+    future = "INSERT INTO django_migrations (app, name, applied) VALUES ('scoring', '0099_future', now())"
+    with connection.cursor() as cursor:
+        cursor.execute(future)
+    try:
+        with override_settings(DATA_DIR=tmp_path):
+            (dump,) = backups.make_backup().made
+    finally:  # django_migrations is no model's table: the flush after the test would keep the row
+        with connection.cursor() as cursor:
+            cursor.execute("DELETE FROM django_migrations WHERE name = '0099_future'")
+    with pytest.raises(BackupError, match=r"newer version of the office \(scoring.0099_future is unknown here\)"):
+        check(dump)
+
+
 def test_an_sqlite_backup_is_refused_on_postgresql(tmp_path):
     path = tmp_path / "b.sqlite3"
     path.write_bytes(b"SQLite format 3\x00" + b"\x00" * 84)

@@ -118,6 +118,19 @@ def test_a_player_on_no_roster_does_not_count(client, hall, server):
     assert not Publication.objects.exists() and not day.tournament.series.exists()
 
 
+def test_a_roster_player_is_not_fielded_twice_under_a_second_hall_player_of_his_name(client, hall, server):
+    _manager, _host, token, day = server
+    from tournaments.models import Seat
+
+    stranger = factories.player("a1", membership_number="")
+    Registration.objects.filter(tournament=hall, player__name="A2").update(player=stranger)
+    Seat.objects.filter(series__tournament=hall, player__name="A2").update(player=stranger)
+    answer = post(client, tournament_file(hall), token, day.pk)
+    assert answer.status_code == 400
+    assert answer.json()["error"] == "file, Players: a1 plays twice; A1 of Team A is in the file already"
+    assert not Publication.objects.exists() and not day.tournament.series.exists()
+
+
 def test_the_hall_players_are_the_rosters_players(client, hall, server):
     _manager, _host, token, day = server
     assert post(client, tournament_file(hall), token, day.pk).status_code == 201
@@ -147,6 +160,26 @@ def test_the_manager_removes_a_publication_with_a_reason(client, hall, server):
     assert again.status_code == 409 and "the league manager removed this file on " in again.json()["error"]
     page = client.get(reverse("leagues:match_day", args=[day.pk])).content.decode()
     assert "a player on no roster" in page and "removed" in page
+
+
+def test_removing_a_re_published_correction_removes_the_file_it_corrected_too(client, hall, server):
+    """Both count through the match day's one tournament: neither stays listed as counting,
+    and the first file sent again is refused, not "already stored" with nothing counting."""
+    manager, _host, token, day = server
+    first = tournament_file(hall)
+    assert post(client, first, token, day.pk).status_code == 201
+    game = Game.objects.filter(table__series__tournament=hall, won=True).order_by("pk").first()
+    game.declarer_points = 50
+    game.apply_rules(game.table.size)
+    game.save()
+    assert post(client, tournament_file(hall), token, day.pk).status_code == 201
+    correction = Publication.objects.order_by("received_at", "pk").last()
+    checks.remove_publication(correction, user=manager, reason="a wrong correction")
+    day.refresh_from_db()
+    assert points(day) == {}
+    assert not Publication.objects.filter(match_day=day, rejected_at__isnull=True).exists()
+    again = post(client, first, token, day.pk)
+    assert again.status_code == 409 and "the league manager removed this file on " in again.json()["error"]
 
 
 def test_a_binding_match_days_publication_stays(client, hall, server):

@@ -112,6 +112,16 @@ def test_changing_the_period_later_does_not_unbind_a_match_day(day):
         correct_game(game.pk, expected_version=game.version, changes={"declarer_points": 50}, user=manager, reason="x")
 
 
+def test_a_change_racing_the_deadline_does_not_withdraw_the_check_of_a_bound_day(day):
+    """Refused before the deadline, recorded after it: the day bound meanwhile stays bound."""
+    manager, _league, _teams, day = day
+    checks.check(day, user=manager)
+    MatchDay.objects.filter(pk=day.pk).update(binding_due=timezone.now())
+    assert not checks.uncheck(day.pk, user=manager, note="series 1, table 1, deal 1")
+    day = MatchDay.objects.get(pk=day.pk)
+    assert day.checked_at is not None and day.binding
+
+
 def test_the_deadline_is_the_periods_at_the_check(day):
     manager, league, _teams, day = day
     checks.check(day, user=manager)

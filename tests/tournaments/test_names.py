@@ -22,6 +22,19 @@ def test_the_search_ignores_word_order_accents_and_umlaut_spelling():
     assert not _finds("Anna Müller", "bernd")
 
 
+def test_an_umlaut_written_with_a_combining_mark_is_the_umlaut():
+    decomposed = "Anna Mu\u0308ller"  # u + COMBINING DIAERESIS, as macOS writes it
+    assert search_key(decomposed) == search_key("Anna Müller") == " anna mueller muller "
+    assert sort_key(decomposed) == "mueller anna"
+
+
+def test_a_word_of_many_umlauts_has_a_bounded_key():
+    """2^n spellings of n umlauts: 20 would be 32 MB of key and seconds per save."""
+    key = search_key("Ä" * 120)
+    assert key == f" {'a' * 120} {'ae' * 120} "
+    assert all(f" {word}" in search_key("Jürgen Müller-Lüdenscheidt") for word in query_words("juergen Muller"))
+
+
 def test_the_surname_is_the_last_word_unless_written_first_with_a_comma():
     assert split_name("Anna Maria Müller") == ("Müller", "Anna Maria")
     assert split_name("Müller, Anna") == ("Müller", "Anna")
