@@ -14,7 +14,10 @@ turn behind Django:
 
 Everything else (the table links' entries, the director's pages) passes straight
 through. The answers kept are only those every spectator may see: 200, no cookie set,
-keyed by the page, its query and the browser's language.
+asked without a cookie but the language's and not by htmx (a fragment), keyed by the
+page, its query and the browser's language. A logged-in browser (its page names the user,
+holds the log-out form's CSRF token, and shows a director the standings not yet
+published) never gets another's copy nor leaves its own.
 """
 
 from __future__ import annotations
@@ -44,6 +47,28 @@ def is_spectator(environ: dict) -> bool:
     return environ.get("REQUEST_METHOD") in ("GET", "HEAD") and environ.get("PATH_INFO", "").startswith(
         SPECTATOR_PREFIX
     )
+
+
+def cookies_of(environ: dict) -> dict[str, str]:
+    """The request's cookies by name (the first of a name, as Django reads them)."""
+    found: dict[str, str] = {}
+    for part in environ.get("HTTP_COOKIE", "").split(";"):
+        name, _sep, value = part.strip().partition("=")
+        if name:
+            found.setdefault(name, value)
+    return found
+
+
+def personal(environ: dict) -> bool:
+    """Whether the answer may be this browser's own: a session (logged in: the user's name,
+    a CSRF token, a director's preview of unpublished standings) or an htmx request (the
+    projector's board alone, ``Vary: HX-Request``)."""
+    return "HTTP_HX_REQUEST" in environ or bool(cookies_of(environ).get(settings.SESSION_COOKIE_NAME))
+
+
+def anonymous(environ: dict) -> bool:
+    """Whether the answer is one every spectator may get: no cookie but the language's, not htmx."""
+    return "HTTP_HX_REQUEST" not in environ and not set(cookies_of(environ)) - {settings.LANGUAGE_COOKIE_NAME}
 
 
 def language_of(environ: dict) -> str:
@@ -121,6 +146,7 @@ class SpectatorAdmission:
             seen.get("status", "").startswith("200")
             and environ.get("REQUEST_METHOD") == "GET"
             and size <= KEPT_BYTES
+            and anonymous(environ)
             and not any(name.lower() == "set-cookie" for name, _value in headers)
         ):
             with self.lock:
@@ -135,7 +161,7 @@ class SpectatorAdmission:
     ) -> list[bytes]:
         with self.lock:
             kept = self.kept.get(key)
-        if kept is not None and time.monotonic() - kept.at <= self.copy_seconds:
+        if kept is not None and not personal(environ) and time.monotonic() - kept.at <= self.copy_seconds:
             if kept.etag and kept.etag in environ.get("HTTP_IF_NONE_MATCH", ""):
                 start_response("304 Not Modified", [(n, v) for n, v in kept.headers if n.lower() in ("etag", "vary")])
                 return [b""]

@@ -99,3 +99,32 @@ def test_an_answer_that_sets_a_cookie_is_never_handed_to_another_spectator():
     admission = SpectatorAdmission(inner, slots=1, retry_after=5)
     call(admission, "/p/1/standings/")
     assert not admission.kept
+
+
+def test_a_logged_in_page_is_never_handed_to_a_spectator():
+    """A director's /p/ page names him, holds his log-out form's CSRF token and, before
+    publication, previews the standings: no busy spectator may get a copy of it."""
+    inner = App()
+    admission = SpectatorAdmission(inner, slots=1, retry_after=5)
+    call(admission, "/p/1/live/", HTTP_COOKIE="csrftoken=abc; sessionid=director")
+    assert not admission.kept
+
+
+def test_a_spectator_cannot_poison_the_copy_with_a_fragment_or_get_a_copy_when_logged_in():
+    inner = App()
+    admission = SpectatorAdmission(inner, slots=1, retry_after=5)
+    call(admission, "/p/1/live/", HTTP_HX_REQUEST="true")  # the board alone (Vary: HX-Request)
+    assert not admission.kept
+    call(admission, "/p/1/standings/")
+    inner.hold = True
+    holder = threading.Thread(target=call, args=(admission, "/p/1/live/"))
+    holder.start()
+    assert inner.inside.wait(timeout=30)
+    try:
+        assert call(admission, "/p/1/standings/")[0] == "200 OK"
+        # The director's browser sees his own page or none: busy, not the public copy.
+        assert call(admission, "/p/1/standings/", HTTP_COOKIE="sessionid=director")[0].startswith("503")
+        assert call(admission, "/p/1/standings/", HTTP_HX_REQUEST="true")[0].startswith("503")
+    finally:
+        inner.release.set()
+        holder.join()
