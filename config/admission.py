@@ -30,6 +30,7 @@ from email.utils import formatdate
 from html import escape
 
 from django.conf import settings
+from django.http.cookie import parse_cookie
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import trans_real
@@ -50,13 +51,9 @@ def is_spectator(environ: dict) -> bool:
 
 
 def cookies_of(environ: dict) -> dict[str, str]:
-    """The request's cookies by name (the first of a name, as Django reads them)."""
-    found: dict[str, str] = {}
-    for part in environ.get("HTTP_COOKIE", "").split(";"):
-        name, _sep, value = part.strip().partition("=")
-        if name:
-            found.setdefault(name, value)
-    return found
+    """The request's cookies as Django reads them (the last of a name, quotes and spaces
+    dropped): the copy's key must be the language Django answers in."""
+    return parse_cookie(environ.get("HTTP_COOKIE", ""))
 
 
 def personal(environ: dict) -> bool:
@@ -73,14 +70,12 @@ def anonymous(environ: dict) -> bool:
 
 def language_of(environ: dict) -> str:
     """The language Django's LocaleMiddleware would choose: the language cookie, else Accept-Language."""
-    cookies = environ.get("HTTP_COOKIE", "")
-    for part in cookies.split(";"):
-        name, _sep, value = part.strip().partition("=")
-        if name == settings.LANGUAGE_COOKIE_NAME and value:
-            try:
-                return translation.get_supported_language_variant(value)
-            except LookupError:
-                break
+    value = cookies_of(environ).get(settings.LANGUAGE_COOKIE_NAME)
+    if value:
+        try:
+            return translation.get_supported_language_variant(value)
+        except LookupError:
+            pass
     for code, _quality in trans_real.parse_accept_lang_header(environ.get("HTTP_ACCEPT_LANGUAGE", "")):
         if code == "*":
             break
@@ -147,6 +142,7 @@ class SpectatorAdmission:
             and environ.get("REQUEST_METHOD") == "GET"
             and size <= KEPT_BYTES
             and anonymous(environ)
+            and all(value == key[2] for name, value in headers if name.lower() == "content-language")
             and not any(name.lower() == "set-cookie" for name, _value in headers)
         ):
             with self.lock:

@@ -7,7 +7,7 @@ import threading
 import pytest
 from django.utils import translation
 
-from config.admission import SpectatorAdmission
+from config.admission import SpectatorAdmission, language_of
 
 
 class App:
@@ -128,3 +128,22 @@ def test_a_spectator_cannot_poison_the_copy_with_a_fragment_or_get_a_copy_when_l
     finally:
         inner.release.set()
         holder.join()
+
+
+@pytest.mark.parametrize(
+    "cookie", ["django_language=en; django_language=de", 'django_language="de"', "django_language = de"]
+)
+def test_the_copy_is_keyed_by_the_language_django_reads_from_the_cookie(cookie):
+    assert language_of({"HTTP_COOKIE": cookie, "HTTP_ACCEPT_LANGUAGE": "en"}) == "de"
+
+
+def test_a_page_in_another_language_than_its_key_is_not_kept():
+    """Whatever way a spectator finds to make the key and Django's language differ, the
+    German page is never handed to the English spectators."""
+    inner = App()
+    inner.headers.append(("Content-Language", "de"))
+    admission = SpectatorAdmission(inner, slots=1, retry_after=5)
+    call(admission, "/p/1/standings/", HTTP_ACCEPT_LANGUAGE="en")
+    assert not admission.kept
+    call(admission, "/p/1/standings/", HTTP_ACCEPT_LANGUAGE="de")
+    assert list(admission.kept) == [("/p/1/standings/", "", "de")]
