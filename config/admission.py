@@ -157,6 +157,10 @@ class SpectatorAdmission:
     ) -> list[bytes]:
         with self.lock:
             kept = self.kept.get(key)
+            if kept is not None:
+                # The pages the flood asks for stay; a spectator inventing queries
+                # (?x=1, ?x=2, ...) pushes out only his own, never asked again.
+                self.kept.move_to_end(key)
         if kept is not None and not personal(environ) and time.monotonic() - kept.at <= self.copy_seconds:
             if kept.etag and kept.etag in environ.get("HTTP_IF_NONE_MATCH", ""):
                 start_response("304 Not Modified", [(n, v) for n, v in kept.headers if n.lower() in ("etag", "vary")])

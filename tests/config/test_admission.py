@@ -7,7 +7,7 @@ import threading
 import pytest
 from django.utils import translation
 
-from config.admission import SpectatorAdmission, language_of
+from config.admission import KEPT_PAGES, SpectatorAdmission, language_of
 
 
 class App:
@@ -147,3 +147,19 @@ def test_a_page_in_another_language_than_its_key_is_not_kept():
     assert not admission.kept
     call(admission, "/p/1/standings/", HTTP_ACCEPT_LANGUAGE="de")
     assert list(admission.kept) == [("/p/1/standings/", "", "de")]
+
+
+def test_invented_queries_do_not_push_out_the_page_the_flood_asks_for():
+    inner = App()
+    admission = SpectatorAdmission(inner, slots=1, retry_after=5)
+    call(admission, "/p/1/standings/")
+    for n in range(KEPT_PAGES - 1):
+        call(admission, "/p/1/standings/", QUERY_STRING=f"x={n}")
+    admission.slots.acquire()  # every slot taken: the flood gets copies
+    try:
+        assert call(admission, "/p/1/standings/")[0] == "200 OK"
+    finally:
+        admission.slots.release()
+    call(admission, "/p/1/standings/", QUERY_STRING="x=again")
+    assert ("/p/1/standings/", "", "en") in admission.kept
+    assert ("/p/1/standings/", "x=0", "en") not in admission.kept
