@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import threading
 
 import pytest
@@ -163,3 +164,38 @@ def test_invented_queries_do_not_push_out_the_page_the_flood_asks_for():
     call(admission, "/p/1/standings/", QUERY_STRING="x=again")
     assert ("/p/1/standings/", "", "en") in admission.kept
     assert ("/p/1/standings/", "x=0", "en") not in admission.kept
+
+
+@pytest.mark.django_db
+def test_the_directors_projector_preview_never_reaches_a_busy_spectator(settings):
+    """Issue 26, 10 meets issue 25, 8: the director opens /p/<id>/live/ before publishing;
+    the page (no cookie set) must not become the copy a flood of spectators gets."""
+    from django.core.signals import request_started
+    from django.core.wsgi import get_wsgi_application
+    from django.db import close_old_connections
+    from django.test import Client
+    from django.urls import reverse
+
+    from tests import factories
+
+    tournament = factories.tournament(standings_public=False)
+    director = factories.user()
+    tournament.directors.add(director)
+    client = Client()
+    client.force_login(director)
+    path = reverse("public:live", args=[tournament.pk])
+    admission = SpectatorAdmission(get_wsgi_application(), slots=1, retry_after=5)
+    cookie = f"{settings.SESSION_COOKIE_NAME}={client.cookies[settings.SESSION_COOKIE_NAME].value}"
+    server = {"SERVER_NAME": "testserver", "SERVER_PORT": "80", "wsgi.url_scheme": "http", "wsgi.input": io.BytesIO()}
+    request_started.disconnect(close_old_connections)  # as the test client does: the test's transaction stays
+    try:
+        status, headers, body = call(admission, path, HTTP_COOKIE=cookie, **server)
+        assert status == "200 OK" and b"data-preview" in body and "Set-Cookie" not in headers
+        admission.slots.acquire()  # the flood: every slot taken
+        try:
+            status, _headers, body = call(admission, path, **server)
+        finally:
+            admission.slots.release()
+    finally:
+        request_started.connect(close_old_connections)
+    assert status.startswith("503") and b"data-preview" not in body
