@@ -45,9 +45,9 @@ StartResponse = Callable[..., object]
 
 
 def is_spectator(environ: dict) -> bool:
-    return environ.get("REQUEST_METHOD") in ("GET", "HEAD") and environ.get("PATH_INFO", "").startswith(
-        SPECTATOR_PREFIX
-    )
+    """Any request of a public page, whatever its method: OPTIONS is as safe as GET to
+    Django (no CSRF check) and renders the whole page, so it takes a slot too."""
+    return environ.get("PATH_INFO", "").startswith(SPECTATOR_PREFIX)
 
 
 def cookies_of(environ: dict) -> dict[str, str]:
@@ -161,7 +161,9 @@ class SpectatorAdmission:
                 # The pages the flood asks for stay; a spectator inventing queries
                 # (?x=1, ?x=2, ...) pushes out only his own, never asked again.
                 self.kept.move_to_end(key)
-        if kept is not None and not personal(environ) and time.monotonic() - kept.at <= self.copy_seconds:
+        method = environ.get("REQUEST_METHOD")
+        fresh = kept is not None and time.monotonic() - kept.at <= self.copy_seconds
+        if kept is not None and fresh and method in ("GET", "HEAD") and not personal(environ):
             if kept.etag and kept.etag in environ.get("HTTP_IF_NONE_MATCH", ""):
                 start_response("304 Not Modified", [(n, v) for n, v in kept.headers if n.lower() in ("etag", "vary")])
                 return [b""]

@@ -65,6 +65,15 @@ def test_a_spectator_beyond_the_slots_is_told_to_come_again_in_his_language(held
     assert inner.calls == ["/p/1/standings/"]  # never reached Django
 
 
+def test_another_method_of_a_public_page_waits_for_a_slot_too(held):
+    """OPTIONS is safe to Django (no CSRF check): the view renders the whole page. A flood of
+    it must not pass beside the slots, nor get a copy of the page."""
+    admission, inner = held
+    for method in ("OPTIONS", "POST"):
+        assert call(admission, "/p/1/standings/", method=method)[0].startswith("503")
+    assert inner.calls == ["/p/1/standings/"]
+
+
 def test_entries_and_staff_pages_pass_while_spectators_hold_the_slots(held):
     admission, inner = held
     inner.hold = False
