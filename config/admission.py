@@ -14,7 +14,10 @@ turn behind Django:
 
 Everything else (the table links' entries, the director's pages) passes straight
 through. The answers kept are only those every spectator may see: 200, no cookie set,
-keyed by the page, its query and the browser's language.
+asked without a cookie but the language's and not by htmx (a fragment), keyed by the
+page, its query and the browser's language. A logged-in browser (its page names the user,
+holds the log-out form's CSRF token, and shows a director the standings not yet
+published) never gets another's copy nor leaves its own.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from email.utils import formatdate
 from html import escape
 
 from django.conf import settings
+from django.http.cookie import parse_cookie
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import trans_real
@@ -41,21 +45,37 @@ StartResponse = Callable[..., object]
 
 
 def is_spectator(environ: dict) -> bool:
-    return environ.get("REQUEST_METHOD") in ("GET", "HEAD") and environ.get("PATH_INFO", "").startswith(
-        SPECTATOR_PREFIX
-    )
+    """Any request of a public page, whatever its method: OPTIONS is as safe as GET to
+    Django (no CSRF check) and renders the whole page, so it takes a slot too."""
+    return environ.get("PATH_INFO", "").startswith(SPECTATOR_PREFIX)
+
+
+def cookies_of(environ: dict) -> dict[str, str]:
+    """The request's cookies as Django reads them (the last of a name, quotes and spaces
+    dropped): the copy's key must be the language Django answers in."""
+    return parse_cookie(environ.get("HTTP_COOKIE", ""))
+
+
+def personal(environ: dict) -> bool:
+    """Whether the answer may be this browser's own: a session (logged in: the user's name,
+    a CSRF token, a director's preview of unpublished standings) or an htmx request (the
+    projector's board alone, ``Vary: HX-Request``)."""
+    return "HTTP_HX_REQUEST" in environ or bool(cookies_of(environ).get(settings.SESSION_COOKIE_NAME))
+
+
+def anonymous(environ: dict) -> bool:
+    """Whether the answer is one every spectator may get: no cookie but the language's, not htmx."""
+    return "HTTP_HX_REQUEST" not in environ and not set(cookies_of(environ)) - {settings.LANGUAGE_COOKIE_NAME}
 
 
 def language_of(environ: dict) -> str:
     """The language Django's LocaleMiddleware would choose: the language cookie, else Accept-Language."""
-    cookies = environ.get("HTTP_COOKIE", "")
-    for part in cookies.split(";"):
-        name, _sep, value = part.strip().partition("=")
-        if name == settings.LANGUAGE_COOKIE_NAME and value:
-            try:
-                return translation.get_supported_language_variant(value)
-            except LookupError:
-                break
+    value = cookies_of(environ).get(settings.LANGUAGE_COOKIE_NAME)
+    if value:
+        try:
+            return translation.get_supported_language_variant(value)
+        except LookupError:
+            pass
     for code, _quality in trans_real.parse_accept_lang_header(environ.get("HTTP_ACCEPT_LANGUAGE", "")):
         if code == "*":
             break
@@ -121,6 +141,8 @@ class SpectatorAdmission:
             seen.get("status", "").startswith("200")
             and environ.get("REQUEST_METHOD") == "GET"
             and size <= KEPT_BYTES
+            and anonymous(environ)
+            and all(value == key[2] for name, value in headers if name.lower() == "content-language")
             and not any(name.lower() == "set-cookie" for name, _value in headers)
         ):
             with self.lock:
@@ -135,7 +157,13 @@ class SpectatorAdmission:
     ) -> list[bytes]:
         with self.lock:
             kept = self.kept.get(key)
-        if kept is not None and time.monotonic() - kept.at <= self.copy_seconds:
+            if kept is not None:
+                # The pages the flood asks for stay; a spectator inventing queries
+                # (?x=1, ?x=2, ...) pushes out only his own, never asked again.
+                self.kept.move_to_end(key)
+        method = environ.get("REQUEST_METHOD")
+        fresh = kept is not None and time.monotonic() - kept.at <= self.copy_seconds
+        if kept is not None and fresh and method in ("GET", "HEAD") and not personal(environ):
             if kept.etag and kept.etag in environ.get("HTTP_IF_NONE_MATCH", ""):
                 start_response("304 Not Modified", [(n, v) for n, v in kept.headers if n.lower() in ("etag", "vary")])
                 return [b""]

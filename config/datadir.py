@@ -98,13 +98,13 @@ def take_data_dir(argv: list[str]) -> list[str]:
     rest: list[str] = []
     args = iter(argv)
     for arg in args:
-        if arg == "--data-dir":
-            value = next(args, "")
-            if not value:
+        if arg == "--data-dir" or arg.startswith("--data-dir="):
+            value = next(args, "") if arg == "--data-dir" else arg.split("=", 1)[1]
+            # Empty (--data-dir=) or the next option (--data-dir --port 8001): never a
+            # silent fall back to another folder's database.
+            if not value.strip() or value.startswith("--"):
                 raise SystemExit("--data-dir needs a folder: --data-dir DIR")
             os.environ[ENV] = value
-        elif arg.startswith("--data-dir="):
-            os.environ[ENV] = arg.split("=", 1)[1]
         else:
             rest.append(arg)
     return rest

@@ -17,7 +17,16 @@ USAGE = """usage: skat-office [serve] [--bind HOST] [--port PORT] [--data-dir DI
 
 
 def command_line(args: list[str]) -> list[str]:
-    """The management command line for ``skat-office ARGS``: ``serve`` when no command is named."""
+    """The management command line for ``skat-office ARGS``: ``serve`` when no command is named.
+
+    ``--data-dir DIR`` before the command (``skat-office --data-dir D migrate``) names no
+    command: it goes after it, where config.datadir takes it out anyway.
+    """
+    lead: list[str] = []
+    while args and (args[0] == "--data-dir" or args[0].startswith("--data-dir=")):
+        width = 2 if args[0] == "--data-dir" else 1
+        lead, args = lead + args[:width], args[width:]
+    args = args + lead
     if not args or (args[0].startswith("-") and args[0] not in ("-h", "--help", "--version")):
         return ["skat-office", "serve", *args]
     if args[0] in ("-h", "--help"):

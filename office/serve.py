@@ -138,8 +138,17 @@ def create_server(bind: str, port: int, threads: int):
         channel_timeout=60,
         asyncore_use_poll=hasattr(select, "poll"),
         ident="skat-office",
-        clear_untrusted_proxy_headers=True,
+        clear_untrusted_proxy_headers=not behind_proxy(),
     )
+
+
+def behind_proxy() -> bool:
+    """Whether a reverse proxy's headers reach Django: with ``SECURE=1`` (waitress speaks no
+    TLS, so a proxy does and says so in X-Forwarded-Proto) or ``PROXY_COUNT`` (the login
+    throttle reads X-Forwarded-For). Otherwise waitress drops them, so a phone cannot
+    claim another address. Dropped behind a proxy, ``SECURE=1`` would redirect every
+    request to https for ever (compose.yaml)."""
+    return bool(settings.PROXY_COUNT or settings.SECURE_PROXY_SSL_HEADER)
 
 
 def serve_forever(server) -> None:

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import io
 import threading
 
 import pytest
 from django.utils import translation
 
-from config.admission import SpectatorAdmission
+from config.admission import KEPT_PAGES, SpectatorAdmission, language_of
 
 
 class App:
@@ -64,6 +65,15 @@ def test_a_spectator_beyond_the_slots_is_told_to_come_again_in_his_language(held
     assert inner.calls == ["/p/1/standings/"]  # never reached Django
 
 
+def test_another_method_of_a_public_page_waits_for_a_slot_too(held):
+    """OPTIONS is safe to Django (no CSRF check): the view renders the whole page. A flood of
+    it must not pass beside the slots, nor get a copy of the page."""
+    admission, inner = held
+    for method in ("OPTIONS", "POST"):
+        assert call(admission, "/p/1/standings/", method=method)[0].startswith("503")
+    assert inner.calls == ["/p/1/standings/"]
+
+
 def test_entries_and_staff_pages_pass_while_spectators_hold_the_slots(held):
     admission, inner = held
     inner.hold = False
@@ -99,3 +109,102 @@ def test_an_answer_that_sets_a_cookie_is_never_handed_to_another_spectator():
     admission = SpectatorAdmission(inner, slots=1, retry_after=5)
     call(admission, "/p/1/standings/")
     assert not admission.kept
+
+
+def test_a_logged_in_page_is_never_handed_to_a_spectator():
+    """A director's /p/ page names him, holds his log-out form's CSRF token and, before
+    publication, previews the standings: no busy spectator may get a copy of it."""
+    inner = App()
+    admission = SpectatorAdmission(inner, slots=1, retry_after=5)
+    call(admission, "/p/1/live/", HTTP_COOKIE="csrftoken=abc; sessionid=director")
+    assert not admission.kept
+
+
+def test_a_spectator_cannot_poison_the_copy_with_a_fragment_or_get_a_copy_when_logged_in():
+    inner = App()
+    admission = SpectatorAdmission(inner, slots=1, retry_after=5)
+    call(admission, "/p/1/live/", HTTP_HX_REQUEST="true")  # the board alone (Vary: HX-Request)
+    assert not admission.kept
+    call(admission, "/p/1/standings/")
+    inner.hold = True
+    holder = threading.Thread(target=call, args=(admission, "/p/1/live/"))
+    holder.start()
+    assert inner.inside.wait(timeout=30)
+    try:
+        assert call(admission, "/p/1/standings/")[0] == "200 OK"
+        # The director's browser sees his own page or none: busy, not the public copy.
+        assert call(admission, "/p/1/standings/", HTTP_COOKIE="sessionid=director")[0].startswith("503")
+        assert call(admission, "/p/1/standings/", HTTP_HX_REQUEST="true")[0].startswith("503")
+    finally:
+        inner.release.set()
+        holder.join()
+
+
+@pytest.mark.parametrize(
+    "cookie", ["django_language=en; django_language=de", 'django_language="de"', "django_language = de"]
+)
+def test_the_copy_is_keyed_by_the_language_django_reads_from_the_cookie(cookie):
+    assert language_of({"HTTP_COOKIE": cookie, "HTTP_ACCEPT_LANGUAGE": "en"}) == "de"
+
+
+def test_a_page_in_another_language_than_its_key_is_not_kept():
+    """Whatever way a spectator finds to make the key and Django's language differ, the
+    German page is never handed to the English spectators."""
+    inner = App()
+    inner.headers.append(("Content-Language", "de"))
+    admission = SpectatorAdmission(inner, slots=1, retry_after=5)
+    call(admission, "/p/1/standings/", HTTP_ACCEPT_LANGUAGE="en")
+    assert not admission.kept
+    call(admission, "/p/1/standings/", HTTP_ACCEPT_LANGUAGE="de")
+    assert list(admission.kept) == [("/p/1/standings/", "", "de")]
+
+
+def test_invented_queries_do_not_push_out_the_page_the_flood_asks_for():
+    inner = App()
+    admission = SpectatorAdmission(inner, slots=1, retry_after=5)
+    call(admission, "/p/1/standings/")
+    for n in range(KEPT_PAGES - 1):
+        call(admission, "/p/1/standings/", QUERY_STRING=f"x={n}")
+    admission.slots.acquire()  # every slot taken: the flood gets copies
+    try:
+        assert call(admission, "/p/1/standings/")[0] == "200 OK"
+    finally:
+        admission.slots.release()
+    call(admission, "/p/1/standings/", QUERY_STRING="x=again")
+    assert ("/p/1/standings/", "", "en") in admission.kept
+    assert ("/p/1/standings/", "x=0", "en") not in admission.kept
+
+
+@pytest.mark.django_db
+def test_the_directors_projector_preview_never_reaches_a_busy_spectator(settings):
+    """Issue 26, 10 meets issue 25, 8: the director opens /p/<id>/live/ before publishing;
+    the page (no cookie set) must not become the copy a flood of spectators gets."""
+    from django.core.signals import request_started
+    from django.core.wsgi import get_wsgi_application
+    from django.db import close_old_connections
+    from django.test import Client
+    from django.urls import reverse
+
+    from tests import factories
+
+    tournament = factories.tournament(standings_public=False)
+    director = factories.user()
+    tournament.directors.add(director)
+    client = Client()
+    client.force_login(director)
+    path = reverse("public:live", args=[tournament.pk])
+    admission = SpectatorAdmission(get_wsgi_application(), slots=1, retry_after=5)
+    cookie = f"{settings.SESSION_COOKIE_NAME}={client.cookies[settings.SESSION_COOKIE_NAME].value}"
+    server = {"SERVER_NAME": "testserver", "SERVER_PORT": "80", "wsgi.url_scheme": "http", "wsgi.input": io.BytesIO()}
+    request_started.disconnect(close_old_connections)  # as the test client does: the test's transaction stays
+    try:
+        status, headers, body = call(admission, path, HTTP_COOKIE=cookie, **server)
+        assert status == "200 OK" and b"data-preview" in body and "Set-Cookie" not in headers
+        admission.slots.acquire()  # the flood: every slot taken
+        try:
+            status, _headers, body = call(admission, path, **server)
+        finally:
+            admission.slots.release()
+    finally:
+        request_started.connect(close_old_connections)
+    assert status.startswith("503") and b"data-preview" not in body

@@ -66,6 +66,10 @@ def test_data_dir_is_taken_wherever_it_stands(monkeypatch):
     assert os.environ["SKAT_OFFICE_DATA"] == "/srv/b"
     with pytest.raises(SystemExit, match="--data-dir needs a folder"):
         datadir.take_data_dir(["x", "serve", "--data-dir"])
+    for forgotten in (["--data-dir="], ["--data-dir", "--port", "8001"]):
+        with pytest.raises(SystemExit, match="--data-dir needs a folder"):
+            datadir.take_data_dir(["x", "serve", *forgotten])
+    assert os.environ["SKAT_OFFICE_DATA"] == "/srv/b"
 
 
 def test_serve_is_prepared_as_a_production_server_before_the_settings_load(monkeypatch, tmp_path):

@@ -32,6 +32,9 @@ def test_no_command_serves_and_options_alone_are_serves():
     assert cli.command_line(["migrate", "--plan"]) == ["skat-office", "migrate", "--plan"]
     assert cli.command_line(["--version"]) == ["skat-office", "--version"]
     assert cli.command_line(["-h"]) == ["skat-office", "--help"]
+    # --data-dir may stand before the command too.
+    assert cli.command_line(["--data-dir", "D", "migrate"]) == ["skat-office", "migrate", "--data-dir", "D"]
+    assert cli.command_line(["--data-dir=D", "--port", "1"]) == ["skat-office", "serve", "--port", "1", "--data-dir=D"]
 
 
 def test_help_and_version(capsys, monkeypatch):

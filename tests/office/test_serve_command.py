@@ -244,3 +244,33 @@ def test_ctrl_c_or_sigterm_closes_the_server_and_returns():
     assert server.closed
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # even where it was ignored
     assert signal.getsignal(signal.SIGTERM) == before  # restored
+
+
+def test_behind_the_proxy_its_headers_reach_django_and_without_one_they_do_not(settings, monkeypatch):
+    """compose.yaml: SECURE=1 and PROXY_COUNT=1 behind an HTTPS proxy. Without the
+    proxy's X-Forwarded-Proto every request is redirected to https again, for ever."""
+    import config.wsgi
+
+    seen = {}
+
+    def app(environ, start_response):
+        seen.update(environ)
+        start_response("200 OK", [])
+        return [b""]
+
+    def headers_reaching_django() -> set[str]:
+        seen.clear()
+        server = serve.create_server("127.0.0.1", 0, 1)
+        try:
+            environ = {"REMOTE_ADDR": "10.0.0.9", "PATH_INFO": "/", "REQUEST_METHOD": "GET"}
+            environ |= {"HTTP_X_FORWARDED_PROTO": "https", "HTTP_X_FORWARDED_FOR": "1.2.3.4"}
+            server.application(environ, lambda *args: None)
+        finally:
+            server.close()
+        return {name for name in seen if name.startswith("HTTP_X_FORWARDED")}
+
+    monkeypatch.setattr(config.wsgi, "application", app)
+    settings.SECURE_PROXY_SSL_HEADER, settings.PROXY_COUNT = ("HTTP_X_FORWARDED_PROTO", "https"), 1
+    assert headers_reaching_django() == {"HTTP_X_FORWARDED_PROTO", "HTTP_X_FORWARDED_FOR"}
+    settings.SECURE_PROXY_SSL_HEADER, settings.PROXY_COUNT = None, 0
+    assert headers_reaching_django() == set()

@@ -276,6 +276,19 @@ def test_the_money_tables_survive_the_round_trip(tmp_path):
     assert new.fee_rules() == rules and new.prize_rules() == prizes
 
 
+def test_a_categorys_own_prize_does_not_make_the_file_unreadable(tmp_path):
+    """Place 1 of "Damen" beside place 1 overall: the file's Prizes are the overall ranking's
+    (the file carries no categories), so the import takes them instead of refusing place 1 twice."""
+    t = finished_tournament(players=7, series=1)
+    t.prizes.create(place=1, percent="50")
+    t.prizes.create(place=1, percent="10", category=t.categories.create(name="Damen"))
+    prizes = t.prize_rules()
+    path = tmp_path / "t.xlsx"
+    export(t, path)
+    empty_the_database()
+    assert import_tournament(path).tournament.prize_rules() == prizes
+
+
 def tournament_row(path, field: str) -> int:
     sheet = load_workbook(path, read_only=True)["Tournament"]
     return next(i for i, row in enumerate(sheet.iter_rows(values_only=True), start=1) if row[0] == field)

@@ -34,11 +34,14 @@ def tournament_rows(tournament) -> Iterator[tuple]:
         " ".join(f"{f.table_size}:{f.from_passed_out}:{f.amount}" for f in tournament.passed_out_fees.all()),
     )
     yield ("Table money", " ".join(f"{m.table_size}:{m.place}:{m.amount}" for m in tournament.table_money.all()))
+    # The overall ranking's prizes: a category's own (place 1 of "Damen") beside place 1
+    # overall would be a second prize of place 1, refused by the import.
     yield (
         "Prizes",
         " ".join(
             f"{p.place}:{p.percent}%" if p.percent is not None else f"{p.place}:{p.amount}"
             for p in tournament.prizes.all()
+            if p.category_id is None
         ),
     )
     # The list fees a withdrawal gets back (tournaments.door.refund), after the older rows.
