@@ -125,6 +125,14 @@ def world() -> SimpleNamespace:
         lineups.set_line_up(day, league_team, [e.player for e in league_team.roster.filter(position__lte=4)])
     factories.play_series(draw_series(day.tournament))
 
+    # A published ranking of the tournament (rankings/): its files hold the players' names.
+    from rankings.models import Ranking
+    from rankings.services import add_tournament
+
+    ranking = Ranking.objects.create(name=HOSTILE["league"], season="2027", public=True)
+    ranking.directors.add(root)
+    ranking_entry = add_tournament(ranking, t, root).entry
+
     client = Client()
     client.force_login(root)
     return SimpleNamespace(
@@ -142,6 +150,8 @@ def world() -> SimpleNamespace:
         team=teams[0],
         host=host,
         day=day,
+        ranking=ranking,
+        ranking_entry=ranking_entry,
     )
 
 
@@ -162,6 +172,8 @@ EXPORTS: dict[str, Variants] = {
     ],
     "referees:corrections_csv": lambda w: [({}, {})],
     "leagues:season_xlsx": lambda w: [({}, {})],
+    "rankings:file": lambda w: [({"kind": "csv"}, {}), ({"kind": "xlsx"}, {})],
+    "public:ranking_file": lambda w: [({"kind": "csv"}, {}), ({"kind": "xlsx"}, {})],
     "leagues:season_csv": lambda w: [({"sheet": slugify(sheet)}, {}) for sheet in SEASON_SHEETS],
 }
 
@@ -188,6 +200,10 @@ def url_kwargs(w: SimpleNamespace) -> dict[str, object]:
         "match_day_id": w.day.pk,
         "host_id": w.host.pk,
         "publication_id": 1,  # removing a publication is a POST without a file
+        "ranking_id": w.ranking.pk,
+        "entry_id": w.ranking_entry.pk,
+        "decision_id": 1,  # undoing a decision is a POST
+        "kind": "pdf",  # a ranking's file: CSV and XLSX are the variants in EXPORTS
         "sheet": "Ranking",
         "rest": "",
         "path": "",  # the help pages (office/help.py): their index
@@ -336,6 +352,8 @@ OTHER_COMMANDS = {
     "demo",
     "loadtest",
     "serve",
+    "backup",
+    "restore",
 }
 from tests.test_layers import PACKAGES  # noqa: E402 - every package of the office, in one place
 
