@@ -13,6 +13,9 @@ settings.register_profile(
     "default", deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow], database=None
 )
 settings.register_profile("explore", deadline=None, suppress_health_check=[HealthCheck.too_slow], print_blob=True)
+# .ci/run's second database: the first 30 of the same derandomized examples (every example
+# ran on SQLite just before; here they check the SQL PostgreSQL answers, within CI's time).
+settings.register_profile("second-database", parent=settings.get_profile("default"), max_examples=30)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 
