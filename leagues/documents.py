@@ -14,7 +14,7 @@ from django.utils import formats
 from django.utils.translation import gettext as _
 
 from core.filenames import Name, file_name
-from printing.documents.common import MARGIN, PAGE_HEIGHT, PAGE_WIDTH, Text, choose_fonts, fit, new_canvas
+from printing.documents.common import MARGIN, PAGE_WIDTH, PageWriter, fit
 from skat.league import points_text, score_line
 
 from .lineups import line_ups, seating_of
@@ -26,33 +26,11 @@ ROW = 14.0
 SIZE = 9.0
 
 
-class _Writer:
-    """Lines top to bottom, a new page when the room runs out."""
+class _Writer(PageWriter):
+    """The league's lists (printing.documents.common.PageWriter), with headings and rules."""
 
     def __init__(self, out, title: str, texts: list[str]) -> None:
-        self.canvas = new_canvas(out, title)
-        self.regular, self.bold = choose_fonts([*texts, title])
-        self.text = Text(self.canvas)
-        self.title = title
-        self.y = PAGE_HEIGHT - MARGIN - 16
-        self.text.left(MARGIN, self.y, title, self.bold, 14)
-        self.y -= 22
-
-    def need(self, height: float) -> None:
-        if self.y - height < MARGIN + 20:
-            self.text.flush()
-            self.canvas.showPage()
-            self.y = PAGE_HEIGHT - MARGIN - 16
-            self.text.left(MARGIN, self.y, self.title, self.bold, 10)
-            self.y -= 18
-
-    def line(self, cells: list[tuple[float, str, str]], *, bold: bool = False, size: float = SIZE) -> None:
-        """cells: (x, text, "l" or "r")."""
-        self.need(ROW)
-        font = self.bold if bold else self.regular
-        for x, value, align in cells:
-            (self.text.right if align == "r" else self.text.left)(x, self.y, value, font, size)
-        self.y -= ROW
+        super().__init__(out, title, texts, row=ROW, size=SIZE, title_gap=22, page_gap=18, bottom=20)
 
     def heading(self, value: str) -> None:
         self.need(ROW * 3)
@@ -62,11 +40,6 @@ class _Writer:
     def rule(self) -> None:
         self.canvas.setLineWidth(0.4)
         self.canvas.line(MARGIN, self.y + ROW - 3, RIGHT, self.y + ROW - 3)
-
-    def finish(self) -> None:
-        self.text.flush()
-        self.canvas.showPage()
-        self.canvas.save()
 
 
 def _pdf(content: bytes, name: str) -> HttpResponse:

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 
 from core.filenames import Name, file_name
 from core.tabular import CSV_TYPE, XLSX_TYPE, Sheet, write_csv, write_xlsx
-from printing.documents.common import MARGIN, PAGE_HEIGHT, PAGE_WIDTH, Text, choose_fonts, fit, new_canvas, wrap
+from printing.documents.common import MARGIN, PAGE_WIDTH, PageWriter, fit, wrap
 
 from .models import Ranking, RankingLine
 from .pages import rules_summary
@@ -59,40 +59,6 @@ def xlsx_response(ranking: Ranking, category: str) -> HttpResponse:
     return _download(out.getvalue(), XLSX_TYPE, ranking, category, ".xlsx")
 
 
-class _Writer:
-    """Lines top to bottom; a new page (with the title and the column heads) when full."""
-
-    def __init__(self, out, title: str, texts: list[str], head: list[tuple[float, str, str]]) -> None:
-        self.canvas = new_canvas(out, title)
-        self.regular, self.bold = choose_fonts([*texts, title])
-        self.text = Text(self.canvas)
-        self.title, self.head = title, head
-        self.y = PAGE_HEIGHT - MARGIN - 16
-        self.text.left(MARGIN, self.y, title, self.bold, 14)
-        self.y -= 20
-
-    def need(self, height: float) -> None:
-        if self.y - height < MARGIN + 10:
-            self.text.flush()
-            self.canvas.showPage()
-            self.y = PAGE_HEIGHT - MARGIN - 16
-            self.text.left(MARGIN, self.y, self.title, self.bold, 10)
-            self.y -= 16
-            self.line(self.head, bold=True)
-
-    def line(self, cells: list[tuple[float, str, str]], *, bold: bool = False, size: float = SIZE) -> None:
-        self.need(ROW)
-        font = self.bold if bold else self.regular
-        for x, value, align in cells:
-            (self.text.right if align == "r" else self.text.left)(x, self.y, value, font, size)
-        self.y -= ROW
-
-    def finish(self) -> None:
-        self.text.flush()
-        self.canvas.showPage()
-        self.canvas.save()
-
-
 def write_pdf(ranking: Ranking, category: str, out) -> None:
     """The ranking list: the rules in one block, then place, name, club, the figure, results
     counted of played, missed and penalty; unranked players (short of the minimum) last."""
@@ -108,7 +74,7 @@ def write_pdf(ranking: Ranking, category: str, out) -> None:
         (x[5], _("Missed"), "r"),
         (x[6], _("Penalty"), "r"),
     ]
-    doc = _Writer(out, title, [f"{line.name} {line.club}" for line in lines], head)
+    doc = PageWriter(out, title, [f"{line.name} {line.club}" for line in lines], row=ROW, size=SIZE, head=head)
     rules = " · ".join(f"{label}: {value}" for label, value in rules_summary(ranking))
     for part in wrap(rules, doc.regular, 7, RIGHT - MARGIN, lines=4):
         doc.line([(MARGIN, part, "l")], size=7)

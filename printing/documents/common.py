@@ -213,3 +213,54 @@ def new_canvas(out, title: str, *, pagesize=A4) -> Canvas:
     canvas.setTitle(title)
     canvas.setCreator("Skat tournament office")
     return canvas
+
+
+class PageWriter:
+    """A list PDF written top to bottom: the title, then lines of cells; a new page (the
+    title small, then ``head`` again when given) when the room runs out. The leagues' and
+    the rankings' documents share it; their spacing differs, so it is given."""
+
+    def __init__(
+        self,
+        out,
+        title: str,
+        texts: list[str],
+        *,
+        row: float,
+        size: float,
+        head: list[tuple[float, str, str]] | None = None,
+        title_gap: float = 20,
+        page_gap: float = 16,
+        bottom: float = 10,
+    ) -> None:
+        self.canvas = new_canvas(out, title)
+        self.regular, self.bold = choose_fonts([*texts, title])
+        self.text = Text(self.canvas)
+        self.title, self.head = title, head
+        self.row, self.size, self.page_gap, self.bottom = row, size, page_gap, bottom
+        self.y = PAGE_HEIGHT - MARGIN - 16
+        self.text.left(MARGIN, self.y, title, self.bold, 14)
+        self.y -= title_gap
+
+    def need(self, height: float) -> None:
+        if self.y - height < MARGIN + self.bottom:
+            self.text.flush()
+            self.canvas.showPage()
+            self.y = PAGE_HEIGHT - MARGIN - 16
+            self.text.left(MARGIN, self.y, self.title, self.bold, 10)
+            self.y -= self.page_gap
+            if self.head:
+                self.line(self.head, bold=True)
+
+    def line(self, cells: list[tuple[float, str, str]], *, bold: bool = False, size: float | None = None) -> None:
+        """cells: (x, text, "l" or "r")."""
+        self.need(self.row)
+        font = self.bold if bold else self.regular
+        for x, value, align in cells:
+            (self.text.right if align == "r" else self.text.left)(x, self.y, value, font, size or self.size)
+        self.y -= self.row
+
+    def finish(self) -> None:
+        self.text.flush()
+        self.canvas.showPage()
+        self.canvas.save()
