@@ -36,6 +36,7 @@ from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import connection
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
@@ -1005,16 +1006,35 @@ MATRIX: list[Row] = [
 # --- checks -----------------------------------------------------------------------------------
 
 
-def snapshot() -> dict[str, list]:
-    """Every row of the project's tables (who directs and manages what included), and the users' rights."""
-    state = {
-        model._meta.label: list(model.objects.order_by("pk").values_list())
+def snapshot_queries() -> list[tuple[str, str]]:
+    """(label, SQL) reading every row of the project's tables in key order, and the users' rights.
+
+    Plain SQL on one cursor: the ORM's compiling of some fifty querysets four times a test
+    was two thirds of the matrix's time (the same rows, read through the same connection)."""
+    quote = connection.ops.quote_name
+    queries = [
+        (model._meta.label, f"SELECT * FROM {quote(model._meta.db_table)} ORDER BY {quote(model._meta.pk.column)}")
         for model in apps.get_models(include_auto_created=True)
         if model._meta.app_label in PROJECT_APPS
-    }
-    state["users"] = list(
-        get_user_model().objects.order_by("pk").values_list("username", "password", "is_staff", "is_superuser")
+    ]
+    users = get_user_model()._meta
+    queries.append(
+        (
+            "users",
+            f"SELECT username, password, is_staff, is_superuser FROM {quote(users.db_table)}"
+            f" ORDER BY {quote(users.pk.column)}",
+        )
     )
+    return queries
+
+
+def snapshot() -> dict[str, list]:
+    """Every row of the project's tables (who directs and manages what included), and the users' rights."""
+    with connection.cursor() as cursor:
+        state = {}
+        for label, sql in snapshot_queries():
+            cursor.execute(sql)
+            state[label] = cursor.fetchall()
     return state
 
 
