@@ -84,7 +84,7 @@ def _host(league: League, name: str, done: Imported) -> Host:
     if host is None:
         # The hall's host publishes nothing to itself: its token is made and forgotten.
         host, _token = new_host(league, name)
-        done.changes.append(_("Host %(host)s added.") % {"host": name})
+        done.changes.append(_("Host added: %(host)s.") % {"host": name})
     return host
 
 
@@ -92,7 +92,7 @@ def _group(league: League, name: str, done: Imported) -> Group:
     group = Group.objects.filter(league=league, name__iexact=name).first()
     if group is None:
         group = setup.save_group(league, name)
-        done.changes.append(_("Group %(group)s added.") % {"group": name})
+        done.changes.append(_("Group added: %(group)s.") % {"group": name})
     return group
 
 
@@ -107,10 +107,10 @@ def _team(group: Group, data: TeamData, path: str, done: Imported) -> LeagueTeam
     team = LeagueTeam.objects.filter(group=group, name__iexact=data.name).select_related("club").first()
     if team is None:
         team = setup.save_team(group, data.name, data.club)
-        done.changes.append(_("Team %(team)s added.") % {"team": data.name})
+        done.changes.append(_("Team added: %(team)s.") % {"team": data.name})
     elif (team.club.name if team.club_id else "") != data.club:
         team = setup.save_team(group, team.name, data.club, team)
-        done.changes.append(_("Team %(team)s: club %(club)s.") % {"team": team.name, "club": data.club or "-"})
+        done.changes.append(_("Club of %(team)s: %(club)s.") % {"team": team.name, "club": data.club or "-"})
     before = _lines(team)
     wanted = sorted((line.position, line.name, line.membership_number, line.club) for line in data.roster)
     captain = RosterEntry.objects.filter(team=team, player_id=team.captain_id).values_list("position", flat=True)
@@ -125,7 +125,7 @@ def _team(group: Group, data: TeamData, path: str, done: Imported) -> LeagueTeam
         came = sorted({line[1] for line in wanted} - {line[1] for line in before})
         left = sorted({line[1] for line in before} - {line[1] for line in wanted})
         done.changes.append(
-            _("Team %(team)s: roster changed (in: %(came)s; out: %(left)s).")
+            _("Roster of %(team)s changed (in: %(came)s; out: %(left)s).")
             % {"team": team.name, "came": ", ".join(came) or "-", "left": ", ".join(left) or "-"}
         )
     return team
