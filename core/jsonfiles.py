@@ -33,7 +33,7 @@ class Limits:
     size: int = 512 * KB
     #: Arrays and objects inside each other.
     depth: int = 8
-    #: Values of any kind (keys not counted).
+    #: Values of any kind, and the keys of objects.
     values: int = 20_000
     #: Characters of one string or one number.
     text: int = 1_000

@@ -2,7 +2,7 @@
 
 Only the host's own match days, with the teams that play them, their rosters, the Setzplan
 and the league's rules: what the hall office needs to run them without retyping anything,
-and nothing of the other hosts' match days. Five queries whatever the number of teams.
+and nothing of the other hosts' match days. Four queries, whatever the number of teams.
 """
 
 from __future__ import annotations

@@ -48,9 +48,15 @@ def import_package(package: Package, user) -> Imported:
             teams: dict[tuple[str, str], LeagueTeam] = {}
             for index, data in enumerate(package.groups):
                 group = _group(league, data.name, done)
+                added = []
                 for number, team_data in enumerate(data.teams):
                     path = f"groups[{index}].teams[{number}]"
-                    teams[data.name.casefold(), team_data.name.casefold()] = _team(group, team_data, path, done)
+                    team = _team(group, team_data, path, done, added)
+                    teams[data.name.casefold(), team_data.name.casefold()] = team
+                if added:
+                    done.changes.append(
+                        _("Teams added to %(group)s: %(teams)s.") % {"group": group.name, "teams": ", ".join(added)}
+                    )
             for index, day in enumerate(package.match_days):
                 done.match_days.append(_match_day(league, host, day, teams, f"match_days[{index}]", done))
     except RuleError as error:
@@ -103,11 +109,11 @@ def _lines(team: LeagueTeam) -> list[tuple]:
     )
 
 
-def _team(group: Group, data: TeamData, path: str, done: Imported) -> LeagueTeam:
+def _team(group: Group, data: TeamData, path: str, done: Imported, added: list[str]) -> LeagueTeam:
     team = LeagueTeam.objects.filter(group=group, name__iexact=data.name).select_related("club").first()
     if team is None:
         team = setup.save_team(group, data.name, data.club)
-        done.changes.append(_("Team added: %(team)s.") % {"team": data.name})
+        added.append(data.name)
     elif (team.club.name if team.club_id else "") != data.club:
         team = setup.save_team(group, team.name, data.club, team)
         done.changes.append(_("Club of %(team)s: %(club)s.") % {"team": team.name, "club": data.club or "-"})

@@ -100,7 +100,8 @@ def test_a_hall_imports_the_package_once_and_again_changes_nothing(package_and_h
     team_a = LeagueTeam.objects.get(group__league=league, name="Team A")
     assert team_a.roster.get(position=1).player == known  # found by his membership number
     assert team_a.captain == known and team_a.roster.count() == 6
-    assert "League Verbandsliga 2026 set up." in done.changes
+    assert done.changes[0] == "League Verbandsliga 2026 set up."
+    assert "Teams added to Staffel 1: Team A, Team B, Team C, Team D." in done.changes
 
     before = snapshot()
     again = import_package(read_package(as_bytes(data)), user)
