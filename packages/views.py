@@ -64,7 +64,7 @@ def match_day_package(request: HttpRequest, match_day) -> HttpResponse:
 @login_required
 def import_page(request: HttpRequest) -> HttpResponse:
     """The hall office imports its match day in one step: a file or the server's address."""
-    form = ImportForm(request.POST or None, request.FILES or None)
+    form = ImportForm(request.POST, request.FILES) if request.method == "POST" else ImportForm()
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:

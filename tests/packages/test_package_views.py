@@ -99,6 +99,9 @@ def test_a_publication_names_its_match_day_by_the_key(client):
     headers = {"Authorization": f"Token {token}"}
     guessed = client.post(url, content, content_type=XLSX, headers=headers)
     assert guessed.status_code == 400 and "several match days fit the file" in guessed.json()["error"]
+    # A key the server never made (the hall set the match day up itself): found as before.
+    own = client.post(f"{url}?key={hall.key}", content, content_type=XLSX, headers=headers)
+    assert own.status_code == 400 and "several match days fit the file" in own.json()["error"]
     stored = client.post(f"{url}?key={twin.key}", content, content_type=XLSX, headers=headers)
     assert stored.status_code == 201 and stored.json()["match_day"] == twin.pk
     assert Publication.objects.get().match_day == twin
