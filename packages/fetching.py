@@ -21,6 +21,17 @@ class NoConnection(PackageError):
     """The league server did not answer: import the package's file, or try again."""
 
 
+class _NoRedirects(urllib.request.HTTPRedirectHandler):
+    """A redirect is answered as what it is (urllib would send the host's token along to
+    wherever it points)."""
+
+    def redirect_request(self, req, fp, code, msg, headers, newurl):
+        return None
+
+
+_OPENER = urllib.request.build_opener(_NoRedirects)
+
+
 def fetch(url: str, token: str, *, key: str = "", timeout: float = 30) -> bytes:
     """The package's bytes from the server's endpoint (``key``: one match day of the host's)."""
     if urllib.parse.urlsplit(url).scheme not in ("http", "https"):
@@ -29,7 +40,7 @@ def fetch(url: str, token: str, *, key: str = "", timeout: float = 30) -> bytes:
         url = f"{url}{'&' if '?' in url else '?'}{urllib.parse.urlencode({'matchday': key})}"
     request = urllib.request.Request(url, headers={"Authorization": f"Token {token}", "Accept": "application/json"})
     try:
-        with urllib.request.urlopen(request, timeout=timeout) as response:
+        with _OPENER.open(request, timeout=timeout) as response:
             content = response.read(LIMITS.size + 1)
     except urllib.error.HTTPError as error:
         raise PackageError(
@@ -48,8 +59,12 @@ def fetch(url: str, token: str, *, key: str = "", timeout: float = 30) -> bytes:
 
 
 def _reason(raw: bytes) -> str:
+    """The server's own reason (its JSON ``error``); of any other answer nothing is shown
+    (the address may be no league server's, and its page is none of the office's business)."""
     try:
         answer = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError):
-        return raw[:200].decode("utf-8", "replace")
-    return str(answer.get("error", answer))[:300] if isinstance(answer, dict) else str(answer)[:300]
+        answer = None
+    if isinstance(answer, dict) and isinstance(answer.get("error"), str):
+        return answer["error"][:300]
+    return _("no answer of a league server")

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from core.filenames import Name, file_name
+from leagues.models import League
 from leagues.permissions import match_day_manager_required
 from leagues.publication import PublicationRefused, host_of
 
@@ -63,7 +65,11 @@ def match_day_package(request: HttpRequest, match_day) -> HttpResponse:
 
 @login_required
 def import_page(request: HttpRequest) -> HttpResponse:
-    """The hall office imports its match day in one step: a file or the server's address."""
+    """The hall office imports its match day in one step: a file or the server's address.
+    For whoever runs leagues here: sets them up, or manages one."""
+    user = request.user
+    if not (user.has_perm("leagues.add_league") or League.objects.managed_by(user).exists()):
+        raise PermissionDenied("You neither set up nor manage leagues on this office.")
     form = ImportForm(request.POST, request.FILES) if request.method == "POST" else ImportForm()
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data

@@ -983,13 +983,14 @@ MATRIX: list[Row] = [
     ),
     Row("leagues:publish", post=dict.fromkeys(EVERYONE, 401), prepare=a_league),
     # The match-day package (packages/urls.py): the host's token, the managers' download, the
-    # hall's import (a new league needs the permission to set up leagues: the superuser's).
+    # hall's import (for whoever manages a league or may set one up; a new league needs that
+    # permission: the superuser's, the director manages the world's league only).
     Row("packages:api_package", get=dict.fromkeys(EVERYONE, 401), prepare=a_league_with_a_hosted_match_day),
     Row("packages:match_day_package", match_day, get=STAFF, prepare=a_league_with_a_hosted_match_day),
     Row(
         "packages:import",
-        get=LOGGED_IN,
-        post=LOGGED_IN | {"director": 422, "other_director": 422, "referee": 422},
+        get=STAFF,
+        post=STAFF | {"director": 422},
         data=match_day_package_file,
         prepare=a_league_with_a_hosted_match_day,
     ),

@@ -125,6 +125,11 @@ def test_the_command_fetches_the_package_from_the_server(live_server, capsys):
     with pytest.raises(CommandError, match=r"refused: url: the league server refused \(401\)") as refused:
         call_command("import_matchday", url, "--user", "staffelleiter", "--token", "guessed")
     assert refused.value.returncode == 1
+    # A redirect is not followed (the token would go along); a page that is no server's
+    # answer shows nothing of itself.
+    elsewhere = live_server.url + reverse("packages:import")
+    with pytest.raises(CommandError, match=r"refused \(302\): no answer of a league server$"):
+        call_command("import_matchday", elsewhere, "--user", "staffelleiter", "--token", token)
     closed = "http://127.0.0.1:9/league/api/package/"
     with pytest.raises(CommandError, match="no connection") as offline:
         call_command("import_matchday", closed, "--user", "staffelleiter", "--token", token)
