@@ -47,7 +47,9 @@ def api_package(request: HttpRequest) -> HttpResponse:
         return JsonResponse({"error": refused.message}, status=refused.status)
     except NoMatchDay as missing:
         return JsonResponse({"error": str(missing)}, status=missing.status)
-    return HttpResponse(as_json(package(host, days)), content_type=JSON_TYPE)
+    response = HttpResponse(as_json(package(host, days)), content_type=JSON_TYPE)
+    response["Cache-Control"] = "no-store"  # rosters with membership numbers: no cache keeps them
+    return response
 
 
 @match_day_manager_required

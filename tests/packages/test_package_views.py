@@ -35,6 +35,7 @@ def test_the_endpoint_answers_the_hosts_own_match_days_only(client, django_asser
     with django_assert_max_num_queries(6):
         answer = get_package(client, token)
     assert answer.status_code == 200 and answer["Content-Type"].startswith("application/json")
+    assert "no-store" in answer["Cache-Control"]
     assert [d["key"] for d in answer.json()["match_days"]] == [day.key]
     assert get_package(client, token, day.key).json()["match_days"][0]["number"] == 1
     refused = get_package(client, token, elsewhere.key)
