@@ -68,6 +68,8 @@ urlpatterns = [
     path("", include("referees.urls")),
     # The league managers' pages and the hosts' publication endpoint.
     path("league/", include("leagues.urls")),
+    # The match-day package: the hosts' endpoint, the managers' download, the hall's import.
+    path("league/", include("packages.urls")),
     # Rankings over many tournaments (Jahreswertung, cup): their directors' pages.
     path("rankings/", include("rankings.urls")),
 ]

@@ -427,6 +427,26 @@ def a_league_with_a_host(w) -> None:
     w.host, _token = new_host(w.league, "SC Kreuz")
 
 
+def a_league_with_a_hosted_match_day(w) -> None:
+    """Match day 1 hosted by SC Kreuz: its package exists."""
+    from leagues.models import MatchDay
+
+    a_league_with_a_host(w)
+    MatchDay.objects.filter(pk=w.match_day.pk).update(host=w.host)
+
+
+def match_day_package_file(w) -> dict:
+    """The package of the world's match day as another league (a new key): importing it writes."""
+    import json
+
+    from packages.export import host_match_days, package
+
+    data = package(w.host, host_match_days(w.host))
+    data["league"]["name"] = "Importliga"
+    data["match_days"][0]["key"] = uuid.uuid4().hex
+    return {"file": upload("package.json", json.dumps(data).encode())}
+
+
 def a_league_with_a_co_manager(w) -> None:
     """The spare user manages the league too (and so directs its match day)."""
     from leagues.setup import add_manager
@@ -963,6 +983,18 @@ MATRIX: list[Row] = [
         prepare=a_league_with_a_host,
     ),
     Row("leagues:publish", post=dict.fromkeys(EVERYONE, 401), prepare=a_league),
+    # The match-day package (packages/urls.py): the host's token, the managers' download, the
+    # hall's import (for whoever manages a league or may set one up; a new league needs that
+    # permission: the superuser's, the director manages the world's league only).
+    Row("packages:api_package", get=dict.fromkeys(EVERYONE, 401), prepare=a_league_with_a_hosted_match_day),
+    Row("packages:match_day_package", match_day, get=STAFF, prepare=a_league_with_a_hosted_match_day),
+    Row(
+        "packages:import",
+        get=STAFF,
+        post=STAFF | {"director": 422},
+        data=match_day_package_file,
+        prepare=a_league_with_a_hosted_match_day,
+    ),
     Row("public:season", league, get=UNPUBLISHED, prepare=a_league),
     Row("public:season_pdf", league, get=UNPUBLISHED, prepare=a_league),
     Row("public:season", league, get=EVERYONE, prepare=a_league_published),
