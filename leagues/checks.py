@@ -27,7 +27,7 @@ from django.utils.translation import gettext as _
 
 from referees.models import Correction
 from skat.rules import RuleError, gettext_noop
-from tournaments.models import Series, Tournament
+from tournaments.models import Registration, Series, Tournament
 
 from .lineups import empty_tournament
 from .models import LeagueEvent, MatchDay, Publication, RosterEntry
@@ -224,3 +224,30 @@ def remove_publication(publication: Publication, *, user, reason: str) -> Public
         note = f"{publication.host.name}, {publication.received_at:%Y-%m-%d %H:%M}: {reason}"
         LeagueEvent.objects.create(match_day=match_day, kind=LeagueEvent.Kind.REJECTED, user=user, note=note[:500])
     return publication
+
+
+def roster_warnings(match_day: MatchDay) -> list[str]:
+    """Who plays (or is lined up) on this match day for no team of it, or without being on
+    his team's roster: each named with the rule, for the manager to correct before the
+    check (three queries). A team fields only its own roster's players (positions 1-8;
+    DOMAIN, "Teams and leagues")."""
+    if match_day.tournament_id is None:
+        return []
+    teams = {team.name.casefold(): team for team in match_day.teams.all()}
+    rostered = set(RosterEntry.objects.filter(team__in=teams.values()).values_list("team_id", "player_id"))
+    warnings = []
+    for player_id, name, team in (
+        Registration.objects.filter(tournament_id=match_day.tournament_id)
+        .order_by("player__name", "pk")
+        .values_list("player_id", "player__name", "team__name")
+    ):
+        league_team = teams.get((team or "").casefold())
+        if league_team is None:
+            text = _("%(player)s plays for no team of this match day: every player plays for a team of his roster.")
+            warnings.append(text % {"player": name})
+        elif (league_team.pk, player_id) not in rostered:
+            text = _(
+                "%(player)s plays for %(team)s but is not on its roster: a team fields only its own roster's players."
+            )
+            warnings.append(text % {"player": name, "team": league_team.name})
+    return warnings

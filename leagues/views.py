@@ -76,6 +76,7 @@ def _match_day_page(request, match_day: MatchDay, *, lineup_forms=None, substitu
         "tournament": tournament,
         "result": match_day_result(match_day),
         "line_ups": lineups.line_ups(match_day),
+        "roster_warnings": checks.roster_warnings(match_day),
         "lineup_forms": [lineup_forms[team.pk] for team in teams] if drawn == 0 else [],
         "substitution_form": (substitution_form or SubstitutionForm(match_day=match_day))
         if tournament and 0 < drawn < tournament.series_count
