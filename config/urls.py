@@ -68,6 +68,8 @@ urlpatterns = [
     path("", include("referees.urls")),
     # The league managers' pages and the hosts' publication endpoint.
     path("league/", include("leagues.urls")),
+    # The league office: the administrator's rights page, the match reports (leagueoffice/urls.py).
+    path("league/", include("leagueoffice.urls")),
     # Rankings over many tournaments (Jahreswertung, cup): their directors' pages.
     path("rankings/", include("rankings.urls")),
 ]

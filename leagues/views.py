@@ -18,7 +18,7 @@ from core.tabular import CSV_TYPE, XLSX_TYPE
 from skat.rules import RuleError
 from tournaments.models import Table
 
-from . import checks, documents, lineups
+from . import checks, lineups
 from .exports import SHEETS, league_season_csv, league_season_xlsx
 from .forms import CheckForm, LineUpForm, MatchDayForm, RemovePublicationForm, SubstitutionForm, refusal
 from .league_page import league_page
@@ -197,11 +197,6 @@ def season_table(request: HttpRequest, league) -> HttpResponse:
 
 
 # Downloads
-
-
-@match_day_manager_required
-def match_report_pdf(request: HttpRequest, match_day: MatchDay) -> HttpResponse:
-    return documents.match_report_response(match_day)
 
 
 @manager_required

@@ -256,7 +256,7 @@ def test_a_match_day_of_four_teams_is_seated_by_its_plan_without_repeat_meetings
         for s in day.tournament.series.order_by("number")[:2]
     )
     assert second["A5"] == first["A1"]  # the reserve takes the seat of the plan the player left
-    report = client.get(reverse("leagues:match_report", args=[day.pk]))
+    report = client.get(reverse("leagueoffice:report_pdf", args=[day.pk]))
     import io
 
     import pypdf
