@@ -9,6 +9,7 @@ import io
 from django.http import HttpResponse
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from core.filenames import Name, file_name
 from leagues.documents import RIGHT, ROW, SIZE
@@ -59,7 +60,7 @@ COLUMNS = (MARGIN + 22, MARGIN + 46, MARGIN + 56, MARGIN + 250, MARGIN + 340, RI
 def _seats(doc: Writer, report: Report) -> None:
     head = [
         (COLUMNS[0], _("Table"), "r"),
-        (COLUMNS[1], _("Seat"), "r"),
+        (COLUMNS[1], pgettext("at a table", "Seat"), "r"),
         (COLUMNS[2], _("Player"), "l"),
         (COLUMNS[3], _("Membership no."), "l"),
         (COLUMNS[4], _("Team"), "l"),
