@@ -138,7 +138,7 @@ def _signatures(doc: Writer, report: Report) -> None:
     signing = report.signing
     if signing is not None:
         when = formats.date_format(timezone.localtime(signing.signed_at), "SHORT_DATETIME_FORMAT")
-        doc.line([(MARGIN, _("Signed at %(place)s on %(when)s.") % {"place": signing.place, "when": when}, "l")])
+        doc.line([(MARGIN, _("Signed at %(place)s, %(when)s") % {"place": signing.place, "when": when}, "l")])
     else:
         doc.line([(MARGIN, _("Place and time of signing:"), "l")])
         doc.canvas.setLineWidth(0.6)

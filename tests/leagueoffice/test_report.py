@@ -89,9 +89,9 @@ def test_the_place_and_time_of_signing(client, day):
     assert "Place and time of signing:" in text and "Captain, Team A" in text
     assert client.post(url, {"place": "Kiel, Vereinsheim", "signed_at": "2026-09-01T18:30"}).status_code == 302
     page = client.get(reverse("leagueoffice:report", args=[day.pk])).content.decode()
-    assert "Signed at Kiel, Vereinsheim on" in page
+    assert "Signed at Kiel, Vereinsheim, " in page
     text = pdf_text(client.get(reverse("leagueoffice:report_pdf", args=[day.pk])))
-    assert "Signed at Kiel, Vereinsheim on" in text and "DSKV-1001" in text and "Series 1: scores" in text
+    assert "Signed at Kiel, Vereinsheim, " in text and "DSKV-1001" in text and "Series 1: scores" in text
 
 
 def test_a_binding_match_days_report_is_closed(client, day):
