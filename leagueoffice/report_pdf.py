@@ -143,8 +143,9 @@ def _signatures(doc: Writer, report: Report) -> None:
         doc.line([(MARGIN, _("Place and time of signing:"), "l")])
         doc.canvas.setLineWidth(0.6)
         doc.canvas.line(MARGIN + 140, doc.y + ROW - 2, RIGHT, doc.y + ROW - 2)
-    teams = report.teams or list(match_day.teams.all())
-    signers = [(_("Captain"), t.name, t.captain.name if t.captain else "") for t in teams]
+    captains = {t.pk: t.captain for t in match_day.teams.select_related("captain")}  # one query, not one a team
+    teams = report.teams or sorted(match_day.teams.all(), key=lambda t: t.name)
+    signers = [(_("Captain"), t.name, captains[t.pk].name if captains.get(t.pk) else "") for t in teams]
     signers.append((_("Host"), match_day.host.name if match_day.host else "", ""))
     for role, who, name in signers:
         doc.need(ROW * 3)
@@ -160,7 +161,8 @@ def _signatures(doc: Writer, report: Report) -> None:
 def write_match_report(report: Report, out) -> None:
     match_day = report.match_day
     league = match_day.group.league
-    names = [t.name for t in match_day.teams.all()] + [line.player for lines in report.series for line in lines]
+    names = [place.result.team.name for place in report.result.table]
+    names += [line.player for lines in report.series for line in lines]
     names += [remark.text for remark in report.remarks] + [s.place for s in report.signings]
     doc = Writer(out, f"{_('Match report')}: {league}", names)
     host = match_day.host.name if match_day.host else "-"

@@ -61,7 +61,9 @@ def test_grant_and_withdraw_a_league_manager_on_the_record(client, admin, league
     assert 'data-user="anna"' in page and "Verbandsliga 2026" in page
     assert revoke(client, anna, league.pk).status_code == 302
     assert not league.managers.filter(pk=anna.pk).exists()
-    record = list(RightChange.objects.order_by("pk").values_list("action", "right", "username", "league_name", "by_name"))
+    record = list(
+        RightChange.objects.order_by("pk").values_list("action", "right", "username", "league_name", "by_name")
+    )
     assert record == [
         ("granted", "manager", "anna", "Verbandsliga 2026", "office"),
         ("revoked", "manager", "anna", "Verbandsliga 2026", "office"),
