@@ -190,7 +190,7 @@ def test_a_number_of_another_name_names_its_player_only_to_a_director_who_sees_h
 
 
 def test_a_team_in_other_case_is_the_same_team():
-    """"kiel" in the list is the team Kiel (typed or imported before): one team, mates apart."""
+    """A team "kiel" in the list is the team Kiel (typed or imported before): one team, mates apart."""
     t = factories.tournament()
     kiel = Team.objects.create(tournament=t, name="Kiel")
     text = "name,club,membership_number,nationality,team\nAnna,,,DE,kiel\nBernd,,,DE,KIEL\nCarl,,,DE,Lübeck\n"
