@@ -4,21 +4,44 @@ leagueoffice.report decides; a refused form is shown again (422), nothing writte
 
 from __future__ import annotations
 
+from functools import wraps
+
 from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from leagues.forms import refusal
 from leagues.models import MatchDay
-from leagues.permissions import match_day_manager_required
 from skat.rules import RuleError
 
 from . import report as reports
 from .forms import RemarkForm, SigningForm
 from .report_pdf import match_report_response
+
+
+def report_keeper_required(view):
+    """Load ``match_day_id`` as ``match_day``; its league's managers and the directors of
+    its tournament (the host's helpers at the hall, where the captains sign) keep the
+    report; anyone else is refused."""
+
+    @login_required
+    @wraps(view)
+    def wrapper(request, match_day_id: int, *args, **kwargs):
+        match_day = get_object_or_404(
+            MatchDay.objects.select_related("group__league", "tournament", "host"), pk=match_day_id
+        )
+        tournament = match_day.tournament
+        request.league_manager = match_day.group.league.is_manager(request.user)
+        if not (request.league_manager or (tournament and tournament.is_director(request.user))):
+            raise PermissionDenied("You neither manage this league nor direct this match day.")
+        return view(request, match_day, *args, **kwargs)
+
+    return wrapper
 
 
 def _page(request, match_day: MatchDay, *, remark_form=None, signing_form=None, status=200) -> HttpResponse:
@@ -38,22 +61,23 @@ def _page(request, match_day: MatchDay, *, remark_form=None, signing_form=None, 
         "remark_form": remark_form or RemarkForm(match_day=match_day),
         "signing_form": signing_form,
         "closed": match_day.binding,
+        "manager": request.league_manager,  # the links to the league's pages (a host's helper has none)
     }
     return render(request, "leagueoffice/report.html", context, status=status)
 
 
-@match_day_manager_required
+@report_keeper_required
 def report(request: HttpRequest, match_day: MatchDay) -> HttpResponse:
     return _page(request, match_day)
 
 
-@match_day_manager_required
+@report_keeper_required
 def report_pdf(request: HttpRequest, match_day: MatchDay) -> HttpResponse:
     return match_report_response(match_day)
 
 
 @require_POST
-@match_day_manager_required
+@report_keeper_required
 def remark(request: HttpRequest, match_day: MatchDay) -> HttpResponse:
     form = RemarkForm(request.POST, match_day=match_day)
     if form.is_valid():
@@ -69,7 +93,7 @@ def remark(request: HttpRequest, match_day: MatchDay) -> HttpResponse:
 
 
 @require_POST
-@match_day_manager_required
+@report_keeper_required
 def signing(request: HttpRequest, match_day: MatchDay) -> HttpResponse:
     form = SigningForm(request.POST, match_day=match_day)
     if form.is_valid():

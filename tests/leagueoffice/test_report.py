@@ -110,3 +110,19 @@ def test_a_binding_match_days_report_is_closed(client, day):
     )
     assert answer.status_code == 422 and "its report is closed (5.5.3)" in answer.content.decode()
     assert not ReportRemark.objects.exists() and not ReportSigning.objects.exists()
+
+
+def test_the_hosts_helper_directing_the_match_day_keeps_the_report_too(client, day):
+    """At the hall the host's helper (a director of the match day's tournament, no league
+    manager) types the captains' remarks and the signing; another director may not."""
+    helper = factories.user("helper")
+    day.tournament.directors.add(helper)
+    client.force_login(helper)
+    page = client.get(reverse("leagueoffice:report", args=[day.pk]))
+    assert page.status_code == 200 and reverse("director:detail", args=[day.tournament_id]) in page.content.decode()
+    url = reverse("leagueoffice:remark", args=[day.pk])
+    assert client.post(url, {"kind": "remark", "text": "Started late"}).status_code == 302
+    client.force_login(factories.user("stranger"))
+    assert client.get(reverse("leagueoffice:report", args=[day.pk])).status_code == 403
+    assert client.post(url, {"kind": "remark", "text": "x"}).status_code == 403
+    assert list(ReportRemark.objects.values_list("text", "made_by__username")) == [("Started late", "helper")]
