@@ -115,7 +115,7 @@ def _texts(doc: Writer, title: str, lines: list[str]) -> None:
         return
     doc.heading(title)
     for text in lines:
-        for part in wrap(text, doc.regular, SIZE, RIGHT - MARGIN, lines=6):
+        for part in wrap(text, doc.regular, SIZE, RIGHT - MARGIN, lines=12):
             doc.line([(MARGIN, part, "l")])
 
 

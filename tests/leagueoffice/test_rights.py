@@ -129,3 +129,9 @@ def test_the_page_is_a_fixed_number_of_queries(client, admin, league, django_ass
         other.managers.add(factories.user(f"m{n}"), league.managers.get())
     with django_assert_max_num_queries(few):
         client.get(PAGE)
+
+
+def test_the_front_page_leads_the_administrator_there(client, admin, league):
+    assert 'href="/league/rights/"' in client.get(reverse("director:home")).content.decode()
+    client.force_login(league.managers.get())
+    assert 'href="/league/rights/"' not in client.get(reverse("director:home")).content.decode()
