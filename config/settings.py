@@ -84,6 +84,7 @@ INSTALLED_APPS = [
     "referees",
     "leagues",
     "packages",
+    "leagueoffice",
     "office",
 ]
 

@@ -70,6 +70,8 @@ urlpatterns = [
     path("league/", include("leagues.urls")),
     # The match-day package: the hosts' endpoint, the managers' download, the hall's import.
     path("league/", include("packages.urls")),
+    # The league office: the administrator's rights page, the match reports (leagueoffice/urls.py).
+    path("league/", include("leagueoffice.urls")),
     # Rankings over many tournaments (Jahreswertung, cup): their directors' pages.
     path("rankings/", include("rankings.urls")),
 ]

@@ -60,7 +60,7 @@ GONE = 410
 # Namespaces that belong to Django itself: checked below with a basic expectation
 # (anonymous users are sent to the admin login), not row by row.
 DJANGO_OWN_NAMESPACES = {"admin"}
-PROJECT_APPS = {"accounts", "tournaments", "scoring", "referees", "leagues", "rankings"}
+PROJECT_APPS = {"accounts", "tournaments", "scoring", "referees", "leagues", "leagueoffice", "rankings"}
 
 TABLE_1_NAMES = ["Amalia Oneworth", "Adrian Oneworth", "Agnes Oneworth", "Anton Oneworth"]
 TABLE_2_NAMES = ["Berta Twofield", "Bruno Twofield", "Britta Twofield"]
@@ -919,7 +919,38 @@ MATRIX: list[Row] = [
     Row("leagues:substitute", match_day, post=STAFF, data=substitution_data, prepare=a_league_in_series_1),
     Row("leagues:check", match_day, post=STAFF, data=lambda w: {"note": "ok"}, prepare=a_league_in_series_1),
     Row("leagues:binding", match_day, post=STAFF, prepare=a_league_in_series_1, writes=False),
-    Row("leagues:match_report", match_day, get=STAFF, prepare=a_league),
+    # The league office (leagueoffice/urls.py): the match report (the league's managers) and
+    # the rights page (the office's administrator only: the world's director is refused).
+    Row("leagueoffice:report", match_day, get=STAFF, prepare=a_league),
+    Row("leagueoffice:report_pdf", match_day, get=STAFF, prepare=a_league),
+    Row(
+        "leagueoffice:remark",
+        match_day,
+        post=STAFF,
+        data=lambda w: {"kind": "protest", "text": "Table 1, deal 2"},
+        prepare=a_league,
+    ),
+    Row(
+        "leagueoffice:signing",
+        match_day,
+        post=STAFF,
+        data=lambda w: {"place": "Kiel", "signed_at": "2026-09-05T18:30"},
+        prepare=a_league,
+    ),
+    Row(
+        "leagueoffice:rights",
+        get=STAFF | {"director": FORBIDDEN},
+        post=STAFF | {"director": FORBIDDEN},
+        data=lambda w: {"username": "spare", "right": str(w.league.pk)},
+        prepare=a_league,
+    ),
+    Row(
+        "leagueoffice:revoke",
+        lambda w, token: {"user_id": w.spare.pk},
+        post=STAFF | {"director": FORBIDDEN},
+        data=lambda w: {"right": str(w.league.pk)},
+        prepare=a_league_with_a_co_manager,
+    ),
     Row(
         "leagues:remove_publication",
         lambda w, token: match_day(w, token) | {"publication_id": w.publication.pk},
