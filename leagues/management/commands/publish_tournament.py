@@ -14,6 +14,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from leagues.sending import NoConnection, send, tournament_file
 from tournaments.models import Tournament
+from transfer.exports import PracticeNotExported
 
 EXIT_REFUSED = 1
 EXIT_OFFLINE = 3
@@ -45,6 +46,8 @@ class Command(BaseCommand):
             raise CommandError("token: give --token or set LEAGUE_TOKEN (the host's token from the league manager)")
         try:
             answer = send(tournament_file(tournament), url, token, match_day=matchday)
+        except PracticeNotExported as refused:
+            raise CommandError(str(refused), returncode=EXIT_REFUSED) from None
         except NoConnection as offline:
             raise CommandError(str(offline), returncode=EXIT_OFFLINE) from None
         self.stdout.write(json.dumps(answer.body, ensure_ascii=False))
