@@ -56,7 +56,7 @@ def test_a_real_tournament_shows_no_practice_mark_and_no_rehearsal(client):
 
 
 def test_every_page_of_a_practice_pdf_is_marked(client, evening):
-    t, series = evening
+    t, _series = evening
     whole = ("standings_pdf", "start_list_pdf", "prizes_pdf")
     series_pdfs = ("series_sheets_pdf", "series_cards_pdf", "series_pin_slips_pdf", "series_settlement_pdf")
     for name in whole + series_pdfs:
