@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 from dashboard.progress import finish_series
 from draw.series import draw_series
+from games.models import SignOff
 from signoff.pins import seat_pin
 from tournaments.models import Series, Table, Tournament
 
@@ -47,6 +48,9 @@ class Summary:
     series: list[int] = field(default_factory=list)
     seconds: float = 0.0
     stopped: bool = False
+    #: Sheets the players confirmed with their PINs, of all the tables played (5.5.3).
+    confirmed: int = 0
+    tables: int = 0
 
     @property
     def server_errors(self) -> int:
@@ -58,7 +62,7 @@ class Summary:
             f"series played: {', '.join(map(str, self.series)) or 'none'}{' (stopped)' if self.stopped else ''}",
             f"deals entered: {t.deals} (and {t.second_list} on second lists), corrected: {t.corrections}, "
             f"disputes raised: {t.disputes}, "
-            f"PIN confirmations: {t.confirmations}",
+            f"PIN confirmations: {t.confirmations}, sheets confirmed: {self.confirmed} of {self.tables}",
             f"requests: {t.requests}, by status: {dict(sorted(t.statuses.items()))}",
             f"5xx: {self.server_errors}, other refusals: {len(t.refused)}",
             f"time: {self.seconds:.1f} s",
@@ -100,6 +104,8 @@ def play(
         summary.series.append(series.number)
         log(f"series {series.number} finished: {summary.tally.deals} deals so far")
     summary.stopped = stop.is_set()
+    summary.tables = Table.objects.filter(series__tournament=tournament).count()
+    summary.confirmed = SignOff.objects.filter(table__series__tournament=tournament).count()
     summary.seconds = time.perf_counter() - started
     return summary
 

@@ -24,7 +24,7 @@ def rehearse(*args: str) -> str:
 
 def test_a_twelve_player_evening_is_played_to_the_end_through_the_links():
     out = rehearse("--players", "12", "--series", "2", "--rounds", "1")
-    assert "5xx: 0" in out and "other refusals: 0" in out
+    assert "5xx: 0" in out and "other refusals: 0" in out and "sheets confirmed: 4 of 6" in out
     practice = Tournament.objects.get()
     assert practice.practice
     assert list(practice.series.values_list("number", "status")) == [(1, "finished"), (2, "finished")]
