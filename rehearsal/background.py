@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from django.db import connections
 from django.utils.translation import gettext as _
 
+from core.rule_messages import rule_message
+from skat.rules import RuleError
 from tournaments.models import Tournament
 
 from .evening import Summary, play
@@ -74,6 +76,8 @@ def stop(tournament_id: int) -> Run:
 def _play(run: Run, tournament: Tournament) -> None:
     try:
         run.summary = play(tournament, pace=run.pace, stop=run.stop, seed=run.tournament_id, log=run.log.append)
+    except RuleError as refused:  # a series that cannot be drawn, said as the draw button says it
+        run.error = rule_message(refused)
     except Exception as error:
         run.error = f"{type(error).__name__}: {error}"
     finally:

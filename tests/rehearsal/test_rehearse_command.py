@@ -101,6 +101,13 @@ def test_bad_options_are_refused_naming_the_option(args, message):
     assert not Tournament.objects.exists()
 
 
+def test_a_copy_too_small_to_draw_is_refused_with_the_draws_rule():
+    source = factories.tournament()
+    factories.registered(source, 2)
+    with pytest.raises(CommandError, match=r"^\d[\d.]*: "):
+        rehearse("--copy", str(source.pk))
+
+
 def test_a_real_tournament_is_never_played_as_practice():
     real = factories.tournament()
     with pytest.raises(CommandError, match="--practice"):

@@ -17,9 +17,11 @@ import functools
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
+from core.rule_messages import rule_message
 from rehearsal.copies import new_practice, practice_copy
 from rehearsal.evening import play
 from rehearsal.phones import InProcess, OverHttp
+from skat.rules import RuleError
 from tournaments.models import Tournament
 
 
@@ -51,9 +53,12 @@ class Command(BaseCommand):
         if options["prepare"]:
             return
         transport = functools.partial(OverHttp, options["url"]) if options["url"] else InProcess
-        summary = play(
-            tournament, pace=options["pace"], seed=options["seed"], transport=transport, log=self.stdout.write
-        )
+        try:
+            summary = play(
+                tournament, pace=options["pace"], seed=options["seed"], transport=transport, log=self.stdout.write
+            )
+        except RuleError as refused:  # a series that cannot be drawn (too few players, 3.1.1)
+            raise CommandError(rule_message(refused)) from None
         for line in summary.lines():
             self.stdout.write(line)
         for error in summary.tally.server_errors[:20]:
