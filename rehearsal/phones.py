@@ -69,18 +69,25 @@ def _host() -> str:
 
 
 class InProcess:
-    """Requests through this process's own Django (the whole middleware stack, CSRF checked)."""
+    """Requests through this process's own Django (the whole middleware stack, CSRF checked).
+
+    Behind HTTPS (``SECURE``) they come as HTTPS requests with their page as the Referer,
+    as a phone's do: else the office would redirect them to HTTPS, or refuse the CSRF check.
+    """
 
     def __init__(self) -> None:
-        self.client = Client(enforce_csrf_checks=True, raise_request_exception=False, HTTP_HOST=_host())
+        self.host = _host()
+        self.secure = bool(getattr(settings, "SECURE", False))
+        self.client = Client(enforce_csrf_checks=True, raise_request_exception=False, HTTP_HOST=self.host)
 
     def get(self, path: str) -> Answer:
-        response = self.client.get(path)
+        response = self.client.get(path, secure=self.secure)
         return Answer(response.status_code, response.content)
 
     def post(self, path: str, data: dict[str, str], htmx: bool = False) -> Answer:
-        headers = {"HX-Request": "true", "HX-Current-URL": path} if htmx else {}
-        response = self.client.post(path, data, headers=headers)
+        page = f"{'https' if self.secure else 'http'}://{self.host}{path}"
+        headers = {"Referer": page} | ({"HX-Request": "true", "HX-Current-URL": page} if htmx else {})
+        response = self.client.post(path, data, headers=headers, secure=self.secure)
         return Answer(response.status_code, response.content)
 
 

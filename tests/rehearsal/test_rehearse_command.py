@@ -40,6 +40,15 @@ def test_a_twelve_player_evening_is_played_to_the_end_through_the_links():
     assert practice.series.get(number=2).method == Series.Method.SEEDED
 
 
+def test_behind_https_the_phones_come_as_https(settings):
+    """``SECURE=1``: the office redirects plain HTTP and checks the Referer of a CSRF post."""
+    settings.SECURE = settings.SECURE_SSL_REDIRECT = settings.CSRF_COOKIE_SECURE = settings.SESSION_COOKIE_SECURE = (
+        True
+    )
+    out = rehearse("--players", "12", "--series", "1", "--rounds", "1")
+    assert "5xx: 0, other refusals: 0" in out and "deals entered: 12 " in out
+
+
 @pytest.mark.slow
 def test_a_forty_player_evening_is_played_to_the_end_with_no_server_error():
     out = rehearse("--players", "40")

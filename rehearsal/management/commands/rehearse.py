@@ -7,7 +7,8 @@ office answers), with corrections, disputes and PIN confirmations, and it is fin
 ``--prepare`` only makes the practice tournament (play it from its dashboard's button);
 ``--practice ID`` plays a practice tournament made before. ``--url`` sends the phones'
 requests to the running office (same database); without it they go through this
-process's own Django. Prints a summary; exits 1 if the office answered any 5xx.
+process's own Django. Prints a summary; exits 1 if the office answered any 5xx, 2 if it
+refused what a phone expects it to take.
 """
 
 from __future__ import annotations
@@ -23,6 +24,10 @@ from rehearsal.evening import play
 from rehearsal.phones import InProcess, OverHttp
 from skat.rules import RuleError
 from tournaments.models import Tournament
+
+#: The exit status when the office answered no 5xx but refused what a phone expects it to
+#: take (a redirect to HTTPS, a CSRF refusal): the evening was not played as meant.
+EXIT_REFUSED = 2
 
 
 class Command(BaseCommand):
@@ -67,6 +72,11 @@ class Command(BaseCommand):
             self.stderr.write(f"refused: {refusal}")
         if summary.server_errors:
             raise CommandError(f"the office answered {summary.server_errors} requests with a server error (5xx)")
+        if summary.tally.refused:
+            raise CommandError(
+                f"the office refused {len(summary.tally.refused)} requests a phone expects it to take (see above)",
+                returncode=EXIT_REFUSED,
+            )
 
     def _tournament(self, options) -> Tournament:
         if options["practice"] is not None:
