@@ -91,3 +91,17 @@ def test_the_commands_never_send_or_export_a_practice_tournament_to_a_league(tmp
     with pytest.raises(CommandError, match="practice tournament"):
         call_command("export_tournament", str(t.pk), str(target))
     assert not target.exists()
+
+
+def test_a_practice_tournament_counts_in_no_ranking(evening):
+    from rankings import services
+    from rankings.models import Ranking, RankingTournament
+
+    t, _series = evening
+    t.refresh_from_db()
+    ranking = Ranking.objects.create(name="Jahreswertung")
+    with pytest.raises(
+        services.RankingRefused, match=r"is a practice tournament \(a rehearsal\): its results count in no ranking"
+    ):
+        services.add_tournament(ranking, t, None)
+    assert not RankingTournament.objects.exists()
