@@ -5,6 +5,11 @@ one more thread there, playing through the same table links (:mod:`.evening`). O
 rehearsal per tournament at a time; it stops when its evening ends or when the director
 stops it (after the deal under way). What it did is kept for the dashboard until the
 next one starts. The state lives in this process only: a restart of the office ends it.
+
+The thread's phones are Django's test client (:class:`rehearsal.phones.InProcess`), which
+unhooks ``close_old_connections`` from the request signals for the moment of each of its
+requests; a hall request starting in that moment keeps its database connection one
+request longer, which is harmless (a practice evening only).
 """
 
 from __future__ import annotations
