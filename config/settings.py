@@ -85,6 +85,7 @@ INSTALLED_APPS = [
     "leagues",
     "packages",
     "leagueoffice",
+    "rehearsal",
     "office",
 ]
 

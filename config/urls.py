@@ -15,6 +15,7 @@ from office.help import help_page
 from printing import urls as printing_urls
 from rankings import urls as ranking_urls
 from referees import table_urls as referee_table_urls
+from rehearsal import urls as rehearsal_urls
 from signoff import urls as signoff_urls
 from standings import urls as standings_urls
 from tablelink import urls as tablelink_urls
@@ -43,6 +44,7 @@ DIRECTOR = [
     *money_urls.director,
     *printing_urls.director,
     *transfer_urls.director,
+    *rehearsal_urls.director,
 ]
 PUBLIC = [
     path("p/", include(standings_urls.public + printing_urls.public)),

@@ -18,6 +18,7 @@ from core.addresses import loopback_office
 from core.params import number_param
 from draw.series import can_draw_next, seats_editable
 from games.state import unconfirmed_tables
+from tournaments import hooks
 from tournaments.forms import DrawForm
 from tournaments.lookups import series_or_404
 from tournaments.models import Registration, Series, Tournament
@@ -61,6 +62,8 @@ def tournament_detail(request: HttpRequest, tournament: Tournament) -> HttpRespo
             and listed.tables
             and listed.confirmed == len(listed.tables)
         ),
+        # A higher app's panels (a practice tournament's rehearsal: tournaments.hooks).
+        "panels": hooks.dashboard_panels(request, tournament),
     }
     return render(request, "dashboard/tournament_detail.html", context)
 

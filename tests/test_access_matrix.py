@@ -583,6 +583,10 @@ MATRIX: list[Row] = [
         data=lambda w: {"player": w.registrations[0].player_id, "table": w.table2.pk},
     ),
     Row("director:finish", series, post=STAFF, data=lambda w: {"force": "1"}),
+    # A practice tournament's rehearsal (rehearsal/views.py): the world's tournament is a real
+    # one, so its directors too are only told why not (a redirect) and nothing starts.
+    Row("director:rehearsal_start", tournament, post=STAFF, data=lambda w: {"pace": "5"}, writes=False),
+    Row("director:rehearsal_stop", tournament, post=STAFF, writes=False),
     # The standings only show results: the tournament's referees may read them too.
     Row("director:standings", tournament, get=REFEREE),
     # The door (tournaments/door_views.py, player_views.py): check-in, cash desk, corrections.

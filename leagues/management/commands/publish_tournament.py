@@ -18,6 +18,7 @@ from django.core.management.base import BaseCommand, CommandError
 from leagues.models import MatchDay
 from leagues.sending import NoConnection, send, tournament_file
 from tournaments.models import Tournament
+from transfer.exports import PracticeNotExported
 
 EXIT_REFUSED = 1
 EXIT_OFFLINE = 3
@@ -50,6 +51,8 @@ class Command(BaseCommand):
         try:
             key = MatchDay.objects.filter(tournament=tournament).values_list("key", flat=True).first()
             answer = send(tournament_file(tournament), url, token, match_day=matchday, key=key)
+        except PracticeNotExported as refused:
+            raise CommandError(str(refused), returncode=EXIT_REFUSED) from None
         except NoConnection as offline:
             raise CommandError(str(offline), returncode=EXIT_OFFLINE) from None
         self.stdout.write(json.dumps(answer.body, ensure_ascii=False))
