@@ -59,7 +59,7 @@ GONE = 410
 # Namespaces that belong to Django itself: checked below with a basic expectation
 # (anonymous users are sent to the admin login), not row by row.
 DJANGO_OWN_NAMESPACES = {"admin"}
-PROJECT_APPS = {"accounts", "tournaments", "scoring", "referees", "leagues", "rankings"}
+PROJECT_APPS = {"accounts", "tournaments", "scoring", "dashboard", "referees", "leagues", "rankings"}
 
 TABLE_1_NAMES = ["Amalia Oneworth", "Adrian Oneworth", "Agnes Oneworth", "Anton Oneworth"]
 TABLE_2_NAMES = ["Berta Twofield", "Bruno Twofield", "Britta Twofield"]
@@ -233,6 +233,11 @@ def game_data(**changes) -> Callable[[SimpleNamespace], dict]:
         return data | changes
 
     return build
+
+
+def hall_report(w) -> dict:
+    """What a phone measured before play (dashboard.hall.parse_report)."""
+    return {"sent": "20", "received": "20", "p50": "40", "p95": "90", "max": "120"}
 
 
 def tournament_data(w) -> dict:
@@ -533,6 +538,8 @@ MATRIX: list[Row] = [
     ),
     Row("director:detail", tournament, get=STAFF),
     Row("director:progress", tournament, get=STAFF),
+    # The hall check's map, refreshed on the dashboard during set-up (dashboard/hall.py).
+    Row("director:hall", tournament, get=STAFF),
     Row("director:edit", tournament, get=STAFF, post=STAFF, data=tournament_and_fees),
     Row(
         "director:players",
@@ -649,6 +656,9 @@ MATRIX: list[Row] = [
         prepare=games_at_both_tables,
     ),
     Row("table:qr", table_link, get=TABLE_LINK),
+    # The connection check before play (tablelink/hall_views.py): a round trip, and its report.
+    Row("table:ping", table_link, get=TABLE_LINK),
+    Row("table:hall_check", table_link, post=TABLE_LINK, data=hall_report),
     # The table links' service worker: the same script for everyone, no token in it.
     Row("table:worker", get=EVERYONE, post=dict.fromkeys(EVERYONE, NOT_ALLOWED), writes=False),
     # The same links once the series is finished: the sheet reads, entry is gone.
@@ -670,6 +680,8 @@ MATRIX: list[Row] = [
         prepare=finished_with_games,
     ),
     Row("table:qr", table_link, get=TABLE_LINK, prepare=finished_with_games),
+    Row("table:ping", table_link, get=TABLE_LINK_CLOSED, prepare=finished_with_games),
+    Row("table:hall_check", table_link, post=TABLE_LINK_CLOSED, data=hall_report, prepare=finished_with_games),
     # Printed documents (printing/views.py).
     Row("director:series_sheets_pdf", series, get=STAFF),
     Row("director:series_cards_pdf", series, get=STAFF),
