@@ -165,6 +165,10 @@
   node.querySelector("[data-hall-check]").hidden = false;
   if (node.hasAttribute("data-auto")) {
     node.removeAttribute("data-auto");
-    check();
+    // Once the page's own files are in (they would slow the first round trips), and a
+    // moment apart for phones opened together.
+    var start = function () { setTimeout(check, Math.random() * parseInt(node.dataset.interval, 10)); };
+    if (document.readyState === "complete") start();
+    else window.addEventListener("load", start);
   }
 })();
