@@ -121,7 +121,9 @@ def parse_report(data: Mapping[str, str]) -> Report:
             if value is None:
                 raise Refused(_("%(field)s: required when a round trip was answered.") % {"field": field}, 422)
         if not times["p50"] <= times["p95"] <= times["max"]:
-            raise Refused(_("p50, p95, max: the median, the 95th percentile and the slowest in order (p50 ≤ p95 ≤ max)."), 422)
+            raise Refused(
+                _("p50, p95, max: the median, the 95th percentile and the slowest in order (p50 ≤ p95 ≤ max)."), 422
+            )
     return Report(sent=sent, received=received, **times)
 
 

@@ -70,7 +70,9 @@ def test_the_latest_check_is_kept_per_table_number_and_reports_are_throttled():
     start = timezone.now()
     first = hall.record(table, hall.parse_report(GOOD), now=start)
     with pytest.raises(hall.Refused) as refused:
-        hall.record(table, hall.parse_report(GOOD | {"p95": "700", "max": "800"}), now=start + datetime.timedelta(seconds=4))
+        hall.record(
+            table, hall.parse_report(GOOD | {"p95": "700", "max": "800"}), now=start + datetime.timedelta(seconds=4)
+        )
     assert refused.value.status == 429 and "wait 5 seconds" in refused.value.message
     later = start + datetime.timedelta(seconds=6)
     second = hall.record(table, hall.parse_report(GOOD | {"p95": "700", "max": "800"}), now=later)
@@ -109,7 +111,7 @@ def hall_series(director):
 
 
 def test_the_dashboard_shows_the_hall_map_before_play(client, hall_series, django_assert_max_num_queries):
-    t, series, _tables = hall_series
+    t, _series, _tables = hall_series
     with django_assert_max_num_queries(13):
         page = client.get(reverse("director:detail", args=[t.pk])).content.decode()
     assert "Hall check" in page and 'hx-get="' + reverse("director:hall", args=[t.pk]) in page
