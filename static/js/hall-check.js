@@ -27,8 +27,11 @@
     return template.replace(/%\((\w+)\)s/g, function (all, name) { return values[name]; });
   }
 
-  function say(node, words) {
-    node.querySelector(".hall-state").textContent = words;
+  /* The status line; ``busy`` while the round trips count up, so a screen reader says the result, not every step. */
+  function say(node, words, busy) {
+    var line = node.querySelector(".hall-state");
+    line.textContent = words;
+    line.setAttribute("aria-busy", busy ? "true" : "false");
   }
 
   /* Nearest rank: the smallest time at least ``share`` of the answers took at most. */
@@ -68,7 +71,7 @@
     running = run;
     run.button.disabled = true;
     node.dataset.state = "checking";
-    say(node, format(data.running, { done: 0, count: run.count }));
+    say(node, format(data.running, { done: 0, count: run.count }), true);
     for (var i = 0; i < run.count; i++) {
       run.timers.push(setTimeout(ping.bind(null, run, i), i * run.interval));
     }
@@ -98,7 +101,7 @@
         clearTimeout(timer);
         run.settled += 1;
         if (run.stopped) return;
-        say(run.node, format(run.node.dataset.running, { done: run.settled, count: run.count }));
+        say(run.node, format(run.node.dataset.running, { done: run.settled, count: run.count }), true);
         if (run.settled === run.count) report(run);
       });
   }

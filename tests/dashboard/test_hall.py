@@ -120,6 +120,9 @@ def test_the_dashboard_shows_the_hall_map_before_play(client, hall_series, djang
     assert '<li class="hall-cell slow"><strong><span class="visually-hidden">Table </span>2</strong>' in cells
     assert "p95 720 ms" in cells and "3/20 lost" in cells and cells.count("not-checked") == 3
     assert "Slow: table 2" in page and "Lost round trips: table 3" in page
+    client.cookies["django_language"] = "de"
+    page = client.get(reverse("director:detail", args=[t.pk])).content.decode()
+    assert "Saalprüfung" in page and "Langsam: Tisch 2" in page and "3/20 verloren" in page
 
 
 def test_the_hall_refreshes_in_a_fixed_number_of_queries(client, hall_series, django_assert_max_num_queries):
