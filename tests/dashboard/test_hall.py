@@ -142,3 +142,11 @@ def test_once_play_is_on_the_dashboard_shows_only_the_counts(client, hall_series
     # The partial says the same (it replaces the map when play starts while it is shown).
     partial = client.get(reverse("director:hall", args=[t.pk])).content.decode()
     assert "hall-map" not in partial and "Slow: table 2" in partial
+
+
+def test_a_hall_never_checked_says_nothing_once_play_is_on(client, director):
+    t, series = factories.drawn(players=8, directors=[director])
+    page = client.get(reverse("director:detail", args=[t.pk])).content.decode()
+    assert "Hall check" in page and "not checked: <strong>2</strong>" in page
+    factories.game(series.tables.first(), 1, passed_out=True)
+    assert "Hall check" not in client.get(reverse("director:detail", args=[t.pk])).content.decode()
