@@ -154,7 +154,7 @@
 
   // A deal entered on this phone: play is on, the check stops.
   document.addEventListener("submit", function (event) {
-    if (event.target.matches && event.target.matches("form[data-queue]")) stop();
+    if (event.target.matches && event.target.matches("form[data-queue]") && running) stop(running.node.dataset.stopped);
   }, true);
 
   // The sheet answered for a refused first deal comes with the section again: its button too.
