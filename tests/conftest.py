@@ -114,6 +114,14 @@ def _standings_follow_every_change(settings):
 
 
 @pytest.fixture(autouse=True)
+def _short_hall_checks(settings):
+    """A table link opened before play checks its connection by itself (static/js/hall-check.js):
+    5 round trips 50 ms apart in tests, not 20 over 10 s that keep a page from ever being
+    "networkidle" meanwhile. tests/browser/test_hall_check.py sets its own."""
+    settings.HALL_CHECK_PINGS, settings.HALL_CHECK_INTERVAL_MS = 5, 50
+
+
+@pytest.fixture(autouse=True)
 def _english_after_each_test():
     """Every test starts in English: one that speaks German (a page asked for in German
     activates it for the thread) must not leave it to the next test, which would then

@@ -28,11 +28,13 @@ import secrets
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
 from django.apps import apps
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -60,7 +62,10 @@ GONE = 410
 # Namespaces that belong to Django itself: checked below with a basic expectation
 # (anonymous users are sent to the admin login), not row by row.
 DJANGO_OWN_NAMESPACES = {"admin"}
-PROJECT_APPS = {"accounts", "tournaments", "scoring", "referees", "leagues", "leagueoffice", "rankings"}
+#: Every app of the office's own (its folder in the project): their rows are the snapshot's.
+PROJECT_APPS = {
+    config.label for config in apps.get_app_configs() if Path(config.path).is_relative_to(settings.BASE_DIR)
+}
 
 TABLE_1_NAMES = ["Amalia Oneworth", "Adrian Oneworth", "Agnes Oneworth", "Anton Oneworth"]
 TABLE_2_NAMES = ["Berta Twofield", "Bruno Twofield", "Britta Twofield"]
@@ -234,6 +239,11 @@ def game_data(**changes) -> Callable[[SimpleNamespace], dict]:
         return data | changes
 
     return build
+
+
+def hall_report(w) -> dict:
+    """What a phone measured before play (dashboard.hall.parse_report)."""
+    return {"sent": "20", "received": "20", "p50": "40", "p95": "90", "max": "120"}
 
 
 def tournament_data(w) -> dict:
@@ -554,6 +564,8 @@ MATRIX: list[Row] = [
     ),
     Row("director:detail", tournament, get=STAFF),
     Row("director:progress", tournament, get=STAFF),
+    # The hall check's map, refreshed on the dashboard during set-up (dashboard/hall.py).
+    Row("director:hall", tournament, get=STAFF),
     Row("director:edit", tournament, get=STAFF, post=STAFF, data=tournament_and_fees),
     Row(
         "director:players",
@@ -674,6 +686,9 @@ MATRIX: list[Row] = [
         prepare=games_at_both_tables,
     ),
     Row("table:qr", table_link, get=TABLE_LINK),
+    # The connection check before play (tablelink/hall_views.py): a round trip, and its report.
+    Row("table:ping", table_link, get=TABLE_LINK),
+    Row("table:hall_check", table_link, post=TABLE_LINK, data=hall_report),
     # The table links' service worker: the same script for everyone, no token in it.
     Row("table:worker", get=EVERYONE, post=dict.fromkeys(EVERYONE, NOT_ALLOWED), writes=False),
     # The same links once the series is finished: the sheet reads, entry is gone.
@@ -695,6 +710,8 @@ MATRIX: list[Row] = [
         prepare=finished_with_games,
     ),
     Row("table:qr", table_link, get=TABLE_LINK, prepare=finished_with_games),
+    Row("table:ping", table_link, get=TABLE_LINK_CLOSED, prepare=finished_with_games),
+    Row("table:hall_check", table_link, post=TABLE_LINK_CLOSED, data=hall_report, prepare=finished_with_games),
     # Printed documents (printing/views.py).
     Row("director:series_sheets_pdf", series, get=STAFF),
     Row("director:series_cards_pdf", series, get=STAFF),
