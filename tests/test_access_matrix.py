@@ -63,9 +63,7 @@ GONE = 410
 # (anonymous users are sent to the admin login), not row by row.
 DJANGO_OWN_NAMESPACES = {"admin"}
 #: Every app of the office's own (its folder in the project): their rows are the snapshot's.
-PROJECT_APPS = {
-    config.label for config in apps.get_app_configs() if Path(config.path).is_relative_to(settings.BASE_DIR)
-}
+PROJECT_APPS = {config.label for config in apps.get_app_configs() if Path(config.path).parent == settings.BASE_DIR}
 
 TABLE_1_NAMES = ["Amalia Oneworth", "Adrian Oneworth", "Agnes Oneworth", "Anton Oneworth"]
 TABLE_2_NAMES = ["Berta Twofield", "Bruno Twofield", "Britta Twofield"]
