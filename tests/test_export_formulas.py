@@ -349,6 +349,7 @@ OTHER_COMMANDS = {
     "import_tournament",
     "league_host",
     "import_matchday",
+    "rehearse",
     "bench",
     "demo",
     "loadtest",
