@@ -15,10 +15,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from django.db.models import OuterRef, Subquery
 from django.urls import reverse
 
 from rankings.models import RankingLine, RankingTournament
-from standings.cache import Mark, cache_key, cached, results_mark, settled_mark
+from standings.cache import Mark, cache_key, cached, lookup, results_mark, settled_mark, store
 from standings.pages import Scope, board
 from tournaments.models import Registration, Seat, Series, Tournament
 from tournaments.player_links import registration_id, token_matches
@@ -99,48 +100,78 @@ def registration_for(token: str) -> Registration | None:
 
 
 def seat_now(registration: Registration) -> SeatNow | None:
-    """His table and seat in the newest series and who sits with him (three queries at most;
-    None before the first draw). Read fresh: a seat swapped after the draw shows at once."""
-    series = Series.objects.filter(tournament_id=registration.tournament_id).order_by("-number").first()
-    if series is None:
-        return None
-    mine = Seat.objects.filter(series=series, player_id=registration.player_id).select_related("table").first()
-    if mine is None:
-        return SeatNow(series.number, series.status)
-    seats = Seat.objects.filter(table_id=mine.table_id).order_by("number").values_list("number", "player_id", "player__name")
-    numbers = dict(
-        Registration.objects.filter(
-            tournament_id=registration.tournament_id, player__seats__table_id=mine.table_id
-        ).values_list("player_id", "start_number")
-    )
+    """His table and seat in the newest series and who sits with him (two queries; None
+    before the first draw). Read fresh: a seat swapped after the draw shows at once."""
+    tournament_id = registration.tournament_id
+    newest = Series.objects.filter(tournament_id=tournament_id).order_by("-number")
+    start = Registration.objects.filter(tournament_id=tournament_id, player_id=OuterRef("player_id"))
+    mine = Seat.objects.filter(series=Subquery(newest.values("pk")[:1]), player_id=registration.player_id)
+    rows = list(
+        Seat.objects.filter(table_id__in=Subquery(mine.values("table_id")))
+        .order_by("number")
+        .values_list(
+            "number", "player_id", "player__name", "table__number", "series__number", "series__status",
+            Subquery(start.values("start_number")[:1]),
+        )
+    )  # fmt: skip
+    if not rows:
+        series = newest.values_list("number", "status").first()
+        return SeatNow(*series) if series else None
     mates = tuple(
-        Mate(number, name, numbers.get(player), player == registration.player_id) for number, player, name in seats
+        Mate(number, name, start_number, player == registration.player_id)
+        for number, player, name, *_rest, start_number in rows
     )
-    return SeatNow(series.number, series.status, mine.table.number, mine.number, mates)
+    me = next(mate for mate in mates if mate.me)
+    _number, _player, _name, table, series, status, _start = rows[0]
+    return SeatNow(series, status, table, me.seat, mates)
 
 
-def _figures(row: dict) -> Figures:
-    return Figures(
-        row["place"], row["rating"], row["points"], row["won"], row["lost"], row["tables"], row["unconfirmed"]
-    )
+FIGURES = ("place", "rating", "points", "won", "lost", "tables", "unconfirmed")
 
 
-def figures_index(tournament: Tournament, mark: Mark) -> dict[int, tuple[Figures | None, dict[int, Figures]]]:
-    """Every player's overall figures and his figures per series: {player id: (overall,
-    {series: figures})}, computed once per results mark from the standings' boards (each
-    cached too), so 3,000 pages read one entry."""
+def _figures(row: dict) -> tuple[int, ...]:
+    return tuple(row[name] for name in FIGURES)
 
-    def compute() -> dict:
-        index: dict[int, tuple[Figures | None, dict[int, Figures]]] = {}
-        for row in board(tournament, mark, Scope()).rows:
-            index[row["player_id"]] = (_figures(row), {})
-        numbers = tournament.series.order_by("number").values_list("number", flat=True)
-        for number in numbers:
-            for row in board(tournament, mark, Scope(series_number=number)).rows:
-                index.setdefault(row["player_id"], (None, {}))[1][number] = _figures(row)
-        return index
 
-    return cached(cache_key(tournament, mark, "player-figures"), compute)
+#: The index is kept in this many parts, by player id: a page reads the part of its player
+#: (some 50 players' figures), not all 3,000 (a 12 ms unpickling on every page).
+SHARDS = 64
+
+
+def _index(tournament: Tournament, mark: Mark) -> dict[int, tuple]:
+    overall = {row["player_id"]: _figures(row) for row in board(tournament, mark, Scope()).rows}
+    series: dict[int, list] = {}
+    for number in tournament.series.order_by("number").values_list("number", flat=True):
+        for row in board(tournament, mark, Scope(series_number=number)).rows:
+            series.setdefault(row["player_id"], []).append((number, _figures(row)))
+    return {player: (overall.get(player), tuple(series.get(player, ()))) for player in overall.keys() | series.keys()}
+
+
+def figures_of(tournament: Tournament, mark: Mark, player_id: int) -> tuple | None:
+    """The player's overall figures and his figures per series: (overall, ((series, figures),
+    ...)), each figures a plain tuple in :data:`FIGURES` order; None without any.
+
+    Every player's are computed together once per results mark from the standings' boards
+    (each cached too) and kept in :data:`SHARDS` parts shared by every worker; the first
+    page of a new mark computes them while the others wait for it (standings.cache.cached).
+    """
+
+    def shard_key(number: int) -> str:
+        return cache_key(tournament, mark, "player-figures", number)
+
+    def compute() -> bool:
+        shards: dict[int, dict] = {number: {} for number in range(SHARDS)}
+        for player, figures in _index(tournament, mark).items():
+            shards[player % SHARDS][player] = figures
+        for number, shard in shards.items():
+            store(shard_key(number), shard)
+        return True
+
+    shard = lookup(shard_key(player_id % SHARDS))
+    if shard is None:
+        cached(cache_key(tournament, mark, "player-figures-kept"), compute)
+        shard = lookup(shard_key(player_id % SHARDS)) or _index(tournament, mark)
+    return shard.get(player_id)
 
 
 def rankings_of(registration: Registration) -> list[RankingShown]:
@@ -173,16 +204,16 @@ def player_page(registration: Registration) -> PlayerPage:
     """Everything the page shows for ``registration`` (its tournament loaded with it)."""
     tournament = registration.tournament
     published = tournament.standings_public
-    overall, per_series = None, {}
+    overall, per_series = None, ()
     if published:
         mark = settled_mark(tournament, results_mark(tournament))
-        overall, per_series = figures_index(tournament, mark).get(registration.player_id, (None, {}))
+        overall, per_series = figures_of(tournament, mark, registration.player_id) or (None, ())
     return PlayerPage(
         registration=registration,
         tournament=tournament,
         published=published,
         seat=seat_now(registration),
-        overall=overall,
-        series=sorted(per_series.items()),
+        overall=Figures(*overall) if overall else None,
+        series=[(number, Figures(*figures)) for number, figures in per_series],
         rankings=rankings_of(registration),
     )
