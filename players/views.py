@@ -8,7 +8,7 @@ config.access keeps it out of the log.
 
 from __future__ import annotations
 
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotAllowed
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
@@ -21,13 +21,15 @@ from .services import player_page, registration_for
 from .throttle import count_failure, locked
 
 
-@require_http_methods(["GET", "HEAD"])
 def page(request: HttpRequest, token: str) -> HttpResponse:
     """Where he sits in the series now drawn, his results and place, his rankings. Any
-    other token is a 404 like any unknown page."""
+    other token is a 404 like any unknown page, whatever the method (as the table links:
+    a guess learns nothing from a 405); the page itself only reads."""
     registration = registration_for(token)
     if registration is None:
         raise Http404
+    if request.method not in ("GET", "HEAD"):
+        return HttpResponseNotAllowed(["GET", "HEAD"])
     return render(request, "players/page.html", {"page": player_page(registration)})
 
 
