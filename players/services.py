@@ -208,12 +208,15 @@ def player_page(registration: Registration) -> PlayerPage:
     if published:
         mark = settled_mark(tournament, results_mark(tournament))
         overall, per_series = figures_of(tournament, mark, registration.player_id) or (None, ())
+    seat = seat_now(registration)
+    # A series drawn and not started has no results yet (its "places" would all be ties at 0).
+    waiting = seat.series if seat and seat.status == Series.Status.DRAWN else None
     return PlayerPage(
         registration=registration,
         tournament=tournament,
         published=published,
-        seat=seat_now(registration),
+        seat=seat,
         overall=Figures(*overall) if overall else None,
-        series=[(number, Figures(*figures)) for number, figures in per_series],
+        series=[(number, Figures(*figures)) for number, figures in per_series if number != waiting],
         rankings=rankings_of(registration),
     )
