@@ -11,8 +11,8 @@ from dashboard import urls as dashboard_urls
 from draw import urls as draw_urls
 from leagues import public_urls as league_public_urls
 from money import urls as money_urls
-from players import urls as player_urls
 from office.help import help_page
+from players import urls as player_urls
 from printing import urls as printing_urls
 from rankings import urls as ranking_urls
 from referees import table_urls as referee_table_urls

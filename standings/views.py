@@ -25,8 +25,8 @@ from .cache import Mark, cache_key, cached, conditional, lookup_or_claim, mark_o
 from .categories import CategoryError, chosen_category
 from .files import csv_response
 from .live_board import board_page, progress, seconds_param
-from .seat_board import PER_SCREEN, columns, seat_rows, waiting_series
 from .pages import Scope, board, scope_query, standings_page
+from .seat_board import PER_SCREEN, columns, seat_rows, waiting_series
 
 
 @dataclass(slots=True)
@@ -215,12 +215,13 @@ def _live(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         rows = cached(cache_key(tournament, mark, "seat-rows", waiting), lambda: seat_rows(tournament, waiting))
         page = board_page(rows, number, per_page=PER_SCREEN)
         last = page.number == page.pages
+        after = "board" if last else "seats"  # the last seat screen leads to the standings
         context = {
             "series": waiting,
             "board": page,
             "columns": columns(page.rows),
             "lookup_url": absolute_link(request, reverse("player:lookup", args=[tournament.pk])),
-            "next_url": f"{url}?{scope_query(scope, page=1 if last else page.next, part='board' if last else 'seats')}",
+            "next_url": f"{url}?{scope_query(scope, page=1 if last else page.next, part=after)}",
         }
         return render_to_string("standings/_seat_board.html", context)
 

@@ -52,9 +52,10 @@ def draw_start_card(text: Text, fonts: tuple[str, str], card: StartCard, x0: flo
     if card.club:
         text.left(left, top - 39, fit(card.club, font, 9, room), font, 9)
     text.left(left, top - 58, _("Start number"), font, 8)
-    text.left(left, top - 58 - NUMBER_SIZE, str(card.start_number or "–"), bold, NUMBER_SIZE)
+    text.left(left, top - 58 - NUMBER_SIZE, str(card.start_number or "-"), bold, NUMBER_SIZE)
     note = _(
-        "Scan for your table and seat after every draw, your results and your place. Or open %(url)s with your start number and surname."
+        "Scan for your table and seat after every draw, your results and your place. "
+        "Or open %(url)s with your start number and surname."
     ) % {"url": card.lookup_url}
     for k, line in enumerate(wrap(note, font, 7, room, lines=4)):
         text.left(left, y0 + PAD + 26 - 8.5 * k, line, font, 7)

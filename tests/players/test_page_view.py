@@ -17,6 +17,7 @@ import pytest
 from django.test import Client, override_settings
 
 from config.access import loggable_path
+from draw.series import draw_series
 from rankings.models import Ranking, RankingLine, RankingTournament
 from tests import factories
 from tournaments.models import Registration, Seat
@@ -134,3 +135,20 @@ def test_the_page_costs_a_handful_of_queries(client, django_assert_max_num_queri
     client.get(player_path(reg))  # fills the standings cache
     with django_assert_max_num_queries(8):
         client.get(player_path(reg))
+
+
+def test_a_player_without_a_seat_in_the_newest_series_is_told_so(client):
+    t, series = _drawn(8)
+    reg = _first(t)
+    Seat.objects.filter(series=series, player=reg.player).delete()
+    assert "You have no seat in series 1" in client.get(player_path(reg)).content.decode()
+
+
+def test_the_series_drawn_and_not_started_has_no_results_row(client):
+    t, series = _drawn(8, standings_public=True, rounds_per_series=1)
+    factories.play_series(series)
+    draw_series(t)
+    reg = _first(t)
+    page = client.get(player_path(reg))
+    assert [number for number, _figures in page.context["page"].series] == [1]
+    assert "Series 2" in page.content.decode()  # his seat in it
