@@ -67,6 +67,7 @@ def setup(players: int, seed: int, log: Log, secret_key: str) -> tuple[Tournamen
     tournament = build(players, 2, seed=seed, log=log, open_last=True)
     Tournament.objects.filter(pk=tournament.pk).update(standings_public=True)
     Series.objects.filter(tournament=tournament, number=2).update(status=Series.Status.DRAWN)
+    tournament.refresh_from_db()
     registrations = list(Registration.objects.filter(tournament=tournament).select_related("player").order_by("pk"))
     for number, registration in enumerate(registrations, start=1):
         registration.start_number = number
