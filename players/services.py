@@ -15,11 +15,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from django.core.cache import cache
 from django.db.models import OuterRef, Subquery
 from django.urls import reverse
 
 from rankings.models import RankingLine, RankingTournament
-from standings.cache import Mark, cache_key, cached, lookup, results_mark, settled_mark, store
+from standings.cache import Mark, cache_key, lookup, results_mark, settled_mark, store
 from standings.pages import Scope, board
 from tournaments.models import Registration, Seat, Series, Tournament
 from tournaments.player_links import registration_id, token_matches
@@ -83,6 +84,8 @@ class PlayerPage:
     tournament: Tournament
     published: bool
     seat: SeatNow | None
+    #: Another request is computing the figures of the newest results (a moment after a change).
+    updating: bool
     overall: Figures | None
     series: list[tuple[int, Figures]]
     rankings: list[RankingShown]
@@ -147,31 +150,43 @@ def _index(tournament: Tournament, mark: Mark) -> dict[int, tuple]:
     return {player: (overall.get(player), tuple(series.get(player, ()))) for player in overall.keys() | series.keys()}
 
 
-def figures_of(tournament: Tournament, mark: Mark, player_id: int) -> tuple | None:
+#: Seconds the request computing the figures of a new mark holds its claim at most (it may die).
+CLAIM_SECONDS = 10
+#: What :func:`figures_of` answers while another request computes the figures.
+UPDATING = "updating"
+
+
+def figures_of(tournament: Tournament, mark: Mark, player_id: int) -> tuple | str | None:
     """The player's overall figures and his figures per series: (overall, ((series, figures),
-    ...)), each figures a plain tuple in :data:`FIGURES` order; None without any.
+    ...)), each figures a plain tuple in :data:`FIGURES` order; None without any;
+    :data:`UPDATING` while another request computes them.
 
     Every player's are computed together once per results mark from the standings' boards
-    (each cached too) and kept in :data:`SHARDS` parts shared by every worker; the first
-    page of a new mark computes them while the others wait for it (standings.cache.cached).
+    (each cached too) and kept in :data:`SHARDS` parts shared by every worker. The first
+    page of a new mark computes them; the pages asked meanwhile do not wait nor compute
+    too (at 3,000 players right after a draw that was a pile of computations, each half
+    a second): they show the seat, which is what is asked then, and say that the results
+    are being brought up to date.
     """
 
     def shard_key(number: int) -> str:
         return cache_key(tournament, mark, "player-figures", number)
 
-    def compute() -> bool:
-        shards: dict[int, dict] = {number: {} for number in range(SHARDS)}
-        for player, figures in _index(tournament, mark).items():
-            shards[player % SHARDS][player] = figures
-        for number, shard in shards.items():
-            store(shard_key(number), shard)
-        return True
-
     shard = lookup(shard_key(player_id % SHARDS))
-    if shard is None:
-        cached(cache_key(tournament, mark, "player-figures-kept"), compute)
-        shard = lookup(shard_key(player_id % SHARDS)) or _index(tournament, mark)
-    return shard.get(player_id)
+    if shard is not None:
+        return shard.get(player_id)
+    try:
+        claimed = cache.add(cache_key(tournament, mark, "player-figures-computing"), True, CLAIM_SECONDS)
+    except Exception:  # the cache cannot be written: compute here (standings.cache.lookup_or_claim)
+        claimed = True
+    if not claimed:
+        return UPDATING
+    shards: dict[int, dict] = {number: {} for number in range(SHARDS)}
+    for player, figures in _index(tournament, mark).items():
+        shards[player % SHARDS][player] = figures
+    for number, part in shards.items():
+        store(shard_key(number), part)
+    return shards[player_id % SHARDS].get(player_id)
 
 
 def rankings_of(registration: Registration) -> list[RankingShown]:
@@ -204,10 +219,13 @@ def player_page(registration: Registration) -> PlayerPage:
     """Everything the page shows for ``registration`` (its tournament loaded with it)."""
     tournament = registration.tournament
     published = tournament.standings_public
-    overall, per_series = None, ()
+    overall, per_series, updating = None, (), False
     if published:
         mark = settled_mark(tournament, results_mark(tournament))
-        overall, per_series = figures_of(tournament, mark, registration.player_id) or (None, ())
+        found = figures_of(tournament, mark, registration.player_id)
+        updating = found == UPDATING
+        if found and not updating:
+            overall, per_series = found
     seat = seat_now(registration)
     # A series drawn and not started has no results yet (its "places" would all be ties at 0).
     waiting = seat.series if seat and seat.status == Series.Status.DRAWN else None
@@ -216,6 +234,7 @@ def player_page(registration: Registration) -> PlayerPage:
         tournament=tournament,
         published=published,
         seat=seat,
+        updating=updating,
         overall=Figures(*overall) if overall else None,
         series=[(number, Figures(*figures)) for number, figures in per_series if number != waiting],
         rankings=rankings_of(registration),

@@ -152,3 +152,17 @@ def test_the_series_drawn_and_not_started_has_no_results_row(client):
     page = client.get(player_path(reg))
     assert [number for number, _figures in page.context["page"].series] == [1]
     assert "Series 2" in page.content.decode()  # his seat in it
+
+
+def test_while_another_page_computes_the_new_results_the_seat_still_shows_at_once(client):
+    from django.core.cache import cache
+
+    from players.services import CLAIM_SECONDS
+    from standings.cache import cache_key, results_mark
+
+    t, series = _drawn(8, standings_public=True)
+    factories.play_series(series)
+    reg = _first(t)
+    cache.add(cache_key(t, results_mark(t), "player-figures-computing"), True, CLAIM_SECONDS)
+    page = client.get(player_path(reg)).content.decode()
+    assert "Table " in page and "being brought up to date" in page and "Place " not in page
