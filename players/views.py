@@ -9,7 +9,7 @@ config.access keeps it out of the log.
 from __future__ import annotations
 
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotAllowed
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
@@ -36,8 +36,11 @@ def page(request: HttpRequest, token: str) -> HttpResponse:
 @require_http_methods(["GET", "HEAD", "POST"])
 def lookup(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The form: start number and surname; a match goes to the player's page. Refused
-    after too many misses from one address (429, nothing counted)."""
-    tournament = get_object_or_404(Tournament, pk=tournament_id)
+    after too many misses from one address (429, nothing counted). Any number answers
+    with the form, an unknown tournament's too (every lookup then misses), and the
+    tournament is named only once its standings are published: like the public pages,
+    the form does not tell which tournaments exist."""
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
     form = LookupForm(request.POST if request.method == "POST" else None)
     status = 200
     if request.method == "POST":
@@ -49,9 +52,10 @@ def lookup(request: HttpRequest, tournament_id: int) -> HttpResponse:
             )
             status = 429
         elif form.is_valid():
-            found = find(tournament, form.cleaned_data["start_number"], form.cleaned_data["surname"])
+            found = tournament and find(tournament, form.cleaned_data["start_number"], form.cleaned_data["surname"])
             if found is not None:
                 return redirect(player_path(found))
             count_failure(request)
             form.add_error(None, MISS)
-    return render(request, "players/lookup.html", {"tournament": tournament, "form": form}, status=status)
+    shown = tournament if tournament is not None and tournament.standings_public else None
+    return render(request, "players/lookup.html", {"tournament": shown, "form": form}, status=status)

@@ -7,7 +7,8 @@
   field and counts nothing.
 - After PLAYER_LOOKUP_FAILURE_LIMIT misses within the window the address is refused (429),
   the right answer too; a refusal counts nothing; other addresses go on.
-- A tournament that does not exist is a 404.
+- The form tells nobody which tournaments exist: an unknown one answers like any other
+  (every lookup a miss), and the tournament is named only once its standings are published.
 """
 
 from __future__ import annotations
@@ -79,8 +80,13 @@ def test_misses_older_than_the_window_no_longer_count(client, anna, settings):
     assert client.post(_url(anna), {"start_number": "17", "surname": "Müller"}).status_code == 302
 
 
-def test_an_unknown_tournament_is_a_404(client):
-    assert client.get("/me/find/999999/").status_code == 404
+def test_the_form_does_not_tell_which_tournaments_exist(client, anna):
+    unknown = client.post("/me/find/999999/", {"start_number": "17", "surname": "Müller"})
+    assert unknown.status_code == 200 and "No player of this tournament" in unknown.content.decode()
+    assert client.get("/me/find/999999/").status_code == 200
+    assert anna.tournament.name not in client.get(_url(anna)).content.decode()
+    type(anna.tournament).objects.filter(pk=anna.tournament_id).update(standings_public=True)
+    assert anna.tournament.name in client.get(_url(anna)).content.decode()
 
 
 def test_surnames_of_every_form():
