@@ -133,7 +133,8 @@ def test_the_page_costs_a_handful_of_queries(client, django_assert_max_num_queri
     factories.play_series(series)
     reg = _first(t)
     client.get(player_path(reg))  # fills the standings cache
-    with django_assert_max_num_queries(8):
+    # His registration, the results mark, his table's seats, his rankings' lines.
+    with django_assert_max_num_queries(4):
         client.get(player_path(reg))
 
 
