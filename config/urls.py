@@ -16,6 +16,7 @@ from players import urls as player_urls
 from printing import urls as printing_urls
 from rankings import urls as ranking_urls
 from referees import table_urls as referee_table_urls
+from rehearsal import urls as rehearsal_urls
 from signoff import urls as signoff_urls
 from standings import urls as standings_urls
 from tablelink import urls as tablelink_urls
@@ -44,6 +45,7 @@ DIRECTOR = [
     *money_urls.director,
     *printing_urls.director,
     *transfer_urls.director,
+    *rehearsal_urls.director,
 ]
 PUBLIC = [
     path("p/", include(standings_urls.public + printing_urls.public)),
@@ -71,6 +73,10 @@ urlpatterns = [
     path("", include("referees.urls")),
     # The league managers' pages and the hosts' publication endpoint.
     path("league/", include("leagues.urls")),
+    # The match-day package: the hosts' endpoint, the managers' download, the hall's import.
+    path("league/", include("packages.urls")),
+    # The league office: the administrator's rights page, the match reports (leagueoffice/urls.py).
+    path("league/", include("leagueoffice.urls")),
     # Rankings over many tournaments (Jahreswertung, cup): their directors' pages.
     path("rankings/", include("rankings.urls")),
 ]

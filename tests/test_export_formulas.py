@@ -348,6 +348,7 @@ OTHER_COMMANDS = {
     "import_sheet",
     "import_tournament",
     "league_host",
+    "import_matchday",
     "bench",
     "demo",
     "loadtest",
