@@ -30,7 +30,8 @@ def page(request: HttpRequest, token: str) -> HttpResponse:
         raise Http404
     if request.method not in ("GET", "HEAD"):
         return HttpResponseNotAllowed(["GET", "HEAD"])
-    return render(request, "players/page.html", {"page": player_page(registration)})
+    page = player_page(registration)
+    return render(request, "players/page.html", {"page": page, "tournament": page.tournament})
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -58,4 +59,6 @@ def lookup(request: HttpRequest, tournament_id: int) -> HttpResponse:
             count_failure(request)
             form.add_error(None, MISS)
     shown = tournament if tournament is not None and tournament.standings_public else None
-    return render(request, "players/lookup.html", {"tournament": shown, "form": form}, status=status)
+    practice = tournament is not None and tournament.practice  # a rehearsal's lookup says so too
+    context = {"tournament": shown, "form": form, "practice": practice and shown is None}
+    return render(request, "players/lookup.html", context, status=status)

@@ -311,4 +311,4 @@ def start_cards_pdf(tournament, *, absolute_url: Callable[[str], str], out: Bina
         )
         for r in registrations
     ]
-    write_start_cards(cards, out, f"{tournament.name}: start cards")
+    write_start_cards(cards, out, f"{tournament.name}: start cards", practice=tournament.practice)

@@ -78,9 +78,10 @@ def cut_lines(canvas: Canvas) -> None:
     canvas.setDash()
 
 
-def write_start_cards(cards: Sequence[StartCard], out, title: str) -> None:
-    """Every card, ten to an A4 page in the order given (by start number)."""
-    canvas = new_canvas(out, title)
+def write_start_cards(cards: Sequence[StartCard], out, title: str, *, practice: bool = False) -> None:
+    """Every card, ten to an A4 page in the order given (by start number); a practice
+    tournament's pages are marked as such (printing.documents.common)."""
+    canvas = new_canvas(out, title, practice=practice)
     fonts = choose_fonts([t for card in cards for t in (card.tournament, card.name, card.club)])
     text = Text(canvas)
     per_page = COLUMNS * ROWS
