@@ -12,6 +12,7 @@ from draw import urls as draw_urls
 from leagues import public_urls as league_public_urls
 from money import urls as money_urls
 from office.help import help_page
+from players import urls as player_urls
 from printing import urls as printing_urls
 from rankings import urls as ranking_urls
 from referees import table_urls as referee_table_urls
@@ -65,6 +66,8 @@ urlpatterns = [
     # The help pages: the built docs, English at /help/, German at /help/de/ (office/help.py).
     re_path(r"^help/(?P<path>.*)$", help_page, name="help"),
     path("s/", include((TABLE, "table"))),
+    # The player's own page by its private link, and the lookup that leads to it.
+    path("me/", include((player_urls.player, "player"))),
     path("", include((PUBLIC, "public"))),
     path("", include((DIRECTOR, "director"))),
     path("", include("referees.urls")),

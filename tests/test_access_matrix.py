@@ -47,6 +47,7 @@ from referees.models import Dispute, RefereeAssignment
 from signoff.pins import seat_pin
 from tests import factories
 from tournaments.models import Registration, Seat, Series, Table
+from tournaments.player_links import player_token
 
 pytestmark = pytest.mark.django_db
 
@@ -216,6 +217,23 @@ def series(w, token):
 
 def player(w, token):
     return {"tournament_id": w.t.pk, "player_id": w.registrations[0].player_id}
+
+
+def own_page(w, token):
+    return {"token": player_token(w.registrations[0])}
+
+
+def guessed_page(w, token):
+    return {"token": f"{w.registrations[0].pk}-{'a' * 24}"}
+
+
+def start_numbers(w) -> None:
+    for number, registration in enumerate(w.registrations, start=1):
+        Registration.objects.filter(pk=registration.pk).update(start_number=number)
+
+
+def lookup_data(w) -> dict:
+    return {"start_number": "1", "surname": "Oneworth"}
 
 
 def upload(name: str, content: bytes) -> SimpleUploadedFile:
@@ -636,6 +654,7 @@ MATRIX: list[Row] = [
         prepare=spare_directs,
     ),
     Row("director:start_list_pdf", tournament, get=STAFF),
+    Row("director:start_cards_pdf", tournament, get=STAFF),
     Row("director:reissue_link", lambda w, token: series(w, token) | {"table_number": 1}, post=STAFF),
     Row("director:reissue_links", series, post=STAFF),
     # After the draw (draw/views.py).
@@ -672,6 +691,13 @@ MATRIX: list[Row] = [
     Row("public:standings_csv", tournament, get=EVERYONE, prepare=published),
     Row("public:standings_pdf", tournament, get=UNPUBLISHED),
     Row("public:standings_pdf", tournament, get=EVERYONE, prepare=published),
+    # The player's own page: whoever holds its private link (his start card's QR); a guessed
+    # one is a 404. The lookup by start number and surname is open to everybody (throttled).
+    Row("player:page", own_page, get=EVERYONE),
+    Row("player:page", guessed_page, get=dict.fromkeys(EVERYONE, NOT_FOUND)),
+    Row(
+        "player:lookup", tournament, get=EVERYONE, post=EVERYONE, data=lookup_data, prepare=start_numbers, writes=False
+    ),
     # The scorekeepers' table links.
     Row("table:sheet", table_link, get=TABLE_LINK, post=TABLE_LINK, data=game_data()),
     Row("table:preview", table_link, post=TABLE_LINK, data=game_data(), writes=False),
