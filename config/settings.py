@@ -83,6 +83,7 @@ INSTALLED_APPS = [
     "tablelink",
     "referees",
     "leagues",
+    "seasons",
     "office",
 ]
 
