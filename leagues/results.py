@@ -192,6 +192,8 @@ class TeamSeason:
     days: list[tuple[MatchDay, int, rule.TeamResult]]
     #: (player name, series played, rating sum, average per series), best average first.
     players: list[tuple[str, int, int, float]]
+    #: The "Stand" of the group's table.
+    as_of: datetime.date = field(default_factory=timezone.localdate)
 
 
 def team_season(team: LeagueTeam) -> TeamSeason:
@@ -208,7 +210,7 @@ def team_season(team: LeagueTeam) -> TeamSeason:
             days.append((day, place, result[team]))
     ids = [day.tournament_id for day, _result in season.days]
     if not ids:
-        return TeamSeason(team, days, [])
+        return TeamSeason(team, days, [], as_of([season]))
     members = set(
         Registration.objects.filter(tournament__in=ids, team__name=team.name).values_list("tournament_id", "player_id")
     )
@@ -221,4 +223,4 @@ def team_season(team: LeagueTeam) -> TeamSeason:
     players = sorted(
         ((name, len(r), sum(r), round(sum(r) / len(r), 1)) for name, r in per_player.items()), key=lambda row: -row[3]
     )
-    return TeamSeason(team, days, players)
+    return TeamSeason(team, days, players, as_of([season]))
