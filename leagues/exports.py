@@ -13,6 +13,7 @@ from typing import BinaryIO, TextIO
 
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from core.tabular import Sheet, write_csv, write_xlsx
 from skat.league import as_number, rank_table
@@ -26,8 +27,8 @@ SEASON_COLUMNS = (
     _("Team"),
     _("Match days"),
     _("Game points"),
-    _("Won"),
-    _("Lost"),
+    pgettext_lazy("league points", "Won"),
+    pgettext_lazy("league points", "Lost"),
     _("Binding"),
     _("Deducted"),
     _("Promotion / relegation"),
@@ -43,8 +44,8 @@ MATCH_DAY_COLUMNS = (
     _("Series game points"),
     _("Series points"),
     _("Game points"),
-    _("Won"),
-    _("Lost"),
+    pgettext_lazy("league points", "Won"),
+    pgettext_lazy("league points", "Lost"),
     _("Binding"),
 )
 ZONES = {"promotion": _("promotion"), "relegation": _("relegation")}

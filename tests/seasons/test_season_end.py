@@ -156,7 +156,7 @@ def test_the_individual_ranking_pages_and_files(client, season, django_assert_ma
         csv = client.get(reverse("seasons:players_file", args=[league.pk, "csv"]), HTTP_ACCEPT_LANGUAGE="de").content
     text = csv.decode("utf-8")
     assert text.startswith("\ufeffPlatz;Spieler;Mannschaft")
-    assert re.search(r";-?\d+,\d;", text)  # the average with a decimal comma
+    assert re.search(r";-?\d+,\d\r\n", text)  # the average with a decimal comma
     pdf = client.get(reverse("seasons:players_file", args=[league.pk, "pdf"])).content
     assert "Individual ranking" in pypdf.PdfReader(io.BytesIO(pdf)).pages[0].extract_text()
     client.logout()
