@@ -84,7 +84,7 @@ def write_season(league: League, out) -> None:
             ]
             doc.line(cells)
         for team, points, reason in season.notes:
-            note = _("%(team)s: %(points)s league points deducted") % {
+            note = _("%(team)s, points deducted: %(points)s") % {
                 "team": team.name,
                 "points": points_text(points),
             }

@@ -11,9 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import BinaryIO, TextIO
 
-from django.utils.translation import get_language
+from django.utils.translation import get_language, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
 from core.tabular import Sheet, write_csv, write_xlsx
 from skat.league import as_number, rank_table

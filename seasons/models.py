@@ -56,7 +56,7 @@ class SeasonRules(models.Model):
 class GroupPlaces(models.Model):
     """A group's level in the league (1 the highest) and its promotion and relegation places."""
 
-    group = models.OneToOneField(Group, on_delete=models.CASCADE, related_name="places")
+    group = models.OneToOneField(Group, on_delete=models.CASCADE, related_name="season_places")
     level = models.PositiveSmallIntegerField(
         _("level"), default=1, validators=[MinValueValidator(1)], help_text=_("1: the league's highest group.")
     )
@@ -95,7 +95,9 @@ class Withdrawable(models.Model):
 class Deduction(Withdrawable):
     """League points taken off a team's season as a penalty (shown in the table with the reason)."""
 
-    team = models.ForeignKey(LeagueTeam, verbose_name=_("team"), on_delete=models.CASCADE, related_name="deductions")
+    team = models.ForeignKey(
+        LeagueTeam, verbose_name=_("team"), on_delete=models.CASCADE, related_name="season_deductions"
+    )
     points = models.DecimalField(_("points"), max_digits=5, decimal_places=1)
 
     class Meta:
@@ -112,7 +114,9 @@ class Forfeit(Withdrawable):
     """A team did not play its match day: no points for it, every other team the points, and a fine."""
 
     match_day = models.ForeignKey(MatchDay, verbose_name=_("match day"), on_delete=models.CASCADE, related_name="+")
-    team = models.ForeignKey(LeagueTeam, verbose_name=_("team"), on_delete=models.CASCADE, related_name="forfeits")
+    team = models.ForeignKey(
+        LeagueTeam, verbose_name=_("team"), on_delete=models.CASCADE, related_name="season_forfeits"
+    )
     fine = models.DecimalField(_("fine"), max_digits=8, decimal_places=2)
 
     class Meta:

@@ -37,7 +37,7 @@ def test_promotion_and_relegation_places_of_a_group_of_six():
 def test_impossible_places_are_refused_naming_the_field():
     with pytest.raises(LeagueError, match="promotion, relegation: 4 \\+ 3 places are more than the group's 6 teams"):
         check_places(6, 4, 3)
-    with pytest.raises(LeagueError, match="^relegation: must be 0 or more"):
+    with pytest.raises(LeagueError, match=r"^relegation: must be 0 or more"):
         check_places(6, 1, -1)
     check_places(6, 3, 3)
 
