@@ -56,7 +56,7 @@ def write_season(league: League, out) -> None:
     title = f"{league}: {_('Season table')}"
     doc = _Writer(out, title, names)
     doc.line([(MARGIN, _("As of %(date)s") % {"date": formats.date_format(as_of(seasons), "SHORT_DATE_FORMAT")}, "l")])
-    columns = (MARGIN + 24, MARGIN + 34, RIGHT - 230, RIGHT - 165, RIGHT - 120, RIGHT - 85, RIGHT - 50, RIGHT)
+    columns = (MARGIN + 24, MARGIN + 34, RIGHT - 300, RIGHT - 240, RIGHT - 180, RIGHT - 125, RIGHT - 75, RIGHT)
     zones = {"promotion": "↑ " + _("promotion"), "relegation": "↓ " + _("relegation")}
     for season in seasons:
         doc.heading(season.group.name)

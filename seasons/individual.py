@@ -166,7 +166,7 @@ def file_response(league: League, kind: str) -> HttpResponse:
 
 def write_pdf(league: League, ranking: Ranking, out) -> None:
     right = PAGE_WIDTH - MARGIN
-    x = (MARGIN + 24, MARGIN + 32, MARGIN + 200, right - 150, right - 100, right - 50, right)
+    x = (MARGIN + 24, MARGIN + 32, MARGIN + 180, right - 200, right - 135, right - 65, right)
     head = [
         (x[0], _("Place"), "r"),
         (x[1], _("Player"), "l"),
