@@ -7,7 +7,7 @@ from decimal import Decimal
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from leagues.models import League, LeagueTeam, MatchDay
+from leagues.models import Group, LeagueTeam, MatchDay
 
 from .models import SeasonRules
 
@@ -56,10 +56,9 @@ class DeductionForm(forms.Form):
     )
     reason = REASON
 
-    def __init__(self, *args, league: League, **kwargs) -> None:
+    def __init__(self, *args, group: Group, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["team"].queryset = LeagueTeam.objects.filter(group__league=league).select_related("group")
-        self.fields["team"].label_from_instance = lambda t: f"{t.name} ({t.group.name})"
+        self.fields["team"].queryset = LeagueTeam.objects.filter(group=group)
 
 
 class ForfeitForm(forms.Form):
@@ -67,12 +66,11 @@ class ForfeitForm(forms.Form):
     team = forms.ModelChoiceField(label=_("Team"), queryset=LeagueTeam.objects.none())
     reason = REASON
 
-    def __init__(self, *args, league: League, **kwargs) -> None:
+    def __init__(self, *args, group: Group, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["match_day"].queryset = MatchDay.objects.filter(group__league=league).select_related("group")
-        self.fields["match_day"].label_from_instance = lambda d: f"{d.group.name} {d.number} ({d.date:%d.%m.%Y})"
-        self.fields["team"].queryset = LeagueTeam.objects.filter(group__league=league).select_related("group")
-        self.fields["team"].label_from_instance = lambda t: f"{t.name} ({t.group.name})"
+        self.fields["match_day"].queryset = MatchDay.objects.filter(group=group)
+        self.fields["match_day"].label_from_instance = lambda d: f"{d.number} ({d.date:%d.%m.%Y})"
+        self.fields["team"].queryset = LeagueTeam.objects.filter(group=group)
 
 
 class WithdrawForm(forms.Form):

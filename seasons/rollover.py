@@ -28,6 +28,8 @@ from skat.rules import RuleError, gettext_noop
 from .models import GroupPlaces, SeasonRules
 from .services import group_places, rules_of
 
+#: Unfinished match days a refusal names (the others counted).
+SHOWN = 20
 #: The league's settings a new season keeps.
 KEPT = ("name", "tie", "tie_break", "series_per_matchday", "rounds_per_series", "binding_days")
 
@@ -69,7 +71,8 @@ def _check(league: League, season: str) -> None:
         )
     open_days = unfinished(league)
     if open_days:
-        names = ", ".join(f"{d.group.name} {d.number}" for d in open_days)
+        names = ", ".join(f"{d.group.name} {d.number}" for d in open_days[:SHOWN])
+        names += f" (+{len(open_days) - SHOWN})" if len(open_days) > SHOWN else ""
         raise RuleError(
             "season",
             gettext_noop("the season is not finished: match days not played or not checked: {days}"),

@@ -10,7 +10,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 from django.db import IntegrityError, transaction
-from django.db.models import Count
+from django.db.models import Count, Sum
 from django.utils import timezone
 
 from leagues.models import Group, League, LeagueTeam, MatchDay
@@ -47,16 +47,20 @@ def rules_of(league: League) -> SeasonRules:
     return SeasonRules.objects.filter(league=league).first() or SeasonRules(league=league)
 
 
-def group_places(league: League) -> list[tuple[Group, GroupPlaces, int]]:
-    """Each group with its places (defaults before they are set) and its number of teams."""
+def group_places(league: League, group: Group | None = None) -> list[tuple[Group, GroupPlaces, int]]:
+    """Each group (or only ``group``) with its places (defaults before they are set) and its number of teams."""
     groups = league.groups.annotate(team_count=Count("teams")).order_by("name")
-    kept = {p.group_id: p for p in GroupPlaces.objects.filter(group__league=league)}
-    return [(g, kept.get(g.pk) or GroupPlaces(group=g), g.team_count) for g in groups]
+    kept = GroupPlaces.objects.filter(group__league=league)
+    if group is not None:
+        groups, kept = groups.filter(pk=group.pk), kept.filter(group=group)
+    places = {p.group_id: p for p in kept}
+    return [(g, places.get(g.pk) or GroupPlaces(group=g), g.team_count) for g in groups]
 
 
 def save_rules(league: League, rules: Mapping[str, object], places: Mapping[int, tuple[int, int, int]]) -> None:
-    """Store the rules and each group's (level, promotion, relegation) places; impossible
-    places (more than the group's teams) and rules are refused, naming the field and group."""
+    """Store the rules and the (level, promotion, relegation) places of the groups in
+    ``places`` (others keep theirs); impossible places (more than the group's teams) and
+    rules are refused, naming the field and group."""
     best, minimum = rules["individual_best"], rules["individual_minimum"]
     if best and minimum > best:  # type: ignore[operator]
         raise RuleError(
@@ -66,9 +70,9 @@ def save_rules(league: League, rules: Mapping[str, object], places: Mapping[int,
             minimum=minimum,
             best=best,
         )
-    rows = group_places(league)
+    rows = [row for row in group_places(league) if row[0].pk in places]
     for group, _places, teams in rows:
-        _level, promotion, relegation = places.get(group.pk, (1, 0, 0))
+        _level, promotion, relegation = places[group.pk]
         if promotion + relegation > teams:
             raise RuleError(
                 "promotion places",
@@ -84,7 +88,7 @@ def save_rules(league: League, rules: Mapping[str, object], places: Mapping[int,
     with transaction.atomic():
         SeasonRules.objects.update_or_create(league=league, defaults=dict(rules))
         for group, _places, _teams in rows:
-            level, promotion, relegation = places.get(group.pk, (1, 0, 0))
+            level, promotion, relegation = places[group.pk]
             GroupPlaces.objects.update_or_create(
                 group=group, defaults={"level": level, "promotion": promotion, "relegation": relegation}
             )
@@ -159,19 +163,22 @@ def withdraw(item: Withdrawable, reason: str, *, user) -> None:
     item.save(update_fields=["withdrawn_at", "withdrawn_by", "withdrawal"])
 
 
-def fines(league: League) -> tuple[list[Forfeit], Decimal]:
-    """The forfeits of the league with their fines (withdrawn ones too), and the total in force."""
+def fines(group: Group) -> tuple[list[Forfeit], Decimal, Decimal]:
+    """The group's forfeits with their fines (withdrawn ones too), the group's total in
+    force and the league's."""
     found = list(
-        Forfeit.objects.filter(match_day__group__league=league)
+        Forfeit.objects.filter(match_day__group=group)
         .select_related("team", "match_day__group", "made_by", "withdrawn_by")
         .order_by("made_at", "pk")
     )
-    return found, sum((f.fine for f in found if f.in_force), Decimal("0"))
+    league = Forfeit.objects.filter(match_day__group__league=group.league_id, withdrawn_at__isnull=True)
+    total = league.aggregate(total=Sum("fine"))["total"] or Decimal("0")
+    return found, sum((f.fine for f in found if f.in_force), Decimal("0")), total
 
 
-def deductions(league: League) -> list[Deduction]:
+def deductions(group: Group) -> list[Deduction]:
     return list(
-        Deduction.objects.filter(team__group__league=league)
+        Deduction.objects.filter(team__group=group)
         .select_related("team__group", "made_by", "withdrawn_by")
         .order_by("made_at", "pk")
     )

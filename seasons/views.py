@@ -7,12 +7,13 @@ from __future__ import annotations
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from core.paging import page_of
 from leagues.forms import refusal
-from leagues.models import League
+from leagues.models import Group, League
 from leagues.permissions import manager_required, published_league
 from skat.rules import RuleError
 
@@ -23,23 +24,52 @@ from .models import Deduction, Forfeit
 FILES = ("pdf", "csv", "xlsx")
 
 
+#: Match days named on the page as not finished; the rest counted.
+UNFINISHED_SHOWN = 20
+
+
+def _group(request: HttpRequest, league: League, groups: list[Group] | None = None) -> Group | None:
+    """The group the page works on (``?group=``; else the first by name): a league of
+    a thousand teams is handled a group at a time, so no page lists them all."""
+    groups = list(league.groups.order_by("name")) if groups is None else groups
+    chosen = request.GET.get("group", "")
+    found = next((g for g in groups if str(g.pk) == chosen), None)
+    return found or (groups[0] if groups else None)
+
+
+def _back(league: League, group: Group | None) -> HttpResponse:
+    url = reverse("seasons:end", args=[league.pk])
+    return redirect(f"{url}?group={group.pk}" if group else url)
+
+
 def _page(request: HttpRequest, league: League, *, status: int = 200, **bound) -> HttpResponse:
-    """The season-end page, with a refused form shown again (``bound``: rules, deduction, forfeit, rollover)."""
+    """The season-end page of one group, with a refused form shown again (``bound``:
+    rules, deduction, forfeit, rollover)."""
+    groups = list(league.groups.order_by("name"))
+    group = _group(request, league, groups)
     rules = services.rules_of(league)
-    forfeits, fined = services.fines(league)
+    unfinished = rollover.unfinished(league)
     context = {
         "league": league,
+        "group": group,
+        "groups": groups,
         "rules": rules,
-        "rules_form": bound.get("rules") or RulesForm(instance=rules, groups=services.group_places(league)),
-        "deduction_form": bound.get("deduction") or DeductionForm(league=league),
-        "forfeit_form": bound.get("forfeit") or ForfeitForm(league=league),
         "rollover_form": bound.get("rollover") or RolloverForm(),
-        "withdraw_form": WithdrawForm(),
-        "deductions": services.deductions(league),
-        "forfeits": forfeits,
-        "fined": fined,
-        "unfinished": rollover.unfinished(league),
+        "unfinished": unfinished[:UNFINISHED_SHOWN],
+        "unfinished_more": max(0, len(unfinished) - UNFINISHED_SHOWN),
     }
+    if group is not None:
+        forfeits, fined, league_fined = services.fines(group)
+        places = services.group_places(league, group)
+        context |= {
+            "rules_form": bound.get("rules") or RulesForm(instance=rules, groups=places),
+            "deduction_form": bound.get("deduction") or DeductionForm(group=group),
+            "forfeit_form": bound.get("forfeit") or ForfeitForm(group=group),
+            "deductions": services.deductions(group),
+            "forfeits": forfeits,
+            "fined": fined,
+            "league_fined": league_fined,
+        }
     return render(request, "seasons/end.html", context, status=status)
 
 
@@ -52,10 +82,19 @@ def _refused(form, error: RuleError) -> None:
     form.add_error(error.field if error.field in form.fields else None, refusal(error))
 
 
+def _chosen(request: HttpRequest, league: League) -> Group:
+    group = _group(request, league)
+    if group is None:
+        raise Http404("The league has no group yet.")
+    return group
+
+
 @require_POST
 @manager_required
 def rules(request: HttpRequest, league: League) -> HttpResponse:
-    form = RulesForm(request.POST, instance=services.rules_of(league), groups=services.group_places(league))
+    group = _chosen(request, league)
+    places = services.group_places(league, group)
+    form = RulesForm(request.POST, instance=services.rules_of(league), groups=places)
     if form.is_valid():
         data = {name: form.cleaned_data[name] for name in form.Meta.fields}
         try:
@@ -64,14 +103,15 @@ def rules(request: HttpRequest, league: League) -> HttpResponse:
             _refused(form, error)
         else:
             messages.success(request, _("The season's rules are saved."))
-            return redirect("seasons:end", league.pk)
+            return _back(league, group)
     return _page(request, league, rules=form, status=422)
 
 
 @require_POST
 @manager_required
 def deduction_new(request: HttpRequest, league: League) -> HttpResponse:
-    form = DeductionForm(request.POST, league=league)
+    group = _chosen(request, league)
+    form = DeductionForm(request.POST, group=group)
     if form.is_valid():
         data = form.cleaned_data
         try:
@@ -80,14 +120,15 @@ def deduction_new(request: HttpRequest, league: League) -> HttpResponse:
             _refused(form, error)
         else:
             messages.success(request, _("The points are deducted from %(team)s.") % {"team": data["team"].name})
-            return redirect("seasons:end", league.pk)
+            return _back(league, group)
     return _page(request, league, deduction=form, status=422)
 
 
 @require_POST
 @manager_required
 def forfeit_new(request: HttpRequest, league: League) -> HttpResponse:
-    form = ForfeitForm(request.POST, league=league)
+    group = _chosen(request, league)
+    form = ForfeitForm(request.POST, group=group)
     if form.is_valid():
         data = form.cleaned_data
         try:
@@ -100,11 +141,11 @@ def forfeit_new(request: HttpRequest, league: League) -> HttpResponse:
                 _("%(team)s forfeited match day %(number)s; fine %(fine)s.")
                 % {"team": done.team.name, "number": done.match_day.number, "fine": done.fine},
             )
-            return redirect("seasons:end", league.pk)
+            return _back(league, group)
     return _page(request, league, forfeit=form, status=422)
 
 
-def _withdraw(request: HttpRequest, league: League, item) -> HttpResponse:
+def _withdraw(request: HttpRequest, league: League, item, group: Group) -> HttpResponse:
     form = WithdrawForm(request.POST)
     try:
         services.withdraw(item, form.data.get("reason", ""), user=request.user)
@@ -112,22 +153,25 @@ def _withdraw(request: HttpRequest, league: League, item) -> HttpResponse:
         messages.error(request, refusal(error))
     else:
         messages.success(request, _("Withdrawn; it stays listed with both reasons."))
-    return redirect("seasons:end", league.pk)
+    return _back(league, group)
 
 
 @require_POST
 @manager_required
 def deduction_withdraw(request: HttpRequest, league: League, deduction_id: int) -> HttpResponse:
-    return _withdraw(request, league, get_object_or_404(Deduction, pk=deduction_id, team__group__league=league))
+    item = get_object_or_404(
+        Deduction.objects.select_related("team__group"), pk=deduction_id, team__group__league=league
+    )
+    return _withdraw(request, league, item, item.team.group)
 
 
 @require_POST
 @manager_required
 def forfeit_withdraw(request: HttpRequest, league: League, forfeit_id: int) -> HttpResponse:
     item = get_object_or_404(
-        Forfeit.objects.select_related("match_day"), pk=forfeit_id, match_day__group__league=league
+        Forfeit.objects.select_related("match_day__group"), pk=forfeit_id, match_day__group__league=league
     )
-    return _withdraw(request, league, item)
+    return _withdraw(request, league, item, item.match_day.group)
 
 
 @require_POST

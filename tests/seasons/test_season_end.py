@@ -75,20 +75,22 @@ def test_impossible_places_are_refused_naming_the_field(client, season):
     data = {"forfeit_fine": "25", "individual_best": "0", "individual_minimum": "0", "individual_tie": "shared"}
     data |= {f"level-{group.pk}": "2", f"promotion-{group.pk}": "3", f"relegation-{group.pk}": "2"}
     data |= {f"level-{top.pk}": "1", f"promotion-{top.pk}": "0", f"relegation-{top.pk}": "0"}
-    answer = client.post(reverse("seasons:rules", args=[league.pk]), data)
+    url = reverse("seasons:rules", args=[league.pk]) + f"?group={group.pk}"
+    answer = client.post(url, data)
     assert answer.status_code == 422
     assert "Staffel 1: 3 promotion and 2 relegation places are more than its 4 teams" in answer.content.decode()
     assert not GroupPlaces.objects.exists() and not SeasonRules.objects.exists()
     data[f"relegation-{group.pk}"] = "1"
-    assert client.post(reverse("seasons:rules", args=[league.pk]), data).status_code == 302
+    assert client.post(url, data).status_code == 302
     assert GroupPlaces.objects.get(group=group).promotion == 3
+    assert not GroupPlaces.objects.filter(group=top).exists()  # the page edits one group at a time
 
 
-def test_a_forfeit_gives_the_others_the_points_and_costs_the_fine(client, season):
+def test_a_forfeit_gives_the_others_the_points_and_costs_the_fine(client, season, django_assert_max_num_queries):
     league, group, teams, day, manager = season
     _places(league, group, 0, 0)
     answer = client.post(
-        reverse("seasons:forfeit_new", args=[league.pk]),
+        reverse("seasons:forfeit_new", args=[league.pk]) + f"?group={group.pk}",
         {"match_day": day.pk, "team": teams[0].pk, "reason": "nicht angetreten"},
     )
     assert answer.status_code == 302
@@ -96,10 +98,12 @@ def test_a_forfeit_gives_the_others_the_points_and_costs_the_fine(client, season
     assert forfeit.fine == Decimal("50") and forfeit.made_by == manager
     a = next(p.result for p in match_day_result(day).table if p.result.team == teams[0])
     assert (a.won, a.lost, a.series_points) == (0, 6, [None, None])
-    page = client.get(reverse("seasons:end", args=[league.pk])).content.decode()
+    with django_assert_max_num_queries(17):  # whatever the number of teams, deductions and forfeits
+        page = client.get(reverse("seasons:end", args=[league.pk]), {"group": group.pk}).content.decode()
     assert "nicht angetreten" in page and "50.00" in page
     again = client.post(
-        reverse("seasons:forfeit_new", args=[league.pk]), {"match_day": day.pk, "team": teams[0].pk, "reason": "x"}
+        reverse("seasons:forfeit_new", args=[league.pk]) + f"?group={group.pk}",
+        {"match_day": day.pk, "team": teams[0].pk, "reason": "x"},
     )
     assert again.status_code == 422 and "Team A has forfeited match day 1 already" in again.content.decode()
     client.post(reverse("seasons:forfeit_withdraw", args=[league.pk, forfeit.pk]), {"reason": "doch gespielt"})
@@ -109,7 +113,8 @@ def test_a_forfeit_gives_the_others_the_points_and_costs_the_fine(client, season
     checks.check(day, user=manager)
     checks.make_binding(day, user=manager)
     bound = client.post(
-        reverse("seasons:forfeit_new", args=[league.pk]), {"match_day": day.pk, "team": teams[1].pk, "reason": "x"}
+        reverse("seasons:forfeit_new", args=[league.pk]) + f"?group={group.pk}",
+        {"match_day": day.pk, "team": teams[1].pk, "reason": "x"},
     )
     assert bound.status_code == 422 and "binding" in bound.content.decode()
 
