@@ -187,6 +187,7 @@ PAGES: list[Page] = [
     Page("end of the season (staff)", _league("seasons:end"), DIRECTOR),
     Page("individual ranking (staff)", _league("seasons:players"), DIRECTOR),
     Page("individual ranking (public)", _league("public:league_players"), ANYONE),
+    Page("cross table (public)", _league("public:league_cross"), ANYONE),
     Page("ranking, 200 tournaments (staff)", _ranking("rankings:ranking"), DIRECTOR),
     Page("ranking, page 40 (staff)", _ranking("rankings:ranking", query="?page=40"), DIRECTOR),
     Page("ranking, a search (staff)", _ranking("rankings:ranking", query="?q=mueller"), DIRECTOR),

@@ -23,11 +23,13 @@ urlpatterns = [
         name="forfeit_withdraw",
     ),
     path("<int:league_id>/season-end/rollover/", views.roll_over, name="rollover"),
+    path("<int:league_id>/cross-table/", views.cross, name="cross"),
     path("<int:league_id>/players/", views.players, name="players"),
     path("<int:league_id>/players.<slug:kind>", views.players_file, name="players_file"),
 ]
 
 public = [
+    path("<int:league_id>/cross-table/", views.public_cross, name="league_cross"),
     path("<int:league_id>/players/", views.public_players, name="league_players"),
     path("<int:league_id>/players.<slug:kind>", views.public_players_file, name="league_players_file"),
 ]

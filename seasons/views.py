@@ -15,6 +15,7 @@ from core.paging import page_of
 from leagues.forms import refusal
 from leagues.models import Group, League
 from leagues.permissions import manager_required, published_league
+from leagues.results import season_tables
 from skat.rules import RuleError
 
 from . import individual, rollover, services
@@ -189,6 +190,23 @@ def roll_over(request: HttpRequest, league: League) -> HttpResponse:
                 messages.warning(request, line)
             return redirect("seasons:end", done.league.pk)
     return _page(request, league, rollover=form, status=422)
+
+
+# The cross table of match days (Kreuztabelle)
+
+
+def _cross(request: HttpRequest, league: League, *, staff: bool) -> HttpResponse:
+    tables = season_tables(league.groups.select_related("league"))
+    return render(request, "seasons/cross.html", {"league": league, "seasons": tables, "staff": staff})
+
+
+@manager_required
+def cross(request: HttpRequest, league: League) -> HttpResponse:
+    return _cross(request, league, staff=True)
+
+
+def public_cross(request: HttpRequest, league_id: int) -> HttpResponse:
+    return _cross(request, published_league(league_id, request.user), staff=False)
 
 
 # The individual ranking
