@@ -352,6 +352,7 @@ OTHER_COMMANDS = {
     "import_sheet",
     "import_tournament",
     "league_host",
+    "rollover_season",
     "bench",
     "demo",
     "loadtest",
