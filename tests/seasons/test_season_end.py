@@ -21,7 +21,7 @@ from leagues.models import Group, League, LeagueTeam, RosterEntry
 from leagues.results import match_day_result, season_tables
 from seasons import services
 from seasons.individual import individual_ranking
-from seasons.models import Forfeit, GroupPlaces, SeasonRules
+from seasons.models import Deduction, Forfeit, GroupPlaces, SeasonRules
 from tests import factories
 from tests.leagues.helpers import played_day
 
@@ -73,7 +73,7 @@ def test_the_table_shows_points_apart_deductions_places_as_of_and_the_cross_tabl
 
 
 def test_impossible_places_are_refused_naming_the_field(client, season):
-    league, group, _teams, _day, _manager = season
+    league, group, teams, _day, _manager = season
     top = league.groups.get(name="Oberliga")
     data = {"forfeit_fine": "25", "individual_best": "0", "individual_minimum": "0", "individual_tie": "shared"}
     data |= {f"level-{group.pk}": "2", f"promotion-{group.pk}": "3", f"relegation-{group.pk}": "2"}
@@ -87,6 +87,17 @@ def test_impossible_places_are_refused_naming_the_field(client, season):
     assert client.post(url, data).status_code == 302
     assert GroupPlaces.objects.get(group=group).promotion == 3
     assert not GroupPlaces.objects.filter(group=top).exists()  # the page edits one group at a time
+    deduction = {"team": teams[0].pk, "points": "1.3", "reason": "zu spät"}
+    refused = client.post(reverse("seasons:deduction_new", args=[league.pk]) + f"?group={group.pk}", deduction)
+    assert refused.status_code == 422 and "a deduction is a positive number of points in halves, not 1.3" in (
+        refused.content.decode()
+    )
+    deduction |= {"points": "1.5", "reason": " "}
+    assert (
+        client.post(reverse("seasons:deduction_new", args=[league.pk]) + f"?group={group.pk}", deduction).status_code
+        == 422
+    )
+    assert not Deduction.objects.exists()
 
 
 def test_a_forfeit_gives_the_others_the_points_and_costs_the_fine(client, season, django_assert_max_num_queries):
