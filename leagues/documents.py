@@ -99,9 +99,10 @@ def _cross_table(doc: _Writer, season) -> None:
     doc.need(ROW * 3)
     doc.y -= 4
     doc.line([(MARGIN, _("Match days (cross table)"), "l")], bold=True, size=8)
-    step = min(50.0, (RIGHT - MARGIN - 200) / max(len(season.days), 1))
+    numbers = season.numbers
+    step = min(50.0, (RIGHT - MARGIN - 200) / max(len(numbers), 1))
     first = MARGIN + 150 + step
-    doc.line([(first + step * i, str(day.number), "r") for i, (day, _r) in enumerate(season.days)], bold=True, size=8)
+    doc.line([(first + step * i, str(number), "r") for i, number in enumerate(numbers)], bold=True, size=8)
     for row in season.rows:
         cells = [(MARGIN, fit(str(row["place"].result.team), doc.regular, 8, 140), "l")]
         cells += [(first + step * i, score_line(r.won, r.lost) if r else "·", "r") for i, r in enumerate(row["days"])]

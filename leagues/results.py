@@ -124,16 +124,21 @@ class SeasonTable:
         return bool(self.days) and all(day.binding for day, _result in self.days)
 
     @property
+    def numbers(self) -> list[int]:
+        """The match-day numbers played (the cross table's columns: the match days of one
+        number, at several hosts, are one column)."""
+        return sorted({day.number for day, _result in self.days})
+
+    @property
     def rows(self) -> list[dict]:
-        """Each place with its zone and its result per match day (the cross table's row; None: not its day)."""
-        return [
-            {
-                "place": p,
-                "zone": self.zones.get(p.place),
-                "days": [result.get(p.result.team) for _day, result in self.days],
-            }
-            for p in self.table
-        ]
+        """Each place with its zone and its result per match-day number (the cross table's
+        row, in :attr:`numbers` order; None: the team did not play that match day)."""
+        numbers = self.numbers
+        rows = []
+        for p in self.table:
+            played = {day.number: result[p.result.team] for day, result in self.days if p.result.team in result}
+            rows.append({"place": p, "zone": self.zones.get(p.place), "days": [played.get(n) for n in numbers]})
+        return rows
 
 
 def as_of(seasons: Iterable[SeasonTable]) -> datetime.date:

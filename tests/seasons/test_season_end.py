@@ -7,6 +7,8 @@ import datetime
 import io
 import re
 from decimal import Decimal
+from fractions import Fraction
+from types import SimpleNamespace
 
 import openpyxl
 import pypdf
@@ -18,10 +20,11 @@ from django.utils import translation
 
 from leagues import checks
 from leagues.models import Group, League, LeagueTeam, RosterEntry
-from leagues.results import match_day_result, season_tables
+from leagues.results import SeasonTable, match_day_result, season_tables
 from seasons import services
 from seasons.individual import individual_ranking
 from seasons.models import Deduction, Forfeit, GroupPlaces, SeasonRules
+from skat.league import Place, TeamResult
 from tests import factories
 from tests.leagues.helpers import played_day
 
@@ -195,3 +198,12 @@ def test_german_csv_has_german_headers_and_a_decimal_comma_and_xlsx_real_dates(c
     del client.cookies["django_language"]
     book = openpyxl.load_workbook(io.BytesIO(client.get(reverse("leagues:season_xlsx", args=[league.pk])).content))
     assert next(iter(book["Match days"].iter_rows(min_row=2, values_only=True)))[2] == datetime.datetime(2026, 9, 1)
+
+
+def test_the_cross_table_has_a_column_per_match_day_number_whatever_the_hosts():
+    a, b, c = (TeamResult(name, won=Fraction(n)) for name, n in (("A", 5), ("B", 4), ("C", 1)))
+    day = [SimpleNamespace(number=n) for n in (1, 1, 2)]  # match day 1 at two hosts
+    days = [(day[0], {"A": a, "B": b}), (day[1], {"C": c}), (day[2], {"A": a})]
+    table = SeasonTable(None, [Place(1, a, None), Place(2, b, None), Place(3, c, None)], days)
+    assert table.numbers == [1, 2]
+    assert [row["days"] for row in table.rows] == [[a, a], [b, None], [c, None]]
