@@ -69,7 +69,8 @@ dev: $(STAMP)
 	DEBUG=1 OFFICE_URL=http://127.0.0.1:$(PORT) $(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
 
 ## The full suite: lint; the rules engine's own tests without Django at 100% branch
-## coverage (skat/tests); then the office's tests (tests/); then the help pages, strict
+## coverage (skat/tests; the exhaustive grid, marker slow, apart and unmeasured: it covers
+## nothing the others do not and tracing made it six times slower); then the office's tests (tests/); then the help pages, strict
 ## (after the tests: the suite's browser test has taken their screenshots). One pytest worker per core
 ## (pytest-xdist; PYTEST_WORKERS=0 runs in one process). COVERAGE=0 runs the engine's
 ## tests without measuring; ENGINE_TESTS=0 skips them (.ci/run's second database: the
@@ -91,10 +92,11 @@ ifeq ($(DATABASE_AGNOSTIC),1)
 	$(BIN)/ruff format --check .
 endif
 ifeq ($(ENGINE_TESTS),1)
-	$(BIN)/python -m pytest $(NO_DJANGO) -n $(PYTEST_WORKERS) $(ENGINE_COVERAGE) -p no:cacheprovider skat/tests
+	$(BIN)/python -m pytest $(NO_DJANGO) -n $(PYTEST_WORKERS) $(ENGINE_COVERAGE) -m "not slow" -p no:cacheprovider skat/tests
+	$(BIN)/python -m pytest $(NO_DJANGO) -n $(PYTEST_WORKERS) -m slow -q -p no:cacheprovider skat/tests
 endif
 	$(BIN)/python manage.py compiletranslations
-	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --durations=15 -p no:cacheprovider tests $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist worksteal --durations=15 -p no:cacheprovider tests $(PYTEST_ARGS)
 ifeq ($(DATABASE_AGNOSTIC),1)
 	$(MAKE) --no-print-directory docs
 endif

@@ -84,6 +84,9 @@ INSTALLED_APPS = [
     "referees",
     "leagues",
     "seasons",
+    "packages",
+    "leagueoffice",
+    "rehearsal",
     "office",
 ]
 
@@ -184,6 +187,13 @@ STANDINGS_SETTLE_SECONDS = float(os.environ.get("STANDINGS_SETTLE_SECONDS", "5")
 SPECTATOR_SLOTS = int(os.environ.get("SPECTATOR_SLOTS", "2"))
 BUSY_COPY_SECONDS = float(os.environ.get("BUSY_COPY_SECONDS", "30"))
 BUSY_RETRY_AFTER = int(os.environ.get("BUSY_RETRY_AFTER", "5"))
+#: The hall check before play (dashboard.hall, static/js/hall-check.js): a table link's
+#: phone sends HALL_CHECK_PINGS round trips, one every HALL_CHECK_INTERVAL_MS, and counts
+#: one unanswered after HALL_CHECK_TIMEOUT_MS as lost (20 over 10 s: long enough to see a
+#: weak access point, short enough for a helper walking the hall).
+HALL_CHECK_PINGS = int(os.environ.get("HALL_CHECK_PINGS", "20"))
+HALL_CHECK_INTERVAL_MS = int(os.environ.get("HALL_CHECK_INTERVAL_MS", "500"))
+HALL_CHECK_TIMEOUT_MS = int(os.environ.get("HALL_CHECK_TIMEOUT_MS", "3000"))
 
 # Backups (core.backups, manage.py backup/restore): a consistent copy of the database
 # into DATA_DIR/backups and, when SKAT_OFFICE_BACKUP_DIR names a folder (a USB stick),

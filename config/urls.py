@@ -15,6 +15,7 @@ from office.help import help_page
 from printing import urls as printing_urls
 from rankings import urls as ranking_urls
 from referees import table_urls as referee_table_urls
+from rehearsal import urls as rehearsal_urls
 from seasons import urls as season_urls
 from signoff import urls as signoff_urls
 from standings import urls as standings_urls
@@ -44,6 +45,7 @@ DIRECTOR = [
     *money_urls.director,
     *printing_urls.director,
     *transfer_urls.director,
+    *rehearsal_urls.director,
 ]
 PUBLIC = [
     path("p/", include(standings_urls.public + printing_urls.public)),
@@ -72,6 +74,10 @@ urlpatterns = [
     path("league/", include("leagues.urls")),
     # The end of a league's season: rules, deductions, forfeits, the rollover, the individual ranking.
     path("league/", include("seasons.urls")),
+    # The match-day package: the hosts' endpoint, the managers' download, the hall's import.
+    path("league/", include("packages.urls")),
+    # The league office: the administrator's rights page, the match reports (leagueoffice/urls.py).
+    path("league/", include("leagueoffice.urls")),
     # Rankings over many tournaments (Jahreswertung, cup): their directors' pages.
     path("rankings/", include("rankings.urls")),
 ]

@@ -9,6 +9,7 @@ from . import grid_views, table_views, views
 director = [
     path("t/<int:tournament_id>/", views.tournament_detail, name="detail"),
     path("t/<int:tournament_id>/progress/", views.progress, name="progress"),
+    path("t/<int:tournament_id>/hall/", views.hall, name="hall"),
     path("t/<int:tournament_id>/series/<int:number>/", views.series_detail, name="series"),
     path("t/<int:tournament_id>/series/<int:number>/finish/", views.series_finish, name="finish"),
     path(

@@ -18,11 +18,13 @@ from core.addresses import loopback_office
 from core.params import number_param
 from draw.series import can_draw_next, seats_editable
 from games.state import unconfirmed_tables
+from tournaments import hooks
 from tournaments.forms import DrawForm
 from tournaments.lookups import series_or_404
 from tournaments.models import Registration, Series, Tournament
 from tournaments.permissions import director_required
 
+from .hall import series_hall
 from .progress import FinishNeedsConfirmation, finish_check, finish_series
 from .table_list import ROWS_PER_PAGE, TILES_PER_PAGE, table_list
 
@@ -40,6 +42,7 @@ def tournament_detail(request: HttpRequest, tournament: Tournament) -> HttpRespo
         withdrawn=Count("pk", filter=Q(withdrawn_after_series__isnull=False)),
     )
     can_draw = can_draw_next(tournament, all_series)
+    numbers = [t.number for t in listed.tables]
     context = {
         "tournament": tournament,
         "all_series": all_series,
@@ -54,6 +57,8 @@ def tournament_detail(request: HttpRequest, tournament: Tournament) -> HttpRespo
         "unconfirmed_sheets": len(unconfirmed_tables(tournament)) if can_draw and all_series else 0,
         # When and where the last backup was made (core.backups writes it; a file, no query).
         "backup": backup_status.read(settings.DATA_DIR),
+        # The hall check of the tables before play (dashboard.hall): one query.
+        "hall": series_hall(current, numbers, started=any(t.entered for t in listed.tables)),
         # Every sheet confirmed (5.5.3): the series is final, and the dashboard offers to finish it.
         "ready_to_finish": bool(
             current
@@ -61,6 +66,8 @@ def tournament_detail(request: HttpRequest, tournament: Tournament) -> HttpRespo
             and listed.tables
             and listed.confirmed == len(listed.tables)
         ),
+        # A higher app's panels (a practice tournament's rehearsal: tournaments.hooks).
+        "panels": hooks.dashboard_panels(request, tournament),
     }
     return render(request, "dashboard/tournament_detail.html", context)
 
@@ -72,6 +79,14 @@ def progress(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     current = tournament.series.order_by("-number").first()
     listed = table_list(request, current, TILES_PER_PAGE, seats=False)
     return render(request, "dashboard/_progress.html", {"tournament": tournament, "series": current, "listed": listed})
+
+
+@director_required
+def hall(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """The hall check of the current series, for the dashboard to refresh itself during set-up."""
+    current = tournament.series.order_by("-number").first()
+    context = {"tournament": tournament, "hall": series_hall(current)}
+    return render(request, "dashboard/_hall.html", context)
 
 
 @director_required

@@ -3,7 +3,8 @@
 Not a page: no session and no CSRF token, the host's token authenticates
 (``Authorization: Token <token>``). Answers JSON: 201 stored, 200 already stored (a
 resend, also by another host of the league: ``published_by`` names who sent it first),
-or an error status with ``{"error": "<field>: <reason>"}``.
+or an error status with ``{"error": "<field>: <reason>"}``. A hall that imported its match
+day's package names it by its key (``?key=``); ``?matchday=ID`` stays for older halls.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from django.http import HttpRequest, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
-from .publication import PublicationRefused, host_of, receive
+from .publication import PublicationRefused, host_of, match_day_of_key, receive
 
 
 def _token(request: HttpRequest) -> str | None:
@@ -27,9 +28,15 @@ def publish(request: HttpRequest) -> JsonResponse:
     try:
         host = host_of(_token(request))
         raw = request.GET.get("matchday")
+        key = request.GET.get("key")
         # ASCII digits only ("²" passes isdigit() but int() refuses it), and no more than an id has.
         if raw is not None and not (raw.isascii() and raw.isdigit() and len(raw) <= 18):
             raise PublicationRefused(400, f"matchday: {raw[:40]!r} is not a match day number (its id)")
+        if key is not None:
+            if raw is not None:
+                raise PublicationRefused(400, "key: give the match day's key or its id (matchday), not both")
+            found = match_day_of_key(host, key)
+            raw = None if found is None else str(found)
         try:
             content = request.body
         except RequestDataTooBig:

@@ -27,7 +27,7 @@ from django.utils.translation import gettext as _
 
 from referees.models import Correction
 from skat.rules import RuleError, gettext_noop
-from tournaments.models import Tournament
+from tournaments.models import Registration, Series, Tournament
 
 from .lineups import empty_tournament
 from .models import LeagueEvent, MatchDay, Publication, RosterEntry
@@ -50,6 +50,7 @@ def check(match_day: MatchDay, *, user, note: str = "") -> MatchDay:
             )
         if match_day.tournament_id is None or not match_day.tournament.series.exists():
             raise RuleError("match_day", gettext_noop("no series of this match day is played yet"), "league")
+        _no_open_series(match_day)
         league = match_day.group.league
         match_day.checked_at = timezone.now()
         match_day.binding_due = match_day.checked_at + datetime.timedelta(days=league.binding_days)
@@ -57,6 +58,29 @@ def check(match_day: MatchDay, *, user, note: str = "") -> MatchDay:
         match_day.save(update_fields=["checked_at", "binding_due", "checked_by"])
         LeagueEvent.objects.create(match_day=match_day, kind=LeagueEvent.Kind.CHECKED, user=user, note=note[:500])
     return match_day
+
+
+def _no_open_series(match_day: MatchDay) -> None:
+    """A series still being played has no final result: the check waits until it is finished."""
+    open_series = list(
+        match_day.tournament.series.exclude(status=Series.Status.FINISHED)
+        .order_by("number")
+        .values_list("number", flat=True)
+    )
+    if len(open_series) == 1:
+        raise RuleError(
+            "match_day",
+            gettext_noop("series {series} is still open: finish it before the check"),
+            "league",
+            series=open_series[0],
+        )
+    if open_series:
+        raise RuleError(
+            "match_day",
+            gettext_noop("series {series} are still open: finish them before the check"),
+            "league",
+            series=", ".join(str(n) for n in open_series),
+        )
 
 
 def make_binding(match_day: MatchDay, *, user) -> MatchDay:
@@ -200,3 +224,30 @@ def remove_publication(publication: Publication, *, user, reason: str) -> Public
         note = f"{publication.host.name}, {publication.received_at:%Y-%m-%d %H:%M}: {reason}"
         LeagueEvent.objects.create(match_day=match_day, kind=LeagueEvent.Kind.REJECTED, user=user, note=note[:500])
     return publication
+
+
+def roster_warnings(match_day: MatchDay) -> list[str]:
+    """Who plays (or is lined up) on this match day for no team of it, or without being on
+    his team's roster: each named with the rule, for the manager to correct before the
+    check (three queries). A team fields only its own roster's players (positions 1-8;
+    DOMAIN, "Teams and leagues")."""
+    if match_day.tournament_id is None:
+        return []
+    teams = {team.name.casefold(): team for team in match_day.teams.all()}
+    rostered = set(RosterEntry.objects.filter(team__in=teams.values()).values_list("team_id", "player_id"))
+    warnings = []
+    for player_id, name, team in (
+        Registration.objects.filter(tournament_id=match_day.tournament_id)
+        .order_by("player__name", "pk")
+        .values_list("player_id", "player__name", "team__name")
+    ):
+        league_team = teams.get((team or "").casefold())
+        if league_team is None:
+            text = _("%(player)s plays for no team of this match day: every player plays for a team of his roster.")
+            warnings.append(text % {"player": name})
+        elif (league_team.pk, player_id) not in rostered:
+            text = _(
+                "%(player)s plays for %(team)s but is not on its roster: a team fields only its own roster's players."
+            )
+            warnings.append(text % {"player": name, "team": league_team.name})
+    return warnings

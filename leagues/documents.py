@@ -1,9 +1,5 @@
-"""The league's PDFs: the season table and the match report (Spielbericht) the captains sign.
-
-The match report: the teams, their line-ups per series, each series' game points, the
-league points, the substitutions, whether the league manager checked it or it is
-binding, and a signature line for each team's captain and for the host.
-"""
+"""The league's PDFs: the season table, and the writer the match report (Spielbericht,
+leagueoffice.report_pdf) prints with too."""
 
 from __future__ import annotations
 
@@ -17,9 +13,8 @@ from core.filenames import Name, file_name
 from printing.documents.common import MARGIN, PAGE_WIDTH, PageWriter, fit
 from skat.league import points_text, score_line
 
-from .lineups import line_ups, seating_of
-from .models import League, MatchDay
-from .results import as_of, match_day_result, season_tables
+from .models import League
+from .results import as_of, season_tables
 
 RIGHT = PAGE_WIDTH - MARGIN
 ROW = 14.0
@@ -113,87 +108,3 @@ def season_response(league: League) -> HttpResponse:
     out = io.BytesIO()
     write_season(league, out)
     return _pdf(out.getvalue(), f"{league}-season")
-
-
-def write_match_report(match_day: MatchDay, out) -> None:
-    result = match_day_result(match_day)
-    series = line_ups(match_day)
-    teams = [p.result.team for p in result.table] or list(match_day.teams.all())
-    league = match_day.group.league
-    names = [t.name for t in teams] + [n for s in series for players in s.values() for n in players]
-    title = _("Match report")
-    doc = _Writer(out, f"{title}: {league}", names)
-    host = match_day.host.name if match_day.host else "-"
-    doc.line([(MARGIN, f"{match_day} · {formats.date_format(match_day.date)} · {_('Host')}: {host}", "l")])
-    if match_day.binding:
-        doc.line([(MARGIN, _("Binding."), "l")], size=8)
-    elif match_day.checked_at:
-        doc.line([(MARGIN, _("Checked by the league manager; not yet binding."), "l")], size=8)
-    else:
-        doc.line([(MARGIN, _("Not yet checked by the league manager."), "l")], size=8)
-
-    doc.heading(_("Result"))
-    count = result.series
-    step = min(60.0, 260.0 / max(count, 1))
-    first = RIGHT - 120 - step * (count - 1)
-    head = [(MARGIN + 20, _("Place"), "r"), (MARGIN + 30, _("Team"), "l")]
-    head += [(first + step * i, _("Series %(n)s") % {"n": i + 1}, "r") for i in range(count)]
-    head += [(RIGHT - 55, _("Game points"), "r"), (RIGHT, _("Points"), "r")]
-    doc.line(head, bold=True)
-    doc.rule()
-    for place in result.table:
-        r = place.result
-        row = [(MARGIN + 20, str(place.place), "r"), (MARGIN + 30, fit(r.team.name, doc.regular, SIZE, 150), "l")]
-        row += [
-            (first + step * i, "-" if p is None else f"{p} ({points_text(w)})", "r")
-            for i, (p, w) in enumerate(zip(r.series_points, r.series_won, strict=True))
-        ]
-        row += [(RIGHT - 55, str(r.game_points), "r"), (RIGHT, score_line(r.won, r.lost), "r")]
-        doc.line(row)
-    doc.line([(MARGIN, _("Series: game points (league points won in the series)."), "l")], size=7)
-
-    doc.heading(_("Line-ups"))
-    for number, teams_playing in enumerate(series, start=1):
-        doc.line([(MARGIN, _("Series %(n)s") % {"n": number}, "l")], bold=True)
-        for team in teams:
-            players = ", ".join(teams_playing.get(team.name, [])) or _("did not play")
-            doc.line([(MARGIN + 10, fit(team.name, doc.regular, SIZE, 120), "l"), (MARGIN + 140, players, "l")])
-    substitutions = list(match_day.substitutions.select_related("team", "player_in", "player_out"))
-    if substitutions:
-        doc.heading(_("Substitutions"))
-        for s in substitutions:
-            text = _("before series %(series)s: %(in)s for %(out)s") % {
-                "series": s.before_series,
-                "in": s.player_in.name,
-                "out": s.player_out.name,
-            }
-            doc.line([(MARGIN + 10, s.team.name, "l"), (MARGIN + 140, text, "l")])
-
-    plan = seating_of(match_day)
-    if plan:
-        doc.heading(_("Seating plan"))
-        for number, tables in enumerate(plan, start=1):
-            doc.line([(MARGIN, _("Series %(n)s") % {"n": number}, "l")], bold=True)
-            for table, seats in enumerate(tables, start=1):
-                text = fit(" · ".join(seats), doc.regular, SIZE, RIGHT - MARGIN - 60)
-                doc.line([(MARGIN + 10, _("Table %(n)s") % {"n": table}, "l"), (MARGIN + 60, text, "l")])
-
-    doc.heading(_("Signatures"))
-    signers = [(_("Captain"), t.name, t.captain.name if t.captain else "") for t in teams]
-    signers.append((_("Host"), match_day.host.name if match_day.host else "", ""))
-    for role, who, name in signers:
-        doc.need(ROW * 3)
-        doc.y -= ROW
-        doc.canvas.setLineWidth(0.6)
-        doc.canvas.line(MARGIN + 260, doc.y, RIGHT, doc.y)
-        doc.text.left(MARGIN, doc.y, f"{role}, {who}" if who else role, doc.bold, SIZE)
-        if name:
-            doc.text.left(MARGIN, doc.y - 11, name, doc.regular, 8)
-        doc.y -= ROW * 1.5
-    doc.finish()
-
-
-def match_report_response(match_day: MatchDay) -> HttpResponse:
-    out = io.BytesIO()
-    write_match_report(match_day, out)
-    return _pdf(out.getvalue(), f"match-report-{match_day.group.name}-{match_day.number}")

@@ -29,7 +29,7 @@ from django.contrib.auth import get_user_model
 from games.models import Game
 from referees.corrections import CORRECTABLE_FIELDS, add_game, correct_game, restore_game, void_game
 from skat.rules import RuleError
-from tournaments.models import Player, Registration, Seat, Table
+from tournaments.models import Player, Registration, Seat, Table, Team
 
 from .models import Host, LeagueEvent, MatchDay, RosterEntry, Substitution
 
@@ -49,14 +49,14 @@ LISTED = 5
 
 def resolve(host: Host, tournament) -> MatchDay:
     """The host's match day the file is: its teams hold the file's teams, on its date."""
-    found = set(tournament.teams.values_list("name", flat=True))
+    found = {name.casefold() for name in tournament.teams.values_list("name", flat=True)}
     days = list(
         MatchDay.objects.filter(host=host)
         .select_related("group__league", "tournament")
         .prefetch_related("teams")
         .order_by("date", "number")
     )
-    fitting = [day for day in days if found and found <= {team.name for team in day.teams.all()}]
+    fitting = [day for day in days if found and found <= {team.name.casefold() for team in day.teams.all()}]
     dated = [day for day in fitting if day.date == tournament.date]
     chosen = dated or fitting
     if len(chosen) == 1:
@@ -87,11 +87,7 @@ def attach(match_day: MatchDay, tournament) -> None:
             "a match day (the league's rule)",
         )
     teams = {team.name: team for team in match_day.teams.all()}
-    strangers = sorted(set(tournament.teams.values_list("name", flat=True)) - set(teams))
-    if strangers:
-        raise PublicationRefused(
-            400, f"file, Players, Team: {strangers[0]} does not play match day {match_day.number} of {match_day.group}"
-        )
+    _spelled_as_the_league(match_day, tournament, teams)
     _rostered(tournament, teams)
     old = match_day.tournament
     match_day.tournament = tournament
@@ -100,6 +96,31 @@ def attach(match_day: MatchDay, tournament) -> None:
         old.delete()  # set up on the server, never played there: the hall's file replaces it
     tournament.directors.add(*league.managers.all())
     _substitutions(match_day, tournament, teams)
+
+
+def _spelled_as_the_league(match_day: MatchDay, tournament, teams: dict) -> None:
+    """The file's teams are the match day's whatever their case ("kiel" is Kiel): each takes
+    the league's spelling, so the results count for the league's team. Two teams of the file
+    that differ only in case would be one team twice: refused, as is a team not of the match day."""
+    spelled = {name.casefold(): name for name in teams}
+    found = sorted(tournament.teams.values_list("pk", "name"), key=lambda row: row[1])
+    seen: dict[str, str] = {}
+    for _pk, name in found:
+        if name.casefold() in seen:
+            raise PublicationRefused(
+                400,
+                f"file, Players, Team: {seen[name.casefold()]} and {name} differ only in case; "
+                "a match day's team is written one way",
+            )
+        seen[name.casefold()] = name
+    strangers = [name for _pk, name in found if name.casefold() not in spelled]
+    if strangers:
+        raise PublicationRefused(
+            400, f"file, Players, Team: {strangers[0]} does not play match day {match_day.number} of {match_day.group}"
+        )
+    for pk, name in found:
+        if spelled[name.casefold()] != name:
+            Team.objects.filter(pk=pk).update(name=spelled[name.casefold()])
 
 
 def _rostered(tournament, teams: dict) -> None:

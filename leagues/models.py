@@ -9,6 +9,7 @@ series per match day, the binding period) are this league's fields, never consta
 from __future__ import annotations
 
 import datetime
+import secrets
 
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
@@ -187,8 +188,16 @@ class Host(models.Model):
         return self.name
 
 
+def new_match_day_key() -> str:
+    """A match day's key: made once on the league server, kept by every hall that imports it."""
+    return secrets.token_hex(16)
+
+
 class MatchDay(models.Model):
     group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="match_days")
+    #: The match day's identity between the league server and the halls (packages app):
+    #: the hall's copy has the server's key, so its publication names its match day.
+    key = models.CharField(_("key"), max_length=32, unique=True, default=new_match_day_key, editable=False)
     number = models.PositiveSmallIntegerField(_("match day"), validators=[MinValueValidator(1)])
     date = models.DateField(_("date"))
     host = models.ForeignKey(Host, verbose_name=_("host"), null=True, blank=True, on_delete=models.PROTECT)

@@ -34,7 +34,7 @@ from . import hall_files
 from .hall_files import PublicationRefused
 from .models import Host, League, LeagueEvent, MatchDay, Publication
 
-__all__ = ["PublicationRefused", "Received", "content_digest", "host_of", "new_host", "receive"]
+__all__ = ["PublicationRefused", "Received", "content_digest", "host_of", "match_day_of_key", "new_host", "receive"]
 
 #: What one publication may hold. A match day's file (16 players, three series) is about
 #: 30 KB (250 KB of XML); a tournament of 96 players in three series 130 KB (1.3 MB).
@@ -109,6 +109,18 @@ def host_of(token: str | None) -> Host:
     if host is None:
         raise PublicationRefused(401, "Authorization: the token is unknown or withdrawn; ask the league manager")
     return host
+
+
+def match_day_of_key(host: Host, key: str) -> int | None:
+    """The id of the host's league's match day of this key (the match-day package's), which
+    the hall's publication names instead of the server's id; None for a key the server
+    never made (a match day the hall set up itself): that one is found as before, by the
+    file's teams and date (:func:`hall_files.resolve`)."""
+    if not (len(key) == 32 and all(c in "0123456789abcdef" for c in key)):
+        raise PublicationRefused(
+            400, f"key: {key[:40]!r} is not a match day's key (32 hex digits, from the match-day package)"
+        )
+    return MatchDay.objects.filter(key=key, group__league_id=host.league_id).values_list("pk", flat=True).first()
 
 
 def receive(host: Host, content: bytes, match_day_id: int | None = None) -> Received:

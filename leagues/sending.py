@@ -37,10 +37,15 @@ def tournament_file(tournament) -> bytes:
     return out.getvalue()
 
 
-def send(content: bytes, url: str, token: str, *, match_day: int | None = None, timeout: float = 30) -> Answer:
-    """POST the file to the server's publication endpoint (``.../league/api/publish/``)."""
+def send(
+    content: bytes, url: str, token: str, *, match_day: int | None = None, key: str | None = None, timeout: float = 30
+) -> Answer:
+    """POST the file to the server's publication endpoint (``.../league/api/publish/``),
+    naming the match day by its server id or by its key (the imported package's)."""
     if match_day is not None:
         url = f"{url}{'&' if '?' in url else '?'}{urllib.parse.urlencode({'matchday': match_day})}"
+    elif key:
+        url = f"{url}{'&' if '?' in url else '?'}{urllib.parse.urlencode({'key': key})}"
     request = urllib.request.Request(
         url, data=content, method="POST", headers={"Authorization": f"Token {token}", "Content-Type": XLSX_TYPE}
     )

@@ -20,6 +20,7 @@ from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from skat.rules import RuleError, gettext_noop
+from tournaments.hooks import Hook
 from tournaments.models import Club, Player, Tournament
 from tournaments.names import identity_key
 
@@ -50,6 +51,7 @@ def create_league(fields: dict, user) -> League:
         with _named("season", TAKEN_LEAGUE, name=fields["name"], season=fields["season"]):
             league = League.objects.create(**fields)
         league.managers.add(user)
+        manager_changed(league, user, by=user, granted=True)
     return league
 
 
@@ -104,7 +106,12 @@ def _match_day_tournaments(league: League) -> list[int]:
     )
 
 
-def add_manager(league: League, user: AbstractBaseUser) -> int:
+#: A league manager named or taken out (``granted``), by whom: the league office records it
+#: (leagueoffice fills it, inside the change's transaction); by default nothing follows.
+manager_changed = Hook("leagues.manager_changed", lambda league, user, *, by, granted: None)
+
+
+def add_manager(league: League, user: AbstractBaseUser, *, by: AbstractBaseUser | None = None) -> int:
     """``user`` manages ``league`` and directs the tournaments of its match days set up so
     far, as :func:`leagues.lineups.create_match_day` makes every manager direct a new
     one: he runs their draws and desks like the others. One transaction; answers the
@@ -113,7 +120,9 @@ def add_manager(league: League, user: AbstractBaseUser) -> int:
         # The league's row, as create_match_day locks it: a match day set up at this moment
         # gets him as director, or is listed here.
         League.objects.select_for_update().values_list("pk", flat=True).get(pk=league.pk)
-        league.managers.add(user)
+        if not league.managers.filter(pk=user.pk).exists():
+            league.managers.add(user)
+            manager_changed(league, user, by=by, granted=True)
         tournaments = _match_day_tournaments(league)
         _Directing.objects.bulk_create(
             [_Directing(tournament_id=pk, user_id=user.pk) for pk in tournaments], ignore_conflicts=True
@@ -121,7 +130,7 @@ def add_manager(league: League, user: AbstractBaseUser) -> int:
     return len(tournaments)
 
 
-def remove_manager(league: League, user: AbstractBaseUser) -> None:
+def remove_manager(league: League, user: AbstractBaseUser, *, by: AbstractBaseUser | None = None) -> None:
     """``user`` no longer manages ``league`` nor directs its match days' tournaments, in
     one transaction. The last manager stays (a RuleError naming the field): nobody but a
     superuser could run the league then; the league's row is locked first, so two
@@ -133,6 +142,7 @@ def remove_manager(league: League, user: AbstractBaseUser) -> None:
         if not others:
             raise RuleError("league managers", LAST_MANAGER, "league", name=user.get_username())
         league.managers.remove(user)
+        manager_changed(league, user, by=by, granted=False)
         tournaments = _match_day_tournaments(league)
         # Their rows too, in order, as services.remove_director locks its tournament: a
         # director removed from a match day at this moment is seen here, so the match day

@@ -213,11 +213,11 @@ class ManagerForm(AccountForm):
             return _("%(name)s is a league manager of this league already.") % {"name": user.get_username()}
         return None
 
-    def save(self) -> tuple[AbstractBaseUser, bool] | None:
+    def save(self, by: AbstractBaseUser | None = None) -> tuple[AbstractBaseUser, bool] | None:
         """Let him manage the league and direct its match days, making his account first
         when needed; (user, created), or None when a twin request got in between."""
 
         def give(user: AbstractBaseUser) -> None:
-            self.match_days = setup.add_manager(self.league, user)
+            self.match_days = setup.add_manager(self.league, user, by=by)
 
         return self.save_with(give)

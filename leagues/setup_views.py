@@ -70,7 +70,7 @@ def managers(request: HttpRequest, league: League) -> HttpResponse:
     """The league's managers, and the form that names a co-manager (he directs its match days too)."""
     form = ManagerForm(request.POST if request.method == "POST" else None, league=league)
     # save() answers None when a twin request got in between: the form then says so.
-    if request.method == "POST" and form.is_valid() and (saved := form.save()):
+    if request.method == "POST" and form.is_valid() and (saved := form.save(by=request.user)):
         user, created = saved
         text = ngettext(
             "%(name)s is a league manager now, and directs the league's %(count)s match day.",
@@ -91,7 +91,7 @@ def managers(request: HttpRequest, league: League) -> HttpResponse:
 def manager_remove(request: HttpRequest, league: League, user_id: int) -> HttpResponse:
     user = get_object_or_404(league.managers.all(), pk=user_id)
     try:
-        setup.remove_manager(league, user)
+        setup.remove_manager(league, user, by=request.user)
     except RuleError as error:
         messages.error(request, refusal(error))
         return redirect("leagues:managers", league.pk)

@@ -35,6 +35,5 @@ urlpatterns = [
         views.remove_publication,
         name="remove_publication",
     ),
-    path("match-days/<int:match_day_id>/report.pdf", views.match_report_pdf, name="match_report"),
     path("api/publish/", api.publish, name="publish"),
 ]

@@ -18,7 +18,7 @@ from core.tabular import CSV_TYPE, XLSX_TYPE
 from skat.rules import RuleError
 from tournaments.models import Table
 
-from . import checks, documents, lineups
+from . import checks, lineups
 from .exports import SHEETS, league_season_csv, league_season_xlsx
 from .forms import CheckForm, LineUpForm, MatchDayForm, RemovePublicationForm, SubstitutionForm, refusal
 from .league_page import league_page
@@ -76,6 +76,7 @@ def _match_day_page(request, match_day: MatchDay, *, lineup_forms=None, substitu
         "tournament": tournament,
         "result": match_day_result(match_day),
         "line_ups": lineups.line_ups(match_day),
+        "roster_warnings": checks.roster_warnings(match_day),
         "lineup_forms": [lineup_forms[team.pk] for team in teams] if drawn == 0 else [],
         "substitution_form": (substitution_form or SubstitutionForm(match_day=match_day))
         if tournament and 0 < drawn < tournament.series_count
@@ -196,11 +197,6 @@ def season_table(request: HttpRequest, league) -> HttpResponse:
 
 
 # Downloads
-
-
-@match_day_manager_required
-def match_report_pdf(request: HttpRequest, match_day: MatchDay) -> HttpResponse:
-    return documents.match_report_response(match_day)
 
 
 @manager_required

@@ -17,9 +17,8 @@ from django.db import transaction
 from config import datadir
 from draw.series import draw_series
 from games.models import Game
+from rehearsal.deals import random_game
 from signoff.confirm import mark_on_paper
-from skat.rules import GAME_VALUES, Contract, RuleError
-from skat.sheet import active_seats
 from tournaments.models import Club, Player, Registration, Series, Team, Tournament
 from tournaments.names import identity_key
 from tournaments.services import DEFAULT_LOST_GAME_FEES, give_start_numbers
@@ -33,47 +32,6 @@ PLAYERS_CSV = datadir.resource_dir() / "fixtures" / "demo_players.csv"
 def demo_players() -> list[dict[str, str]]:
     with PLAYERS_CSV.open(encoding="utf-8", newline="") as handle:
         return list(csv.DictReader(handle))
-
-
-def random_game(rng: random.Random, number: int, size: int) -> Game:
-    """A plausible valid deal: mostly suit games, some grands and nulls, a few passed out."""
-    if rng.random() < 0.04:
-        game = Game(number=number, passed_out=True)
-        game.apply_rules(size)
-        return game
-    declarer = rng.choice(active_seats(number, size))
-    while True:
-        roll = rng.random()
-        contract = (
-            Contract.NULL
-            if roll < 0.08
-            else Contract.GRAND
-            if roll < 0.3
-            else rng.choice([Contract.DIAMONDS, Contract.HEARTS, Contract.SPADES, Contract.CLUBS])
-        )
-        game = Game(number=number, declarer_seat=declarer, contract=contract.value)
-        game.hand = rng.random() < 0.12
-        if contract is Contract.NULL:
-            game.ouvert = rng.random() < 0.3
-            game.declarer_tricks = 0 if rng.random() < 0.8 else rng.randint(1, 3)
-        else:
-            game.tops = rng.choice([1, 1, 1, 2, 2, 3, 4]) if contract is Contract.GRAND else rng.randint(1, 4)
-            game.tops_kind = rng.choice([Game.TopsKind.WITH, Game.TopsKind.WITHOUT])
-            game.declarer_points = max(0, min(120, int(rng.gauss(72, 18))))
-            if game.declarer_points == 120:
-                game.declarer_tricks = 10
-        try:
-            value = game.apply_rules(size).value
-            # Most bids are justified; now and then the skat spoils one (5.4.1).
-            values = sorted(GAME_VALUES)
-            reachable = [v for v in values if v <= value]
-            game.bid = (
-                rng.choice(reachable[-4:]) if rng.random() < 0.95 else values[min(len(values) - 1, len(reachable) + 1)]
-            )
-            game.apply_rules(size)
-        except RuleError:
-            continue  # e.g. a null below its bid: deal again
-        return game
 
 
 @transaction.atomic

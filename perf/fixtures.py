@@ -11,16 +11,17 @@ from __future__ import annotations
 import datetime
 import random
 import time
-import uuid
 
 from django.db import connection
 
 from draw.series import draw_series
 from games.models import Game
-from office.demo import random_game
+from rehearsal.deals import entry_data, random_game
 from tournaments.models import Club, Player, Registration, Series, Team, Tournament
 
 from .timing import Log
+
+__all__ = ["build", "entry_data"]
 
 
 def build(players: int, series: int, seed: int = 1, log: Log = print, *, open_last: bool = False) -> Tournament:
@@ -97,14 +98,3 @@ def build(players: int, series: int, seed: int = 1, log: Log = print, *, open_la
     with connection.cursor() as cursor:
         cursor.execute("VACUUM ANALYZE" if vacuum else "ANALYZE")
     return tournament
-
-
-def entry_data(game: Game) -> dict[str, str]:
-    """The POST fields of the table form that enter ``game`` (as a phone sends them)."""
-    data: dict[str, str] = {"number": str(game.number), "client_id": str(uuid.uuid4())}
-    for name in Game.ENTERED_FIELDS:
-        value = getattr(game, name)
-        if value is None or value is False or value == "":
-            continue
-        data[name] = "on" if value is True else str(value)
-    return data

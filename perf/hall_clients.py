@@ -23,10 +23,9 @@ import uuid
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
-from office.demo import random_game
+from rehearsal.deals import deal_fields
 
 from .client import HALL, request
-from .fixtures import entry_data
 
 CLIENT_ID = re.compile(rb'name="client_id" value="([0-9a-f-]{36})"')
 CSRF = re.compile(rb'name="csrfmiddlewaretoken" value="([^"]+)"')
@@ -178,11 +177,6 @@ def schedule(rng: random.Random, start: float, count: int, pace: Pace) -> list[f
         moments.append(at)
         at += rng.uniform(pace.deal_min, pace.deal_max)
     return moments
-
-
-def deal_fields(rng: random.Random, number: int, size: int) -> dict[str, str]:
-    """The POST fields of a random valid deal, without its client id (each phone's form gives its own)."""
-    return {k: v for k, v in entry_data(random_game(rng, number, size)).items() if k != "client_id"}
 
 
 def hall_tasks(

@@ -70,7 +70,13 @@ def read_results(entry: RankingTournament) -> int:
 
 def add_tournament(ranking: Ranking, tournament: Tournament, user) -> Added:
     """Add a tournament, read its results and compute the ranking; refused when it is in the
-    ranking already (saying since when) or when the ranking cannot take it (its rules)."""
+    ranking already (saying since when), when it is a practice tournament (a rehearsal), or
+    when the ranking cannot take it (its rules)."""
+    if tournament.practice:
+        raise RankingRefused(
+            _("%(tournament)s is a practice tournament (a rehearsal): its results count in no ranking.")
+            % {"tournament": tournament}
+        )
     existing = RankingTournament.objects.filter(ranking=ranking, tournament=tournament).first()
     if existing is not None:
         raise RankingRefused(

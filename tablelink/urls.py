@@ -3,7 +3,7 @@ table dispute: config/urls.py): each token opens its own table and nothing else.
 
 from django.urls import path
 
-from . import views
+from . import hall_views, views
 
 table = [
     path("worker.js", views.table_worker, name="worker"),
@@ -11,4 +11,7 @@ table = [
     path("<str:token>/preview/", views.preview, name="preview"),
     path("<str:token>/correct/", views.correct_last, name="correct"),
     path("<str:token>/qr.svg", views.table_qr, name="qr"),
+    # The connection check before play (tablelink.hall_views).
+    path("<str:token>/ping/", hall_views.ping, name="ping"),
+    path("<str:token>/hall-check/", hall_views.report, name="hall_check"),
 ]

@@ -39,7 +39,7 @@ from skat.rules import RuleError
 from skat.sheet import active_seats, dealer_seat
 from tournaments.models import Seat, Table
 
-from . import links
+from . import hall_views, links
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,6 +127,8 @@ def _context(request: HttpRequest, link: Link, form: GameForm | None) -> dict:
         "last": last,
         "is_director": table.series.tournament.is_director(request.user),
         "closed": links.is_closed(table),
+        # The connection check, before the table's first deal only (dashboard.hall).
+        "hall_check": hall_views.sheet_context(table, comparison.sheet_entered, links.is_closed(table)),
         # Rendered only with the whole page (table_sheet.html): a callable, called there.
         "entry_checks": phone_checks,
     }

@@ -38,11 +38,32 @@ HEAVY = {
 }
 
 
+#: Tests that answer the same on every database, by test or module: .ci/run's second database
+#: (PostgreSQL) leaves them out (marker ``agnostic``), the first (SQLite) runs them. Each
+#: either touches no database (static checks, the engine's command line, settings) or runs
+#: its office in a process of its own on a SQLite file whatever the suite's database is
+#: (the load test and bench scratch databases, the publication memory children).
+AGNOSTIC = {
+    "tests/test_layers.py",
+    "tests/games/test_evaluate_command.py",
+    "tests/config/test_security.py",
+    "tests/office/test_loadtest_command.py",
+    "tests/office/test_bench_command.py",
+    "tests/fuzz/test_publication_fuzz.py::test_a_hostile_body_costs_at_most_100_mb_and_2_s",
+}
+
+
+def _listed(item, names: set[str]) -> bool:
+    path, _, name = item.nodeid.partition("::")
+    return path in names or f"{path}::{name.partition('[')[0]}" in names
+
+
 def pytest_collection_modifyitems(config, items):
     for item in items:
-        path, _, name = item.nodeid.partition("::")
-        if path in HEAVY or f"{path}::{name.partition('[')[0]}" in HEAVY:
+        if _listed(item, HEAVY):
             item.add_marker(pytest.mark.heavy)
+        if _listed(item, AGNOSTIC):
+            item.add_marker(pytest.mark.agnostic)
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -90,6 +111,14 @@ def _standings_follow_every_change(settings):
     """Public standings show every change at once in tests (the hall lets them settle for a
     few seconds: standings.cache.settled_mark, tested on its own)."""
     settings.STANDINGS_SETTLE_SECONDS = 0
+
+
+@pytest.fixture(autouse=True)
+def _short_hall_checks(settings):
+    """A table link opened before play checks its connection by itself (static/js/hall-check.js):
+    5 round trips 50 ms apart in tests, not 20 over 10 s that keep a page from ever being
+    "networkidle" meanwhile. tests/browser/test_hall_check.py sets its own."""
+    settings.HALL_CHECK_PINGS, settings.HALL_CHECK_INTERVAL_MS = 5, 50
 
 
 @pytest.fixture(autouse=True)

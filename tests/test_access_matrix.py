@@ -28,14 +28,17 @@ import secrets
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
 from django.apps import apps
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import connection
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
@@ -59,7 +62,10 @@ GONE = 410
 # Namespaces that belong to Django itself: checked below with a basic expectation
 # (anonymous users are sent to the admin login), not row by row.
 DJANGO_OWN_NAMESPACES = {"admin"}
-PROJECT_APPS = {"accounts", "tournaments", "scoring", "referees", "leagues", "seasons", "rankings"}
+#: Every app of the office's own (its folder in the project): their rows are the snapshot's.
+PROJECT_APPS = {
+    config.label for config in apps.get_app_configs() if Path(config.path).is_relative_to(settings.BASE_DIR)
+}
 
 TABLE_1_NAMES = ["Amalia Oneworth", "Adrian Oneworth", "Agnes Oneworth", "Anton Oneworth"]
 TABLE_2_NAMES = ["Berta Twofield", "Bruno Twofield", "Britta Twofield"]
@@ -233,6 +239,11 @@ def game_data(**changes) -> Callable[[SimpleNamespace], dict]:
         return data | changes
 
     return build
+
+
+def hall_report(w) -> dict:
+    """What a phone measured before play (dashboard.hall.parse_report)."""
+    return {"sent": "20", "received": "20", "p50": "40", "p95": "90", "max": "120"}
 
 
 def tournament_data(w) -> dict:
@@ -426,6 +437,26 @@ def a_league_with_a_host(w) -> None:
     w.host, _token = new_host(w.league, "SC Kreuz")
 
 
+def a_league_with_a_hosted_match_day(w) -> None:
+    """Match day 1 hosted by SC Kreuz: its package exists."""
+    from leagues.models import MatchDay
+
+    a_league_with_a_host(w)
+    MatchDay.objects.filter(pk=w.match_day.pk).update(host=w.host)
+
+
+def match_day_package_file(w) -> dict:
+    """The package of the world's match day as another league (a new key): importing it writes."""
+    import json
+
+    from packages.export import host_match_days, package
+
+    data = package(w.host, host_match_days(w.host))
+    data["league"]["name"] = "Importliga"
+    data["match_days"][0]["key"] = uuid.uuid4().hex
+    return {"file": upload("package.json", json.dumps(data).encode())}
+
+
 def a_league_with_a_co_manager(w) -> None:
     """The spare user manages the league too (and so directs its match day)."""
     from leagues.setup import add_manager
@@ -554,6 +585,8 @@ MATRIX: list[Row] = [
     ),
     Row("director:detail", tournament, get=STAFF),
     Row("director:progress", tournament, get=STAFF),
+    # The hall check's map, refreshed on the dashboard during set-up (dashboard/hall.py).
+    Row("director:hall", tournament, get=STAFF),
     Row("director:edit", tournament, get=STAFF, post=STAFF, data=tournament_and_fees),
     Row(
         "director:players",
@@ -583,6 +616,10 @@ MATRIX: list[Row] = [
         data=lambda w: {"player": w.registrations[0].player_id, "table": w.table2.pk},
     ),
     Row("director:finish", series, post=STAFF, data=lambda w: {"force": "1"}),
+    # A practice tournament's rehearsal (rehearsal/views.py): the world's tournament is a real
+    # one, so its directors too are only told why not (a redirect) and nothing starts.
+    Row("director:rehearsal_start", tournament, post=STAFF, data=lambda w: {"pace": "5"}, writes=False),
+    Row("director:rehearsal_stop", tournament, post=STAFF, writes=False),
     # The standings only show results: the tournament's referees may read them too.
     Row("director:standings", tournament, get=REFEREE),
     # The door (tournaments/door_views.py, player_views.py): check-in, cash desk, corrections.
@@ -670,6 +707,9 @@ MATRIX: list[Row] = [
         prepare=games_at_both_tables,
     ),
     Row("table:qr", table_link, get=TABLE_LINK),
+    # The connection check before play (tablelink/hall_views.py): a round trip, and its report.
+    Row("table:ping", table_link, get=TABLE_LINK),
+    Row("table:hall_check", table_link, post=TABLE_LINK, data=hall_report),
     # The table links' service worker: the same script for everyone, no token in it.
     Row("table:worker", get=EVERYONE, post=dict.fromkeys(EVERYONE, NOT_ALLOWED), writes=False),
     # The same links once the series is finished: the sheet reads, entry is gone.
@@ -691,6 +731,8 @@ MATRIX: list[Row] = [
         prepare=finished_with_games,
     ),
     Row("table:qr", table_link, get=TABLE_LINK, prepare=finished_with_games),
+    Row("table:ping", table_link, get=TABLE_LINK_CLOSED, prepare=finished_with_games),
+    Row("table:hall_check", table_link, post=TABLE_LINK_CLOSED, data=hall_report, prepare=finished_with_games),
     # Printed documents (printing/views.py).
     Row("director:series_sheets_pdf", series, get=STAFF),
     Row("director:series_cards_pdf", series, get=STAFF),
@@ -919,7 +961,38 @@ MATRIX: list[Row] = [
     Row("leagues:substitute", match_day, post=STAFF, data=substitution_data, prepare=a_league_in_series_1),
     Row("leagues:check", match_day, post=STAFF, data=lambda w: {"note": "ok"}, prepare=a_league_in_series_1),
     Row("leagues:binding", match_day, post=STAFF, prepare=a_league_in_series_1, writes=False),
-    Row("leagues:match_report", match_day, get=STAFF, prepare=a_league),
+    # The league office (leagueoffice/urls.py): the match report (the league's managers) and
+    # the rights page (the office's administrator only: the world's director is refused).
+    Row("leagueoffice:report", match_day, get=STAFF, prepare=a_league),
+    Row("leagueoffice:report_pdf", match_day, get=STAFF, prepare=a_league),
+    Row(
+        "leagueoffice:remark",
+        match_day,
+        post=STAFF,
+        data=lambda w: {"kind": "protest", "text": "Table 1, deal 2"},
+        prepare=a_league,
+    ),
+    Row(
+        "leagueoffice:signing",
+        match_day,
+        post=STAFF,
+        data=lambda w: {"place": "Kiel", "signed_at": "2026-09-05T18:30"},
+        prepare=a_league,
+    ),
+    Row(
+        "leagueoffice:rights",
+        get=STAFF | {"director": FORBIDDEN},
+        post=STAFF | {"director": FORBIDDEN},
+        data=lambda w: {"username": "spare", "right": str(w.league.pk)},
+        prepare=a_league,
+    ),
+    Row(
+        "leagueoffice:revoke",
+        lambda w, token: {"user_id": w.spare.pk},
+        post=STAFF | {"director": FORBIDDEN},
+        data=lambda w: {"right": str(w.league.pk)},
+        prepare=a_league_with_a_co_manager,
+    ),
     Row(
         "leagues:remove_publication",
         lambda w, token: match_day(w, token) | {"publication_id": w.publication.pk},
@@ -1034,6 +1107,18 @@ MATRIX: list[Row] = [
         get=EVERYONE,
         prepare=a_league_published,
     ),
+    # The match-day package (packages/urls.py): the host's token, the managers' download, the
+    # hall's import (for whoever manages a league or may set one up; a new league needs that
+    # permission: the superuser's, the director manages the world's league only).
+    Row("packages:api_package", get=dict.fromkeys(EVERYONE, 401), prepare=a_league_with_a_hosted_match_day),
+    Row("packages:match_day_package", match_day, get=STAFF, prepare=a_league_with_a_hosted_match_day),
+    Row(
+        "packages:import",
+        get=STAFF,
+        post=STAFF | {"director": 422},
+        data=match_day_package_file,
+        prepare=a_league_with_a_hosted_match_day,
+    ),
     Row("public:season", league, get=UNPUBLISHED, prepare=a_league),
     Row("public:season_pdf", league, get=UNPUBLISHED, prepare=a_league),
     Row("public:season", league, get=EVERYONE, prepare=a_league_published),
@@ -1077,16 +1162,35 @@ MATRIX: list[Row] = [
 # --- checks -----------------------------------------------------------------------------------
 
 
-def snapshot() -> dict[str, list]:
-    """Every row of the project's tables (who directs and manages what included), and the users' rights."""
-    state = {
-        model._meta.label: list(model.objects.order_by("pk").values_list())
+def snapshot_queries() -> list[tuple[str, str]]:
+    """(label, SQL) reading every row of the project's tables in key order, and the users' rights.
+
+    Plain SQL on one cursor: the ORM's compiling of some fifty querysets four times a test
+    was two thirds of the matrix's time (the same rows, read through the same connection)."""
+    quote = connection.ops.quote_name
+    queries = [
+        (model._meta.label, f"SELECT * FROM {quote(model._meta.db_table)} ORDER BY {quote(model._meta.pk.column)}")
         for model in apps.get_models(include_auto_created=True)
         if model._meta.app_label in PROJECT_APPS
-    }
-    state["users"] = list(
-        get_user_model().objects.order_by("pk").values_list("username", "password", "is_staff", "is_superuser")
+    ]
+    users = get_user_model()._meta
+    queries.append(
+        (
+            "users",
+            f"SELECT username, password, is_staff, is_superuser FROM {quote(users.db_table)}"
+            f" ORDER BY {quote(users.pk.column)}",
+        )
     )
+    return queries
+
+
+def snapshot() -> dict[str, list]:
+    """Every row of the project's tables (who directs and manages what included), and the users' rights."""
+    with connection.cursor() as cursor:
+        state = {}
+        for label, sql in snapshot_queries():
+            cursor.execute(sql)
+            state[label] = cursor.fetchall()
     return state
 
 

@@ -353,6 +353,7 @@ OTHER_COMMANDS = {
     "import_tournament",
     "league_host",
     "rollover_season",
+    "import_matchday",
     "bench",
     "demo",
     "loadtest",

@@ -95,3 +95,7 @@ team_changed = Hook("tournaments.team_changed", lambda registration, before, aft
 #: tables of player ids in seat order, or None: the draw seats them. A league match day of
 #: up to four teams answers with its seating plan (Setzplan). Filled by leagues.
 seating_plan = Hook("tournaments.seating_plan", lambda tournament, number, players: None)
+
+#: The dashboard's extra panels for ``tournament``, as rendered HTML (a practice
+#: tournament's "play in background"); filled by rehearsal. Without it the dashboard has none.
+dashboard_panels = Hook("tournaments.dashboard_panels", lambda request, tournament: [])

@@ -268,7 +268,7 @@ def import_players(
 
 def _write(tournament: Tournament, entries, known: dict[str, Player], first_series: int, result: PlayerImport) -> None:
     clubs = {club.name: club for club in Club.objects.filter(name__in={v["club"] for _n, v in entries})}
-    teams = {team.name: team for team in tournament.teams.all()}
+    teams = {team.name.casefold(): team for team in tournament.teams.all()}
     players = []
     for _number, values in entries:
         club = None
@@ -302,9 +302,10 @@ def _write(tournament: Tournament, entries, known: dict[str, Player], first_seri
     for (_number, values), player, key, start in zip(entries, players, keys, start_numbers, strict=True):
         team = None
         if values["team"]:
-            team = teams.get(values["team"])
+            team = teams.get(values["team"].casefold())  # "kiel" is the team Kiel
             if team is None:
-                team = teams[values["team"]] = Team.objects.create(tournament=tournament, name=values["team"])
+                team = Team.objects.create(tournament=tournament, name=values["team"])
+                teams[values["team"].casefold()] = team
         category = None
         if values["category"]:
             category = categories.get(values["category"].casefold())

@@ -207,6 +207,13 @@ def register(tournament: Tournament, entry: Entry) -> Registration:
     raise AssertionError("unreachable")  # pragma: no cover
 
 
+def team_named(tournament: Tournament, name: str) -> Team:
+    """The tournament's team of this name in any case ("kiel" is Kiel, as typed first), or a
+    new one: two teams differing only in case would be one team whose mates could share a table."""
+    team = Team.objects.filter(tournament=tournament, name__iexact=name).order_by("pk").first()
+    return team or Team.objects.get_or_create(tournament=tournament, name=name)[0]
+
+
 def _register(tournament: Tournament, entry: Entry) -> Registration:
     """One try of :func:`register`, inside its transaction."""
     club = None
@@ -224,7 +231,7 @@ def _register(tournament: Tournament, entry: Entry) -> Registration:
         )
     team = None
     if entry.team:
-        team, _created = Team.objects.get_or_create(tournament=tournament, name=entry.team)
+        team = team_named(tournament, entry.team)
     ok = entry.namesake_ok or bool(entry.membership_number)
     (key,) = identity_keys(tournament, [(player.name, player.club_id, ok)])
     (number,) = give_start_numbers(tournament, 1)
@@ -290,7 +297,8 @@ def edit_player(
                 player=player, user=user, tournament=registration.tournament, before=before, after=after
             )
         tournament = registration.tournament
-        team_obj = Team.objects.get_or_create(tournament=tournament, name=team)[0] if team else None
+        team_obj = team_named(tournament, team) if team else None
+        team = team_obj.name if team_obj else team  # as the tournament spells it
         before_team = Registration.objects.filter(pk=registration.pk).values_list("team__name", flat=True).get() or ""
         if before_team != team:
             hooks.team_changed(registration, before_team, team, user)

@@ -23,7 +23,7 @@ from standings.ranking import finality
 from tournaments.models import Table, Tournament
 from tournaments.permissions import director_required
 
-from .exports import SHEETS, csv_lines, league_xlsx
+from .exports import SHEETS, PracticeNotExported, csv_lines, league_xlsx, refuse_practice
 from .paper_sheet import import_sheet
 
 
@@ -55,6 +55,10 @@ def export_xlsx(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         category = chosen_category(tournament, request.GET.get("category"))
     except CategoryError as error:
         return _bad(request, tournament, error)
+    try:
+        refuse_practice(tournament)
+    except PracticeNotExported as refused:
+        return _bad(request, tournament, refused)
     spool = tempfile.TemporaryFile(suffix=".xlsx")  # noqa: SIM115 - FileResponse closes it, which deletes it
     try:
         league_xlsx(tournament, spool, category=category)
@@ -80,7 +84,10 @@ def export_csv(request: HttpRequest, tournament: Tournament, sheet: str) -> Http
         category = chosen_category(tournament, request.GET.get("category"))
     except CategoryError as error:
         return _bad(request, tournament, error)
-    lines = csv_lines(tournament, name, category=category)
+    try:
+        lines = csv_lines(tournament, name, category=category)
+    except PracticeNotExported as refused:
+        return _bad(request, tournament, refused)
     response = StreamingHttpResponse(lines, content_type=CSV_TYPE)
     response["Content-Disposition"] = f'attachment; filename="{_filename(tournament, name.lower(), suffix=".csv")}"'
     return response

@@ -55,7 +55,7 @@ def series_sheets_pdf(series, *, filled: bool, out: BinaryIO) -> None:
     )
     games = _games_by_table(Game.objects.filter(table__series=series)) if filled else None
     title = str(series)
-    write_sheets(sheet_inputs(tables, games), out, title)
+    write_sheets(sheet_inputs(tables, games), out, title, practice=series.tournament.practice)
 
 
 def table_sheet_pdf(table, *, filled: bool) -> bytes:
@@ -66,7 +66,8 @@ def table_sheet_pdf(table, *, filled: bool) -> bytes:
     table = Table.objects.select_related("series__tournament").prefetch_related(_seats_prefetch()).get(pk=table.pk)
     games = _games_by_table(Game.objects.filter(table=table)) if filled else None
     out = io.BytesIO()
-    write_sheets(sheet_inputs([table], games), out, f"{table.series.tournament.name} - {table}")
+    tournament = table.series.tournament
+    write_sheets(sheet_inputs([table], games), out, f"{tournament.name} - {table}", practice=tournament.practice)
     return out.getvalue()
 
 
@@ -100,7 +101,7 @@ def series_cards_pdf(
         )
         for table in tables
     ]
-    write_cards(cards, out, str(series))
+    write_cards(cards, out, str(series), practice=series.tournament.practice)
 
 
 def series_pin_slips_pdf(
@@ -135,7 +136,7 @@ def series_pin_slips_pdf(
         for table in tables
     ]
     title = f"{series}, {tables[0]}" if table_number is not None and tables else str(series)
-    write_slips(slips, out, title)
+    write_slips(slips, out, title, practice=series.tournament.practice)
 
 
 def _fee_tournament(tournament_id: int):

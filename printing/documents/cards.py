@@ -121,9 +121,9 @@ def draw_card(canvas: Canvas, text: Text, fonts: tuple[str, str], card: CardInpu
     text.left(left, y0 + PAD - 6, fit(note, font, 9, right - left), font, 9)
 
 
-def write_cards(cards: Sequence[CardInput], out, title: str) -> None:
+def write_cards(cards: Sequence[CardInput], out, title: str, *, practice: bool = False) -> None:
     """Two cards per A4 page."""
-    canvas = new_canvas(out, title)
+    canvas = new_canvas(out, title, practice=practice)
     fonts = choose_fonts([t for card in cards for t in card.texts()])
     text = Text(canvas)
     for i, card in enumerate(cards):

@@ -208,8 +208,27 @@ class Text:
         self.font = None
 
 
-def new_canvas(out, title: str, *, pagesize=A4) -> Canvas:
-    canvas = Canvas(out, pagesize=pagesize, pageCompression=1, invariant=0)
+#: The mark on every page of a practice tournament's documents (a rehearsal: never a real result).
+PRACTICE_MARK = "PRACTICE / ÜBUNG"
+
+
+class PracticeCanvas(Canvas):
+    """A canvas that marks every page it closes as a practice tournament's, at its top and foot."""
+
+    def showPage(self) -> None:
+        page_width, page_height = self._pagesize
+        self.saveState()
+        self.setFillColorRGB(0.55, 0.35, 0)
+        self.setFont("Helvetica-Bold", 9)
+        for y in (page_height - 14, 7):
+            self.drawCentredString(page_width / 2, y, f"{PRACTICE_MARK} · {PRACTICE_MARK} · {PRACTICE_MARK}")
+        self.restoreState()
+        super().showPage()
+
+
+def new_canvas(out, title: str, *, pagesize=A4, practice: bool = False) -> Canvas:
+    """A document's canvas; a practice tournament's (``practice``) marks every page (:data:`PRACTICE_MARK`)."""
+    canvas = (PracticeCanvas if practice else Canvas)(out, pagesize=pagesize, pageCompression=1, invariant=0)
     canvas.setTitle(title)
     canvas.setCreator("Skat tournament office")
     return canvas
@@ -232,8 +251,9 @@ class PageWriter:
         title_gap: float = 20,
         page_gap: float = 16,
         bottom: float = 10,
+        practice: bool = False,
     ) -> None:
-        self.canvas = new_canvas(out, title)
+        self.canvas = new_canvas(out, title, practice=practice)
         self.regular, self.bold = choose_fonts([*texts, title])
         self.text = Text(self.canvas)
         self.title, self.head = title, head

@@ -37,7 +37,7 @@ def write_prize_list(payout, out, *, tournament, finality=None) -> None:
     from .scoresheet import _date
 
     title = _("Prize list")
-    canvas = new_canvas(out, f"{tournament.name}: {title}")
+    canvas = new_canvas(out, f"{tournament.name}: {title}", practice=tournament.practice)
     winners = payout.winners
     font, bold = choose_fonts(
         [tournament.name, tournament.venue, *(w.name for w in winners), *(w.club for w in winners)]

@@ -103,7 +103,7 @@ def write_ranking(
     scope = _("series %(number)s only") % {"number": series_number} if series_number else _("overall")
     if category:
         scope = f"{scope} · {category}"
-    canvas = new_canvas(out, f"{tournament.name}: {title} ({scope})")
+    canvas = new_canvas(out, f"{tournament.name}: {title} ({scope})", practice=tournament.practice)
     second = [e.item.players if teams else e.item.club for e in ranked]
     texts = [tournament.name, tournament.venue] + [e.item.name for e in ranked] + second
     font, bold = choose_fonts(texts)

@@ -368,9 +368,9 @@ class ScoresheetWriter:
                 t.left(MARGIN + i * slot + 4, y - 9 - (size + 1) * k, line, self.font, size)
 
 
-def write_sheets(inputs: Sequence[SheetInput], out: BinaryIO, title: str) -> None:
+def write_sheets(inputs: Sequence[SheetInput], out: BinaryIO, title: str, *, practice: bool = False) -> None:
     texts = [text for data in inputs for text in data.texts()]
-    canvas = new_canvas(out, title)
+    canvas = new_canvas(out, title, practice=practice)
     writer = ScoresheetWriter(canvas, choose_fonts(texts))
     for data in inputs:
         writer.sheet(data)

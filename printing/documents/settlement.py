@@ -177,7 +177,7 @@ class SettlementWriter:
 def write_settlements(items: Sequence[TableSettlement], out, *, tournament, title: str) -> None:
     from .scoresheet import _date
 
-    canvas = new_canvas(out, title)
+    canvas = new_canvas(out, title, practice=tournament.practice)
     texts = [tournament.name] + [s.name for item in items for s in item.seats]
     writer = SettlementWriter(
         canvas, choose_fonts(texts), tournament.name, _date(tournament.date), tournament.prize_pool_percent

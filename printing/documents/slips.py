@@ -105,9 +105,9 @@ def cut_lines(canvas: Canvas, rows: int, table_starts: Sequence[int]) -> None:
         canvas.line(EDGE, y, PAGE_WIDTH - EDGE, y)
 
 
-def write_slips(tables: Sequence[Sequence[Slip]], out, title: str) -> None:
+def write_slips(tables: Sequence[Sequence[Slip]], out, title: str, *, practice: bool = False) -> None:
     """Every slip of ``tables`` (each a table's slips in seat order) on A4 pages, 20 to a page."""
-    canvas = new_canvas(out, title)
+    canvas = new_canvas(out, title, practice=practice)
     slips = [slip for table in tables for slip in table]
     fonts = choose_fonts([t for slip in slips for t in (slip.tournament, slip.name)])
     font = fonts[0]

@@ -32,7 +32,7 @@ def write_start_list(lines: Sequence[StartLine], series: Sequence[int], out, *, 
     from .scoresheet_data import _date
 
     title = _("Start list")
-    canvas = new_canvas(out, f"{tournament.name}: {title}")
+    canvas = new_canvas(out, f"{tournament.name}: {title}", practice=tournament.practice)
     font, bold = choose_fonts([tournament.name, tournament.venue] + [f"{ln.name} {ln.club}" for ln in lines])
     text = Text(canvas)
     per_page = int((TOP - ROW - BOTTOM) // ROW)

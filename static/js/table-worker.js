@@ -6,8 +6,8 @@
  * Opening the link asks the office first; without an answer in WAIT ms (or none at all)
  * the kept page is shown, and entry.js sends the deals waiting on the phone once the
  * office answers. Only the link page itself and the kept assets are ever answered from
- * here; every POST (entering a deal, its live value) and every other page goes to the
- * office as before.
+ * here; every POST (entering a deal, its live value), the hall check's round trips and
+ * every other page go to the office as before.
  */
 "use strict";
 
@@ -49,6 +49,8 @@ self.addEventListener("message", function (event) {
 self.addEventListener("fetch", function (event) {
   var request = event.request;
   if (request.method !== "GET") return;
+  // The hall check's round trips (hall-check.js) measure the network: straight to the office.
+  if (/\/ping\/$/.test(new URL(request.url).pathname)) return;
   if (request.mode === "navigate") {
     if (new URL(request.url).pathname === new URL(self.registration.scope).pathname) event.respondWith(linkPage(request));
     return;

@@ -87,6 +87,8 @@ def hall(tmp_path_factory):
     database = directory / "db.sqlite3"
     env = {k: v for k, v in os.environ.items() if k not in TEST_ENVIRONMENT}
     env |= {"DATABASE_URL": f"sqlite:///{database}", "OFFICE_URL": base, "PORT": str(port)}
+    # The table link's connection check before play, short (tests/conftest.py: _short_hall_checks).
+    env |= {"HALL_CHECK_PINGS": "5", "HALL_CHECK_INTERVAL_MS": "50"}
     env["SKAT_OFFICE_DATA"] = str(directory)  # the collected static files too, not the checkout's
     log = directory / "serve.log"
     with log.open("w") as out:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -20,6 +21,7 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.db import connection
 from hypothesis import event, given
 
 from leagues.models import LeagueEvent, Publication
@@ -146,9 +148,20 @@ def test_a_garbled_workbook_is_refused_or_read_never_a_500(client, host_token, d
 
 
 @pytest.fixture(scope="module")
-def migrated(tmp_path_factory) -> str:
-    """A migrated SQLite file for the child processes (the test database is this process's)."""
+def migrated(tmp_path_factory, django_db_setup, django_db_blocker) -> str:
+    """A migrated SQLite file for the child processes (the test database is this process's).
+
+    On SQLite a copy of this worker's test database, migrated already (SQLite's backup
+    API, before any test has written); elsewhere ``migrate`` into a new file, which takes
+    as long as the test database's own setup."""
     path = tmp_path_factory.mktemp("publication") / "db.sqlite3"
+    with django_db_blocker.unblock():
+        if connection.vendor == "sqlite":
+            connection.ensure_connection()
+            with sqlite3.connect(path) as target:
+                connection.connection.backup(target)
+            target.close()
+            return str(path)
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{path}"}
     subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=settings.BASE_DIR, env=env, check=True)
     return str(path)

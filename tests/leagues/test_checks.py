@@ -83,3 +83,21 @@ def test_a_match_day_without_play_cannot_be_checked():
     empty = create_match_day(group, number=1, date=datetime.date(2026, 9, 1), teams=teams)
     with pytest.raises(RuleError, match="no series of this match day is played yet"):
         checks.check(empty, user=manager)
+
+
+def test_a_match_day_with_an_open_series_cannot_be_checked():
+    """Loose end of issue 27: the check refused while a series is still open, naming it."""
+    from draw.series import draw_series
+    from tournaments.models import Series
+
+    manager = factories.user("m")
+    _league, group, teams = factories.league_group(managers=[manager], series_per_matchday=2, rounds_per_series=1)
+    day = played_day(group, teams, 1, ["Team A"])
+    draw_series(day.tournament)  # series 2 drawn, not finished
+    with pytest.raises(RuleError, match="match_day: series 2 is still open: finish it before the check"):
+        checks.check(day, user=manager)
+    day.refresh_from_db()
+    assert day.checked_at is None and not LeagueEvent.objects.filter(match_day=day, kind="checked").exists()
+    Series.objects.filter(tournament=day.tournament).update(status=Series.Status.RUNNING)
+    with pytest.raises(RuleError, match="series 1, 2 are still open"):
+        checks.check(day, user=manager)

@@ -238,3 +238,34 @@ def test_a_deal_corrected_on_the_hall_is_an_audited_correction_on_the_server(cli
     game.save()
     late = post(client, tournament_file(hall), token, day.pk)
     assert late.status_code == 409 and "binding" in late.json()["error"]
+
+
+# Loose end: team names in publication files match the league's whatever their case.
+
+
+def test_a_files_team_in_other_case_is_the_match_days_team(client, hall, server):
+    _manager, _host, token, day = server
+    expected = points(MatchDay.objects.get(tournament=hall))
+    hall.teams.filter(name="Team A").update(name="team a")
+    hall.teams.filter(name="Team B").update(name="TEAM B")
+    answer = post(client, tournament_file(hall), token)  # no --matchday: found by its teams
+    assert answer.status_code == 201, answer.content
+    day.refresh_from_db()
+    assert sorted(day.tournament.teams.values_list("name", flat=True)) == ["Team A", "Team B", "Team C", "Team D"]
+    assert points(day) == expected
+    (substitution,) = Substitution.objects.filter(match_day=day)
+    assert substitution.team.name == "Team A"
+
+
+def test_a_file_with_two_teams_differing_only_in_case_is_refused(client, hall, server):
+    _manager, _host, token, day = server
+    from tournaments.models import Team
+
+    twin = Team.objects.create(tournament=hall, name="team a")
+    Registration.objects.filter(tournament=hall, player__name="A2").update(team=twin)
+    answer = post(client, tournament_file(hall), token, day.pk)
+    assert answer.status_code == 400
+    assert answer.json()["error"] == (
+        "file, Players, Team: Team A and team a differ only in case; a match day's team is written one way"
+    )
+    assert not Publication.objects.exists() and not day.tournament.series.exists()

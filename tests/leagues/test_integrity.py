@@ -256,7 +256,7 @@ def test_a_match_day_of_four_teams_is_seated_by_its_plan_without_repeat_meetings
         for s in day.tournament.series.order_by("number")[:2]
     )
     assert second["A5"] == first["A1"]  # the reserve takes the seat of the plan the player left
-    report = client.get(reverse("leagues:match_report", args=[day.pk]))
+    report = client.get(reverse("leagueoffice:report_pdf", args=[day.pk]))
     import io
 
     import pypdf
@@ -264,3 +264,16 @@ def test_a_match_day_of_four_teams_is_seated_by_its_plan_without_repeat_meetings
     text = "".join(page.extract_text() for page in pypdf.PdfReader(io.BytesIO(report.content)).pages)
     assert "Seating plan" in text and "Team A: A1 · Team B: B1 · Team C: C1 · Team D: D1" in text
     assert "Team A: A5 · Team B: B2 · Team C: C3 · Team D: D4" in text  # series 2, table 1: the reserve
+
+
+def test_a_team_typed_in_other_case_is_the_match_days_team(client, day):
+    """Loose end: "team a" on the Players page is Team A, not a second team the results miss."""
+    manager, _league, teams, day = day
+    checks.check(day, user=manager)
+    a1 = roster(teams[0], 1)[0]
+    assert edit(client, day, a1, "team a").status_code == 302
+    assert team_of(day, a1) == "Team A"
+    assert sorted(day.tournament.teams.values_list("name", flat=True)) == ["Team A", "Team B", "Team C", "Team D"]
+    day.refresh_from_db()
+    assert day.checked_at is not None  # nothing changed: no team change recorded, the check stays
+    assert not day.events.filter(kind="team_change").exists()

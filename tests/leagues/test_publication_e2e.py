@@ -7,12 +7,15 @@ Needs the PostgreSQL server at 127.0.0.1:5432 (user postgres, trust); skipped wi
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
 import socket
 import subprocess
 import sys
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -37,16 +40,20 @@ from tests import factories
 league, group, teams = factories.league_group(name="Verbandsliga", series_per_matchday=2, rounds_per_series=1)
 host, token = new_host(league, "SC Herz Dame")
 day = create_match_day(group, number=1, date=datetime.date(2026, 9, 5), teams=teams, host=host)
-print("SETUP", day.pk, token)
+# For the hall that imports its package: match day 3 of the same teams on the same day (only
+# its key tells the two apart) and the manager who may import it there.
+third = create_match_day(group, number=3, date=datetime.date(2026, 9, 5), teams=teams, host=host)
+print("SETUP", day.pk, token, third.pk, third.key)
 """
 
 SERVER_COUNTS = """
 import json
 from leagues.models import MatchDay, Publication
 from games.models import Game
-day = MatchDay.objects.get()
+day = MatchDay.objects.get(pk=int(PK))
 print("COUNTS", json.dumps({
-    "publications": Publication.objects.count(),
+    "publications": Publication.objects.filter(match_day=day).count(),
+    "substitutions": day.substitutions.count(),
     "tournament": day.tournament_id,
     "games": Game.objects.filter(table__series__tournament=day.tournament_id).count(),
     "scores": sorted(Game.objects.filter(table__series__tournament=day.tournament_id).values_list("score", flat=True)),
@@ -60,8 +67,11 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-@pytest.fixture
-def league_server(tmp_path):
+@contextlib.contextmanager
+def running_server(tmp_path, setup: str):
+    """A league server (gunicorn on loopback, a scratch PostgreSQL database) set up by the
+    ``setup`` script (run by ``manage.py shell``): yields its base URL, what the script
+    printed and ``shell(script) -> str`` to look into its database. Skips without PostgreSQL."""
     if connection.vendor != "sqlite":
         pytest.skip("the hall laptop's office is the SQLite one")
     if not shutil.which("createdb"):
@@ -80,12 +90,15 @@ def league_server(tmp_path):
     }
     manage = [sys.executable, str(ROOT / "manage.py")]
     server = None
+
+    def shell(script: str) -> str:
+        return subprocess.run(
+            [*manage, "shell", "-c", script], env=env, check=True, cwd=ROOT, capture_output=True
+        ).stdout.decode()
+
     try:
         subprocess.run([*manage, "migrate", "-v", "0"], env=env, check=True, cwd=ROOT)
-        out = subprocess.run(
-            [*manage, "shell", "-c", SERVER_SETUP], env=env, check=True, cwd=ROOT, capture_output=True
-        )
-        match_day, token = out.stdout.decode().split("SETUP", 1)[1].split()
+        printed = shell(setup)
         # The test opens the listening socket and hands it to gunicorn (fd://): it accepts
         # connections from now on, and the first request waits in its queue until a worker
         # takes it. No polling for the server to come up.
@@ -112,20 +125,40 @@ def league_server(tmp_path):
             pass_fds=(listener.fileno(),),
         )
         listener.close()  # gunicorn holds it now
-
-        def counts() -> dict:
-            out = subprocess.run(
-                [*manage, "shell", "-c", SERVER_COUNTS], env=env, check=True, cwd=ROOT, capture_output=True
-            )
-            return json.loads(out.stdout.decode().split("COUNTS", 1)[1])
-
-        yield f"http://127.0.0.1:{port}/league/api/publish/", int(match_day), token, counts
+        yield f"http://127.0.0.1:{port}", printed, shell
     finally:
         if server is not None:
             server.terminate()
             server.wait(timeout=30)
             print((tmp_path / "server.log").read_text(errors="replace")[-6000:])  # shown when the test fails
         subprocess.run(["dropdb", "-h", "127.0.0.1", "-U", "postgres", "--if-exists", name], check=False)
+
+
+@dataclass
+class Server:
+    base: str
+    token: str
+    #: Match day 1's id, and match day 3's id and key (the same teams on the same day).
+    first: int
+    third: int
+    third_key: str
+    shell: Callable[[str], str]
+
+    def counts(self, match_day: int) -> dict:
+        return json.loads(self.shell(SERVER_COUNTS.replace("PK", str(match_day))).split("COUNTS", 1)[1])
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """One league server for the module's tests (each publishes to its own match day)."""
+    with running_server(tmp_path_factory.mktemp("server"), SERVER_SETUP) as (base, printed, shell):
+        first, token, third, key = printed.split("SETUP", 1)[1].split()
+        yield Server(base, token, int(first), int(third), key, shell)
+
+
+@pytest.fixture
+def league_server(server):
+    yield f"{server.base}/league/api/publish/", server.first, server.token, lambda: server.counts(server.first)
 
 
 def test_a_hall_publishes_a_match_day_twice_and_the_server_stores_one_result(league_server, capsys):
@@ -160,3 +193,36 @@ def test_without_a_connection_the_hall_is_told_to_send_again(capsys):
     with pytest.raises(CommandError, match=r"no connection to .* send again when the hall is online") as offline:
         call_command("publish_tournament", str(hall.pk), closed, "--token", "t")
     assert offline.value.returncode == 3
+
+
+def test_a_hall_imports_its_match_day_plays_it_and_publishes_it_without_naming_it(server, capsys):
+    """Issue 27, item 8: nothing retyped on the hall, no --matchday guessed. Match days 1 and 3
+    have the same teams on the same day, so only the key the hall kept names match day 3."""
+    from draw.series import draw_series
+    from leagues import lineups
+    from leagues.models import MatchDay
+
+    hall_director = factories.user("halle", superuser=True)
+    package_url = f"{server.base}/league/api/package/"
+    call_command("import_matchday", package_url, "--user", "halle", f"--token={server.token}")
+    assert "League Verbandsliga 2026 set up." in capsys.readouterr().out
+    call_command("import_matchday", package_url, "--user", "halle", f"--token={server.token}")
+    assert "nothing changed" in capsys.readouterr().out
+
+    day = MatchDay.objects.select_related("tournament").get(key=server.third_key)
+    assert day.tournament.is_director(hall_director) and day.host.name == "SC Herz Dame"
+    teams = list(day.teams.order_by("name"))
+    for team in teams:
+        lineups.set_line_up(day, team, [e.player for e in team.roster.filter(position__lte=4)])
+    factories.play_series(draw_series(day.tournament), "Team A")
+    team_a = teams[0].roster
+    lineups.substitute(day, teams[0], team_a.get(position=1).player, team_a.get(position=5).player)
+    factories.play_series(draw_series(day.tournament), "Team C")
+
+    publish_url = f"{server.base}/league/api/publish/"
+    call_command("publish_tournament", str(day.tournament_id), publish_url, f"--token={server.token}")
+    answer = json.loads(capsys.readouterr().out)
+    assert answer["stored"] is True and answer["match_day"] == server.third, answer
+    stored = server.counts(server.third)
+    played = sorted(s for s in day.tournament.series.values_list("tables__games__score", flat=True) if s is not None)
+    assert stored["publications"] == 1 and stored["scores"] == played and stored["substitutions"] == 1

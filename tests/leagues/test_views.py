@@ -109,7 +109,7 @@ def test_check_then_binding_from_the_page(client, season):
 
 def test_the_match_report_pdf_has_line_ups_points_and_signature_lines(client, season):
     _league, _group, _teams, day = season
-    answer = client.get(reverse("leagues:match_report", args=[day.pk]))
+    answer = client.get(reverse("leagueoffice:report_pdf", args=[day.pk]))
     assert answer["Content-Type"] == "application/pdf"
     text = "".join(page.extract_text() for page in pypdf.PdfReader(io.BytesIO(answer.content)).pages)
     for expected in ("Match report", "Series 1", "Series 2", "A5 for A1", "Captain, Team A", "Host", "4:2"):

@@ -187,3 +187,16 @@ def test_a_number_of_another_name_names_its_player_only_to_a_director_who_sees_h
     assert result.errors == [(2, "membership number 100 belongs to Karl Berger, not Someone Else")]
     superuser = factories.user("root", superuser=True)
     assert "Karl Berger" in import_players(mine, csv_file(text), "players.csv", user=superuser).errors[0][1]
+
+
+def test_a_team_in_other_case_is_the_same_team():
+    """A team "kiel" in the list is the team Kiel (typed or imported before): one team, mates apart."""
+    t = factories.tournament()
+    kiel = Team.objects.create(tournament=t, name="Kiel")
+    text = "name,club,membership_number,nationality,team\nAnna,,,DE,kiel\nBernd,,,DE,KIEL\nCarl,,,DE,Lübeck\n"
+    result = import_players(t, csv_file(text), "players.csv")
+    assert result.errors == [] and result.created == 3
+    assert {r.team_id for r in Registration.objects.filter(tournament=t, player__name__in=["Anna", "Bernd"])} == {
+        kiel.pk
+    }
+    assert sorted(t.teams.values_list("name", flat=True)) == ["Kiel", "Lübeck"]

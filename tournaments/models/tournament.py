@@ -69,6 +69,9 @@ class Tournament(models.Model):
     archived = models.BooleanField(
         _("archived"), default=False, help_text=_("Hidden from the front page's list; its pages stay reachable.")
     )
+    #: A rehearsal's tournament (``manage.py rehearse``): marked on every page and PDF, never
+    #: published or exported to a league. Set when the rehearsal creates it, never by a form.
+    practice = models.BooleanField(_("practice"), default=False, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     objects = TournamentQuerySet.as_manager()

@@ -40,7 +40,7 @@ from .columns import (
 from .games import CHUNK, game_rows
 from .results import ranking_rows, results_rows, team_rows
 from .tournament import player_rows, table_rows, tournament_rows
-from .writers import SHEETS, csv_lines, league_csv, league_xlsx
+from .writers import SHEETS, PracticeNotExported, csv_lines, league_csv, league_xlsx, refuse_practice
 
 __all__ = [
     "CHUNK",
@@ -55,12 +55,14 @@ __all__ = [
     "TABLES_COLUMNS",
     "TEAMS_COLUMNS",
     "TOURNAMENT_COLUMNS",
+    "PracticeNotExported",
     "csv_lines",
     "game_rows",
     "league_csv",
     "league_xlsx",
     "player_rows",
     "ranking_rows",
+    "refuse_practice",
     "results_rows",
     "table_rows",
     "team_rows",

@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import BinaryIO, TextIO
 
+from django.utils.translation import gettext as _
+
 from core import tabular
 from core.tabular import Sheet, write_csv, write_xlsx
 
@@ -49,10 +51,28 @@ def _sheets(category) -> dict:
     return SHEETS | {"Ranking": (columns, lambda tournament: ranking_rows(tournament, category))}
 
 
+class PracticeNotExported(Exception):
+    """A practice tournament's results leave the office for no league: they are not real."""
+
+
+def refuse_practice(tournament) -> None:
+    """Raise :class:`PracticeNotExported` for a practice tournament (a rehearsal, ``manage.py rehearse``)."""
+    if tournament.practice:
+        raise PracticeNotExported(
+            _(
+                "Tournament: %(name)s is a practice tournament (a rehearsal); a practice tournament is never "
+                "exported or published to a league."
+            )
+            % {"name": tournament.name}
+        )
+
+
 def league_xlsx(tournament, out: BinaryIO, category=None) -> None:
     """Write the whole workbook to ``out`` (a file opened for binary writing); with a
     ``category``, its Ranking sheet is that category's own ranking. The header rows are
-    bold and frozen so the columns stay readable while scrolling."""
+    bold and frozen so the columns stay readable while scrolling. A practice tournament's
+    is refused (:func:`refuse_practice`)."""
+    refuse_practice(tournament)
     write_xlsx(
         out,
         (
@@ -63,12 +83,14 @@ def league_xlsx(tournament, out: BinaryIO, category=None) -> None:
 
 
 def csv_lines(tournament, sheet: str, category=None) -> Iterator[str]:
-    """One sheet as CSV text, line by line (for a streaming response)."""
+    """One sheet as CSV text, line by line (for a streaming response); refused for a practice tournament."""
+    refuse_practice(tournament)
     columns, rows = _sheets(category)[sheet]
     return tabular.csv_lines(columns, rows(tournament))
 
 
 def league_csv(tournament, sheet: str, out: TextIO) -> None:
-    """Write one sheet (a key of :data:`SHEETS`) as CSV to a text stream."""
+    """Write one sheet (a key of :data:`SHEETS`) as CSV to a text stream; refused for a practice tournament."""
+    refuse_practice(tournament)
     columns, rows = SHEETS[sheet]
     write_csv(out, columns, rows(tournament))

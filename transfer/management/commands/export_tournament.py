@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.core.management.base import BaseCommand, CommandError
 
 from tournaments.models import Tournament
-from transfer.exports import league_xlsx
+from transfer.exports import PracticeNotExported, league_xlsx, refuse_practice
 
 
 class Command(BaseCommand):
@@ -19,6 +19,10 @@ class Command(BaseCommand):
         tournament = Tournament.objects.filter(pk=tournament_id).first()
         if tournament is None:
             raise CommandError(f"There is no tournament {tournament_id}.")
+        try:
+            refuse_practice(tournament)
+        except PracticeNotExported as refused:
+            raise CommandError(str(refused)) from None
         with open(file, "wb") as out:
             league_xlsx(tournament, out)
         self.stdout.write(f"{tournament} -> {file}")

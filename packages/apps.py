@@ -1,0 +1,9 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class PackagesConfig(AppConfig):
+    """The match-day package: the league server's match day travels to the hall office."""
+
+    name = "packages"
+    verbose_name = _("Match-day packages")

@@ -1,0 +1,18 @@
+"""The dashboard's rehearsal panel (tournaments.hooks.dashboard_panels): only a practice
+tournament has one, with "Play in background" or, while it plays, how far it is and "Stop"."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest
+from django.template.loader import render_to_string
+from django.utils.safestring import SafeString
+
+from . import background
+from .views import PaceForm
+
+
+def dashboard_panels(request: HttpRequest, tournament) -> list[SafeString]:
+    if not tournament.practice:
+        return []
+    context = {"tournament": tournament, "run": background.current(tournament.pk), "form": PaceForm()}
+    return [render_to_string("rehearsal/_panel.html", context, request=request)]
