@@ -70,8 +70,9 @@ class Adjustments:
     places: dict[int, tuple[int, int]] = field(default_factory=dict)
 
 
-#: (group ids) -> :class:`Adjustments`; filled by the seasons app, by default none.
-adjustments = Hook("leagues.adjustments", lambda group_ids: Adjustments())
+#: (group ids, forfeits_only=False) -> :class:`Adjustments`; filled by the seasons app, by
+#: default none. A match day's result needs only the forfeits (one query).
+adjustments = Hook("leagues.adjustments", lambda group_ids, forfeits_only=False: Adjustments())
 
 
 def _day(match_day, teams, points: SeriesPoints, drawn: int, tie: str, forfeited=frozenset()):
@@ -98,7 +99,7 @@ def match_day_result(match_day: MatchDay) -> MatchDayResult:
     league = match_day.group.league
     teams = list(match_day.teams.all())
     points, drawn = series_game_points([match_day.tournament_id] if match_day.tournament_id else [])
-    forfeited = adjustments([match_day.group_id]).forfeited
+    forfeited = adjustments([match_day.group_id], forfeits_only=True).forfeited
     day = _day(match_day, teams, points, drawn.get(match_day.tournament_id, 0), league.tie, forfeited)
     table = rule.rank_table(day.values(), tie_break=league.tie_break, lot_seed=league.lot_seed, lot_key=lot_key)
     return MatchDayResult(match_day, drawn.get(match_day.tournament_id, 0), table)

@@ -20,12 +20,15 @@ from skat.rules import RuleError, gettext_noop
 from .models import Deduction, Forfeit, GroupPlaces, SeasonRules, Withdrawable
 
 
-def adjustments(group_ids: Iterable[int]) -> Adjustments:
-    """Fills leagues.results.adjustments: the groups' forfeits, deductions and places in force."""
+def adjustments(group_ids: Iterable[int], forfeits_only: bool = False) -> Adjustments:
+    """Fills leagues.results.adjustments: the groups' forfeits, deductions and places in force
+    (three queries; one with ``forfeits_only``, for a match day's result)."""
     ids = list(group_ids)
     forfeited = set(
         Forfeit.objects.filter(match_day__group__in=ids, withdrawn_at__isnull=True).values_list("match_day", "team")
     )
+    if forfeits_only:
+        return Adjustments(forfeited)
     deductions: dict[int, list[tuple[Fraction, str]]] = defaultdict(list)
     for team, points, reason in (
         Deduction.objects.filter(team__group__in=ids, withdrawn_at__isnull=True)
