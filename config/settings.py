@@ -84,6 +84,7 @@ INSTALLED_APPS = [
     "tablelink",
     "referees",
     "leagues",
+    "seasons",
     "packages",
     "leagueoffice",
     "rehearsal",

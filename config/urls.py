@@ -17,6 +17,7 @@ from printing import urls as printing_urls
 from rankings import urls as ranking_urls
 from referees import table_urls as referee_table_urls
 from rehearsal import urls as rehearsal_urls
+from seasons import urls as season_urls
 from signoff import urls as signoff_urls
 from standings import urls as standings_urls
 from tablelink import urls as tablelink_urls
@@ -50,6 +51,7 @@ DIRECTOR = [
 PUBLIC = [
     path("p/", include(standings_urls.public + printing_urls.public)),
     path("p/league/", include(league_public_urls.public)),
+    path("p/league/", include(season_urls.public)),
     path("p/rankings/", include(ranking_urls.public)),
 ]
 #: The table link: its sheet and entry, the players' sign-off, and a dispute.
@@ -73,6 +75,8 @@ urlpatterns = [
     path("", include("referees.urls")),
     # The league managers' pages and the hosts' publication endpoint.
     path("league/", include("leagues.urls")),
+    # The end of a league's season: rules, deductions, forfeits, the rollover, the individual ranking.
+    path("league/", include("seasons.urls")),
     # The match-day package: the hosts' endpoint, the managers' download, the hall's import.
     path("league/", include("packages.urls")),
     # The league office: the administrator's rights page, the match reports (leagueoffice/urls.py).
