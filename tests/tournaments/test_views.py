@@ -280,7 +280,7 @@ def busy_tournament(director):
         ("director:progress", ("t",), 8),
         ("director:series", ("t", 2), 12),
         ("director:standings", ("t",), 11),
-        ("public:live", ("t",), 12),  # computed once per change of the results: the mark, then the rest
+        ("public:live", ("t",), 13),  # once per change of the results; +1: a deal in yet (seat screens)
         ("director:desk", ("t",), 8),
     ],
 )
