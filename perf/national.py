@@ -19,13 +19,15 @@ import datetime
 import random
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from django.db import transaction
 
 from leagues import lineups
-from leagues.publication import digest
 from leagues.models import Group, Host, League, LeagueTeam, MatchDay, RosterEntry
+from leagues.publication import digest
 from tournaments.models import Club, Player
+from transfer.exports import league_xlsx
 
 from .league import ROSTER, play_match_day
 from .timing import Log
@@ -84,6 +86,8 @@ class National:
     match_days: list[MatchDay]
     hosts: list[Host] = field(default_factory=list)
     deals: int = 0
+    #: Match days played in their halls, waiting to be published (``halls``).
+    held: list[HallFile] = field(default_factory=list)
 
 
 def _teams(league: League, sizes: list[int]) -> tuple[list[Group], dict[int, list[LeagueTeam]]]:
@@ -118,10 +122,46 @@ def _teams(league: League, sizes: list[int]) -> tuple[list[Group], dict[int, lis
     return groups, by_group
 
 
+@dataclass(frozen=True)
+class HallFile:
+    """A match day played in its hall, not yet published: the file its host will send."""
+
+    host: int  # the host's number (0-based, :func:`host_token`)
+    key: str  # the match day's key (the package's), sent as ``?key=``
+    path: Path
+    deals: int
+
+
+def hold_for_hall(match_day: MatchDay, deals: int, number: int, directory: Path) -> HallFile:
+    """The played match day written as its hall's tournament file, and the server's match day
+    set back to unplayed (an empty tournament of its teams), as before the hall publishes."""
+    path = directory / f"hall-{number:05d}.xlsx"
+    with path.open("wb") as out:
+        league_xlsx(match_day.tournament, out)
+    played = match_day.tournament
+    match_day.tournament = lineups.empty_tournament(
+        match_day.group, number=match_day.number, date=match_day.date, host=match_day.host, teams=match_day.teams.all()
+    )
+    match_day.save(update_fields=["tournament"])
+    played.delete()
+    return HallFile(number, match_day.key, path, deals)
+
+
 def build_national(
-    manager, *, teams: int = 1000, league_days: int = LEAGUE_DAYS, seed: int = 1, log: Log = print
+    manager,
+    *,
+    teams: int = 1000,
+    league_days: int = LEAGUE_DAYS,
+    seed: int = 1,
+    log: Log = print,
+    halls: int = 0,
+    directory: Path | None = None,
 ) -> National:
-    """A published national league of ``teams`` teams (a multiple of four) and every deal of its season."""
+    """A published national league of ``teams`` teams (a multiple of four) and every deal of its season.
+
+    ``halls``: the last league day's first match days played in their halls instead, written
+    to files in ``directory`` for their hosts to publish (:mod:`perf.publish`).
+    """
     if teams < FOUR or teams % FOUR:
         raise ValueError(f"teams: a multiple of {FOUR}, at least {FOUR}, not {teams}")
     rng = random.Random(seed)
@@ -142,6 +182,7 @@ def build_national(
     started = time.perf_counter()
     done = deals = 0
     first: list[MatchDay] = []
+    held: list[HallFile] = []
     for day in range(1, league_days + 1):
         date = datetime.date(2026, 9, 5) + datetime.timedelta(days=28 * (day - 1))
         h = 0
@@ -151,7 +192,11 @@ def build_national(
                 playing = [mine[i] for i in four]
                 with transaction.atomic():
                     match_day = lineups.create_match_day(group, number=day, date=date, teams=playing, host=hosts[h])
-                    deals += play_match_day(match_day, playing, rng)
+                    played = play_match_day(match_day, playing, rng)
+                    if day == league_days and h < halls:
+                        held.append(hold_for_hall(match_day, played, h, directory))
+                    else:
+                        deals += played
                 h += 1
                 done += 1
                 if group == groups[0]:
@@ -162,4 +207,4 @@ def build_national(
                         f"  {done}/{total} match days, {deals} deals, {spent:.0f} s"
                         f" (about {spent / done * (total - done):.0f} s left)"
                     )
-    return National(league, groups, by_group[groups[0].pk], first, hosts, deals)
+    return National(league, groups, by_group[groups[0].pk], first, hosts, deals, held)

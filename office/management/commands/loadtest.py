@@ -11,7 +11,7 @@ from __future__ import annotations
 from django.core.management.base import BaseCommand, CommandError
 
 from office import serve
-from perf import hall, hall_clients, loadtest, scorekeepers, scratch
+from perf import hall, hall_clients, loadtest, publish, scorekeepers, scratch
 
 
 class Command(BaseCommand):
@@ -24,9 +24,10 @@ class Command(BaseCommand):
     def add_arguments(self, parser) -> None:
         parser.add_argument(
             "--profile",
-            choices=["tables", "hall"],
+            choices=["tables", "hall", "publish"],
             default="tables",
-            help="tables: scorekeepers enter whole tables at once (default); hall: a whole hall at a real pace",
+            help="tables: scorekeepers enter whole tables at once (default); hall: a whole hall at a real pace; "
+            "publish: the halls of a national league day publish their match days",
         )
         parser.add_argument(
             "--database",
@@ -78,9 +79,24 @@ class Command(BaseCommand):
             "--timeout", type=float, default=30.0, help="seconds a phone waits for an answer before sending again (30)"
         )
 
+        publish_group = parser.add_argument_group("profile publish")
+        publish_group.add_argument(
+            "--league-teams", type=int, default=1000, help="teams of the national league (default 1000, the DSkV)"
+        )
+        publish_group.add_argument(
+            "--halls", type=int, default=250, help="halls publishing the last league day's match days (default 250)"
+        )
+        publish_group.add_argument(
+            "--every", type=float, default=15.0, help="seconds between two halls' publications (default 15)"
+        )
+        publish_group.add_argument(
+            "--league-days", type=int, default=5, help="league days; the halls publish the last one (default 5)"
+        )
+
     def handle(self, *args, **options) -> None:
         log = self.stdout.write
-        outcome = self.hall(options, log) if options["profile"] == "hall" else self.tables(options, log)
+        profiles = {"hall": self.hall, "publish": self.publish, "tables": self.tables}
+        outcome = profiles[options["profile"]](options, log)
         log("")
         for line in outcome.lines:
             log(line)
@@ -139,6 +155,29 @@ class Command(BaseCommand):
                 workers=options["workers"] or serve.default_workers(),
                 threads=options["threads"] or self.default_threads(options) or 4,
                 pace=pace,
+                seed=options["seed"],
+                log=log,
+                server_name=options["server"],
+            )
+
+    def publish(self, options: dict, log) -> loadtest.Outcome:
+        teams, halls = options["league_teams"], options["halls"]
+        if teams < 4 or teams % 4 or options["league_days"] < 1:
+            raise CommandError("--league-teams must be a multiple of 4, at least 4; --league-days at least 1")
+        if not 1 <= halls <= teams // 4 or options["every"] < 0 or options["timeout"] <= 0:
+            raise CommandError(
+                f"--halls must be 1 to {teams // 4} (a league day's match days), --every at least 0, --timeout above 0"
+            )
+        with scratch.scratch_database(options["database"], log=log, prefix="bench_publish") as database:
+            return publish.run(
+                database,
+                teams=teams,
+                halls=halls,
+                every=options["every"],
+                league_days=options["league_days"],
+                workers=options["workers"] or serve.default_workers(),
+                threads=options["threads"] or self.default_threads(options) or 4,
+                timeout=options["timeout"],
                 seed=options["seed"],
                 log=log,
                 server_name=options["server"],
