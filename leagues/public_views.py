@@ -7,15 +7,41 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
+from core.paging import page_of
+
 from . import documents
 from .models import League, LeagueTeam, MatchDay
 from .permissions import manager_required, published_league
 from .results import match_day_result, season_tables, team_season
 
 
+#: Groups on one page of the season table: a national league (about 63 groups of 16,
+#: issue 27) is read a page at a time; each group's page (``?group=``) shows it alone.
+GROUPS_PER_PAGE = 2
+
+
 def season_page(request: HttpRequest, league: League, *, staff: bool) -> HttpResponse:
-    tables = season_tables(league.groups.select_related("league"))
-    return render(request, "leagues/season.html", {"league": league, "seasons": tables, "staff": staff})
+    """The season tables of a page of groups, or of the one group ``?group=`` names, with
+    the list of all groups when there is more than one page (one query for the list)."""
+    groups = league.groups.select_related("league")
+    chosen = request.GET.get("group", "")
+    page = None
+    if chosen.isascii() and chosen.isdigit() and len(chosen) <= 18:
+        shown = [get_object_or_404(groups, pk=int(chosen))]
+    else:
+        chosen = ""
+        page = page_of(request, groups, GROUPS_PER_PAGE)
+        shown = list(page.object_list)
+    index = list(league.groups.values_list("pk", "name")) if chosen or (page and page.has_other_pages()) else []
+    context = {
+        "league": league,
+        "seasons": season_tables(shown),
+        "staff": staff,
+        "page": page,
+        "index": index,
+        "chosen": int(chosen) if chosen else None,
+    }
+    return render(request, "leagues/season.html", context)
 
 
 def season(request: HttpRequest, league_id: int) -> HttpResponse:
