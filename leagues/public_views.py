@@ -14,7 +14,6 @@ from .models import League, LeagueTeam, MatchDay
 from .permissions import manager_required, published_league
 from .results import match_day_result, season_tables, team_season
 
-
 #: Groups on one page of the season table: a national league (about 63 groups of 16,
 #: issue 27) is read a page at a time; each group's page (``?group=``) shows it alone.
 GROUPS_PER_PAGE = 2
