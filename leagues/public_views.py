@@ -14,14 +14,15 @@ from .models import League, LeagueTeam, MatchDay
 from .permissions import manager_required, published_league
 from .results import match_day_result, season_tables, team_season
 
-#: Groups on one page of the season table: a national league (about 63 groups of 16,
-#: issue 27) is read a page at a time; each group's page (``?group=``) shows it alone.
-GROUPS_PER_PAGE = 2
+#: A league of up to this many groups shows them all on one page (a regional league); a
+#: larger one (the DSkV's national league: about 63 groups of 16, issue 27) one group a
+#: page, with the list of its groups: a group's full season costs about 50 ms to rank.
+ONE_PAGE_GROUPS = 2
 
 
 def season_page(request: HttpRequest, league: League, *, staff: bool) -> HttpResponse:
-    """The season tables of a page of groups, or of the one group ``?group=`` names, with
-    the list of all groups when there is more than one page (one query for the list)."""
+    """The season tables of every group (at most :data:`ONE_PAGE_GROUPS`), else of the
+    page's group or of the one ``?group=`` names, with the list of all groups."""
     groups = league.groups.select_related("league")
     chosen = request.GET.get("group", "")
     page = None
@@ -29,7 +30,8 @@ def season_page(request: HttpRequest, league: League, *, staff: bool) -> HttpRes
         shown = [get_object_or_404(groups, pk=int(chosen))]
     else:
         chosen = ""
-        page = page_of(request, groups, GROUPS_PER_PAGE)
+        count = groups.count()
+        page = page_of(request, groups, count if 0 < count <= ONE_PAGE_GROUPS else 1)
         shown = list(page.object_list)
     index = list(league.groups.values_list("pk", "name")) if chosen or (page and page.has_other_pages()) else []
     context = {

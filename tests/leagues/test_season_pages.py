@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 
 from leagues.models import Group, LeagueTeam
-from leagues.public_views import GROUPS_PER_PAGE
+from leagues.public_views import ONE_PAGE_GROUPS
 from tests import factories
 
 pytestmark = pytest.mark.django_db
@@ -31,17 +31,17 @@ def test_the_season_table_shows_a_page_of_groups_and_lists_them_all(client):
     league = league_of(5)
     url = reverse("public:season", args=[league.pk])
     page = client.get(url).content.decode()
-    assert headings(page) == [f"Staffel {g:02d}" for g in range(1, GROUPS_PER_PAGE + 1)]
+    assert headings(page) == ["Staffel 01"]  # more than ONE_PAGE_GROUPS: one group a page
     for g in range(1, 6):
         assert f"Staffel {g:02d}</a>" in page or f"Staffel {g:02d}</h2>" in page  # the list of groups
-    last = client.get(url, {"page": "3"}).content.decode()
+    last = client.get(url, {"page": "5"}).content.decode()
     assert headings(last) == ["Staffel 05"]
     group = Group.objects.get(league=league, name="Staffel 04")
     alone = client.get(url, {"group": str(group.pk)}).content.decode()
     assert headings(alone) == ["Staffel 04"] and "<strong>Staffel 04</strong>" in alone
     client.force_login(factories.user("ligaleiter", superuser=True))
-    staff = client.get(reverse("leagues:season", args=[league.pk]), {"page": "2"}).content.decode()
-    assert headings(staff) == ["Staffel 03", "Staffel 04"]
+    staff = client.get(reverse("leagues:season", args=[league.pk]), {"page": "3"}).content.decode()
+    assert headings(staff) == ["Staffel 03"]
 
 
 def test_a_group_of_another_league_or_no_group_is_refused_or_ignored(client):
@@ -54,9 +54,10 @@ def test_a_group_of_another_league_or_no_group_is_refused_or_ignored(client):
         assert answer.status_code == 200 and headings(answer.content.decode())[0] == "Staffel 01", nonsense
 
 
-def test_a_league_of_one_page_lists_no_groups(client):
-    league = league_of(GROUPS_PER_PAGE)
+def test_a_league_of_few_groups_shows_them_all_on_one_page(client):
+    league = league_of(ONE_PAGE_GROUPS)
     page = client.get(reverse("public:season", args=[league.pk])).content.decode()
+    assert headings(page) == [f"Staffel {g:02d}" for g in range(1, ONE_PAGE_GROUPS + 1)]
     assert "?group=" not in page and 'rel="next"' not in page
 
 
