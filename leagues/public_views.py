@@ -40,7 +40,7 @@ def season_page(request: HttpRequest, league: League, *, staff: bool) -> HttpRes
         "staff": staff,
         "page": page,
         "index": index,
-        "chosen": int(chosen) if chosen else None,
+        "shown": {group.pk for group in shown},
     }
     return render(request, "leagues/season.html", context)
 

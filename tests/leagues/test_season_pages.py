@@ -35,7 +35,7 @@ def test_the_season_table_shows_a_page_of_groups_and_lists_them_all(client):
     for g in range(1, 6):
         assert f"Staffel {g:02d}</a>" in page or f"Staffel {g:02d}</h2>" in page  # the list of groups
     last = client.get(url, {"page": "5"}).content.decode()
-    assert headings(last) == ["Staffel 05"]
+    assert headings(last) == ["Staffel 05"] and "<strong>Staffel 05</strong>" in last  # the page's group marked
     group = Group.objects.get(league=league, name="Staffel 04")
     alone = client.get(url, {"group": str(group.pk)}).content.decode()
     assert headings(alone) == ["Staffel 04"] and "<strong>Staffel 04</strong>" in alone
