@@ -8,7 +8,8 @@ A table link's path is its capability: whoever reads ``/s/<token>/`` can enter d
 at that table. Logs are copied, mailed and pasted into bug reports, so the token never
 appears in one: it is replaced by ``#`` and a short fingerprint (the first 8 hex digits
 of its SHA-256), which still tells one table's requests from another's but opens
-nothing. The query string (a search for a player's name) is left out as well.
+nothing. A player's own page (``/me/<token>/``, players) is a capability URL too and is
+logged the same way. The query string (a search for a player's name) is left out as well.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from accounts.throttle import client_ip
 
 logger = logging.getLogger("office.access")
 TABLE_LINK = re.compile(r"^/s/([^/]+)")
+PLAYER_LINK = re.compile(r"^/me/(?!find/)([^/]+)")
 
 
 def fingerprint(token: str) -> str:
@@ -32,8 +34,9 @@ def fingerprint(token: str) -> str:
 
 
 def loggable_path(path: str) -> str:
-    """``path`` without a table link's token (its fingerprint instead)."""
-    return TABLE_LINK.sub(lambda m: f"/s/{fingerprint(m.group(1))}", path, count=1)
+    """``path`` without a table link's or a player's page's token (its fingerprint instead)."""
+    path = TABLE_LINK.sub(lambda m: f"/s/{fingerprint(m.group(1))}", path, count=1)
+    return PLAYER_LINK.sub(lambda m: f"/me/{fingerprint(m.group(1))}", path, count=1)
 
 
 class AccessLog:

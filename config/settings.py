@@ -79,10 +79,12 @@ INSTALLED_APPS = [
     "printing",
     "transfer",
     "rankings",
+    "players",
     "dashboard",
     "tablelink",
     "referees",
     "leagues",
+    "seasons",
     "packages",
     "leagueoffice",
     "rehearsal",
@@ -280,6 +282,12 @@ LOGIN_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "5"))
 LOGIN_FAILURE_LIMIT_PER_IP = int(os.environ.get("LOGIN_FAILURE_LIMIT_PER_IP", "20"))
 LOGIN_FAILURE_WINDOW = int(os.environ.get("LOGIN_FAILURE_WINDOW", "900"))
 PROXY_COUNT = int(os.environ.get("PROXY_COUNT", "0"))
+# The player's lookup by start number and surname (players.throttle): after
+# PLAYER_LOOKUP_FAILURE_LIMIT failed lookups from one client address within
+# PLAYER_LOOKUP_WINDOW seconds, further lookups from it are refused until the window has
+# passed (a hall behind one router shares an address: the limit allows for typing errors).
+PLAYER_LOOKUP_FAILURE_LIMIT = int(os.environ.get("PLAYER_LOOKUP_FAILURE_LIMIT", "30"))
+PLAYER_LOOKUP_WINDOW = int(os.environ.get("PLAYER_LOOKUP_WINDOW", "600"))
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "/"

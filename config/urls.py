@@ -12,10 +12,12 @@ from draw import urls as draw_urls
 from leagues import public_urls as league_public_urls
 from money import urls as money_urls
 from office.help import help_page
+from players import urls as player_urls
 from printing import urls as printing_urls
 from rankings import urls as ranking_urls
 from referees import table_urls as referee_table_urls
 from rehearsal import urls as rehearsal_urls
+from seasons import urls as season_urls
 from signoff import urls as signoff_urls
 from standings import urls as standings_urls
 from tablelink import urls as tablelink_urls
@@ -49,6 +51,7 @@ DIRECTOR = [
 PUBLIC = [
     path("p/", include(standings_urls.public + printing_urls.public)),
     path("p/league/", include(league_public_urls.public)),
+    path("p/league/", include(season_urls.public)),
     path("p/rankings/", include(ranking_urls.public)),
 ]
 #: The table link: its sheet and entry, the players' sign-off, and a dispute.
@@ -65,11 +68,15 @@ urlpatterns = [
     # The help pages: the built docs, English at /help/, German at /help/de/ (office/help.py).
     re_path(r"^help/(?P<path>.*)$", help_page, name="help"),
     path("s/", include((TABLE, "table"))),
+    # The player's own page by its private link, and the lookup that leads to it.
+    path("me/", include((player_urls.player, "player"))),
     path("", include((PUBLIC, "public"))),
     path("", include((DIRECTOR, "director"))),
     path("", include("referees.urls")),
     # The league managers' pages and the hosts' publication endpoint.
     path("league/", include("leagues.urls")),
+    # The end of a league's season: rules, deductions, forfeits, the rollover, the individual ranking.
+    path("league/", include("seasons.urls")),
     # The match-day package: the hosts' endpoint, the managers' download, the hall's import.
     path("league/", include("packages.urls")),
     # The league office: the administrator's rights page, the match reports (leagueoffice/urls.py).

@@ -15,7 +15,9 @@ name comes back exactly as it was written, apostrophes included.
 
 CSV for German Excel and LibreOffice: ``;`` because German Excel's list separator is the
 semicolon (the comma is the decimal separator), and UTF-8 with a byte order mark because
-Excel reads a CSV without one as Windows-1252 and garbles "ü" and "ß".
+Excel reads a CSV without one as Windows-1252 and garbles "ü" and "ß". A German export
+(``language="de"``) also writes decimals with a comma (7,5), as German spreadsheet programs
+read them; otherwise 7.5 would be read as a date or as text.
 """
 
 from __future__ import annotations
@@ -36,6 +38,8 @@ CSV_BOM = "\ufeff"
 #: Cells written as they are: they are never read as a formula (bool is an int, datetime a date).
 _SCALARS = (int, float, Decimal, datetime.date, datetime.time, datetime.timedelta, type(None))
 CSV_TYPE = "text/csv; charset=utf-8"
+#: Languages whose spreadsheet programs read a decimal comma (the office's: German).
+DECIMAL_COMMA_LANGUAGES = ("de",)
 XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
 
@@ -77,25 +81,42 @@ class _Line:
         self.text = value
 
 
-def csv_lines(header: Sequence[object], rows: Iterable[Iterable[object]]) -> Iterator[str]:
-    """The file line by line (for a streaming response): the byte order mark and the header first."""
+def decimal_comma(language: str | None) -> bool:
+    """Whether a CSV for readers of ``language`` (e.g. "de", "de-at") writes 7,5 for 7.5."""
+    return bool(language) and language.split("-")[0].lower() in DECIMAL_COMMA_LANGUAGES
+
+
+def _with_comma(row: list[object]) -> list[object]:
+    """Decimals (floats, Decimal; never an int or a text) written with a decimal comma."""
+    return [str(value).replace(".", ",") if isinstance(value, float | Decimal) else value for value in row]
+
+
+def csv_lines(
+    header: Sequence[object], rows: Iterable[Iterable[object]], *, language: str | None = None
+) -> Iterator[str]:
+    """The file line by line (for a streaming response): the byte order mark and the header first.
+    ``language``: the readers' language; German writes decimals with a comma."""
     line = _Line()
     writer = csv.writer(line, delimiter=CSV_DELIMITER, lineterminator="\r\n")
+    comma = decimal_comma(language)
     writer.writerow(cells(header))
     yield CSV_BOM + line.text
     for row in rows:
-        writer.writerow(cells(row))
+        written = cells(row)
+        writer.writerow(_with_comma(written) if comma else written)
         yield line.text
 
 
-def csv_text(header: Sequence[object], rows: Iterable[Iterable[object]]) -> str:
+def csv_text(header: Sequence[object], rows: Iterable[Iterable[object]], *, language: str | None = None) -> str:
     """The whole file as text."""
-    return "".join(csv_lines(header, rows))
+    return "".join(csv_lines(header, rows, language=language))
 
 
-def write_csv(out: TextIO, header: Sequence[object], rows: Iterable[Iterable[object]]) -> None:
+def write_csv(
+    out: TextIO, header: Sequence[object], rows: Iterable[Iterable[object]], *, language: str | None = None
+) -> None:
     """Write the file to a text stream (or anything with ``write``, e.g. an HttpResponse)."""
-    for line in csv_lines(header, rows):
+    for line in csv_lines(header, rows, language=language):
         out.write(line)
 
 

@@ -1,9 +1,9 @@
 """The season table and the match days as XLSX (two sheets) or each sheet as CSV.
 
-Fixed English column names, as the tournament workbook's; league points are numbers
-(7.5 for a half). CSV as the office writes it everywhere: UTF-8 with a byte order mark,
-semicolons. Both are written by :mod:`core.tabular`, so a group or team named like
-a formula stays text.
+Column names in the reader's language (English: as the tournament workbook's); league
+points are numbers (7.5 for a half), dates are dates. CSV as the office writes it
+everywhere: UTF-8 with a byte order mark, semicolons, and in German a decimal comma (7,5).
+Both are written by :mod:`core.tabular`, so a group or team named like a formula stays text.
 """
 
 from __future__ import annotations
@@ -11,28 +11,43 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import BinaryIO, TextIO
 
+from django.utils.translation import get_language, pgettext_lazy
+from django.utils.translation import gettext_lazy as _
+
 from core.tabular import Sheet, write_csv, write_xlsx
 from skat.league import as_number, rank_table
 
 from .models import League
 from .results import lot_key, season_tables
 
-SEASON_COLUMNS = ("Group", "Place", "Team", "Match days", "Game points", "Won", "Lost", "Binding")
-MATCH_DAY_COLUMNS = (
-    "Group",
-    "Match day",
-    "Date",
-    "Host",
-    "Place",
-    "Team",
-    "Series",
-    "Series game points",
-    "Series points",
-    "Game points",
-    "Won",
-    "Lost",
-    "Binding",
+SEASON_COLUMNS = (
+    _("Group"),
+    _("Place"),
+    _("Team"),
+    _("Match days"),
+    _("Game points"),
+    pgettext_lazy("league points", "Won"),
+    pgettext_lazy("league points", "Lost"),
+    _("Binding"),
+    _("Deducted"),
+    _("Promotion / relegation"),
 )
+MATCH_DAY_COLUMNS = (
+    _("Group"),
+    _("Match day"),
+    _("Date"),
+    _("Host"),
+    _("Place"),
+    _("Team"),
+    _("Series"),
+    _("Series game points"),
+    _("Series points"),
+    _("Game points"),
+    pgettext_lazy("league points", "Won"),
+    pgettext_lazy("league points", "Lost"),
+    _("Binding"),
+)
+ZONES = {"promotion": _("promotion"), "relegation": _("relegation")}
 
 
 def season_rows(league: League) -> Iterator[tuple]:
@@ -48,6 +63,8 @@ def season_rows(league: League) -> Iterator[tuple]:
                 as_number(r.won),
                 as_number(r.lost),
                 "x" if season.binding else None,
+                as_number(r.deducted) or None,
+                ZONES.get(season.zones.get(place.place)),
             )
 
 
@@ -62,7 +79,7 @@ def match_day_rows(league: League) -> Iterator[tuple]:
                     yield (
                         season.group.name,
                         day.number,
-                        day.date.isoformat(),
+                        day.date,
                         day.host.name if day.host else None,
                         place.place,
                         r.team.name,
@@ -85,6 +102,7 @@ def league_season_xlsx(league: League, out: BinaryIO) -> None:
 
 
 def league_season_csv(league: League, sheet: str, out: TextIO) -> None:
-    """One sheet (a key of :data:`SHEETS`) as CSV, written to a text stream."""
+    """One sheet (a key of :data:`SHEETS`) as CSV, written to a text stream, for readers of
+    the active language (German: a decimal comma)."""
     columns, rows = SHEETS[sheet]
-    write_csv(out, columns, rows(league))
+    write_csv(out, columns, rows(league), language=get_language())

@@ -73,5 +73,6 @@ def team(request: HttpRequest, league_id: int, team_id: int) -> HttpResponse:
         LeagueTeam.objects.select_related("group__league", "captain"), pk=team_id, group__league=league
     )
     roster = found.roster.select_related("player")
-    context = {"league": league, "team": found, "roster": roster, "season": team_season(found)}
+    season = team_season(found)
+    context = {"league": league, "team": found, "roster": roster, "season": season, "as_of": season.as_of}
     return render(request, "leagues/team.html", context)

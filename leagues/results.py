@@ -4,16 +4,25 @@ A team's game points in a series are the ratings of its players who sat in that 
 (:func:`standings.ranking.rated_seats`, the standings' own sum); the league points and
 the ranking are :mod:`skat.league`'s. Three queries read every seat of every match
 day of a group, whatever the number of match days.
+
+The end of a season (forfeits, point deductions, promotion and relegation places) is
+kept by an app above (``seasons``), which fills :data:`adjustments`; without it the
+tables have none.
 """
 
 from __future__ import annotations
 
+import datetime
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from django.utils import timezone
 
 from skat import league as rule
 from standings.ranking import rated_seats, stored_seat_totals
+from tournaments.hooks import Hook
 from tournaments.models import Registration, Seat, Table
 
 from .models import Group, LeagueTeam, MatchDay
@@ -49,9 +58,31 @@ def series_game_points(tournament_ids: Iterable[int]) -> tuple[SeriesPoints, dic
     return points, drawn
 
 
-def _day(match_day: MatchDay, teams: list[LeagueTeam], points: SeriesPoints, drawn: int, tie: str):
+@dataclass
+class Adjustments:
+    """What the end of a season adds to the tables of some groups."""
+
+    #: (match day id, team id): the team forfeited: no game points, every other team the points.
+    forfeited: set[tuple[int, int]] = field(default_factory=set)
+    #: team id -> [(points, reason)]: the point deductions in force.
+    deductions: dict[int, list[tuple[Fraction, str]]] = field(default_factory=dict)
+    #: group id -> (promotion places, relegation places).
+    places: dict[int, tuple[int, int]] = field(default_factory=dict)
+
+
+#: (group ids, forfeits_only=False) -> :class:`Adjustments`; filled by the seasons app, by
+#: default none. A match day's result needs only the forfeits (one query).
+adjustments = Hook("leagues.adjustments", lambda group_ids, forfeits_only=False: Adjustments())
+
+
+def _day(match_day, teams, points: SeriesPoints, drawn: int, tie: str, forfeited=frozenset()):
+    """A team that forfeited gets no game points in any series: every team that played outscores it."""
     tid = match_day.tournament_id
-    series = [{team: points.get((tid, n, team.name)) for team in teams} for n in range(1, drawn + 1)]
+
+    def got(n: int, team: LeagueTeam) -> int | None:
+        return None if (match_day.pk, team.pk) in forfeited else points.get((tid, n, team.name))
+
+    series = [{team: got(n, team) for team in teams} for n in range(1, drawn + 1)]
     return rule.match_day(series, tie) if series else {}
 
 
@@ -68,7 +99,8 @@ def match_day_result(match_day: MatchDay) -> MatchDayResult:
     league = match_day.group.league
     teams = list(match_day.teams.all())
     points, drawn = series_game_points([match_day.tournament_id] if match_day.tournament_id else [])
-    day = _day(match_day, teams, points, drawn.get(match_day.tournament_id, 0), league.tie)
+    forfeited = adjustments([match_day.group_id], forfeits_only=True).forfeited
+    day = _day(match_day, teams, points, drawn.get(match_day.tournament_id, 0), league.tie, forfeited)
     table = rule.rank_table(day.values(), tie_break=league.tie_break, lot_seed=league.lot_seed, lot_key=lot_key)
     return MatchDayResult(match_day, drawn.get(match_day.tournament_id, 0), table)
 
@@ -83,10 +115,36 @@ class SeasonTable:
     table: list[rule.Place]
     #: Match days of the group with results, in order, each with its per-team result.
     days: list[tuple[MatchDay, dict[LeagueTeam, rule.TeamResult]]]
+    #: place -> "promotion" or "relegation" (the league's places for this group).
+    zones: dict[int, str] = field(default_factory=dict)
+    #: The point deductions in force: (team, points, reason).
+    notes: list[tuple[LeagueTeam, Fraction, str]] = field(default_factory=list)
 
     @property
     def binding(self) -> bool:
         return bool(self.days) and all(day.binding for day, _result in self.days)
+
+    @property
+    def numbers(self) -> list[int]:
+        """The match-day numbers played (the cross table's columns: the match days of one
+        number, at several hosts, are one column)."""
+        return sorted({day.number for day, _result in self.days})
+
+    @property
+    def rows(self) -> list[dict]:
+        """Each place with its zone and its result per match-day number (the cross table's
+        row, in :attr:`numbers` order; None: the team did not play that match day)."""
+        numbers = self.numbers
+        rows = []
+        for p in self.table:
+            played = {day.number: result[p.result.team] for day, result in self.days if p.result.team in result}
+            rows.append({"place": p, "zone": self.zones.get(p.place), "days": [played.get(n) for n in numbers]})
+        return rows
+
+
+def as_of(seasons: Iterable[SeasonTable]) -> datetime.date:
+    """The table's "Stand": the date of the latest match day counted, or today before the first."""
+    return max((day.date for s in seasons for day, _result in s.days), default=None) or timezone.localdate()
 
 
 def season_tables(groups: Iterable[Group]) -> list[SeasonTable]:
@@ -102,22 +160,34 @@ def season_tables(groups: Iterable[Group]) -> list[SeasonTable]:
     for team in LeagueTeam.objects.filter(group__in=groups):
         teams_of[team.group_id].append(team)
     points, drawn = series_game_points(day.tournament_id for day in days)
+    found = adjustments([group.pk for group in groups])
     tables = []
     for group in groups:
         league = group.league
         mine = [day for day in days if day.group_id == group.pk]
         results = [
-            (day, _day(day, list(day.teams.all()), points, drawn.get(day.tournament_id, 0), league.tie))
+            (
+                day,
+                _day(day, list(day.teams.all()), points, drawn.get(day.tournament_id, 0), league.tie, found.forfeited),
+            )
             for day in mine
         ]
         total = rule.season((result for _day, result in results), teams=teams_of[group.pk])
+        notes = [(t, pts, why) for t in teams_of[group.pk] for pts, why in found.deductions.get(t.pk, [])]
+        rule.deduct(total, {t: sum((pts for pts, _why in found.deductions.get(t.pk, [])), Fraction(0)) for t in total})
         if any(result for _day, result in results):
             table = rule.rank_table(
                 total.values(), tie_break=league.tie_break, lot_seed=league.lot_seed, lot_key=lot_key
             )
         else:  # before the first match day nothing ranks them, not even the lot: all share place 1
             table = [rule.Place(1, total[team], None) for team in sorted(teams_of[group.pk], key=lambda t: t.name)]
-        tables.append(SeasonTable(group, table, [(day, result) for day, result in results if result]))
+        promotion, relegation = found.places.get(group.pk, (0, 0))
+        try:
+            zones = rule.zones(table, promotion, relegation)
+        except rule.LeagueError:  # teams withdrawn since the places were set: nobody moves until they are set again
+            zones = {}
+        played = [(day, result) for day, result in results if result]
+        tables.append(SeasonTable(group, table, played, zones, notes))
     return tables
 
 
@@ -128,6 +198,8 @@ class TeamSeason:
     days: list[tuple[MatchDay, int, rule.TeamResult]]
     #: (player name, series played, rating sum, average per series), best average first.
     players: list[tuple[str, int, int, float]]
+    #: The "Stand" of the group's table.
+    as_of: datetime.date = field(default_factory=timezone.localdate)
 
 
 def team_season(team: LeagueTeam) -> TeamSeason:
@@ -144,7 +216,7 @@ def team_season(team: LeagueTeam) -> TeamSeason:
             days.append((day, place, result[team]))
     ids = [day.tournament_id for day, _result in season.days]
     if not ids:
-        return TeamSeason(team, days, [])
+        return TeamSeason(team, days, [], as_of([season]))
     members = set(
         Registration.objects.filter(tournament__in=ids, team__name=team.name).values_list("tournament_id", "player_id")
     )
@@ -157,4 +229,4 @@ def team_season(team: LeagueTeam) -> TeamSeason:
     players = sorted(
         ((name, len(r), sum(r), round(sum(r) / len(r), 1)) for name, r in per_player.items()), key=lambda row: -row[3]
     )
-    return TeamSeason(team, days, players)
+    return TeamSeason(team, days, players, as_of([season]))

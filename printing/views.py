@@ -260,6 +260,15 @@ def start_list_pdf(request: HttpRequest, tournament: Tournament) -> HttpResponse
     return response
 
 
+@director_required
+def start_cards_pdf(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """Each player's start card with his start number and his own page's private link as a
+    QR code (players): where he sits after every draw, his results and place."""
+    response = _pdf(_name(tournament, "start-cards"))
+    documents.start_cards_pdf(tournament, absolute_url=partial(absolute_link, request), out=response)
+    return response
+
+
 def public_standings_pdf(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The ranking list PDF of the scope for everybody (no charts appended): made once per
     change of the results, whoever asks."""

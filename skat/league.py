@@ -11,7 +11,9 @@ The rule (README, "Leagues"; DOMAIN, "Teams and leagues"), every choice a league
   that played outscores it; two absent teams both lose the pair's point;
 - **lost** points are the points of the pairs a team did not win: "8:1" won:lost.
   With ``tie="split"`` and everybody present a series hands out n(n-1)/2 points;
-- the tables rank by league points won, then game points, then the league's
+- a **point deduction** (a penalty, with its reason kept by the league) is taken off
+  the points won: the table ranks by what is left (:func:`deduct`);
+- the tables rank by league points won (less deductions), then game points, then the league's
   tie-break: ``"lot"`` (the default, reproducible like the tournament's lot: a SHA-256
   of the seed and the team) or ``"best_series"`` (the higher best series, then the lot).
 
@@ -90,6 +92,13 @@ class TeamResult:
     won: Fraction = Fraction(0)
     lost: Fraction = Fraction(0)
     matchdays: int = 0
+    #: League points taken off as a penalty (the season's deductions).
+    deducted: Fraction = Fraction(0)
+
+    @property
+    def points(self) -> Fraction:
+        """The points the table ranks by: won less deducted."""
+        return self.won - self.deducted
 
     @property
     def game_points(self) -> int:
@@ -108,6 +117,7 @@ class TeamResult:
             self.won + other.won,
             self.lost + other.lost,
             self.matchdays + other.matchdays,
+            self.deducted + other.deducted,
         )
 
 
@@ -138,6 +148,15 @@ def season(match_days: Iterable[Mapping[K, TeamResult]], teams: Iterable[K] = ()
     return total
 
 
+def deduct(total: Mapping[K, TeamResult], deductions: Mapping[K, Fraction]) -> None:
+    """Take each team's deducted points off its season (teams not in ``total`` are ignored)."""
+    for team, points in deductions.items():
+        if points < 0:
+            raise LeagueError(f"deduction, {team}: must not be negative, not {points}")
+        if team in total:
+            total[team].deducted += points
+
+
 @dataclass(frozen=True, slots=True)
 class Place:
     place: int
@@ -153,12 +172,12 @@ def rank_table(
     lot_seed: int | str = 0,
     lot_key: Callable[[Any], object] = str,
 ) -> list[Place]:
-    """Rank by league points won, then game points, then the tie-break (the lot last)."""
+    """Rank by league points won less deductions, then game points, then the tie-break (the lot last)."""
     check_tie_break(tie_break)
     criteria = ["points", "game_points"] + (["best_series"] if tie_break == "best_series" else [])
 
     def key(result: TeamResult) -> tuple:
-        counts = [-result.won, -result.game_points]
+        counts = [-result.points, -result.game_points]
         if tie_break == "best_series":
             counts.append(-result.best_series)
         return (*counts, lot(lot_seed, lot_key(result.team)))
@@ -188,6 +207,35 @@ def points_text(value: Fraction) -> str:
 def score_line(won: Fraction, lost: Fraction) -> str:
     """'25:2' or '7½:1½' as a table prints it."""
     return f"{points_text(won)}:{points_text(lost)}"
+
+
+# The end of a season: promotion and relegation places.
+
+PROMOTION, RELEGATION = "promotion", "relegation"
+
+
+def check_places(teams: int, promotion: int, relegation: int) -> None:
+    """Refuse places the group cannot give: negative, or more than its teams together."""
+    for name, value in (("promotion", promotion), ("relegation", relegation)):
+        if value < 0:
+            raise LeagueError(f"{name}: must be 0 or more, not {value}")
+    if promotion + relegation > teams:
+        raise LeagueError(
+            f"promotion, relegation: {promotion} + {relegation} places are more than the group's {teams} teams"
+        )
+
+
+def zones(table: Sequence[Place], promotion: int, relegation: int) -> dict[int, str]:
+    """place -> "promotion" (the first ``promotion`` places) or "relegation" (the last
+    ``relegation``); the places between stay. Shared places (before the first match day)
+    promote and relegate nobody."""
+    check_places(len(table), promotion, relegation)
+    if len({p.place for p in table}) < len(table):
+        return {}
+    count = len(table)
+    found = {p.place: PROMOTION for p in table if p.place <= promotion}
+    found |= {p.place: RELEGATION for p in table if p.place > count - relegation}
+    return found
 
 
 # The command line's match day (``manage.py evaluate --matchday FILE``).

@@ -14,6 +14,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django_tables2 import RequestConfig
 
+from core.addresses import absolute_link
 from core.params import number_param
 from tournaments import hooks
 from tournaments.lookups import published_tournament
@@ -25,6 +26,7 @@ from .categories import CategoryError, chosen_category
 from .files import csv_response
 from .live_board import board_page, progress, seconds_param
 from .pages import Scope, board, scope_query, standings_page
+from .seat_board import PER_SCREEN, columns, seat_rows, waiting_series
 
 
 @dataclass(slots=True)
@@ -169,9 +171,11 @@ def live(request: HttpRequest, tournament_id: int) -> HttpResponse:
     with the series' progress and a clock. ``?part=board&page=<n>``: page n's board
     only, what static/js/projector.js fetches next: the screen is the hall's, so it turns
     only while the standings are public, also in the director's own logged-in browser (a
-    director may open the page to look before publishing; withdrawn, it leaves the screen)."""
+    director may open the page to look before publishing; withdrawn, it leaves the screen).
+    After a draw, until the series' first deal, the screen turns through "where do I sit"
+    first (``?part=seats&page=<n>``, standings.seat_board), then the standings."""
     tournament = published_tournament(request, tournament_id)
-    if request.GET.get("part") == "board" and not tournament.standings_public:
+    if request.GET.get("part") in ("board", "seats") and not tournament.standings_public:
         raise Http404
     return _live(request, tournament)
 
@@ -185,11 +189,14 @@ def _live(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     except CategoryError as error:
         return bad_category(request, tournament, error)
     number = number_param(request.GET.get("page"))
+    url = reverse("public:live", args=[tournament.pk])
+    # The series drawn and not started: its seats come first on the screen (one query per mark).
+    waiting = cached(cache_key(tournament, mark, "waiting"), lambda: waiting_series(tournament) or 0) or None
+    seats_first = f"{url}?{scope_query(scope, page=1, part='seats')}" if waiting else None
 
     def render_board() -> str:
         found = board(tournament, mark, scope)
         page = board_page(found.rows, number)
-        url = reverse("public:live", args=[tournament.pk])
         context = {
             "tournament": tournament,
             "board": page,
@@ -198,12 +205,35 @@ def _live(request: HttpRequest, tournament: Tournament) -> HttpResponse:
                 tournament, mark, [scope.series_number] if scope.series_number else outline.numbers, found.finality
             ),
             "finality": found.finality,
-            "next_url": f"{url}?{scope_query(scope, page=page.next, part='board')}",
+            "next_url": seats_first
+            if seats_first and page.next == 1
+            else f"{url}?{scope_query(scope, page=page.next, part='board')}",
         }
         return render_to_string("standings/_live_table.html", context)
 
-    html = cached(cache_key(tournament, mark, "live", *scope.key(), number or 1, language=True), render_board)
-    if request.GET.get("part") == "board" or request.htmx:  # htmx: a projector page of before the rotation
+    def render_seats() -> str:
+        rows = cached(cache_key(tournament, mark, "seat-rows", waiting), lambda: seat_rows(tournament, waiting))
+        page = board_page(rows, number, per_page=PER_SCREEN)
+        last = page.number == page.pages
+        after = "board" if last else "seats"  # the last seat screen leads to the standings
+        context = {
+            "series": waiting,
+            "board": page,
+            "columns": columns(page.rows),
+            "lookup_url": absolute_link(request, reverse("player:lookup", args=[tournament.pk])),
+            "next_url": f"{url}?{scope_query(scope, page=1 if last else page.next, part=after)}",
+        }
+        return render_to_string("standings/_seat_board.html", context)
+
+    part = request.GET.get("part")
+    if waiting and (part == "seats" or (part is None and not request.htmx)):
+        key = cache_key(tournament, mark, "live-seats", *scope.key(), number or 1, language=True)
+        html = cached(key, render_seats)
+    else:  # the standings; also a screen asking for seats once play has begun
+        if part == "seats":
+            number = 1
+        html = cached(cache_key(tournament, mark, "live", *scope.key(), number or 1, language=True), render_board)
+    if part in ("board", "seats") or request.htmx:  # htmx: a projector page of before the rotation
         return HttpResponse(html)
     context = {
         "tournament": tournament,

@@ -47,6 +47,7 @@ from referees.models import Dispute, RefereeAssignment
 from signoff.pins import seat_pin
 from tests import factories
 from tournaments.models import Registration, Seat, Series, Table
+from tournaments.player_links import player_token
 
 pytestmark = pytest.mark.django_db
 
@@ -216,6 +217,23 @@ def series(w, token):
 
 def player(w, token):
     return {"tournament_id": w.t.pk, "player_id": w.registrations[0].player_id}
+
+
+def own_page(w, token):
+    return {"token": player_token(w.registrations[0])}
+
+
+def guessed_page(w, token):
+    return {"token": f"{w.registrations[0].pk}-{'a' * 24}"}
+
+
+def start_numbers(w) -> None:
+    for number, registration in enumerate(w.registrations, start=1):
+        Registration.objects.filter(pk=registration.pk).update(start_number=number)
+
+
+def lookup_data(w) -> dict:
+    return {"start_number": "1", "surname": "Oneworth"}
 
 
 def upload(name: str, content: bytes) -> SimpleUploadedFile:
@@ -476,6 +494,27 @@ def league_data(w) -> dict:
     }
 
 
+def season_rules_data(w) -> dict:
+    data = {"forfeit_fine": "25", "individual_best": "0", "individual_minimum": "0", "individual_tie": "shared"}
+    return data | {f"level-{w.group.pk}": "1", f"promotion-{w.group.pk}": "1", f"relegation-{w.group.pk}": "0"}
+
+
+def a_league_with_a_deduction_and_a_forfeit(w) -> None:
+    from seasons import services
+
+    a_league(w)
+    w.deduction = services.deduct(w.teams[0], 1, "late report", user=w.users["director"])
+    w.forfeit = services.forfeit(w.match_day, w.teams[1], "did not come", user=w.users["director"])
+
+
+def a_league_finished(w) -> None:
+    """Match day 1 played and checked: the season may roll over."""
+    from leagues.checks import check
+
+    a_league_in_series_1(w)
+    check(w.match_day, user=w.users["director"])
+
+
 def team_data(w) -> dict:
     data = {"name": "Team A", "club": "Club A", "captain": "2"}
     data |= {f"roster-{k}_NUM_FORMS": "8" for k in ("MIN", "MAX")} | {"roster-TOTAL_FORMS": "8"}
@@ -636,6 +675,7 @@ MATRIX: list[Row] = [
         prepare=spare_directs,
     ),
     Row("director:start_list_pdf", tournament, get=STAFF),
+    Row("director:start_cards_pdf", tournament, get=STAFF),
     Row("director:reissue_link", lambda w, token: series(w, token) | {"table_number": 1}, post=STAFF),
     Row("director:reissue_links", series, post=STAFF),
     # After the draw (draw/views.py).
@@ -672,6 +712,13 @@ MATRIX: list[Row] = [
     Row("public:standings_csv", tournament, get=EVERYONE, prepare=published),
     Row("public:standings_pdf", tournament, get=UNPUBLISHED),
     Row("public:standings_pdf", tournament, get=EVERYONE, prepare=published),
+    # The player's own page: whoever holds its private link (his start card's QR); a guessed
+    # one is a 404. The lookup by start number and surname is open to everybody (throttled).
+    Row("player:page", own_page, get=EVERYONE),
+    Row("player:page", guessed_page, get=dict.fromkeys(EVERYONE, NOT_FOUND)),
+    Row(
+        "player:lookup", tournament, get=EVERYONE, post=EVERYONE, data=lookup_data, prepare=start_numbers, writes=False
+    ),
     # The scorekeepers' table links.
     Row("table:sheet", table_link, get=TABLE_LINK, post=TABLE_LINK, data=game_data()),
     Row("table:preview", table_link, post=TABLE_LINK, data=game_data(), writes=False),
@@ -1033,6 +1080,57 @@ MATRIX: list[Row] = [
         prepare=a_league_with_a_host,
     ),
     Row("leagues:publish", post=dict.fromkeys(EVERYONE, 401), prepare=a_league),
+    # The end of a season (seasons/urls.py): the managers'; the individual ranking also public.
+    Row("seasons:end", league, get=STAFF, prepare=a_league),
+    Row("seasons:rules", league, post=STAFF, data=season_rules_data, prepare=a_league),
+    Row(
+        "seasons:deduction_new",
+        league,
+        post=STAFF,
+        data=lambda w: {"team": str(w.teams[0].pk), "points": "1.5", "reason": "late report"},
+        prepare=a_league,
+    ),
+    Row(
+        "seasons:deduction_withdraw",
+        lambda w, token: league(w, token) | {"deduction_id": w.deduction.pk},
+        post=STAFF,
+        data=lambda w: {"reason": "report was on time"},
+        prepare=a_league_with_a_deduction_and_a_forfeit,
+    ),
+    Row(
+        "seasons:forfeit_new",
+        league,
+        post=STAFF,
+        data=lambda w: {"match_day": str(w.match_day.pk), "team": str(w.teams[0].pk), "reason": "did not come"},
+        prepare=a_league,
+    ),
+    Row(
+        "seasons:forfeit_withdraw",
+        lambda w, token: league(w, token) | {"forfeit_id": w.forfeit.pk},
+        post=STAFF,
+        data=lambda w: {"reason": "they came late"},
+        prepare=a_league_with_a_deduction_and_a_forfeit,
+    ),
+    Row("seasons:rollover", league, post=STAFF, data=lambda w: {"season": "2027"}, prepare=a_league_finished),
+    Row("seasons:players", league, get=STAFF, prepare=a_league_in_series_1),
+    Row("seasons:cross", league, get=STAFF, prepare=a_league_in_series_1),
+    Row("public:league_cross", league, get=UNPUBLISHED, prepare=a_league),
+    Row("public:league_cross", league, get=EVERYONE, prepare=a_league_published),
+    Row("seasons:players_file", lambda w, token: league(w, token) | {"kind": "csv"}, get=STAFF, prepare=a_league),
+    Row("public:league_players", league, get=UNPUBLISHED, prepare=a_league),
+    Row("public:league_players", league, get=EVERYONE, prepare=a_league_published),
+    Row(
+        "public:league_players_file",
+        lambda w, token: league(w, token) | {"kind": "pdf"},
+        get=UNPUBLISHED,
+        prepare=a_league,
+    ),
+    Row(
+        "public:league_players_file",
+        lambda w, token: league(w, token) | {"kind": "xlsx"},
+        get=EVERYONE,
+        prepare=a_league_published,
+    ),
     # The match-day package (packages/urls.py): the host's token, the managers' download, the
     # hall's import (for whoever manages a league or may set one up; a new league needs that
     # permission: the superuser's, the director manages the world's league only).

@@ -175,6 +175,8 @@ EXPORTS: dict[str, Variants] = {
     "rankings:file": lambda w: [({"kind": "csv"}, {}), ({"kind": "xlsx"}, {})],
     "public:ranking_file": lambda w: [({"kind": "csv"}, {}), ({"kind": "xlsx"}, {})],
     "leagues:season_csv": lambda w: [({"sheet": slugify(sheet)}, {}) for sheet in SEASON_SHEETS],
+    "seasons:players_file": lambda w: [({"kind": "csv"}, {}), ({"kind": "xlsx"}, {})],
+    "public:league_players_file": lambda w: [({"kind": "csv"}, {}), ({"kind": "xlsx"}, {})],
 }
 
 
@@ -203,6 +205,8 @@ def url_kwargs(w: SimpleNamespace) -> dict[str, object]:
         "ranking_id": w.ranking.pk,
         "entry_id": w.ranking_entry.pk,
         "decision_id": 1,  # undoing a decision is a POST
+        "deduction_id": 1,  # withdrawing a deduction or a forfeit is a POST
+        "forfeit_id": 1,
         "kind": "pdf",  # a ranking's file: CSV and XLSX are the variants in EXPORTS
         "sheet": "Ranking",
         "rest": "",
@@ -348,7 +352,9 @@ OTHER_COMMANDS = {
     "import_sheet",
     "import_tournament",
     "league_host",
+    "rollover_season",
     "import_matchday",
+    "rehearse",
     "bench",
     "demo",
     "loadtest",

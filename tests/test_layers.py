@@ -339,3 +339,14 @@ def test_a_view_rendering_another_apps_template_is_found(tmp_path):
     source = tmp_path / "views.py"
     source.write_text('render(request, "tournaments/players.html")\nrender(request, "standings/live.html")\n')
     assert foreign_templates({"standings.views": source}) == ["standings.views:1 renders tournaments/players.html"]
+
+
+def test_every_package_of_the_house_ships_in_the_wheel():
+    """pyproject's package list is written by hand: an app left out installs a wheel whose
+    settings name a module it does not hold (found only by .ci/wheel_check.py's serve)."""
+    import tomllib
+
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    included = pyproject["tool"]["setuptools"]["packages"]["find"]["include"]
+    missing = [package for package in PACKAGES if f"{package}*" not in included]
+    assert not missing, f"add to [tool.setuptools.packages.find] include: {missing}"

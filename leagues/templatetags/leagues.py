@@ -4,6 +4,8 @@ from django import template
 
 from skat.league import points_text, score_line
 
+from ..results import as_of as table_date
+
 register = template.Library()
 
 
@@ -25,3 +27,15 @@ def series_numbers(count: int) -> range:
 @register.filter
 def series_cells(result) -> list[tuple]:
     return [(p, points_text(w)) for p, w in zip(result.series_points, result.series_won, strict=True)]
+
+
+@register.filter
+def half(points) -> str:
+    """League points as a table prints them: 8 or 7½."""
+    return points_text(points)
+
+
+@register.filter
+def as_of(seasons) -> object:
+    """The tables' "Stand": the latest match day counted, or today."""
+    return table_date(seasons)

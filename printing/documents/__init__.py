@@ -13,7 +13,7 @@ import io
 from collections.abc import Callable, Sequence
 from typing import BinaryIO
 
-from django.db.models import Prefetch
+from django.db.models import F, Prefetch
 
 from money.ledger import SHEET_GAME_FIELDS, PrintedGame
 
@@ -282,3 +282,33 @@ def start_list_pdf(tournament, *, out: BinaryIO) -> None:
         for r in registrations
     ]
     write_start_list(lines, numbers, out, tournament=tournament)
+
+
+def start_cards_pdf(tournament, *, absolute_url: Callable[[str], str], out: BinaryIO) -> None:
+    """Each registered player's start card (:mod:`.startcards`) by start number, with his own
+    page's private link as QR code on the office's hall address. One query."""
+    from django.urls import reverse
+
+    from tournaments.models import Registration
+    from tournaments.player_links import player_path
+
+    from .startcards import StartCard, write_start_cards
+
+    registrations = (
+        Registration.objects.filter(tournament=tournament, withdrawn_after_series__isnull=True)
+        .select_related("player__club")
+        .order_by(F("start_number").asc(nulls_last=True), "player__sort_key", "pk")
+    )
+    lookup = absolute_url(reverse("player:lookup", args=[tournament.pk]))
+    cards = [
+        StartCard(
+            tournament.name,
+            r.start_number,
+            r.player.name,
+            r.player.club.name if r.player.club_id else "",
+            absolute_url(player_path(r)),
+            lookup,
+        )
+        for r in registrations
+    ]
+    write_start_cards(cards, out, f"{tournament.name}: start cards", practice=tournament.practice)

@@ -221,8 +221,9 @@ def test_a_season_of_two_match_days_through_the_pages(browser, live_server):
     fits(visitor, "league-season-390.png")
     desktop.goto(f"{base}/p/league/{league.pk}/")
     fits(desktop, "league-season-1920.png")
-    points = {desktop.locator(f"table.league-table tbody tr:nth-child({n}) td").nth(1).inner_text(): desktop.locator(
-        f"table.league-table tbody tr:nth-child({n}) td.points").inner_text() for n in range(1, 5)}  # fmt: skip
+    row = "table.league-table tbody tr:nth-child({})"  # points won and lost in two columns (issue 27, 11)
+    points = {desktop.locator(f"{row.format(n)} td").nth(1).inner_text(): ":".join(
+        desktop.locator(f"{row.format(n)} td.points").all_inner_texts()) for n in range(1, 5)}  # fmt: skip
     assert all(re.fullmatch(r"\d+½?:\d+½?", v) for v in points.values()), points
     # Two match days of two series, three opponents each: 12 points a team, 24 for all.
     won_lost = [re.split(":", v.replace("½", ".5")) for v in points.values()]

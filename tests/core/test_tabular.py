@@ -52,3 +52,11 @@ def test_the_header_passes_the_guard_too():
     cells_written = [(sheet[at].value, sheet[at].data_type) for at in ("A1", "A2", "B2")]
     assert cells_written == [("'=Head", "s"), ("'+1+1", "s"), (-2, "n")]
     assert sheet.freeze_panes == "A2" and sheet["A1"].font.bold
+
+
+def test_a_german_csv_writes_decimals_with_a_comma_and_keeps_the_guard():
+    rows = [[7.5, Decimal("12.25"), 3, "1.5", "-2.5", None]]
+    assert csv_text(["a"], rows).splitlines()[1] == "7.5;12.25;3;1.5;'-2.5;"
+    for language in ("de", "de-at"):
+        assert csv_text(["a"], rows, language=language).splitlines()[1] == "7,5;12,25;3;1.5;'-2.5;"
+    assert csv_text(["a"], [[-0.5]], language="de").splitlines()[1] == "-0,5"  # a number, never a formula

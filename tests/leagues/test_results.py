@@ -51,7 +51,7 @@ def test_the_season_reads_in_a_constant_number_of_queries(group, django_assert_m
     group, teams = group
     played_day(group, teams, 1, ["Team A", "Team B"])
     played_day(group, teams, 2, ["Team C", "Team D"])
-    with django_assert_max_num_queries(6):
+    with django_assert_max_num_queries(9):  # three of them the season's forfeits, deductions and places
         season_tables([group])
 
 

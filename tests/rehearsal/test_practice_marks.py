@@ -12,6 +12,7 @@ from pypdf import PdfReader
 from printing.documents.common import PRACTICE_MARK
 from tests import factories
 from tournaments.models import Tournament
+from tournaments.player_links import player_token
 
 pytestmark = pytest.mark.django_db
 
@@ -39,6 +40,8 @@ def test_every_kind_of_page_says_practice(client, evening):
         reverse("table:dispute", args=[table.token]),
         reverse("public:standings", args=[t.pk]),
         reverse("public:live", args=[t.pk]),
+        reverse("player:page", args=[player_token(t.registrations.first())]),
+        reverse("player:lookup", args=[t.pk]),
     ]
     for path in pages:
         response = client.get(path)
@@ -57,7 +60,7 @@ def test_a_real_tournament_shows_no_practice_mark_and_no_rehearsal(client):
 
 def test_every_page_of_a_practice_pdf_is_marked(client, evening):
     t, _series = evening
-    whole = ("standings_pdf", "start_list_pdf", "prizes_pdf")
+    whole = ("standings_pdf", "start_list_pdf", "start_cards_pdf", "prizes_pdf")
     series_pdfs = ("series_sheets_pdf", "series_cards_pdf", "series_pin_slips_pdf", "series_settlement_pdf")
     for name in whole + series_pdfs:
         args = [t.pk] if name in whole else [t.pk, 1]

@@ -13,6 +13,6 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='tournament',
             name='practice',
-            field=models.BooleanField(default=False, editable=False, verbose_name='practice'),
+            field=models.BooleanField(default=False, db_default=False, editable=False, verbose_name='practice'),
         ),
     ]

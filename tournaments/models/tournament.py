@@ -71,7 +71,7 @@ class Tournament(models.Model):
     )
     #: A rehearsal's tournament (``manage.py rehearse``): marked on every page and PDF, never
     #: published or exported to a league. Set when the rehearsal creates it, never by a form.
-    practice = models.BooleanField(_("practice"), default=False, editable=False)
+    practice = models.BooleanField(_("practice"), default=False, db_default=False, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     objects = TournamentQuerySet.as_manager()

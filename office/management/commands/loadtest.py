@@ -1,9 +1,12 @@
 """``manage.py loadtest``: the office under load through the table links, then an audit of the database.
 
-Two profiles. ``tables`` (the default): scorekeepers enter whole tables at once, with
+Four profiles. ``tables`` (the default): scorekeepers enter whole tables at once, with
 double submits and resends (:mod:`perf.loadtest`). ``hall``: a whole evening's
 hall for a bounded time, 750 tables with two lists each at a real pace and 3,000
-spectators reloading the public standings (:mod:`perf.hall`). See the docs, "Benchmarks".
+spectators reloading the public standings (:mod:`perf.hall`). ``seats``: 3,000 players
+look up their seats right after a draw, 50 a second for a minute (:mod:`perf.seats`).
+``publish``: the halls of a national league day publish their match days (:mod:`perf.publish`).
+See the docs, "Benchmarks".
 """
 
 from __future__ import annotations
@@ -11,22 +14,24 @@ from __future__ import annotations
 from django.core.management.base import BaseCommand, CommandError
 
 from office import serve
-from perf import hall, hall_clients, loadtest, publish, scorekeepers, scratch
+from perf import hall, hall_clients, loadtest, publish, scorekeepers, scratch, seats
 
 
 class Command(BaseCommand):
     help = (
         "Serve the office with waitress (or --server) on a loopback address against a throwaway database, load it "
         "with simulated phones (--profile tables: whole tables at once; --profile hall: 750 tables with two lists "
-        "and 3,000 spectators at a real pace), then check every deal in the database."
+        "and 3,000 spectators at a real pace; --profile seats: 3,000 players look up their seats after a draw), then "
+        "check every deal in the database."
     )
 
     def add_arguments(self, parser) -> None:
         parser.add_argument(
             "--profile",
-            choices=["tables", "hall", "publish"],
+            choices=["tables", "hall", "seats", "publish"],
             default="tables",
             help="tables: scorekeepers enter whole tables at once (default); hall: a whole hall at a real pace; "
+            "seats: the players look up their seats right after a draw; "
             "publish: the halls of a national league day publish their match days",
         )
         parser.add_argument(
@@ -79,6 +84,18 @@ class Command(BaseCommand):
             "--timeout", type=float, default=30.0, help="seconds a phone waits for an answer before sending again (30)"
         )
 
+        seats_group = parser.add_argument_group("profile seats")
+        seats_group.add_argument("--players", type=int, default=3000, help="players looking up their seats (3000)")
+        seats_group.add_argument("--rate", type=float, default=50.0, help="lookups per second (50)")
+        seats_group.add_argument(
+            "--burst", type=float, default=60.0, help="seconds the lookups go on after the draw (60)"
+        )
+        seats_group.add_argument(
+            "--lookup-share",
+            type=float,
+            default=0.2,
+            help="share typing start number and surname instead of scanning the start card (0.2)",
+        )
         publish_group = parser.add_argument_group("profile publish")
         publish_group.add_argument(
             "--league-teams", type=int, default=1000, help="teams of the national league (default 1000, the DSkV)"
@@ -95,7 +112,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options) -> None:
         log = self.stdout.write
-        profiles = {"hall": self.hall, "publish": self.publish, "tables": self.tables}
+        profiles = {"hall": self.hall, "publish": self.publish, "seats": self.seats, "tables": self.tables}
         outcome = profiles[options["profile"]](options, log)
         log("")
         for line in outcome.lines:
@@ -155,6 +172,25 @@ class Command(BaseCommand):
                 workers=options["workers"] or serve.default_workers(),
                 threads=options["threads"] or self.default_threads(options) or 4,
                 pace=pace,
+                seed=options["seed"],
+                log=log,
+                server_name=options["server"],
+            )
+
+    def seats(self, options: dict, log) -> loadtest.Outcome:
+        if options["players"] < 8 or options["rate"] <= 0 or options["burst"] <= 0:
+            raise CommandError("--players must be at least 8, --rate and --burst above 0")
+        if not 0 <= options["lookup_share"] <= 1:
+            raise CommandError("--lookup-share must be between 0 and 1")
+        with scratch.scratch_database(options["database"], log=log, prefix="bench_seats") as database:
+            return seats.run(
+                database,
+                players=options["players"],
+                rate=options["rate"],
+                duration=options["burst"],
+                lookup_share=options["lookup_share"],
+                workers=options["workers"] or serve.default_workers(),
+                threads=options["threads"] or self.default_threads(options) or 4,
                 seed=options["seed"],
                 log=log,
                 server_name=options["server"],

@@ -1,0 +1,99 @@
+"""Start cards: one per player, handed over at the door with his start number.
+
+Each card carries the player's name, his start number in large type and his own page's
+private link as a QR code (players: where he sits in the series now drawn, his results,
+his place): after every draw he scans it instead of queueing at the wall. Under the code
+the lookup address, for a phone without a camera (start number and surname). Ten cards
+to an A4 page, two columns of five; cut along the dashed lines. The link opens his page
+only: it enters nothing and signs nothing (the PINs stay on their own slips).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from django.utils.translation import gettext as _
+from reportlab.pdfgen.canvas import Canvas
+
+from .cards import draw_qr
+from .common import PAGE_HEIGHT, PAGE_WIDTH, Text, choose_fonts, fit, new_canvas, wrap
+
+COLUMNS = 2
+ROWS = 5
+EDGE = 16.0
+CARD_WIDTH = (PAGE_WIDTH - 2 * EDGE) / COLUMNS
+CARD_HEIGHT = (PAGE_HEIGHT - 2 * EDGE) / ROWS
+PAD = 10.0
+QR_SIZE = 118.0
+NUMBER_SIZE = 34.0
+
+
+@dataclass(frozen=True, slots=True)
+class StartCard:
+    tournament: str
+    start_number: int | None
+    name: str
+    club: str
+    #: The absolute address of his own page (the QR code).
+    url: str
+    #: The absolute address of the lookup by start number and surname.
+    lookup_url: str
+
+
+def draw_start_card(text: Text, fonts: tuple[str, str], card: StartCard, x0: float, y0: float) -> None:
+    """One card with its lower left corner at ``(x0, y0)``."""
+    font, bold = fonts
+    left, top = x0 + PAD, y0 + CARD_HEIGHT - PAD
+    qr_x = x0 + CARD_WIDTH - PAD - QR_SIZE + 6
+    room = qr_x - left - 4
+    text.left(left, top - 8, fit(card.tournament, font, 8, room), font, 8)
+    text.left(left, top - 26, fit(card.name, bold, 13, room), bold, 13)
+    if card.club:
+        text.left(left, top - 39, fit(card.club, font, 9, room), font, 9)
+    text.left(left, top - 58, _("Start number"), font, 8)
+    text.left(left, top - 58 - NUMBER_SIZE, str(card.start_number or "-"), bold, NUMBER_SIZE)
+    note = _(
+        "Scan for your table and seat after every draw, your results and your place. "
+        "Or open %(url)s with your start number and surname."
+    ) % {"url": card.lookup_url}
+    for k, line in enumerate(wrap(note, font, 7, room, lines=4)):
+        text.left(left, y0 + PAD + 26 - 8.5 * k, line, font, 7)
+    draw_qr(text.canvas, card.url, qr_x, y0 + (CARD_HEIGHT - QR_SIZE) / 2, QR_SIZE)
+
+
+def cut_lines(canvas: Canvas) -> None:
+    canvas.setLineWidth(0.4)
+    canvas.setDash(3, 3)
+    path = canvas.beginPath()
+    for r in range(ROWS + 1):
+        y = PAGE_HEIGHT - EDGE - r * CARD_HEIGHT
+        path.moveTo(EDGE, y)
+        path.lineTo(PAGE_WIDTH - EDGE, y)
+    for c in range(COLUMNS + 1):
+        x = EDGE + c * CARD_WIDTH
+        path.moveTo(x, PAGE_HEIGHT - EDGE)
+        path.lineTo(x, EDGE)
+    canvas.drawPath(path)
+    canvas.setDash()
+
+
+def write_start_cards(cards: Sequence[StartCard], out, title: str, *, practice: bool = False) -> None:
+    """Every card, ten to an A4 page in the order given (by start number); a practice
+    tournament's pages are marked as such (printing.documents.common)."""
+    canvas = new_canvas(out, title, practice=practice)
+    fonts = choose_fonts([t for card in cards for t in (card.tournament, card.name, card.club)])
+    text = Text(canvas)
+    per_page = COLUMNS * ROWS
+    for start in range(0, max(len(cards), 1), per_page):
+        for k, card in enumerate(cards[start : start + per_page]):
+            row, column = divmod(k, COLUMNS)
+            x0 = EDGE + column * CARD_WIDTH
+            y0 = PAGE_HEIGHT - EDGE - (row + 1) * CARD_HEIGHT
+            draw_start_card(text, fonts, card, x0, y0)
+        if not cards:
+            text.left(EDGE + PAD, PAGE_HEIGHT - EDGE - 20, _("Nobody registered yet."), fonts[0], 10)
+        text.flush()
+        cut_lines(canvas)
+        canvas.showPage()
+    canvas.save()
