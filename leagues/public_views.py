@@ -4,7 +4,7 @@ their managers see the same pages under /league/ (leagues.views, leagues.urls)."
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
 from core.paging import page_of
@@ -22,24 +22,25 @@ ONE_PAGE_GROUPS = 2
 
 def season_page(request: HttpRequest, league: League, *, staff: bool) -> HttpResponse:
     """The season tables of every group (at most :data:`ONE_PAGE_GROUPS`), else of the
-    page's group or of the one ``?group=`` names, with the list of all groups."""
-    groups = league.groups.select_related("league")
+    page's group or of the one ``?group=`` names, with the list of all groups (the
+    groups are read once: no query more than one page of all groups)."""
+    groups = list(league.groups.select_related("league"))
     chosen = request.GET.get("group", "")
     page = None
     if chosen.isascii() and chosen.isdigit() and len(chosen) <= 18:
-        shown = [get_object_or_404(groups, pk=int(chosen))]
+        shown = [group for group in groups if group.pk == int(chosen)]
+        if not shown:
+            raise Http404("no such group in this league")
     else:
-        chosen = ""
-        count = groups.count()
-        page = page_of(request, groups, count if 0 < count <= ONE_PAGE_GROUPS else 1)
+        page = page_of(request, groups, len(groups) if 0 < len(groups) <= ONE_PAGE_GROUPS else 1)
         shown = list(page.object_list)
-    index = list(league.groups.values_list("pk", "name")) if chosen or (page and page.has_other_pages()) else []
+    several = len(groups) > ONE_PAGE_GROUPS
     context = {
         "league": league,
         "seasons": season_tables(shown),
         "staff": staff,
         "page": page,
-        "index": index,
+        "index": [(group.pk, group.name) for group in groups] if several else [],
         "shown": {group.pk for group in shown},
     }
     return render(request, "leagues/season.html", context)
