@@ -134,6 +134,13 @@ class LeagueTeam(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    def __hash__(self) -> int:
+        """A team keys every series' result (skat.league): Model.__hash__ asks the primary
+        key's fields each time, ten thousand times on a national league's group pages."""
+        if self.pk is None:
+            raise TypeError("Model instances without primary key value are unhashable")
+        return hash(self.pk)
+
 
 class RosterEntry(models.Model):
     team = models.ForeignKey(LeagueTeam, on_delete=models.CASCADE, related_name="roster")

@@ -34,16 +34,22 @@ async def request(
     headers: dict[str, str] | None = None,
     timeout: float = 15.0,
     host: str = LOOPBACK,
+    content: bytes | None = None,
 ) -> Response:
-    """Send one request to ``host`` (a loopback address) at ``port`` and read the whole answer (Connection: close)."""
+    """Send one request to ``host`` (a loopback address) at ``port`` and read the whole answer (Connection: close).
+
+    ``form``: URL-encoded fields; ``content``: raw bytes as the body (a file).
+    """
     if not ipaddress.ip_address(host).is_loopback:
         raise ValueError(f"the load test sends to loopback addresses only, not {host}")
-    body = urllib.parse.urlencode(form).encode() if form is not None else b""
+    body = urllib.parse.urlencode(form).encode() if form is not None else content or b""
     lines = [f"{method} {path} HTTP/1.1", f"Host: {host}:{port}", "Connection: close"]
     for name, value in (headers or {}).items():
         lines.append(f"{name}: {value}")
     if form is not None:
         lines += ["Content-Type: application/x-www-form-urlencoded", f"Content-Length: {len(body)}"]
+    elif content is not None:  # a file as the body (the hosts' publication)
+        lines += ["Content-Type: application/octet-stream", f"Content-Length: {len(body)}"]
     raw = ("\r\n".join(lines) + "\r\n\r\n").encode() + body
 
     async def exchange() -> bytes:

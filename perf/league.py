@@ -57,20 +57,28 @@ def build_season(manager, *, teams: int = 8, match_days: int = 6, seed: int = 1)
         day = lineups.create_match_day(
             group, number=number, date=datetime.date(2026, 9, 1) + datetime.timedelta(days=7 * number), teams=playing
         )
-        for team in playing:
-            regulars = [e.player for e in team.roster.filter(position__lte=4).select_related("player")]
-            lineups.set_line_up(day, team, regulars)
-        tournament = day.tournament
-        for _series in range(tournament.series_count):
-            series = draw_series(tournament)
-            games = []
-            for table in series.tables.all():
-                for deal in range(1, tournament.deals_per_table(table.size) + 1):
-                    game = random_game(rng, deal, table.size)
-                    game.table = table
-                    game.entered_by = "bench"
-                    games.append(game)
-            Game.objects.bulk_create(games, batch_size=2000)
-            Series.objects.filter(pk=series.pk).update(status=Series.Status.FINISHED)
+        play_match_day(day, playing, rng)
         days.append(day)
     return Season(league, group, made, days)
+
+
+def play_match_day(day: MatchDay, playing: list[LeagueTeam], rng: random.Random) -> int:
+    """Line up each team's regulars, draw every series and enter every deal; answers the deals entered."""
+    for team in playing:
+        regulars = [e.player for e in team.roster.filter(position__lte=4).select_related("player")]
+        lineups.set_line_up(day, team, regulars)
+    tournament = day.tournament
+    entered = 0
+    for _series in range(tournament.series_count):
+        series = draw_series(tournament)
+        games = []
+        for table in series.tables.all():
+            for deal in range(1, tournament.deals_per_table(table.size) + 1):
+                game = random_game(rng, deal, table.size)
+                game.table = table
+                game.entered_by = "bench"
+                games.append(game)
+        Game.objects.bulk_create(games, batch_size=2000)
+        entered += len(games)
+        Series.objects.filter(pk=series.pk).update(status=Series.Status.FINISHED)
+    return entered

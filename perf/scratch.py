@@ -132,3 +132,16 @@ def _postgres_admin(config: dict, *statements: str) -> None:
     ) as conn:
         for statement in statements:
             conn.execute(statement)
+
+
+def database_size() -> int | None:
+    """The scratch database's size on disk in bytes (SQLite: its file and WAL), None when unknown."""
+    connection = connections["default"]
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_database_size(current_database())")
+            return cursor.fetchone()[0]
+    if connection.vendor == "sqlite":
+        path = Path(connection.settings_dict["NAME"])
+        return sum(p.stat().st_size for p in (path, path.with_name(path.name + "-wal")) if p.exists())
+    return None

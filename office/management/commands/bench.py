@@ -17,7 +17,7 @@ import time
 from django.core.management.base import BaseCommand, CommandError
 
 from config.heap import freeze_startup_heap
-from perf import bench, fixtures, pages, report, scratch
+from perf import bench, fixtures, national, national_pages, pages, report, scratch
 
 
 class Command(BaseCommand):
@@ -38,6 +38,18 @@ class Command(BaseCommand):
             "postgres://postgres@127.0.0.1:5432/ - a scratch database is created there and dropped",
         )
         parser.add_argument(
+            "--league-teams",
+            type=int,
+            help="the national league profile instead of the tournament: this many teams (a multiple of 4; "
+            "the DSkV: 1000) in groups of 16, every match day played, then its pages timed",
+        )
+        parser.add_argument(
+            "--league-days",
+            type=int,
+            default=national.LEAGUE_DAYS,
+            help=f"league days of the national profile (default {national.LEAGUE_DAYS})",
+        )
+        parser.add_argument(
             "--only",
             action="append",
             default=[],
@@ -48,6 +60,9 @@ class Command(BaseCommand):
         if options["players"] < 6 or options["series"] < 1 or options["repeat"] < 1:
             raise CommandError("--players must be at least 6, --series and --repeat at least 1")
         log = self.stdout.write
+        if options["league_teams"] is not None:
+            self.league(options, log)
+            return
 
         def chosen(name: str) -> bool:
             return not options["only"] or any(o.lower() in name.lower() for o in options["only"])
@@ -83,5 +98,44 @@ class Command(BaseCommand):
             log(report.page_report(page_rows))
         failed = [name for name, result in rows if not result.ok]
         failed += [name for name, _user, result in page_rows if not result.ok]
+        if failed:
+            raise CommandError(f"{len(failed)} target(s) missed: " + ", ".join(failed))
+
+    def league(self, options: dict, log) -> None:
+        """The national league profile: build the season, then time its pages (perf.national_pages)."""
+        teams, days = options["league_teams"], options["league_days"]
+        if teams < national.FOUR or teams % national.FOUR:
+            raise CommandError(f"--league-teams must be a multiple of {national.FOUR}, at least {national.FOUR}")
+        if days < 1:
+            raise CommandError("--league-days must be at least 1")
+        page_list = [
+            p
+            for p in national_pages.PAGES
+            if not options["only"] or any(o.lower() in p.name.lower() for o in options["only"])
+        ]
+        with scratch.scratch_database(options["database"], log=log) as database:
+            started = time.perf_counter()
+            log(f"building a national league of {teams} teams, {days} league days ...")
+            manager = national_pages.manager()
+            season = national.build_national(manager, teams=teams, league_days=days, seed=options["seed"], log=log)
+            built = time.perf_counter() - started
+            log(f"built in {built:.1f} s: {season.deals} deals")
+            size = scratch.database_size()
+            freeze_startup_heap()
+            site = national_pages.prepare(season, manager)
+            page_rows = []
+            for page in page_list:
+                log(f"measuring page: {page.name} ...")
+                page_rows.append((page.name, page.user, pages.measure_page(site, page, options["repeat"])))
+        log("")
+        where = f"{database.description.split()[0]}, {platform.node()}, Python {platform.python_version()}"
+        log(f"{where}, {os.cpu_count()} cores, repeat {options['repeat']}")
+        groups = len(season.groups)
+        log(
+            f"national league: {teams} teams in {groups} groups, {days} league days, {teams // 4 * days} match days,"
+            f" {season.deals} deals, built in {built:.0f} s, database {report.format_size(size)}"
+        )
+        log(report.page_report(page_rows))
+        failed = [name for name, _user, result in page_rows if not result.ok]
         if failed:
             raise CommandError(f"{len(failed)} target(s) missed: " + ", ".join(failed))

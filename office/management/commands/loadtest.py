@@ -1,10 +1,11 @@
 """``manage.py loadtest``: the office under load through the table links, then an audit of the database.
 
-Three profiles. ``tables`` (the default): scorekeepers enter whole tables at once, with
+Four profiles. ``tables`` (the default): scorekeepers enter whole tables at once, with
 double submits and resends (:mod:`perf.loadtest`). ``hall``: a whole evening's
 hall for a bounded time, 750 tables with two lists each at a real pace and 3,000
 spectators reloading the public standings (:mod:`perf.hall`). ``seats``: 3,000 players
 look up their seats right after a draw, 50 a second for a minute (:mod:`perf.seats`).
+``publish``: the halls of a national league day publish their match days (:mod:`perf.publish`).
 See the docs, "Benchmarks".
 """
 
@@ -13,7 +14,7 @@ from __future__ import annotations
 from django.core.management.base import BaseCommand, CommandError
 
 from office import serve
-from perf import hall, hall_clients, loadtest, scorekeepers, scratch, seats
+from perf import hall, hall_clients, loadtest, publish, scorekeepers, scratch, seats
 
 
 class Command(BaseCommand):
@@ -27,10 +28,11 @@ class Command(BaseCommand):
     def add_arguments(self, parser) -> None:
         parser.add_argument(
             "--profile",
-            choices=["tables", "hall", "seats"],
+            choices=["tables", "hall", "seats", "publish"],
             default="tables",
             help="tables: scorekeepers enter whole tables at once (default); hall: a whole hall at a real pace; "
-            "seats: the players look up their seats right after a draw",
+            "seats: the players look up their seats right after a draw; "
+            "publish: the halls of a national league day publish their match days",
         )
         parser.add_argument(
             "--database",
@@ -94,10 +96,23 @@ class Command(BaseCommand):
             default=0.2,
             help="share typing start number and surname instead of scanning the start card (0.2)",
         )
+        publish_group = parser.add_argument_group("profile publish")
+        publish_group.add_argument(
+            "--league-teams", type=int, default=1000, help="teams of the national league (default 1000, the DSkV)"
+        )
+        publish_group.add_argument(
+            "--halls", type=int, default=250, help="halls publishing the last league day's match days (default 250)"
+        )
+        publish_group.add_argument(
+            "--every", type=float, default=15.0, help="seconds between two halls' publications (default 15)"
+        )
+        publish_group.add_argument(
+            "--league-days", type=int, default=5, help="league days; the halls publish the last one (default 5)"
+        )
 
     def handle(self, *args, **options) -> None:
         log = self.stdout.write
-        profiles = {"hall": self.hall, "seats": self.seats, "tables": self.tables}
+        profiles = {"hall": self.hall, "publish": self.publish, "seats": self.seats, "tables": self.tables}
         outcome = profiles[options["profile"]](options, log)
         log("")
         for line in outcome.lines:
@@ -176,6 +191,29 @@ class Command(BaseCommand):
                 lookup_share=options["lookup_share"],
                 workers=options["workers"] or serve.default_workers(),
                 threads=options["threads"] or self.default_threads(options) or 4,
+                seed=options["seed"],
+                log=log,
+                server_name=options["server"],
+            )
+
+    def publish(self, options: dict, log) -> loadtest.Outcome:
+        teams, halls = options["league_teams"], options["halls"]
+        if teams < 4 or teams % 4 or options["league_days"] < 1:
+            raise CommandError("--league-teams must be a multiple of 4, at least 4; --league-days at least 1")
+        if not 1 <= halls <= teams // 4 or options["every"] < 0 or options["timeout"] <= 0:
+            raise CommandError(
+                f"--halls must be 1 to {teams // 4} (a league day's match days), --every at least 0, --timeout above 0"
+            )
+        with scratch.scratch_database(options["database"], log=log, prefix="bench_publish") as database:
+            return publish.run(
+                database,
+                teams=teams,
+                halls=halls,
+                every=options["every"],
+                league_days=options["league_days"],
+                workers=options["workers"] or serve.default_workers(),
+                threads=options["threads"] or self.default_threads(options) or 4,
+                timeout=options["timeout"],
                 seed=options["seed"],
                 log=log,
                 server_name=options["server"],
