@@ -21,7 +21,7 @@ bulk writes, raw SQL, the load test) can forget to count. SQLite and PostgreSQL 
 get their own dialect.
 
 The migrations create them from here: 0004 the seat totals, 0008 the results mark, 0009
-the results mark again on SQLite after tournaments/0010 rebuilt a table (and 0012 after tournaments/0017) (SQLite drops a
+and 0012 the results mark again on SQLite after tournaments/0010 and 0017 rebuilt a table (SQLite drops a
 table's triggers when Django rebuilds it: a migration that rebuilds one of the tables in
 :data:`RESULTS_MARK_SOURCES` or ``scoring_game`` must call :func:`recreate_on_sqlite`).
 A migration runs the statements as they are here when it runs, so these definitions are
