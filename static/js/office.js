@@ -5,7 +5,8 @@
  *   and "Cancel" sends nothing.
  * - data-autosubmit on a field: a change sends its form (the language switch).
  * - data-search="id" on a list: after a tap in it was answered, the search field "id" is
- *   emptied and has the focus again, ready for the next arrival (the desk).
+ *   emptied and has the focus again, ready for the next arrival (the desk); unless the
+ *   next name was typed while the tap was on its way.
  */
 (function () {
   "use strict";
@@ -25,14 +26,30 @@
     }
   });
 
-  document.addEventListener("htmx:afterRequest", function (event) {
+  function searchOf(event) {
     var source = event.detail && event.detail.elt;
     var list = source && source.closest && source.closest("[data-search]");
-    if (!list || !event.detail.successful) {
+    return list ? document.getElementById(list.getAttribute("data-search")) : null;
+  }
+
+  // What the search field held when the tap was sent: if the desk has typed the next
+  // arrival's name since, the answer must not wipe it (nor the search it started).
+  var typedBefore = new WeakMap();
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var field = searchOf(event);
+    if (field) {
+      typedBefore.set(event.detail.elt, field.value);
+    }
+  });
+
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var field = searchOf(event);
+    if (!field || !event.detail.successful) {
       return;
     }
-    var field = document.getElementById(list.getAttribute("data-search"));
-    if (field) {
+    var before = typedBefore.get(event.detail.elt);
+    typedBefore.delete(event.detail.elt);
+    if (before === undefined || field.value === before) {
       field.value = "";
       field.focus();
     }
