@@ -67,6 +67,11 @@ SCHWARZ = (
             "declarer_points, declarer_tricks: card points 1 and tricks 5 do not fit: the declarer's tricks and the "
             "skat are 17 cards, which count 11 to 114 card points (1.2.2)",
         ),
+        (
+            GRAND | {"declarer_points": 119, "declarer_tricks": 10},
+            "declarer_points, declarer_tricks: card points 119 and tricks 10 do not fit: the declarer's tricks and "
+            "the skat are 32 cards, and no 32 cards of the pack count exactly 119 (1.2.2)",
+        ),
         ({"contract": "null", "tops": 1, "declarer_tricks": 0}, "tops: null games have no tops (2.4.3)"),
         (
             {"contract": "null", "schneider_announced": True, "declarer_tricks": 0},
