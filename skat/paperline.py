@@ -27,6 +27,7 @@ import: a pure function, tested letter by letter.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from .terms import CONTRACT_NAMES, GAME_VALUES, Contract, RuleError, gettext_noop
@@ -58,6 +59,9 @@ PASSED = frozenset({"-", "0"})
 BID_PREFIXES = ("b", "r")
 #: The fields a line has, in its order: what errors name.
 FIELDS = ("declarer", "contract", "tops", "flags", "points", "bid")
+#: What the reader skips and what it takes as a number: ASCII digits only (not "²" nor an Arabic-Indic digit).
+SPACES = re.compile(" *")
+DIGITS = re.compile("[0-9]*")
 
 
 @dataclass(frozen=True, slots=True)
@@ -264,13 +268,11 @@ class _Reader:
         return char
 
     def spaces(self) -> None:
-        while self.peek() == " ":
-            self.at += 1
+        self.at = SPACES.match(self.text, self.at).end()
 
     def digits(self) -> str:
         start = self.at
-        while self.peek().isascii() and self.peek().isdigit():
-            self.at += 1
+        self.at = DIGITS.match(self.text, self.at).end()
         return self.text[start : self.at]
 
     def rest(self) -> str:

@@ -96,3 +96,90 @@ def test_a_prize_list_names_a_bad_count_and_rounds_shares_down():
     refused("places: must be a whole number", fees.prize_list, D("10"), [], -1)
     prizes = fees.prize_list(D("0.07"), [fees.PrizeRule(place=1, percent=D(50))], 1)
     assert prizes.prizes == ((1, D("0.03")),)
+
+
+def printed(account: fees.Account) -> list[str]:
+    """The account's five sums as a page prints them."""
+    sums = (account.entry_fees, account.list_fees, account.lost_game_fees, account.passed_out_fees)
+    return [str(s) for s in (*sums, account.table_money)]
+
+
+def test_the_account_of_no_tables_prints_cents():
+    """A series without tables yet: every sum is 0.00 as money prints, not a bare 0."""
+    account = fees.tables_account(fees.FeeRules(entry_fee=D("5.00"), list_fee=D("3.00")), [])
+    assert printed(account) == ["0.00"] * 5
+    assert str(account.kept) == "0.00"
+
+
+def test_a_table_size_without_a_passed_out_schedule_or_table_money_pays_none():
+    """The schedules are per table size: a table of four where only tables of three have
+    a passed-out fee and table money pays the lost games alone."""
+    rules = fees.FeeRules(
+        lost_game_steps=((1, D("0.50")),),
+        passed_out_steps={3: ((1, D("0.50")),)},
+        table_money={3: {1: D("2.00")}},
+    )
+    table = fees.TableCounts(size=4, lost=(1, 0, 0, 2), passed_out=5, entry_due=0, list_due=0)
+    account = fees.tables_account(rules, [table])
+    assert (account.lost_game_fees, account.passed_out_fees, account.table_money) == (D("1.50"), D("0.00"), D("0.00"))
+
+
+def test_a_table_of_three_pays_the_table_money_of_its_three_places_only():
+    """Table money is by place at the table: a row naming a 4th place pays nobody at three."""
+    rules = fees.FeeRules(table_money={3: {1: D("2.00"), 2: D("1.00"), 3: D("0.50"), 4: D("9.00")}})
+    table = fees.TableCounts(size=3, lost=(0, 0, 0), passed_out=0, entry_due=0, list_due=0)
+    assert fees.tables_account(rules, [table, table]).table_money == D("7.00")
+
+
+def test_the_fee_counts_and_the_place_name_their_field():
+    refused("passed_out: must be a whole number of 0 or more, not -1", fees.passed_out_fees, (), -1)
+    refused("lost: must be a whole number of 0 or more, not 2.5", fees.lost_game_fees, (), 2.5)
+    refused("place: must be a whole number of 0 or more, not -1", fees.table_money, {}, -1)
+    with pytest.raises(fees.FeeError) as raised:
+        fees.table_money({1: D("2.00")}, 0)
+    assert str(raised.value) == "place: places at a table start at 1"
+
+
+def test_the_sum_of_no_accounts_prints_cents():
+    assert printed(fees.Account.of([])) == ["0.00"] * 5
+
+
+@pytest.mark.parametrize("wrong", ["lost", "places", "entry_due", "list_due"])
+def test_each_per_seat_value_of_a_table_account_is_one_per_seat(wrong):
+    given = {"lost": [0, 0, 0, 0], "places": [1, 2, 3, 4], "entry_due": [False] * 4, "list_due": [True] * 4}
+    given[wrong] = given[wrong][:3]
+    seats = "seats: give one value per seat, 4 in all"
+    refused(seats, fees.table_account, fees.FeeRules(), size=4, passed_out=0, **given)
+
+
+def test_a_table_account_lists_each_seat_with_its_own_place_games_and_fees():
+    """Seat by seat, nothing taken from a neighbour: seats 1-4 with their places, lost
+    games and list fee; a size without a passed-out schedule or table money pays none."""
+    rules = fees.FeeRules(
+        list_fee=D("2.00"),
+        lost_game_steps=((1, D("0.50")),),
+        passed_out_steps={3: ((1, D("0.50")),)},
+        table_money={3: {1: D("2.00")}},
+    )
+    accounts = fees.table_account(
+        rules, size=4, lost=[3, 0, 1, 2], places=[2, 4, 1, 3], passed_out=6, list_due=[True, False, True, False]
+    )
+    assert [(a.seat, a.place, a.lost_games, a.list_fee, a.lost_game_fees) for a in accounts] == [
+        (1, 2, 3, D("2.00"), D("1.50")),
+        (2, 4, 0, D("0.00"), D("0.00")),
+        (3, 1, 1, D("2.00"), D("0.50")),
+        (4, 3, 2, D("0.00"), D("1.00")),
+    ]
+    assert {(a.passed_out_fees, a.table_money) for a in accounts} == {(D("0.00"), D("0.00"))}
+
+
+def test_no_occurrences_cost_0_00_and_a_bad_count_is_named():
+    assert str(fees.cumulative(((1, D("0.50")),), 0)) == "0.00"
+    refused("count: must be a whole number of 0 or more, not -1", fees.cumulative, (), -1)
+
+
+def test_two_steps_from_the_same_occurrence_charge_the_lower_amount_once():
+    """A schedule naming one start twice (the office's form refuses it) is not charged
+    twice: the steps are taken in order and the first of equal starts, the lower amount, applies."""
+    assert fees.cumulative(((1, D("1.00")), (1, D("0.50"))), 2) == D("1.00")
+    assert fees.step_amount(((1, D("0.50")), (1, D("1.00"))), 1) == D("0.50")

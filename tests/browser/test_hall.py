@@ -15,7 +15,7 @@ import socket
 import sqlite3
 import subprocess
 import sys
-import time
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -65,17 +65,28 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def wait_for(process: subprocess.Popen, port: int, log: Path, seconds: float = 180) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            pytest.fail(f"manage.py serve stopped:\n{log.read_text(errors='replace')}")
-        try:
-            with socket.create_connection((DEVICE, port), timeout=0.5):
-                return
-        except OSError:
-            time.sleep(0.3)
-    pytest.fail(f"the office did not answer within {seconds} s:\n{log.read_text(errors='replace')}")
+def wait_for(process: subprocess.Popen, directory: Path, log: Path, seconds: float = 180) -> None:
+    """Until the server says it listens: its last line before serving, "Data directory: ..."
+    (flushed once the socket is bound, so a connection from then on is accepted). Its output
+    goes on into ``log`` as it comes; no polling of the port."""
+    ready = threading.Event()
+    said: list[str] = []
+
+    def copy() -> None:
+        with log.open("a", encoding="utf-8") as out:
+            for line in process.stdout:
+                out.write(line)
+                out.flush()
+                if line.rstrip().endswith(str(directory)):
+                    said.append(line)
+                    ready.set()
+        ready.set()  # the server stopped: said below
+
+    threading.Thread(target=copy, daemon=True).start()
+    if not ready.wait(timeout=seconds):  # bounds a hang only
+        pytest.fail(f"the office did not start within {seconds} s:\n{log.read_text(errors='replace')}")
+    if not said:
+        pytest.fail(f"manage.py serve stopped:\n{log.read_text(errors='replace')}")
 
 
 @pytest.fixture(scope="module")
@@ -91,17 +102,19 @@ def hall(tmp_path_factory):
     env |= {"HALL_CHECK_PINGS": "5", "HALL_CHECK_INTERVAL_MS": "50"}
     env["SKAT_OFFICE_DATA"] = str(directory)  # the collected static files too, not the checkout's
     log = directory / "serve.log"
-    with log.open("w") as out:
-        process = subprocess.Popen(
-            [sys.executable, "manage.py", "serve", "--no-input"],
-            cwd=ROOT,
-            env=env,
-            stdin=subprocess.DEVNULL,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
+    process = subprocess.Popen(
+        [sys.executable, "manage.py", "serve", "--no-input"],
+        cwd=ROOT,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        encoding="utf-8",
+        errors="replace",
+    )
     try:
-        wait_for(process, port, log)
+        wait_for(process, directory, log)
         output = log.read_text()
         password = re.search(r"Director login created: director / (\S+) \(shown only now", output).group(1)
         yield Hall(base, f"http://127.0.0.1:{port}", password, database, output)

@@ -93,7 +93,22 @@ def test_a_passed_out_deal_is_sent_again_as_passed_out(phone, live_server):
     assert Game.objects.get(table=table).passed_out
 
 
+#: Counts the page's POSTs as it starts them (window.fetch called), before any network.
+COUNT_POSTS = """
+window.postsStarted = 0;
+const send = window.fetch;
+window.fetch = function (url, options) {
+  if (options && options.method === "POST") window.postsStarted += 1;
+  return send.apply(this, arguments);
+};
+"""
+
+
 def test_an_error_answer_is_shown_and_not_repeated(phone, live_server):
+    # The page's timers run on a clock the test moves: a minute of pauses passes at
+    # once, and any resend they would start is counted as the page starts it.
+    phone.clock.install()
+    phone.add_init_script(COUNT_POSTS)
     table = open_table(phone, live_server)
 
     def fail(n, route):
@@ -103,7 +118,9 @@ def test_an_error_answer_is_shown_and_not_repeated(phone, live_server):
     enter(phone, "Seat2", "Grand", tops=2, declarer_points=70)
     refused = "The office refused the deal (error 500): it is not saved yet."
     expect(phone.locator("#connection")).to_contain_text(refused)
-    phone.wait_for_timeout(2500)  # longer than the first pause before a resend
+    assert phone.evaluate("window.postsStarted") == 1
+    phone.clock.run_for(60_000)  # longer than the pauses before the first resends (1, 2, 4, ... s)
+    assert phone.evaluate("window.postsStarted") == 1
     assert len(posts) == 1
     assert not Game.objects.filter(table=table).exists()
     expect(phone.locator("tr.queued")).to_have_count(1)  # the deal waits on the phone
