@@ -131,3 +131,28 @@ def _english_after_each_test():
     from django.utils import translation
 
     translation.deactivate()
+
+
+@pytest.fixture(scope="session")
+def scratch_template(tmp_path_factory, django_db_setup, django_db_blocker):
+    """The bench's and load test's scratch SQLite databases start as a copy of this worker's
+    test database, migrated already (perf.scratch.TEMPLATE_ENV), instead of migrating anew.
+    Only on SQLite: on PostgreSQL these tests are agnostic and do not run."""
+    import sqlite3
+
+    from django.db import connection
+
+    from perf.scratch import TEMPLATE_ENV
+
+    if connection.vendor != "sqlite":
+        yield None
+        return
+    path = tmp_path_factory.mktemp("scratch-template") / "migrated.sqlite3"
+    with django_db_blocker.unblock():
+        connection.ensure_connection()
+        target = sqlite3.connect(path)
+        connection.connection.backup(target)
+        target.close()
+    os.environ[TEMPLATE_ENV] = str(path)
+    yield path
+    os.environ.pop(TEMPLATE_ENV, None)

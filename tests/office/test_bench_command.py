@@ -15,7 +15,7 @@ from games.models import Game
 from perf import bench, fixtures, oracle, pages, report, scratch, timing, xlsx
 from tournaments.models import Tournament
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("scratch_template")]
 
 
 def run_bench(*args: str) -> tuple[str, CommandError | None]:

@@ -16,7 +16,7 @@ from django.core.management import CommandError, call_command
 from leagues.models import League
 from perf import national, national_pages
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("scratch_template")]
 
 
 def run(command: str, *args: str) -> tuple[str, CommandError | None]:

@@ -20,7 +20,7 @@ from django.core.management import CommandError, call_command
 from perf import client, hall, hall_clients, loadtest, scorekeepers, scratch, server
 from tournaments.models import Tournament
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("scratch_template")]
 
 
 def test_six_scorekeepers_enter_their_tables_and_nothing_is_lost():

@@ -12,7 +12,7 @@ from django.test import override_settings
 from perf import seats
 from perf.scratch import Scratch
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("scratch_template")]
 
 
 def test_the_hall_is_drawn_and_each_seeker_finds_his_page_by_link_and_by_lookup(client):
