@@ -98,7 +98,9 @@ def revoke(user: AbstractBaseUser, right: str, *, by) -> None:
 
 
 def _league(right: str) -> League:
-    league = League.objects.filter(pk=int(right)).first() if str(right).isdigit() else None
+    # isascii: "²".isdigit() is True, but int("²") raises (a 500 on the revoke form).
+    number = str(right)
+    league = League.objects.filter(pk=int(number)).first() if number.isascii() and number.isdigit() else None
     if league is None:
         raise RuleError("right", gettext_noop("there is no league {right}"), "league", right=right)
     return league

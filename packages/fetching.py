@@ -8,6 +8,7 @@ before it is held whole. Nothing is written here.
 from __future__ import annotations
 
 import json
+import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -41,7 +42,7 @@ def fetch(url: str, token: str, *, key: str = "", timeout: float = 30) -> bytes:
     request = urllib.request.Request(url, headers={"Authorization": f"Token {token}", "Accept": "application/json"})
     try:
         with _OPENER.open(request, timeout=timeout) as response:
-            content = response.read(LIMITS.size + 1)
+            content = _read(response, LIMITS.size + 1, time.monotonic() + timeout)
     except urllib.error.HTTPError as error:
         raise PackageError(
             _("url: the league server refused (%(status)s): %(reason)s")
@@ -56,6 +57,23 @@ def fetch(url: str, token: str, *, key: str = "", timeout: float = 30) -> bytes:
     if len(content) > LIMITS.size:
         raise PackageError(_("url: the answer is larger than %(kb)s KB") % {"kb": LIMITS.size // 1024})
     return content
+
+
+def _read(response, most: int, deadline: float) -> bytes:
+    """At most ``most`` bytes of the answer, all of them before ``deadline``: the socket's
+    timeout bounds each read only, and a server trickling a byte at a time would hold the
+    worker for as long as it liked."""
+    chunks: list[bytes] = []
+    held = 0
+    while held < most:
+        if time.monotonic() > deadline:
+            raise TimeoutError("the answer took too long")
+        chunk = response.read1(min(64 * 1024, most - held))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        held += len(chunk)
+    return b"".join(chunks)
 
 
 def _reason(raw: bytes) -> str:

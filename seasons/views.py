@@ -148,8 +148,12 @@ def forfeit_new(request: HttpRequest, league: League) -> HttpResponse:
 
 def _withdraw(request: HttpRequest, league: League, item, group: Group) -> HttpResponse:
     form = WithdrawForm(request.POST)
+    if not form.is_valid():  # its field's checks too (a NUL byte, PostgreSQL's 500), not only the service's
+        for error in form.errors.get("reason", []):
+            messages.error(request, f"{form['reason'].label}: {error}")
+        return _back(league, group)
     try:
-        services.withdraw(item, form.data.get("reason", ""), user=request.user)
+        services.withdraw(item, form.cleaned_data["reason"], user=request.user)
     except RuleError as error:
         messages.error(request, refusal(error))
     else:
