@@ -123,6 +123,14 @@ def _ranked_player(site: Site) -> int:
     return site.ranking.lines.filter(category="").order_by("position").values_list("player_id", flat=True)[0]
 
 
+def _own_page(site: Site) -> str:
+    """A player's private page (the link his start card's QR code holds)."""
+    from tournaments.models import Registration
+    from tournaments.player_links import player_path
+
+    return player_path(Registration.objects.get(pk=site.registration_id))
+
+
 HTMX = {"HX-Request": "true"}
 
 #: The pages, in the order printed. A new one is a line: name, URL, user (and kind).
@@ -171,6 +179,9 @@ PAGES: list[Page] = [
     ),
     Page("live page (projector)", lambda site: reverse("public:live", args=[site.tid]), ANYONE),
     Page("live page, htmx refresh", lambda site: reverse("public:live", args=[site.tid]), ANYONE, headers=HTMX),
+    Page("player's own page", lambda site: _own_page(site), ANYONE),
+    Page("where do I sit? (lookup form)", _t("player:lookup"), ANYONE),
+    Page("start cards PDF", _t("director:start_cards_pdf"), DIRECTOR, document=True),
     Page("table link page", lambda site: reverse("table:sheet", args=[site.table.token]), TABLE_LINK),
     Page("second list page", lambda site: reverse("table:sheet", args=[site.table.control_token]), TABLE_LINK),
     Page("table link dispute", lambda site: reverse("table:dispute", args=[site.table.token]), TABLE_LINK),
@@ -184,6 +195,11 @@ PAGES: list[Page] = [
     Page("season table (public)", _league("public:season"), ANYONE),
     Page("match day page (public)", _league("public:match_day", _day), ANYONE),
     Page("team page (public)", _league("public:team", _team), ANYONE),
+    Page("match report (staff)", lambda site: reverse("leagueoffice:report", args=[_day(site)]), DIRECTOR),
+    Page(
+        "match report PDF", lambda site: reverse("leagueoffice:report_pdf", args=[_day(site)]), DIRECTOR, document=True
+    ),
+    Page("league rights (administrator)", lambda site: reverse("leagueoffice:rights"), DIRECTOR),
     Page("end of the season (staff)", _league("seasons:end"), DIRECTOR),
     Page("individual ranking (staff)", _league("seasons:players"), DIRECTOR),
     Page("individual ranking (public)", _league("public:league_players"), ANYONE),
