@@ -2,9 +2,11 @@
 
 The public pages (``/p/``: the standings, the projector, the statistics) are what a
 flood of spectators asks for at once, at the end of a series or when a draw is
-published. Each server process lets at most ``SPECTATOR_SLOTS`` of their requests run
-at the same time, whatever the server's threads; the rest never wait for a thread's
-turn behind Django:
+published. A page computed for a spectator within ``SPECTATOR_FRESH_SECONDS`` (2 s) is
+given as it is to the next ones, slot or no slot: 3,000 spectators reloading every 30 s
+cost one computation of each page every 2 s, not 100 a second. Beyond that, each server
+process lets at most ``SPECTATOR_SLOTS`` of their requests run at the same time,
+whatever the server's threads; the rest never wait for a thread's turn behind Django:
 
 - a spectator whose page was answered a moment ago (within ``BUSY_COPY_SECONDS``) gets
   that last computed page at once, from this process's memory (or 304 Not Modified
@@ -105,6 +107,7 @@ class SpectatorAdmission:
         self.slots = threading.BoundedSemaphore(max(1, self.slots_total))
         self.retry_after = retry_after if retry_after is not None else settings.BUSY_RETRY_AFTER
         self.copy_seconds = settings.BUSY_COPY_SECONDS
+        self.fresh_seconds = settings.SPECTATOR_FRESH_SECONDS
         self.kept: OrderedDict[tuple[str, str, str], Kept] = OrderedDict()
         self.lock = threading.Lock()
 
@@ -113,6 +116,9 @@ class SpectatorAdmission:
             return self.app(environ, start_response)
         language = language_of(environ)
         key = (environ.get("PATH_INFO", ""), environ.get("QUERY_STRING", ""), language)
+        kept = self.copy(environ, key, self.fresh_seconds)
+        if kept is not None:
+            return self.give(environ, start_response, kept)
         if not self.slots.acquire(blocking=False):
             return self.busy(environ, start_response, key, language)
         try:
@@ -152,23 +158,36 @@ class SpectatorAdmission:
                     self.kept.popitem(last=False)
         return body
 
-    def busy(
-        self, environ: dict, start_response: StartResponse, key: tuple[str, str, str], language: str
-    ) -> list[bytes]:
+    def copy(self, environ: dict, key: tuple[str, str, str], seconds: float) -> Kept | None:
+        """The page as last answered to a spectator, when at most ``seconds`` old and this
+        request may have it (GET or HEAD, not a logged-in browser's, not htmx)."""
+        if environ.get("REQUEST_METHOD") not in ("GET", "HEAD") or personal(environ):
+            return None
         with self.lock:
             kept = self.kept.get(key)
             if kept is not None:
                 # The pages the flood asks for stay; a spectator inventing queries
                 # (?x=1, ?x=2, ...) pushes out only his own, never asked again.
                 self.kept.move_to_end(key)
-        method = environ.get("REQUEST_METHOD")
-        fresh = kept is not None and time.monotonic() - kept.at <= self.copy_seconds
-        if kept is not None and fresh and method in ("GET", "HEAD") and not personal(environ):
-            if kept.etag and kept.etag in environ.get("HTTP_IF_NONE_MATCH", ""):
-                start_response("304 Not Modified", [(n, v) for n, v in kept.headers if n.lower() in ("etag", "vary")])
-                return [b""]
-            start_response(kept.status, kept.headers)
-            return [b""] if environ.get("REQUEST_METHOD") == "HEAD" else [kept.body]
+        if kept is None or time.monotonic() - kept.at > seconds:
+            return None
+        return kept
+
+    def give(self, environ: dict, start_response: StartResponse, kept: Kept) -> list[bytes]:
+        """The kept page, or 304 when the browser holds it already."""
+        if kept.etag and kept.etag in environ.get("HTTP_IF_NONE_MATCH", ""):
+            start_response("304 Not Modified", [(n, v) for n, v in kept.headers if n.lower() in ("etag", "vary")])
+            return [b""]
+        start_response(kept.status, kept.headers)
+        return [b""] if environ.get("REQUEST_METHOD") == "HEAD" else [kept.body]
+
+    def busy(
+        self, environ: dict, start_response: StartResponse, key: tuple[str, str, str], language: str
+    ) -> list[bytes]:
+        """Every slot taken: the last page computed (up to BUSY_COPY_SECONDS old), else "busy"."""
+        kept = self.copy(environ, key, self.copy_seconds)
+        if kept is not None:
+            return self.give(environ, start_response, kept)
         return self.busy_page(start_response, language)
 
     def busy_page(self, start_response: StartResponse, language: str) -> list[bytes]:

@@ -7,6 +7,7 @@ from django.urls import include, path, re_path
 
 from accounts.throttle import LoginView, ThrottledAdminAuthenticationForm
 from config.health import healthz
+from config.language import switch_language
 from dashboard import urls as dashboard_urls
 from draw import urls as draw_urls
 from leagues import public_urls as league_public_urls
@@ -63,6 +64,8 @@ urlpatterns = [
     path("accounts/login/", LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("i18n/", include("django.conf.urls.i18n")),
+    # The language switch every page links to: no form, no CSRF cookie (config/language.py).
+    path("lang/<str:code>/", switch_language, name="language"),
     # Can this office serve? One query, one cache round-trip, no session (config/health.py).
     path("healthz", healthz, name="healthz"),
     # The help pages: the built docs, English at /help/, German at /help/de/ (office/help.py).

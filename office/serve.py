@@ -1,11 +1,12 @@
-"""Serving the hall: waitress in this very process, with the production settings, on the laptop's network.
+"""Serving the hall: waitress in the command's processes, with the production settings, on the laptop's network.
 
 ``skat-office serve`` and ``manage.py serve`` (``make run``) put these together: the
 address phones use (from ``OFFICE_URL`` or the interfaces, ``config.hall``), the
 production settings (DEBUG off, plain HTTP unless ``SECURE=1``, the secret key file in
 the data directory: config.datadir.prepare sets them before Django starts), the static
-files collected for whitenoise, and waitress serving in the command's own process, so
-Ctrl-C stops it on Windows, macOS and Linux alike (no second process, no ``exec``).
+files collected for whitenoise, and waitress serving in the command's own process and,
+on a laptop with more than one core, in spawned processes sharing its socket
+(office.workers), so Ctrl-C stops it on Windows, macOS and Linux alike (no ``exec``).
 waitress was chosen by measurement (docs: Benchmarks): it runs everywhere, and with the
 spectator admission (config.admission) it keeps the entries' targets at three times the hall.
 """
@@ -27,6 +28,7 @@ from django.core.management import call_command
 from django.utils import translation
 
 from config import hall
+from office import workers
 
 
 def hall_url(port: int) -> tuple[str, hall.HallAddress | None]:
@@ -116,12 +118,17 @@ def collect_static() -> None:
 
 
 def create_server(bind: str, port: int, threads: int):
-    """waitress listening on ``bind:port``: pure Python, the same on Windows, macOS and Linux.
+    """waitress listening on ``bind:port`` (office.workers.listening_socket): see :func:`create_server_on`."""
+    return create_server_on(workers.listening_socket(bind, port), threads)
 
-    One process; ``threads`` serve requests, a spectator flood held to SPECTATOR_SLOTS of
-    them (config.admission). Many short connections (phones on Wi-Fi, one request each):
-    a long listen backlog and a high connection limit; poll() where the system has it
-    (select() alone stops at 512 or 1,024 sockets).
+
+def create_server_on(sock, threads: int):
+    """waitress on the listening socket ``sock``: pure Python, the same on Windows, macOS and Linux.
+
+    ``threads`` serve requests in this process, a spectator flood held to SPECTATOR_SLOTS
+    of them (config.admission). Many short connections (phones on Wi-Fi, one request
+    each): a high connection limit; poll() where the system has it (select() alone stops
+    at 512 or 1,024 sockets). Every serving process (office.workers) shares ``sock``.
     """
     from waitress.server import create_server as waitress_server
 
@@ -129,8 +136,7 @@ def create_server(bind: str, port: int, threads: int):
 
     return waitress_server(
         application,
-        host=bind,
-        port=port,
+        sockets=[sock],
         threads=threads,
         backlog=2048,
         # Windows has no poll(); its select() takes at most 512 sockets (Python's FD_SETSIZE there).
@@ -151,8 +157,9 @@ def behind_proxy() -> bool:
     return bool(settings.PROXY_COUNT or settings.SECURE_PROXY_SSL_HEADER)
 
 
-def serve_forever(server) -> None:
-    """Serve in this process until Ctrl-C (SIGINT) or SIGTERM (``docker stop``): then close and return."""
+def serve_forever(server, children: workers.Children | None = None) -> None:
+    """Serve in this process until Ctrl-C (SIGINT) or SIGTERM (``docker stop``): then close,
+    stop the other serving processes (``children``) and return."""
     # The evening's backups (core.backups): every BACKUP_EVERY_MINUTES and after each
     # finished series, in this one serving process.
     from core.backups import start_background
@@ -170,6 +177,8 @@ def serve_forever(server) -> None:
         pass
     finally:
         server.close()
+        if children is not None:
+            children.stop()
         backups.stop()
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)

@@ -1,6 +1,6 @@
 """A WSGI server serving the office for the load test, on a loopback address only, against a scratch database.
 
-``waitress`` is the office's own (office.serve: in one process, as ``skat-office serve``
+``waitress`` is the office's own (office.serve and office.workers, as ``skat-office serve``
 runs it, started through :mod:`perf.serving`); ``gunicorn``, ``granian`` and
 ``hypercorn`` are the candidates it was measured against, each with ``workers``
 processes of ``threads`` threads.
@@ -35,8 +35,8 @@ def free_port(host: str = LOOPBACK) -> int:
 
 def server_argv(name: str, host: str, port: int, workers: int, threads: int) -> list[str]:
     """The command line serving the office with ``name`` (office.serve.SERVERS), a long listen backlog each."""
-    if name == "waitress":  # the office's own, in one process: workers do not apply
-        return [sys.executable, "-m", "perf.serving", host, str(port), str(threads)]
+    if name == "waitress":  # the office's own: its processes share one socket (office.workers)
+        return [sys.executable, "-m", "perf.serving", host, str(port), str(threads), str(workers)]
     if name == "gunicorn":
         return [*gunicorn_argv(host, port, workers, threads), "--backlog", "2048"]
     if name == "granian":
@@ -55,7 +55,7 @@ def server_argv(name: str, host: str, port: int, workers: int, threads: int) -> 
 
 def describe(name: str, workers: int, threads: int) -> str:
     if name == "waitress":
-        return f"waitress, 1 process x {threads} thread(s) (as skat-office serve)"
+        return f"waitress, {workers} process(es) x {threads} thread(s) (as skat-office serve)"
     if name == "hypercorn":
         return f"hypercorn, {workers} worker(s) (WSGI in its thread pool)"
     return f"{name}, {workers} worker(s) x {threads} thread(s)"

@@ -50,6 +50,7 @@ AGNOSTIC = {
     "tests/office/test_loadtest_command.py",
     "tests/office/test_bench_command.py",
     "tests/office/test_league_bench.py",
+    "tests/office/test_workers.py",
     "tests/fuzz/test_publication_fuzz.py::test_a_hostile_body_costs_at_most_100_mb_and_2_s",
 }
 

@@ -577,6 +577,8 @@ MATRIX: list[Row] = [
         data=lambda w: {"language": "de", "next": "/"},
         writes=False,
     ),
+    # The language switch as a link (config/language.py): a cookie for anyone, no form.
+    Row("language", lambda w, token: {"code": "de"}, get=dict.fromkeys(EVERYONE, REDIRECT), writes=False),
     # The sign-offs' admin address before they moved to scoring: a permanent redirect for
     # everyone (the admin it leads to asks for a staff login).
     Row(

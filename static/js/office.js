@@ -3,7 +3,6 @@
  *
  * - data-confirm="question" on a form or on its submit button: the browser asks first,
  *   and "Cancel" sends nothing.
- * - data-autosubmit on a field: a change sends its form (the language switch).
  * - data-search="id" on a list: after a tap in it was answered, the search field "id" is
  *   emptied and has the focus again, ready for the next arrival (the desk); unless the
  *   next name was typed while the tap was on its way.
@@ -18,13 +17,6 @@
       event.stopImmediatePropagation();
     }
   }, true);
-
-  document.addEventListener("change", function (event) {
-    var field = event.target;
-    if (field.form && field.hasAttribute("data-autosubmit")) {
-      field.form.requestSubmit ? field.form.requestSubmit() : field.form.submit();
-    }
-  });
 
   function searchOf(event) {
     var source = event.detail && event.detail.elt;

@@ -208,3 +208,62 @@ def test_the_directors_projector_preview_never_reaches_a_busy_spectator(settings
     finally:
         request_started.connect(close_old_connections)
     assert status.startswith("503") and b"data-preview" not in body
+
+
+def test_a_page_answered_a_moment_ago_goes_to_the_next_spectators_even_with_slots_free(settings):
+    """3,000 spectators reloading every 30 s cost one computation of the page every
+    SPECTATOR_FRESH_SECONDS, not 100 a second; older, it is computed again."""
+    settings.SPECTATOR_FRESH_SECONDS = 2
+    inner = App()
+    admission = SpectatorAdmission(inner, slots=4, retry_after=5)
+    answers = [call(admission, "/p/1/standings/") for _ in range(50)]
+    assert inner.calls == ["/p/1/standings/"]
+    assert {(status, body) for status, _headers, body in answers} == {("200 OK", b"<p>/p/1/standings/</p>")}
+    assert call(admission, "/p/1/standings/", HTTP_IF_NONE_MATCH='"mark-7"')[0] == "304 Not Modified"
+    # A logged-in browser, htmx's fragment and a POST are never given the copy.
+    call(admission, "/p/1/standings/", HTTP_COOKIE="sessionid=director")
+    call(admission, "/p/1/standings/", HTTP_HX_REQUEST="true")
+    call(admission, "/p/1/standings/", method="POST")
+    assert len(inner.calls) == 4
+    admission.kept[("/p/1/standings/", "", "en")].at -= 2.5
+    call(admission, "/p/1/standings/")
+    assert len(inner.calls) == 5
+
+
+def test_without_a_fresh_interval_every_spectator_with_a_slot_reaches_django(settings):
+    settings.SPECTATOR_FRESH_SECONDS = 0
+    inner = App()
+    admission = SpectatorAdmission(inner, slots=4, retry_after=5)
+    for _ in range(3):
+        call(admission, "/p/1/standings/")
+    assert len(inner.calls) == 3
+
+
+@pytest.mark.django_db
+def test_the_public_standings_set_no_cookie_so_the_crowd_gets_their_copy(settings):
+    """The top bar's language switch is a link, not a form with a CSRF token: an anonymous
+    standings page sets no cookie and is kept for the next spectators (before, every
+    answer set a CSRF cookie, was personal, and 3,000 spectators were computed one by one)."""
+    from django.core.signals import request_finished, request_started
+    from django.core.wsgi import get_wsgi_application
+    from django.db import close_old_connections
+    from django.urls import reverse
+
+    from tests import factories
+
+    tournament = factories.tournament(standings_public=True)
+    admission = SpectatorAdmission(get_wsgi_application(), slots=2, retry_after=5)
+    server = {"SERVER_NAME": "testserver", "SERVER_PORT": "80", "wsgi.url_scheme": "http", "wsgi.input": io.BytesIO()}
+    # As the test client does: the test's transaction stays open across the two requests.
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    try:
+        for name in ("public:standings", "public:live"):
+            status, headers, body = call(admission, reverse(name, args=[tournament.pk]), **server)
+            assert status == "200 OK" and "Set-Cookie" not in headers, name
+            assert b"csrfmiddlewaretoken" not in body
+            assert name == "public:live" or b"/lang/de/?next=" in body  # the projector has no top bar
+    finally:
+        request_started.connect(close_old_connections)
+        request_finished.connect(close_old_connections)
+    assert len(admission.kept) == 2

@@ -21,7 +21,7 @@ from django.core.management import CommandError, call_command
 from django.utils import translation
 
 from config import hall
-from office import serve
+from office import serve, workers
 from office.management.commands import serve as command
 from tests import factories
 from tournaments.models import Tournament
@@ -46,8 +46,20 @@ def started(monkeypatch, settings, tmp_path):
     calls = {}
     monkeypatch.setattr(serve, "collect_static", lambda: calls.setdefault("static", settings.OFFICE_URL))
     monkeypatch.setattr(serve, "port_problem", lambda bind, port: None)
-    monkeypatch.setattr(serve, "create_server", lambda bind, port, threads: ("server", f"{bind}:{port}", threads))
-    monkeypatch.setattr(serve, "serve_forever", lambda server: calls.update(server=server))
+    monkeypatch.setattr(workers, "listening_socket", lambda bind, port: f"{bind}:{port}")
+    monkeypatch.setattr(serve, "create_server_on", lambda sock, threads: ("server", sock, threads))
+
+    class Children:
+        """The other serving processes, as they would have been started (office.workers)."""
+
+        def __init__(self, sock, count, threads, office_url, port):
+            calls["children"] = (sock, count, threads, office_url, port)
+
+        def start(self):
+            return self
+
+    monkeypatch.setattr(workers, "Children", Children)
+    monkeypatch.setattr(serve, "serve_forever", lambda server, children=None: calls.update(server=server))
     monkeypatch.setattr(hall, "detect", lambda: hall.HallAddress("192.168.1.20", "wlan0"))
 
     def run(*args: str) -> dict:
@@ -76,6 +88,22 @@ def test_the_first_start_prepares_the_hall_and_serves_the_network_in_its_own_pro
     demo = Tournament.objects.get()
     assert demo.is_director(director) and "The demo tournament is loaded" in out
     assert run["err"] == ""
+
+
+def test_more_processes_serve_on_the_same_socket_one_per_core_by_default(started, monkeypatch):
+    monkeypatch.setattr(workers.os, "cpu_count", lambda: 2)
+    assert started("--port", "8123")["children"] == ("0.0.0.0:8123", 1, 8, "http://192.168.1.20:8123", 8123)
+    monkeypatch.setattr(workers.os, "cpu_count", lambda: 12)
+    assert started()["children"][1] == 3  # four at most: the director's browser needs a core too
+    assert started("--processes", "1", "--threads", "4")["children"][1:3] == (0, 4)
+    monkeypatch.setenv("SERVE_PROCESSES", "2")  # the environment's choice, as PORT and HOST
+    assert started()["children"][1] == 1
+
+
+@pytest.mark.parametrize("processes", ["0", "17", "-1"])
+def test_a_number_of_processes_out_of_range_is_refused_with_what_to_do(started, processes):
+    with pytest.raises(CommandError, match=r"--processes must be from 1 to 16, e.g. --processes \d"):
+        started("--processes", processes)
 
 
 def test_a_second_start_keeps_key_login_and_tournaments(started, settings):

@@ -14,6 +14,7 @@ from __future__ import annotations
 from django.core.management.base import BaseCommand, CommandError
 
 from office import serve
+from office.workers import default_processes
 from perf import hall, hall_clients, loadtest, publish, scorekeepers, scratch, seats
 
 
@@ -44,13 +45,14 @@ class Command(BaseCommand):
             "--server",
             choices=serve.SERVERS,
             default=serve.SERVERS[0],
-            help="the WSGI server: waitress (the office's own, one process, as skat-office serve; the default), "
+            help="the WSGI server: waitress (the office's own, as skat-office serve; the default), "
             "or gunicorn, granian, hypercorn to compare",
         )
         parser.add_argument(
             "--workers",
             type=int,
-            help="server processes, not for waitress (tables: 4 on PostgreSQL, 1 on SQLite; hall: 2-4 by cores)",
+            help="server processes (waitress: as skat-office serve, one per core, at most 4; others: tables 4 on "
+            "PostgreSQL, 1 on SQLite; hall 2-4 by cores)",
         )
         parser.add_argument(
             "--threads",
@@ -124,7 +126,7 @@ class Command(BaseCommand):
         if options["clients"] < 1 or options["rounds"] < 1:
             raise CommandError("--clients and --rounds must be at least 1")
         postgres = options["database"] not in ("", "sqlite")
-        workers = options["workers"] or (4 if postgres else 1)
+        workers = options["workers"] or self.default_workers(options, 4 if postgres else 1)
         threads = options["threads"] or self.default_threads(options) or (1 if postgres else 4)
         plan = scorekeepers.Plan(
             think=options["think"],
@@ -147,8 +149,13 @@ class Command(BaseCommand):
             )
 
     @staticmethod
+    def default_workers(options: dict, others: int) -> int:
+        """waitress's processes as skat-office serve has them (office.workers); ``others`` for the rest."""
+        return default_processes() if options["server"] == "waitress" else others
+
+    @staticmethod
     def default_threads(options: dict) -> int | None:
-        """waitress's threads as skat-office serve has them (one process: all of them there)."""
+        """waitress's threads as skat-office serve has them (in each process)."""
         return serve.DEFAULT_THREADS if options["server"] == "waitress" else None
 
     def hall(self, options: dict, log) -> loadtest.Outcome:
@@ -169,7 +176,7 @@ class Command(BaseCommand):
                 tables=options["tables"],
                 spectators=options["spectators"],
                 duration=options["duration"],
-                workers=options["workers"] or serve.default_workers(),
+                workers=options["workers"] or self.default_workers(options, serve.default_workers()),
                 threads=options["threads"] or self.default_threads(options) or 4,
                 pace=pace,
                 seed=options["seed"],
@@ -189,7 +196,7 @@ class Command(BaseCommand):
                 rate=options["rate"],
                 duration=options["burst"],
                 lookup_share=options["lookup_share"],
-                workers=options["workers"] or serve.default_workers(),
+                workers=options["workers"] or self.default_workers(options, serve.default_workers()),
                 threads=options["threads"] or self.default_threads(options) or 4,
                 seed=options["seed"],
                 log=log,
@@ -211,7 +218,7 @@ class Command(BaseCommand):
                 halls=halls,
                 every=options["every"],
                 league_days=options["league_days"],
-                workers=options["workers"] or serve.default_workers(),
+                workers=options["workers"] or self.default_workers(options, serve.default_workers()),
                 threads=options["threads"] or self.default_threads(options) or 4,
                 timeout=options["timeout"],
                 seed=options["seed"],

@@ -1,6 +1,6 @@
 """``skat-office serve`` / ``manage.py serve`` (``make run``): the office as the evening needs it.
 
-A production server (waitress in this process, whitenoise, DEBUG off, the secret key
+A production server (waitress in this process and ``--processes`` - 1 more, whitenoise, DEBUG off, the secret key
 generated once in the data directory) listening on the laptop's network (``--bind``,
 0.0.0.0; port ``--port`` or ``PORT``, 8000), after it has compiled the translations,
 migrated the database, created the director's login on the first start
@@ -28,7 +28,7 @@ from django.utils.translation import gettext as _
 
 from config import datadir, hall
 from core.addresses import url_is_loopback
-from office import serve
+from office import serve, workers
 from office.demo import create_demo
 from office.director import DIRECTOR, DirectorLogin, ensure_director, password_message
 from tournaments.models import Tournament
@@ -36,7 +36,8 @@ from tournaments.models import Tournament
 
 class Command(BaseCommand):
     help = (
-        "Serve the office to the hall: waitress in this process on the laptop's network, DEBUG off, the data in "
+        "Serve the office to the hall: waitress in this process (and --processes - 1 more) on the laptop's "
+        "network, DEBUG off, the data in "
         "the data directory, the demo in an empty database (--no-demo: none, for a league server)."
     )
 
@@ -45,6 +46,12 @@ class Command(BaseCommand):
         parser.add_argument("--port", type=int, default=int(os.environ.get("PORT") or 8000))
         parser.add_argument(
             "--threads", type=int, default=serve.DEFAULT_THREADS, help="threads serving requests (default 8)"
+        )
+        parser.add_argument(
+            "--processes",
+            type=int,
+            default=int(os.environ.get("SERVE_PROCESSES") or workers.default_processes()),
+            help="processes serving requests, all on the same port (default: one per core, at most 4)",
         )
         parser.add_argument("--no-demo", action="store_true", help="do not load the demo, even into an empty database")
         parser.add_argument(
@@ -80,6 +87,11 @@ class Command(BaseCommand):
             raise CommandError(problem)
         if options["threads"] < 1:
             raise CommandError("--threads must be at least 1, e.g. --threads 8.")
+        if not 1 <= options["processes"] <= workers.MAX_PROCESSES:
+            raise CommandError(
+                f"--processes must be from 1 to {workers.MAX_PROCESSES}, "
+                f"e.g. --processes {workers.default_processes()}."
+            )
         office_url, detected = serve.hall_url(port)
         serve.use_office_url(office_url, port)
         if not os.environ.get("SECRET_KEY", "").strip():
@@ -93,13 +105,15 @@ class Command(BaseCommand):
             self.stdout.write(_("The demo tournament is loaded (the database was empty)."))
         serve.collect_static()
         try:
-            server = serve.create_server(bind, port, options["threads"])
+            sock = workers.listening_socket(bind, port)
         except OSError as error:  # taken between the check and now
             raise CommandError(serve.port_problem(bind, port) or f"Cannot listen on {bind}:{port}: {error}") from None
+        server = serve.create_server_on(sock, options["threads"])
+        children = workers.Children(sock, options["processes"] - 1, options["threads"], office_url, port)
         self.banner(office_url, detected, login)
         self.stdout.write(_("Data directory: %(path)s") % {"path": settings.DATA_DIR})
         self.stdout.flush()
-        serve.serve_forever(server)
+        serve.serve_forever(server, children.start())
         self.stdout.write(_("The office has stopped."))
 
     def ask_password(self, user) -> str:

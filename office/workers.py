@@ -1,0 +1,185 @@
+"""The hall served by more than one process, the same way on Windows, macOS and Linux.
+
+One Python process runs one core's worth of Python (the GIL): on a hall laptop the
+phones' entries, the crowd's standings and the seat lookups after a draw need more
+(docs: Benchmarks). ``serve`` therefore opens the listening socket itself and hands it
+to ``processes - 1`` more processes started with multiprocessing's *spawn* (the only
+start method Windows has; no fork, no ``exec``): multiprocessing passes a socket to a
+spawned child on every platform (``socket.share`` on Windows, the descriptor on the
+others). Each process runs waitress on the same socket; the system gives each new
+connection to one of them.
+
+The first process is the command's own: it serves too, keeps the evening's backups and
+stops the others when it stops (Ctrl-C, SIGTERM). A child watches it and stops by
+itself when it is gone, even killed without a word, so no orphan keeps the port or the
+database. A child that dies is started again.
+"""
+
+from __future__ import annotations
+
+import _thread
+import logging
+import multiprocessing
+import multiprocessing.connection
+import os
+import signal
+import socket
+import threading
+import time
+
+logger = logging.getLogger(__name__)
+
+#: How long the first process waits for the others to stop before it kills them.
+STOP_SECONDS = 10
+#: A child that dies sooner than this after its start is not started again (a broken
+#: start would loop); the evening goes on with the processes left.
+QUICK_DEATH_SECONDS = float(os.environ.get("SERVE_QUICK_DEATH_SECONDS") or 5)
+#: A child that died is started again after this pause, unless the office is stopping.
+RESTART_PAUSE_SECONDS = 2.0
+#: The most processes ``--processes`` takes: each holds its own Django (about 80 MB).
+MAX_PROCESSES = 16
+
+
+def default_processes() -> int:
+    """One process per core, at least one and at most four: the laptop's director needs a core too on big laptops."""
+    return max(1, min(4, os.cpu_count() or 1))
+
+
+def listening_socket(bind: str, port: int, backlog: int = 2048) -> socket.socket:
+    """The socket every serving process accepts on: bound, listening, a long backlog for
+    the burst of phones after a draw. Exclusive on Windows (no second program may bind
+    the same port beside it), reusable after a restart elsewhere."""
+    family = socket.AF_INET6 if ":" in bind else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        if os.name == "nt":
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_EXCLUSIVEADDRUSE, 1)
+        else:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((bind, port))
+        sock.listen(backlog)
+    except OSError:
+        sock.close()
+        raise
+    sock.setblocking(False)
+    return sock
+
+
+class Children:
+    """The serving processes beside the command's own: started, watched, restarted, stopped."""
+
+    def __init__(self, sock: socket.socket, count: int, threads: int, office_url: str, port: int) -> None:
+        self.sock, self.count, self.threads = sock, count, threads
+        self.office_url, self.port = office_url, port
+        self.context = multiprocessing.get_context("spawn")
+        self.processes: list[multiprocessing.process.BaseProcess] = []
+        self.started: dict[int, float] = {}
+        self.stopping = threading.Event()
+        self.watcher: threading.Thread | None = None
+
+    def start(self) -> Children:
+        for _ in range(self.count):
+            self.processes.append(self._spawn())
+        if self.count:
+            self.watcher = threading.Thread(target=self._watch, name="serve-children", daemon=True)
+            self.watcher.start()
+        return self
+
+    def _spawn(self) -> multiprocessing.process.BaseProcess:
+        process = self.context.Process(
+            target=child_main,
+            args=(self.sock, self.threads, self.office_url, self.port),
+            name="skat-office-serve",
+            daemon=True,
+        )
+        process.start()
+        self.started[process.pid or 0] = time.monotonic()
+        return process
+
+    def _watch(self) -> None:
+        """Start again a child that died while the office serves (a crash, a killed process)."""
+        while not self.stopping.is_set():
+            sentinels = [process.sentinel for process in self.processes]
+            if not sentinels:
+                return
+            ended = multiprocessing.connection.wait(sentinels, timeout=1.0)
+            if self.stopping.is_set():
+                return
+            for process in [p for p in self.processes if p.sentinel in ended]:
+                process.join(0)
+                lived = time.monotonic() - self.started.pop(process.pid or 0, 0.0)
+                self.processes.remove(process)
+                if lived < QUICK_DEATH_SECONDS:
+                    logger.warning(
+                        "a serving process stopped %.1f s after its start (exit code %s); not started again",
+                        lived,
+                        process.exitcode,
+                    )
+                    continue
+                # Ctrl-C reaches the children with the first process: wait before taking it for a crash.
+                if self.stopping.wait(RESTART_PAUSE_SECONDS):
+                    return
+                logger.warning("a serving process stopped (exit code %s); starting another", process.exitcode)
+                self.processes.append(self._spawn())
+
+    def alive(self) -> int:
+        return sum(process.is_alive() for process in self.processes)
+
+    def stop(self) -> None:
+        """Stop them all: asked first (SIGTERM, on Windows TerminateProcess), killed after STOP_SECONDS."""
+        self.stopping.set()
+        if self.watcher is not None:
+            self.watcher.join(timeout=2)
+        for process in self.processes:
+            if process.is_alive():
+                process.terminate()
+        for process in self.processes:
+            process.join(STOP_SECONDS)
+            if process.is_alive():
+                process.kill()
+                process.join(STOP_SECONDS)
+
+
+def child_main(sock: socket.socket, threads: int, office_url: str, port: int) -> None:
+    """A spawned serving process: Django set up from the inherited environment, waitress on ``sock``.
+
+    The environment (data directory, DEBUG off, the secret key's file) is the first
+    process's, so sessions, CSRF tokens and seat PINs signed by one process hold in all.
+    It stops as the first process does: on Ctrl-C (Windows sends it to every process of
+    the console), on SIGTERM (the first process's stop), or when the first is gone.
+    """
+    import django
+
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    django.setup()
+    from office import serve
+
+    serve.use_office_url(office_url, port)
+    server = serve.create_server_on(sock, threads)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    if hasattr(signal, "SIGTERM"):
+        signal.signal(signal.SIGTERM, _interrupt)
+    _watch_parent()
+    try:
+        server.run()  # returns on KeyboardInterrupt, its threads stopped
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.close()
+
+
+def _interrupt(signum, frame) -> None:
+    raise KeyboardInterrupt
+
+
+def _watch_parent() -> None:
+    """Stop this child when the first process is gone, however it went (Ctrl-C, a crash, killed)."""
+    parent = multiprocessing.parent_process()
+    if parent is None:
+        return
+
+    def watch() -> None:
+        multiprocessing.connection.wait([parent.sentinel])
+        _thread.interrupt_main()  # KeyboardInterrupt in the serving loop, within its poll timeout
+
+    threading.Thread(target=watch, name="serve-parent-watch", daemon=True).start()
