@@ -2,10 +2,10 @@
 
 Builds the sdist and from it the wheel (``python -m build``), installs the wheel into a
 fresh virtualenv in a temporary folder, starts ``skat-office serve --bind 127.0.0.1
---port P --data-dir TMP --no-input`` from an empty folder, and as a browser would
+--port P --data-dir TMP --no-input --processes 2`` from an empty folder, and as a browser would
 (plain HTTP, urllib) opens the front page, a static file, a German page and a table
 link, and enters a deal there with the page's CSRF token and cookie. Then it stops the
-office with SIGINT (Ctrl-C) and checks it has exited. Exits non-zero, saying what
+office with SIGINT (Ctrl-C) and checks it has exited, its second process too. Exits non-zero, saying what
 failed, at the first thing that does not hold. Loopback only.
 
 Run from the checkout: ``.venv/bin/python .ci/wheel_check.py`` (.ci/run does).
@@ -196,6 +196,7 @@ def main() -> None:
         env = {k: v for k, v in os.environ.items() if k not in SCRUBBED} | {"LANG": "C.UTF-8"}
         log = work / "serve.log"
         command = [str(script), "serve", "--bind", HOST, "--port", str(port), "--data-dir", str(data), "--no-input"]
+        command += ["--processes", "2"]  # a second serving process (office.workers), whatever the cores
         step(" ".join(command[1:]) + " (from an empty folder)")
         with log.open("w") as output:
             process = subprocess.Popen(command, cwd=empty, env=env, stdout=output, stderr=subprocess.STDOUT)
@@ -213,6 +214,11 @@ def main() -> None:
             fail("skat-office serve did not stop within 20 s of SIGINT (Ctrl-C)")
         if code != 0 or "The office has stopped." not in log.read_text():
             fail(f"skat-office serve exited {code} after SIGINT:\n{log.read_text()[-2000:]}")
+        try:  # the second process stopped with the first: nothing listens any more
+            with socket.create_connection((HOST, port), timeout=2):
+                fail(f"port {port} still answers after skat-office serve exited: a serving process outlived it")
+        except OSError:
+            pass
         if list(empty.iterdir()):
             fail(f"serve wrote into the folder it was started from: {sorted(p.name for p in empty.iterdir())}")
         if not (data / "db.sqlite3").is_file() or not (data / "staticfiles").is_dir():
