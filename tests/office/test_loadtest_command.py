@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
+from office.workers import default_processes
 from perf import client, hall, hall_clients, loadtest, scorekeepers, scratch, server
 from tournaments.models import Tournament
 
@@ -35,8 +36,10 @@ def test_six_scorekeepers_enter_their_tables_and_nothing_is_lost():
         # Only the latency target may miss on a busy test machine.
         assert re.fullmatch(r"load test failed: p99 \d+ ms >= 200 ms", str(error)), str(error)
     text = out.getvalue()
+    processes = default_processes()  # as skat-office serve: one per core, at most 4
     assert (
-        "SQLite, waitress, 1 process x 8 thread(s) (as skat-office serve), 6 scorekeepers, 6 tables, 21 deals" in text
+        f"SQLite, waitress, {processes} process(es) x 8 thread(s) (as skat-office serve), 6 scorekeepers, 6 tables, "
+        "21 deals" in text
     )
     assert "start spread over 0.2 s" in text
     assert "21 dealt, 21 confirmed, 21 stored: lost 0, duplicated 0, not as entered 0, never confirmed 0" in text
@@ -178,7 +181,7 @@ def test_the_client_refuses_any_address_but_loopback():
 
 def test_each_server_is_started_with_its_own_command_line():
     waitress = server.server_argv("waitress", "127.0.0.2", 8123, 3, 8)
-    assert waitress[1:] == ["-m", "perf.serving", "127.0.0.2", "8123", "8"]  # as skat-office serve, one process
+    assert waitress[1:] == ["-m", "perf.serving", "127.0.0.2", "8123", "8", "3"]  # as skat-office serve: 3 processes
     gunicorn = server.server_argv("gunicorn", "127.0.0.2", 8123, 3, 4)
     assert gunicorn[gunicorn.index("--workers") + 1] == "3" and gunicorn[-2:] == ["--backlog", "2048"]
     granian = server.server_argv("granian", "127.0.0.2", 8123, 2, 4)
