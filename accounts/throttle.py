@@ -37,6 +37,7 @@ refusal is a form error on the page a director already knows.
 from __future__ import annotations
 
 import hashlib
+import ipaddress
 import math
 import time
 import unicodedata
@@ -82,6 +83,26 @@ def client_ip(request: HttpRequest | None) -> str:
         if len(forwarded) >= proxies:
             return forwarded[-proxies][:64]
     return (request.META.get("REMOTE_ADDR") or "unknown")[:64]
+
+
+def client_network(request: HttpRequest | None) -> str:
+    """What a guess limit counts as one client: an IPv4 address, or an IPv6 address's /64.
+
+    One device (a phone with privacy extensions, a laptop behind one router) is given a whole
+    /64 and may pick a new address in it for every request: counted per address, it would
+    guess on and on. An IPv4-mapped IPv6 address counts as its IPv4 address; anything else
+    (no address, "unknown") as it is.
+    """
+    ip = client_ip(request)
+    try:
+        address = ipaddress.ip_address(ip.split("%", 1)[0])
+    except ValueError:
+        return ip
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.IPv6Network((address, 64), strict=False))
+    return str(address)
 
 
 def _keys(username: str, ip: str) -> list[tuple[str, int]]:

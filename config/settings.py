@@ -292,6 +292,17 @@ PROXY_COUNT = int(os.environ.get("PROXY_COUNT", "0"))
 # passed (a hall behind one router shares an address: the limit allows for typing errors).
 PLAYER_LOOKUP_FAILURE_LIMIT = int(os.environ.get("PLAYER_LOOKUP_FAILURE_LIMIT", "30"))
 PLAYER_LOOKUP_WINDOW = int(os.environ.get("PLAYER_LOOKUP_WINDOW", "600"))
+# The hall's import of a match-day package fetches only from these league servers
+# (packages.fetching): comma-separated base URLs (https://liga.example.org, also with a
+# path) or hosts (liga.example.org[:port]). None (the default): no address is fetched,
+# the package's file is imported instead.
+SKAT_LEAGUE_SERVERS = env_list("SKAT_LEAGUE_SERVERS", [])
+# The host-token endpoints of a league server (leagues.publication.host_of_request): after
+# LEAGUE_TOKEN_FAILURE_LIMIT unknown tokens from one client address (an IPv6 one by its
+# /64) within LEAGUE_TOKEN_WINDOW seconds, its token requests answer 429 until the window
+# has passed; another client's right token is never refused.
+LEAGUE_TOKEN_FAILURE_LIMIT = max(1, int(os.environ.get("LEAGUE_TOKEN_FAILURE_LIMIT", "10")))
+LEAGUE_TOKEN_WINDOW = int(os.environ.get("LEAGUE_TOKEN_WINDOW", "600"))
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "/"

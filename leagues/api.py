@@ -3,7 +3,8 @@
 Not a page: no session and no CSRF token, the host's token authenticates
 (``Authorization: Token <token>``). Answers JSON: 201 stored, 200 already stored (a
 resend, also by another host of the league: ``published_by`` names who sent it first),
-or an error status with ``{"error": "<field>: <reason>"}``. A hall that imported its match
+or an error status with ``{"error": "<field>: <reason>"}`` (429 with Retry-After after
+too many unknown tokens from one client: leagues.publication.host_of_request). A hall that imported its match
 day's package names it by its key (``?key=``); ``?matchday=ID`` stays for older halls.
 """
 
@@ -14,7 +15,7 @@ from django.http import HttpRequest, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
-from .publication import PublicationRefused, host_of, match_day_of_key, receive
+from .publication import PublicationRefused, host_of_request, match_day_of_key, receive, refusal
 
 
 def _token(request: HttpRequest) -> str | None:
@@ -26,7 +27,7 @@ def _token(request: HttpRequest) -> str | None:
 @require_POST
 def publish(request: HttpRequest) -> JsonResponse:
     try:
-        host = host_of(_token(request))
+        host = host_of_request(request, _token(request))
         raw = request.GET.get("matchday")
         key = request.GET.get("key")
         # ASCII digits only ("²" passes isdigit() but int() refuses it), and no more than an id has.
@@ -45,7 +46,7 @@ def publish(request: HttpRequest) -> JsonResponse:
             ) from None
         received = receive(host, content, int(raw) if raw else None)
     except PublicationRefused as refused:
-        return JsonResponse({"error": refused.message}, status=refused.status)
+        return refusal(refused)
     publication = received.publication
     if received.corrected:
         deals = "; ".join(received.corrected)

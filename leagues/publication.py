@@ -25,8 +25,11 @@ import json
 import secrets
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.http import HttpRequest, JsonResponse
 
+from accounts.guesses import GuessLimit
 from core.workbooks import MB, Limits, WorkbookError, open_workbook, rows
 from transfer.tournament_file import TransferError, import_tournament
 
@@ -34,7 +37,18 @@ from . import hall_files
 from .hall_files import PublicationRefused
 from .models import Host, League, LeagueEvent, MatchDay, Publication
 
-__all__ = ["PublicationRefused", "Received", "content_digest", "host_of", "match_day_of_key", "new_host", "receive"]
+__all__ = [
+    "PublicationRefused",
+    "Received",
+    "TooManyGuesses",
+    "content_digest",
+    "host_of",
+    "host_of_request",
+    "match_day_of_key",
+    "new_host",
+    "receive",
+    "refusal",
+]
 
 #: What one publication may hold. A match day's file (16 players, three series) is about
 #: 30 KB (250 KB of XML); a tournament of 96 players in three series 130 KB (1.3 MB).
@@ -109,6 +123,49 @@ def host_of(token: str | None) -> Host:
     if host is None:
         raise PublicationRefused(401, "Authorization: the token is unknown or withdrawn; ask the league manager")
     return host
+
+
+class TooManyGuesses(PublicationRefused):
+    """This client sent too many unknown tokens: 429, again in ``retry_after`` seconds."""
+
+    def __init__(self, retry_after: int) -> None:
+        super().__init__(
+            429,
+            f"Authorization: too many unknown tokens from this address; try again in {retry_after} s "
+            f"(at most {settings.LEAGUE_TOKEN_FAILURE_LIMIT} within {settings.LEAGUE_TOKEN_WINDOW} s; "
+            "the league manager gives the host's token)",
+        )
+        self.retry_after = retry_after
+
+
+def _token_guesses() -> GuessLimit:
+    return GuessLimit("host-token", settings.LEAGUE_TOKEN_FAILURE_LIMIT, settings.LEAGUE_TOKEN_WINDOW)
+
+
+def host_of_request(request: HttpRequest, token: str | None) -> Host:
+    """:func:`host_of` within a guess limit per client (accounts.guesses): a token of 256
+    random bits is never guessed, and the endpoints are no oracle to ask without end either.
+    An unknown (or withdrawn) token counts against the client that sent it; no token, the
+    right token and a refusal count nothing. Locked, a client's right token is refused too;
+    another client's never is."""
+    guesses = _token_guesses()
+    wait = guesses.retry_after(request)
+    if wait is not None:
+        raise TooManyGuesses(wait)
+    try:
+        return host_of(token)
+    except PublicationRefused:
+        if token:
+            guesses.count_failure(request)
+        raise
+
+
+def refusal(refused: PublicationRefused) -> JsonResponse:
+    """A refusal's JSON answer ``{"error": ...}`` with its status (and Retry-After on 429)."""
+    response = JsonResponse({"error": refused.message}, status=refused.status)
+    if isinstance(refused, TooManyGuesses):
+        response["Retry-After"] = str(refused.retry_after)
+    return response
 
 
 def match_day_of_key(host: Host, key: str) -> int | None:

@@ -1,8 +1,13 @@
 """The hall asks the league server for its match-day package (standard library only, as
 :mod:`leagues.sending` publishes): ``GET .../league/api/package/`` with the host's token.
 
-The answer is read with a cap (:data:`packages.schema.LIMITS`): a larger one is refused
-before it is held whole. Nothing is written here.
+Only from the league servers the office's operator allowed (``SKAT_LEAGUE_SERVERS``):
+whoever may import could otherwise make the hall laptop fetch any address it reaches (the
+router's page, another device of the hall, a service on the laptop itself) with the host's
+token in the request. Nothing is fetched before the address passed, and no redirect is
+followed, so the request never leaves the allowed server. The answer is read with a cap
+(:data:`packages.schema.LIMITS`): a larger one is refused before it is held whole. Nothing
+is written here.
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ import urllib.error
 import urllib.parse
 import urllib.request
 
+from django.conf import settings
 from django.utils.translation import gettext as _
 
 from .schema import LIMITS, PackageError
@@ -32,11 +38,76 @@ class _NoRedirects(urllib.request.HTTPRedirectHandler):
 
 _OPENER = urllib.request.build_opener(_NoRedirects)
 
+DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def _server(entry: str) -> tuple[str | None, str, int | None, str] | None:
+    """An entry of SKAT_LEAGUE_SERVERS as (scheme or None, host, port or None, path);
+    None for one that names no host."""
+    text = entry.strip()
+    parts = urllib.parse.urlsplit(text if "://" in text else f"//{text}")
+    try:
+        port = parts.port
+    except ValueError:
+        return None
+    host = (parts.hostname or "").rstrip(".")
+    if not host:
+        return None
+    return (parts.scheme.lower() or None, host, port, parts.path.rstrip("/"))
+
+
+def _admits(server: tuple[str | None, str, int | None, str], parts: urllib.parse.SplitResult) -> bool:
+    scheme, host, port, path = server
+    if (parts.hostname or "").rstrip(".") != host or (scheme and parts.scheme.lower() != scheme):
+        return False
+    asked = parts.port or DEFAULT_PORTS[parts.scheme.lower()]
+    if asked != (port or DEFAULT_PORTS[scheme or parts.scheme.lower()]):
+        return False
+    return not path or parts.path == path or parts.path.startswith(f"{path}/")
+
+
+def _shown(parts: urllib.parse.SplitResult) -> str:
+    """The address's host and port, without a user or password it may carry."""
+    host = parts.hostname or ""
+    return f"{host}:{parts.port}" if host and parts.port else host
+
+
+def refusal(url: str) -> str | None:
+    """Why the office does not fetch from ``url``; None when it may.
+
+    It may from an http(s) address of a league server in ``settings.SKAT_LEAGUE_SERVERS``:
+    an entry ``https://liga.example.org`` admits that scheme, host and port (443 unless
+    given) and any path, ``https://liga.example.org/verband`` only paths under /verband,
+    a bare ``liga.example.org[:port]`` both schemes on their usual ports (or the one given).
+    None set: the office fetches from no address (the package's file is imported instead).
+    """
+    try:
+        parts = urllib.parse.urlsplit(url)
+        parts.port  # noqa: B018 - a port that is none raises here
+    except ValueError:
+        return _("url: not an address (its port is no number from 0 to 65535)")
+    if parts.scheme.lower() not in DEFAULT_PORTS:
+        return _("url: only an http:// or https:// address of the league server")
+    servers = [server for entry in settings.SKAT_LEAGUE_SERVERS if (server := _server(entry))]
+    if not servers:
+        return _(
+            "url: this office fetches packages only from the league servers its operator allowed "
+            "(setting SKAT_LEAGUE_SERVERS), and none is allowed; import the package's file instead"
+        )
+    if not any(_admits(server, parts) for server in servers):
+        return _(
+            "url: %(host)s is none of the league servers this office fetches from (setting "
+            "SKAT_LEAGUE_SERVERS: %(servers)s); give one of them, or import the package's file"
+        ) % {"host": _shown(parts) or url[:80], "servers": ", ".join(settings.SKAT_LEAGUE_SERVERS)}
+    return None
+
 
 def fetch(url: str, token: str, *, key: str = "", timeout: float = 30) -> bytes:
-    """The package's bytes from the server's endpoint (``key``: one match day of the host's)."""
-    if urllib.parse.urlsplit(url).scheme not in ("http", "https"):
-        raise PackageError(_("url: only an http:// or https:// address of the league server"))
+    """The package's bytes from the server's endpoint (``key``: one match day of the host's),
+    if it is one of the allowed league servers' (:func:`refusal`)."""
+    refused = refusal(url)
+    if refused:
+        raise PackageError(refused)
     if key:
         url = f"{url}{'&' if '?' in url else '?'}{urllib.parse.urlencode({'matchday': key})}"
     request = urllib.request.Request(url, headers={"Authorization": f"Token {token}", "Accept": "application/json"})
@@ -44,6 +115,14 @@ def fetch(url: str, token: str, *, key: str = "", timeout: float = 30) -> bytes:
         with _OPENER.open(request, timeout=timeout) as response:
             content = _read(response, LIMITS.size + 1, time.monotonic() + timeout)
     except urllib.error.HTTPError as error:
+        if 300 <= error.code < 400:
+            raise PackageError(
+                _(
+                    "url: the address redirects elsewhere (%(status)s), and a redirect is not followed "
+                    "(the host's token goes to the address given only); give the league server's own address"
+                )
+                % {"status": error.code}
+            ) from None
         raise PackageError(
             _("url: the league server refused (%(status)s): %(reason)s")
             % {"status": error.code, "reason": _reason(error.read(4096))}

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from .fetching import refusal
 from .schema import KEY
 
 
@@ -28,9 +29,17 @@ class ImportForm(forms.Form):
         help_text=_("Only this match day of the host's (blank: all of them)."),
     )
 
+    def clean_url(self) -> str:
+        """Only an allowed league server's address (SKAT_LEAGUE_SERVERS; packages.fetching)."""
+        url = self.cleaned_data.get("url") or ""
+        refused = refusal(url) if url else None
+        if refused:
+            raise forms.ValidationError(refused)
+        return url
+
     def clean(self) -> dict:
         data = super().clean()
-        if bool(data.get("file")) == bool(data.get("url")):
+        if bool(data.get("file")) == bool(data.get("url")) and not self.has_error("url"):
             raise forms.ValidationError(
                 _("Choose the package's file or give the league server's address (one of them).")
             )

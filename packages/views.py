@@ -3,7 +3,8 @@
 ``GET /league/api/package/[?matchday=KEY]`` is no page: the host's token authenticates
 (``Authorization: Token <token>``), as for a publication; it answers the package of the
 host's own match days as JSON, or ``{"error": "<field>: <reason>"}`` with 401 (token), 400
-(a key that is none), 403 (another host's match day) or 404 (no such match day).
+(a key that is none), 403 (another host's match day), 404 (no such match day) or 429 with
+Retry-After (too many unknown tokens from this client: leagues.publication.host_of_request).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from django.views.decorators.http import require_GET
 from core.filenames import Name, file_name
 from leagues.models import League
 from leagues.permissions import match_day_manager_required
-from leagues.publication import PublicationRefused, host_of
+from leagues.publication import PublicationRefused, host_of_request, refusal
 
 from . import fetching
 from .export import NoMatchDay, as_json, host_match_days, package
@@ -39,12 +40,12 @@ def _token(request: HttpRequest) -> str | None:
 def api_package(request: HttpRequest) -> HttpResponse:
     key = request.GET.get("matchday")
     try:
-        host = host_of(_token(request))
+        host = host_of_request(request, _token(request))
         if key is not None and not KEY.fullmatch(key):
             raise PublicationRefused(400, f"matchday: {key[:40]!r} is not a match day's key (32 hex digits)")
         days = host_match_days(host, key)
     except PublicationRefused as refused:
-        return JsonResponse({"error": refused.message}, status=refused.status)
+        return refusal(refused)
     except NoMatchDay as missing:
         return JsonResponse({"error": str(missing)}, status=missing.status)
     response = HttpResponse(as_json(package(host, days)), content_type=JSON_TYPE)

@@ -2,7 +2,8 @@
 
 Start numbers are small and surnames are printed on the wall: whoever tries numbers with a
 surname would find the player's page. Every failed lookup is counted per client address
-(hashed, as accounts.throttle does) in the database all server processes share; at
+(hashed, as accounts.throttle does; an IPv6 address by its /64, which one phone may rotate
+through: accounts.throttle.client_network) in the database all server processes share; at
 ``PLAYER_LOOKUP_FAILURE_LIMIT`` failures within ``PLAYER_LOOKUP_WINDOW`` seconds that
 address's lookups are refused, the right ones too, until the oldest failure has left the
 window. A successful lookup counts nothing: a hall of phones behind one address finds its
@@ -17,7 +18,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.utils import timezone
 
-from accounts.throttle import client_ip
+from accounts.throttle import client_network
 
 from .models import LookupFailure
 
@@ -26,7 +27,8 @@ PRUNE_BATCH = 200
 
 
 def address_key(request) -> str:
-    return hashlib.sha256(client_ip(request).encode()).hexdigest()
+    """The hashed client a miss counts for: its IPv4 address, or its IPv6 address's /64."""
+    return hashlib.sha256(client_network(request).encode()).hexdigest()
 
 
 def _window_start():

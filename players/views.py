@@ -39,8 +39,9 @@ def lookup(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The form: start number and surname; a match goes to the player's page. Refused
     after too many misses from one address (429, nothing counted). Any number answers
     with the form, an unknown tournament's too (every lookup then misses), and the
-    tournament is named only once its standings are published: like the public pages,
-    the form does not tell which tournaments exist."""
+    tournament is named (and a practice one marked) only once its standings are published
+    or to its director: like the public pages, the form does not tell which tournaments
+    exist, nor which are rehearsals."""
     tournament = Tournament.objects.filter(pk=tournament_id).first()
     form = LookupForm(request.POST if request.method == "POST" else None)
     status = 200
@@ -58,7 +59,12 @@ def lookup(request: HttpRequest, tournament_id: int) -> HttpResponse:
                 return redirect(player_path(found))
             count_failure(request)
             form.add_error(None, MISS)
-    shown = tournament if tournament is not None and tournament.standings_public else None
-    practice = tournament is not None and tournament.practice  # a rehearsal's lookup says so too
-    context = {"tournament": shown, "form": form, "practice": practice and shown is None}
-    return render(request, "players/lookup.html", context, status=status)
+    # Named (and, a rehearsal's, marked practice by base.html) only where the public pages
+    # would show it: published, or to its director (tournaments.lookups.published_tournament).
+    # An unpublished tournament's form is that of an unknown number: no banner either.
+    shown = tournament if tournament is not None and _public_to(tournament, request) else None
+    return render(request, "players/lookup.html", {"tournament": shown, "form": form}, status=status)
+
+
+def _public_to(tournament: Tournament, request: HttpRequest) -> bool:
+    return tournament.standings_public or tournament.is_director(request.user)

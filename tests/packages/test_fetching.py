@@ -10,7 +10,7 @@ from tests import factories
 pytestmark = pytest.mark.django_db
 
 
-def test_the_package_fetch_has_a_deadline_not_only_a_socket_timeout():
+def test_the_package_fetch_has_a_deadline_not_only_a_socket_timeout(settings):
     """packages.fetching.fetch: ``timeout`` bounds each socket read, not the answer: a server
     trickling a byte just under the timeout holds the import's worker for as long as it likes."""
     import threading
@@ -38,6 +38,7 @@ def test_the_package_fetch_has_a_deadline_not_only_a_socket_timeout():
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Trickle)
     threading.Thread(target=server.serve_forever, daemon=True).start()
+    settings.SKAT_LEAGUE_SERVERS = [f"http://127.0.0.1:{server.server_port}"]
     began = time.monotonic()
     try:
         with pytest.raises(PackageError):

@@ -3,12 +3,13 @@
 - The right start number and surname (any case, umlauts spelled either way, with or
   without the first name) lead to the player's own page.
 - "No such start number" and "wrong surname" get the very same answer, and each counts as
-  a miss of the client's address; a form with a field missing or not a number names the
+  a miss of the client's address (an IPv6 address by its /64); a form with a field missing or not a number names the
   field and counts nothing.
 - After PLAYER_LOOKUP_FAILURE_LIMIT misses within the window the address is refused (429),
   the right answer too; a refusal counts nothing; other addresses go on.
 - The form tells nobody which tournaments exist: an unknown one answers like any other
-  (every lookup a miss), and the tournament is named only once its standings are published.
+  (every lookup a miss), and the tournament is named (a practice one marked) only once its
+  standings are published, or to its director.
 """
 
 from __future__ import annotations
@@ -94,3 +95,36 @@ def test_surnames_of_every_form():
     assert surname_matches("Hans von Bülow", "von Bülow") and surname_matches("Hans von Bülow", "Bulow")
     assert not surname_matches("Anna Müller", "Anna")
     assert not surname_matches("Anna Müller", "  ")
+
+
+def test_an_ipv6_client_is_counted_by_its_64_not_by_each_address(client, anna, settings):
+    """One phone may pick a new address of its /64 for every request: all of them are one
+    client. Another /64 goes on; IPv4 stays counted per address (the hall's router)."""
+    settings.PLAYER_LOOKUP_FAILURE_LIMIT = 3
+    for rotated in ("2001:db8:7:1::a", "2001:db8:7:1::b", "2001:db8:7:1:ffff:ffff:ffff:ffff"):
+        client.post(_url(anna), {"start_number": "1", "surname": "Müller"}, REMOTE_ADDR=rotated)
+    right = {"start_number": "17", "surname": "Müller"}
+    assert client.post(_url(anna), right, REMOTE_ADDR="2001:db8:7:1:1234::99").status_code == 429
+    assert client.post(_url(anna), right, REMOTE_ADDR="2001:db8:7:2::a").status_code == 302
+    for _ in range(3):
+        client.post(_url(anna), {"start_number": "1", "surname": "Müller"}, REMOTE_ADDR="127.0.0.5")
+    assert client.post(_url(anna), right, REMOTE_ADDR="127.0.0.5").status_code == 429
+    assert client.post(_url(anna), right, REMOTE_ADDR="127.0.0.6").status_code == 302
+    assert client.post(_url(anna), right, REMOTE_ADDR="::ffff:127.0.0.6").status_code == 302
+
+
+def test_an_unpublished_practice_tournament_looks_like_any_other_number(client, anna):
+    """No practice banner before publication: it would tell that the number is a tournament,
+    and a rehearsal. Published, or to its director, the lookup names it and says practice."""
+    banner = "A rehearsal: nothing here is a real result"
+    type(anna.tournament).objects.filter(pk=anna.tournament_id).update(practice=True)
+    page = client.get(_url(anna)).content.decode()
+    assert banner not in page and anna.tournament.name not in page
+    director = factories.user("practice-director")
+    anna.tournament.directors.add(director)
+    client.force_login(director)
+    assert banner in client.get(_url(anna)).content.decode()
+    client.logout()
+    type(anna.tournament).objects.filter(pk=anna.tournament_id).update(standings_public=True)
+    page = client.get(_url(anna)).content.decode()
+    assert banner in page and anna.tournament.name in page

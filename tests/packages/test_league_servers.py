@@ -1,0 +1,155 @@
+"""The hall fetches a package only from the league servers its operator allowed
+(SKAT_LEAGUE_SERVERS, packages.fetching.refusal), read as a spec.
+
+- None allowed (the default): no address is fetched; the refusal names the field (url) and
+  the setting, on the import page (under the field), in import_matchday (exit 1) and in
+  fetching.fetch; the address given gets no request at all.
+- An entry admits its scheme, host and port (the scheme's usual one unless given) and, when
+  it has a path, only paths under it; a bare host admits both schemes on their usual ports.
+- A redirect is not followed, also not to another server: nothing reaches it.
+Loopback addresses only.
+"""
+
+from __future__ import annotations
+
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+from django.urls import reverse
+
+from packages import fetching
+from packages.schema import PackageError
+from tests import factories
+
+from .helpers import hall_director
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def recorder():
+    """Loopback servers that record each request's path; ``start(host, redirect_to)``."""
+    servers = []
+
+    def start(host: str = "127.0.0.1", redirect_to: str = ""):
+        class Handler(BaseHTTPRequestHandler):
+            def do_GET(self):
+                self.server.seen.append(self.path)
+                if redirect_to:
+                    self.send_response(302)
+                    self.send_header("Location", redirect_to)
+                    self.end_headers()
+                    return
+                body = b'{"error": "token: recorded"}'
+                self.send_response(401)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args):
+                pass
+
+        server = ThreadingHTTPServer((host, 0), Handler)
+        server.seen = []
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        servers.append(server)
+        return server, f"http://{host}:{server.server_port}"
+
+    yield start
+    for server in servers:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.mark.parametrize(
+    "entry, url, admitted",
+    [
+        ("http://127.0.0.1:8123", "http://127.0.0.1:8123/league/api/package/", True),
+        ("http://127.0.0.1:8123/", "http://127.0.0.1:8123/league/api/package/", True),
+        ("http://127.0.0.1:8123", "http://127.0.0.1:8124/league/api/package/", False),
+        ("http://127.0.0.1:8123", "https://127.0.0.1:8123/league/api/package/", False),
+        ("http://127.0.0.1:8123", "http://127.0.0.2:8123/league/api/package/", False),
+        ("http://127.0.0.1", "http://127.0.0.1:8123/league/api/package/", False),
+        ("http://127.0.0.1", "http://127.0.0.1/league/api/package/", True),
+        ("http://127.0.0.1:8123/verband", "http://127.0.0.1:8123/verband/league/api/package/", True),
+        ("http://127.0.0.1:8123/verband", "http://127.0.0.1:8123/verbandsliga/league/api/package/", False),
+        ("http://127.0.0.1:8123/verband", "http://127.0.0.1:8123/league/api/package/", False),
+        ("127.0.0.1", "https://127.0.0.1/league/api/package/", True),
+        ("127.0.0.1", "http://127.0.0.1:8123/league/api/package/", False),
+        ("127.0.0.1:8123", "http://127.0.0.1:8123/league/api/package/", True),
+        ("http://127.0.0.1:8123", "http://127.0.0.1:8123@127.0.0.2:8123/league/api/package/", False),
+        ("http://localhost:8123", "http://LOCALHOST:8123/league/api/package/", True),
+    ],
+)
+def test_which_addresses_an_entry_admits(settings, entry, url, admitted):
+    settings.SKAT_LEAGUE_SERVERS = [entry]
+    assert (fetching.refusal(url) is None) == admitted
+
+
+def test_none_allowed_fetches_nothing_and_says_so(settings, recorder):
+    settings.SKAT_LEAGUE_SERVERS = []
+    server, base = recorder()
+    with pytest.raises(PackageError, match=r"^url: .*\(setting SKAT_LEAGUE_SERVERS\), and none is allowed"):
+        fetching.fetch(f"{base}/league/api/package/", "token")
+    assert server.seen == []
+
+
+def test_another_address_is_refused_before_any_request(settings, recorder):
+    server, base = recorder()
+    settings.SKAT_LEAGUE_SERVERS = ["https://liga.example.org"]
+    with pytest.raises(PackageError) as refused:
+        fetching.fetch(f"{base}/league/api/package/", "token")
+    assert str(refused.value) == (
+        f"url: 127.0.0.1:{server.server_port} is none of the league servers this office fetches from "
+        "(setting SKAT_LEAGUE_SERVERS: https://liga.example.org); give one of them, or import the package's file"
+    )
+    assert server.seen == []
+    settings.SKAT_LEAGUE_SERVERS = ["https://liga.example.org", base]
+    with pytest.raises(PackageError, match=r"refused \(401\): token: recorded"):
+        fetching.fetch(f"{base}/league/api/package/", "token")
+    assert server.seen == ["/league/api/package/"]
+
+
+def test_a_redirect_to_another_server_is_not_followed(settings, recorder):
+    other, other_base = recorder("127.0.0.2")
+    server, base = recorder("127.0.0.1", redirect_to=f"{other_base}/league/api/package/")
+    settings.SKAT_LEAGUE_SERVERS = [base]
+    with pytest.raises(PackageError, match=r"^url: the address redirects elsewhere \(302\), and a redirect is not"):
+        fetching.fetch(f"{base}/league/api/package/", "token")
+    assert server.seen == ["/league/api/package/"] and other.seen == []
+
+
+def test_the_import_page_names_the_field_and_the_rule(client, settings, recorder):
+    settings.SKAT_LEAGUE_SERVERS = ["https://liga.example.org"]
+    server, base = recorder()
+    client.force_login(hall_director())
+    answer = client.post(reverse("packages:import"), {"url": f"{base}/league/api/package/", "token": "t"})
+    assert answer.status_code == 422
+    errors = answer.context["form"].errors
+    assert list(errors) == ["url"] and "SKAT_LEAGUE_SERVERS" in errors["url"][0]
+    assert "none of the league servers this office fetches from" in answer.content.decode()
+    assert server.seen == []
+
+
+def test_the_command_refuses_with_exit_1(settings, recorder):
+    settings.SKAT_LEAGUE_SERVERS = []
+    server, base = recorder()
+    factories.user("halle")
+    with pytest.raises(CommandError, match=r"^refused: url: .*SKAT_LEAGUE_SERVERS") as refused:
+        call_command("import_matchday", f"{base}/league/api/package/", "--user", "halle", "--token", "t")
+    assert refused.value.returncode == 1 and server.seen == []
+
+
+def test_the_refusal_speaks_german(settings, client):
+    settings.SKAT_LEAGUE_SERVERS = []
+    client.force_login(hall_director())
+    answer = client.post(
+        reverse("packages:import"),
+        {"url": "http://127.0.0.1:9/league/api/package/", "token": "t"},
+        headers={"Accept-Language": "de"},
+    )
+    assert "(Einstellung SKAT_LEAGUE_SERVERS), und keiner ist erlaubt" in answer.content.decode()
