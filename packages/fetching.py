@@ -12,7 +12,9 @@ is written here.
 
 from __future__ import annotations
 
+import ipaddress
 import json
+import socket
 import time
 import urllib.error
 import urllib.parse
@@ -79,7 +81,8 @@ def refusal(url: str) -> str | None:
     an entry ``https://liga.example.org`` admits that scheme, host and port (443 unless
     given) and any path, ``https://liga.example.org/verband`` only paths under /verband,
     a bare ``liga.example.org[:port]`` both schemes on their usual ports (or the one given).
-    None set: the office fetches from no address (the package's file is imported instead).
+    None set: any https address on the internet (:func:`_public_https_refusal`), never one
+    in the hall's network or on the laptop itself.
     """
     try:
         parts = urllib.parse.urlsplit(url)
@@ -90,15 +93,44 @@ def refusal(url: str) -> str | None:
         return _("url: only an http:// or https:// address of the league server")
     servers = [server for entry in settings.SKAT_LEAGUE_SERVERS if (server := _server(entry))]
     if not servers:
-        return _(
-            "url: this office fetches packages only from the league servers its operator allowed "
-            "(setting SKAT_LEAGUE_SERVERS), and none is allowed; import the package's file instead"
-        )
+        return _public_https_refusal(parts)
     if not any(_admits(server, parts) for server in servers):
         return _(
             "url: %(host)s is none of the league servers this office fetches from (setting "
             "SKAT_LEAGUE_SERVERS: %(servers)s); give one of them, or import the package's file"
         ) % {"host": _shown(parts) or url[:80], "servers": ", ".join(settings.SKAT_LEAGUE_SERVERS)}
+    return None
+
+
+def _public_https_refusal(parts: urllib.parse.SplitResult) -> str | None:
+    """With no league server named, the office fetches from https addresses on the
+    internet only: a league server is one (its address printed on the federation's
+    letter), while the router, the hall's other devices and the laptop itself are not, so
+    the host's token never reaches them. A name is looked up first (the system's
+    resolver; in a hall without internet that fails, and the file is imported instead)."""
+    if parts.scheme.lower() != "https":
+        return _(
+            "url: without SKAT_LEAGUE_SERVERS set, the office fetches only from https:// addresses "
+            "(the host's token travels with the request); give the league server's https address"
+        )
+    host = (parts.hostname or "").rstrip(".")
+    try:
+        found = {ipaddress.ip_address(host)}
+    except ValueError:
+        try:
+            found = {
+                ipaddress.ip_address(info[4][0].split("%")[0])
+                for info in socket.getaddrinfo(host, parts.port or 443, proto=socket.IPPROTO_TCP)
+            }
+        except (OSError, UnicodeError, ValueError):
+            return _("url: %(host)s cannot be found (no internet here?): import the package's file instead") % {
+                "host": host[:80]
+            }
+    if not found or not all(address.is_global for address in found):
+        return _(
+            "url: %(host)s is in this network or on this computer, not on the internet: the office fetches "
+            "from such an address only when it is named in the setting SKAT_LEAGUE_SERVERS"
+        ) % {"host": host[:80]}
     return None
 
 

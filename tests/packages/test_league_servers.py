@@ -1,9 +1,10 @@
 """The hall fetches a package only from the league servers its operator allowed
 (SKAT_LEAGUE_SERVERS, packages.fetching.refusal), read as a spec.
 
-- None allowed (the default): no address is fetched; the refusal names the field (url) and
-  the setting, on the import page (under the field), in import_matchday (exit 1) and in
-  fetching.fetch; the address given gets no request at all.
+- None named (the default): https addresses on the internet only, never one in the hall's
+  network or on the laptop; the refusal names the field (url) and the setting, on the
+  import page (under the field), in import_matchday (exit 1) and in fetching.fetch; the
+  address given gets no request at all.
 - An entry admits its scheme, host and port (the scheme's usual one unless given) and, when
   it has a path, only paths under it; a bare host admits both schemes on their usual ports.
 - A redirect is not followed, also not to another server: nothing reaches it.
@@ -90,10 +91,36 @@ def test_which_addresses_an_entry_admits(settings, entry, url, admitted):
     assert (fetching.refusal(url) is None) == admitted
 
 
-def test_none_allowed_fetches_nothing_and_says_so(settings, recorder):
+@pytest.mark.parametrize(
+    ("url", "refused"),
+    [
+        ("http://liga.example.org/league/api/package/", "only from https:// addresses"),
+        ("https://127.0.0.1/league/api/package/", "127.0.0.1 is in this network or on this computer"),
+        ("https://localhost:8443/", "localhost is in this network or on this computer"),
+        ("https://192.168.1.20/", "192.168.1.20 is in this network"),
+        ("https://10.0.0.5/", "10.0.0.5 is in this network"),
+        ("https://169.254.10.1/", "169.254.10.1 is in this network"),
+        ("https://[::1]/", "::1 is in this network"),
+        ("https://[fd00::5]/", "fd00::5 is in this network"),
+        ("https://[::ffff:192.168.1.20]/", "is in this network"),
+        ("https://8.8.8.8/league/api/package/", None),
+        ("https://[2606:4700:4700::1111]/league/api/package/", None),
+    ],
+)
+def test_with_none_named_only_https_addresses_on_the_internet(settings, url, refused):
+    """The default: a league server on the internet works without a setting; the router,
+    the hall's devices and the laptop itself get no request and no token. (Only literal
+    addresses and localhost here: no name is looked up in the network.)"""
+    settings.SKAT_LEAGUE_SERVERS = []
+    answer = fetching.refusal(url)
+    assert answer is None if refused is None else refused in answer
+    assert answer is None or (answer.startswith("url: ") and "SKAT_LEAGUE_SERVERS" in answer)
+
+
+def test_none_named_a_loopback_server_gets_nothing(settings, recorder):
     settings.SKAT_LEAGUE_SERVERS = []
     server, base = recorder()
-    with pytest.raises(PackageError, match=r"^url: .*\(setting SKAT_LEAGUE_SERVERS\), and none is allowed"):
+    with pytest.raises(PackageError, match=r"^url: without SKAT_LEAGUE_SERVERS set, the office fetches only from"):
         fetching.fetch(f"{base}/league/api/package/", "token")
     assert server.seen == []
 
@@ -152,4 +179,6 @@ def test_the_refusal_speaks_german(settings, client):
         {"url": "http://127.0.0.1:9/league/api/package/", "token": "t"},
         headers={"Accept-Language": "de"},
     )
-    assert "(Einstellung SKAT_LEAGUE_SERVERS), und keiner ist erlaubt" in answer.content.decode()
+    assert (
+        "ohne die Einstellung SKAT_LEAGUE_SERVERS holt das Büro nur von https://-Adressen" in answer.content.decode()
+    )
