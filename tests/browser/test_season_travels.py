@@ -69,10 +69,19 @@ CORRECTED = (2, 1)
 
 
 def fits(page, name: str) -> None:
-    """Screenshot the page (under /tmp, not in git); it never scrolls sideways."""
+    """Screenshot the page (under /tmp, not in git); it never scrolls sideways. The width is
+    the viewport's: a mobile browser widens its layout to a page too wide for it."""
     page.screenshot(path=str(SCREENSHOTS / name), full_page=True)
-    width = page.evaluate("[document.scrollingElement.scrollWidth, window.innerWidth]")
-    assert width[0] <= width[1], f"{name}: the page scrolls sideways: {width}"
+    width = page.evaluate("document.scrollingElement.scrollWidth")
+    assert width <= page.viewport_size["width"], f"{name}: the page scrolls sideways: {width}"
+
+
+def narrow(page, name: str) -> None:
+    """The same page on a phone's width (390 px), then back to the desktop's."""
+    size = page.viewport_size
+    page.set_viewport_size({"width": 390, "height": 844})
+    fits(page, name)
+    page.set_viewport_size(size)
 
 
 # The hand calculation, independent of the office's code.
@@ -171,9 +180,9 @@ class HallLaptop:
         if migrated is not None:
             shutil.copyfile(migrated, directory / "db.sqlite3")
         self.password = ""
+        self.address = ("--bind", "127.0.0.1", "--port", str(self.port))  # loopback only
         self.process = subprocess.Popen(
-            [sys.executable, "manage.py", "serve", "--no-input", "--no-demo", "--bind", "127.0.0.1"]
-            + ["--port", str(self.port)],
+            [sys.executable, "manage.py", "serve", "--no-input", "--no-demo", *self.address],
             cwd=ROOT,
             env=env,
             stdin=subprocess.DEVNULL,
@@ -309,6 +318,7 @@ def test_a_match_day_travels_to_the_hall_and_back_and_the_season_ends_in_promoti
     office = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-GB").new_page()
     log_in(office, hall.base, "director", hall.password)
     office.goto(f"{hall.base}/league/import/")
+    narrow(office, "travel-hall-import-390.png")
     office.fill("#id_url", f"{base}/league/api/package/")
     office.fill("#id_token", token)
     office.click("form.league-form button[type=submit]")
@@ -318,6 +328,7 @@ def test_a_match_day_travels_to_the_hall_and_back_and_the_season_ends_in_promoti
     day_url = office.url
     expect(office.locator("main")).to_contain_text("SC Herz Dame")
     fits(office, "travel-hall-matchday-1280.png")
+    narrow(office, "travel-hall-matchday-390.png")
     hall_phone = browser.new_context(
         viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, locale="en-GB"
     ).new_page()
@@ -363,6 +374,7 @@ def test_a_match_day_travels_to_the_hall_and_back_and_the_season_ends_in_promoti
     second.refresh_from_db()
     assert second.binding
     fits(desktop, "travel-server-matchday-1280.png")
+    narrow(desktop, "travel-server-matchday-390.png")
 
     # The season table as the hand calculation has it after the correction.
     expected = season_by_hand(corrected(DAY_2))
