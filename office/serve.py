@@ -148,6 +148,21 @@ def create_server_on(sock, threads: int):
     )
 
 
+def child_main(sock, threads: int, office_url: str, port: int) -> None:
+    """A spawned serving process (office.workers.Children): Django set up from the inherited
+    environment, waitress on the first process's socket ``sock``.
+
+    The environment (data directory, DEBUG off, the secret key's file) is the first
+    process's, so sessions, CSRF tokens and seat PINs signed by one process hold in all.
+    """
+    import django
+
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    django.setup()
+    use_office_url(office_url, port)
+    workers.serve_child(create_server_on(sock, threads))
+
+
 def behind_proxy() -> bool:
     """Whether a reverse proxy's headers reach Django: with ``SECURE=1`` (waitress speaks no
     TLS, so a proxy does and says so in X-Forwarded-Proto) or ``PROXY_COUNT`` (the login

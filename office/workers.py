@@ -26,6 +26,7 @@ import signal
 import socket
 import threading
 import time
+from collections.abc import Callable
 
 logger = logging.getLogger(__name__)
 
@@ -68,9 +69,10 @@ def listening_socket(bind: str, port: int, backlog: int = 2048) -> socket.socket
 class Children:
     """The serving processes beside the command's own: started, watched, restarted, stopped."""
 
-    def __init__(self, sock: socket.socket, count: int, threads: int, office_url: str, port: int) -> None:
-        self.sock, self.count, self.threads = sock, count, threads
-        self.office_url, self.port = office_url, port
+    def __init__(self, sock: socket.socket, count: int, target: Callable[..., None], *args: object) -> None:
+        """``count`` processes, each running ``target(sock, *args)`` (a module-level function:
+        spawn finds it by name), which serves on ``sock`` through :func:`serve_child`."""
+        self.sock, self.count, self.target, self.args = sock, count, target, args
         self.context = multiprocessing.get_context("spawn")
         self.processes: list[multiprocessing.process.BaseProcess] = []
         self.started: dict[int, float] = {}
@@ -87,8 +89,8 @@ class Children:
 
     def _spawn(self) -> multiprocessing.process.BaseProcess:
         process = self.context.Process(
-            target=child_main,
-            args=(self.sock, self.threads, self.office_url, self.port),
+            target=self.target,
+            args=(self.sock, *self.args),
             name="skat-office-serve",
             daemon=True,
         )
@@ -140,22 +142,12 @@ class Children:
                 process.join(STOP_SECONDS)
 
 
-def child_main(sock: socket.socket, threads: int, office_url: str, port: int) -> None:
-    """A spawned serving process: Django set up from the inherited environment, waitress on ``sock``.
+def serve_child(server) -> None:
+    """Serve ``server`` (waitress on the shared socket) in a spawned process until it is stopped.
 
-    The environment (data directory, DEBUG off, the secret key's file) is the first
-    process's, so sessions, CSRF tokens and seat PINs signed by one process hold in all.
     It stops as the first process does: on Ctrl-C (Windows sends it to every process of
     the console), on SIGTERM (the first process's stop), or when the first is gone.
     """
-    import django
-
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    django.setup()
-    from office import serve
-
-    serve.use_office_url(office_url, port)
-    server = serve.create_server_on(sock, threads)
     signal.signal(signal.SIGINT, signal.default_int_handler)
     if hasattr(signal, "SIGTERM"):
         signal.signal(signal.SIGTERM, _interrupt)

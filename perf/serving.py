@@ -23,7 +23,7 @@ def main(argv: list[str]) -> None:
     host, port, threads = argv[0], int(argv[1]), int(argv[2])
     processes = int(argv[3]) if len(argv) > 3 else 1
     sock = workers.listening_socket(host, port)
-    children = workers.Children(sock, processes - 1, threads, settings.OFFICE_URL, port)
+    children = workers.Children(sock, processes - 1, serve.child_main, threads, settings.OFFICE_URL, port)
     serve.serve_forever(serve.create_server_on(sock, threads), children.start())
 
 

@@ -52,7 +52,8 @@ def started(monkeypatch, settings, tmp_path):
     class Children:
         """The other serving processes, as they would have been started (office.workers)."""
 
-        def __init__(self, sock, count, threads, office_url, port):
+        def __init__(self, sock, count, target, threads, office_url, port):
+            assert target is serve.child_main
             calls["children"] = (sock, count, threads, office_url, port)
 
         def start(self):

@@ -109,7 +109,9 @@ class Command(BaseCommand):
         except OSError as error:  # taken between the check and now
             raise CommandError(serve.port_problem(bind, port) or f"Cannot listen on {bind}:{port}: {error}") from None
         server = serve.create_server_on(sock, options["threads"])
-        children = workers.Children(sock, options["processes"] - 1, options["threads"], office_url, port)
+        children = workers.Children(
+            sock, options["processes"] - 1, serve.child_main, options["threads"], office_url, port
+        )
         self.banner(office_url, detected, login)
         self.stdout.write(_("Data directory: %(path)s") % {"path": settings.DATA_DIR})
         self.stdout.flush()
