@@ -550,6 +550,11 @@ def test_3_4_4_null_ouvert_cannot_justify_a_bid_of_50():
     # loss of a suit or grand game that does justify it": null ouvert is 46 < 50.
     error = rejection(Contract.NULL, ouvert=True, declarer_tricks=0, bid=50)
     assert error.field == "bid" and "3.4.4" in str(error) and "46" in str(error)
+    # The whole message: what the null game is worth and what 3.4.4 leaves the declarer.
+    assert str(error) == (
+        "bid: null ouvert is worth 46 and does not reach the bid 50: no valid announcement; "
+        "the declarer must concede a lost suit or grand game that reaches the bid (3.4.4)"
+    )
     # Null ouvert hand (59) does justify 50.
     assert value_of("null", hand=True, ouvert=True, declarer_tricks=0, bid=50).score == 59
 
