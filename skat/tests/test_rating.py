@@ -307,8 +307,8 @@ class CountedLost(int):
     """A count of lost games that counts how often rank() compares it for equality.
 
     Ranking three tied players compares their keys a handful of times; a rank() that
-    loops over a run of equal keys without end (make mutation: ``end = 1`` for
-    ``end += 1``) fails here on the comparisons it makes instead of hanging.
+    walked a run of equal keys without end (make mutation found such a loop: it hung,
+    and a hang is no failing test) fails here on the comparisons it makes instead.
     """
 
     comparisons = 0
@@ -329,6 +329,26 @@ def test_a_run_of_tied_players_is_walked_once():
     expected = sorted(tied, key=lambda name: hashlib.sha256(f"5:{name}".encode()).hexdigest())
     assert [r.item for r in ranked] == expected
     assert [r.decided_by for r in ranked] == [None, "lot", "lot"]
+
+
+def test_the_lot_is_drawn_only_inside_a_run_of_equal_counts():
+    # rank() draws the lot (a SHA-256 per item) only where the counts tie: a player whose
+    # counts alone place him is never given a lot key.
+    players = {
+        "first": Rating(points=400),
+        "tie_a": Rating(points=300),
+        "tie_b": Rating(points=300),
+        "last": Rating(points=100),
+    }
+    drawn: list[str] = []
+
+    def lot_key(name: str) -> str:
+        drawn.append(name)
+        return name
+
+    ranked = rank(players, players.__getitem__, lot_seed=3, lot_key=lot_key)
+    assert sorted(drawn) == ["tie_a", "tie_b"]
+    assert [r.decided_by for r in ranked] == [None, "rating", "lot", "rating"]
 
 
 def test_nobody_to_rank():

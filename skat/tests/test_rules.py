@@ -980,6 +980,11 @@ def test_the_highest_bids_still_raise_rather_than_reject_when_the_contract_can_r
         (True, 18, -324),
     ]
     assert rejection(Contract.DIAMONDS, tops=1, declarer_points=61, bid=165).paragraph == "3.4.2"
+    # 3.4.2, 5.6.1: diamonds are worth 18 x 9 = 162 at most; the message names all three.
+    assert str(rejection(Contract.DIAMONDS, tops=1, declarer_points=61, bid=165)) == (
+        "bid: Diamonds can never be worth the bid 165: its highest value is 162; "
+        "the declarer must announce a game that can reach the bid (3.4.2)"
+    )
 
 
 def test_the_grand_tops_message():
