@@ -28,6 +28,7 @@ names in ``decided_by`` which of the four criteria put it below the entry just a
 from __future__ import annotations
 
 import hashlib
+import itertools
 from collections.abc import Callable, Iterable
 from typing import Generic, NamedTuple, TypeVar
 
@@ -173,15 +174,12 @@ def rank(
     items = list(items)
     ratings = [rating_of(item) for item in items]
     keys = [tie_break_key(rating) for rating in ratings]
-    order = sorted(range(len(items)), key=keys.__getitem__)
-    start = 0
-    while start < len(order):
-        end = start + 1
-        while end < len(order) and keys[order[end]] == keys[order[start]]:
-            end += 1
-        if end - start > 1:
-            order[start:end] = sorted(order[start:end], key=lambda i: lot(lot_seed, lot_key(items[i])))
-        start = end
+    order: list[int] = []
+    for _key, run in itertools.groupby(sorted(range(len(items)), key=keys.__getitem__), key=keys.__getitem__):
+        tied = list(run)
+        if len(tied) > 1:
+            tied.sort(key=lambda i: lot(lot_seed, lot_key(items[i])))
+        order.extend(tied)
     ranked: list[Ranked[T]] = []
     previous: tuple[int, int, int] | None = None
     for place, index in enumerate(order, start=1):

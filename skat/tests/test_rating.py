@@ -123,6 +123,8 @@ def test_only_tables_of_three_and_four(size):
     with pytest.raises(RuleError) as raised:
         opponent_bonus(size)
     assert (raised.value.field, raised.value.paragraph) == ("table_size", "3.2.7")
+    # 3.2.7: a table seats three or four; the message names the size it was given.
+    assert str(raised.value) == f"table_size: a table has 3 or 4 players, not {size} (3.2.7)"
     with pytest.raises(RuleError) as raised:
         rate_table(size, [])
     assert raised.value.field == "table_size"
@@ -133,6 +135,8 @@ def test_a_declarer_must_sit_at_the_table(size, declarer):
     with pytest.raises(RuleError) as raised:
         rate_table(size, [(0, True, 18), (declarer, True, 18)])
     assert raised.value.field == "declarer"
+    # 3.1.1: the seats are numbered 0 to size - 1 here; the message names seat and size.
+    assert str(raised.value) == f"declarer: seat index {declarer!r} is not at a table of {size} (3.1.1)"
 
 
 @pytest.mark.parametrize(
@@ -143,9 +147,18 @@ def test_a_score_must_agree_with_won(won, score):
     with pytest.raises(RuleError) as raised:
         rate_table(3, [(0, won, score)])
     assert raised.value.field == "score"
+    # 5.5.1, 5.3.4: a won game is entered as +value, a lost one as -2 x value.
+    expected = (
+        f"a won game scores its value (> 0), not {score!r}"
+        if won
+        else f"a lost game scores -2 x its value (< 0), not {score!r}"
+    )
+    assert str(raised.value) == f"score: {expected} (5.5.1)"
 
 
-@pytest.mark.parametrize(("won", "score"), [(True, 18), (False, -36)])
+# The sign is what rate_table checks (the value itself is evaluate's, 5.6.1): 1 and -1
+# are the smallest scores of the right sign and are taken as they are.
+@pytest.mark.parametrize(("won", "score"), [(True, 18), (False, -36), (True, 1), (False, -1)])
 def test_a_score_that_agrees_with_won_is_taken(won, score):
     (rating, _, _) = rate_table(3, [(0, won, score)])
     assert rating.points == score
@@ -288,6 +301,54 @@ def test_equal_lot_keys_keep_the_input_order():
     ranked = rank(["b", "a", "c"], lambda _p: Rating(), lot_seed=0, lot_key=lambda _p: "same")
     assert [r.item for r in ranked] == ["b", "a", "c"]
     assert [r.decided_by for r in ranked] == [None, "lot", "lot"]
+
+
+class CountedLost(int):
+    """A count of lost games that counts how often rank() compares it for equality.
+
+    Ranking three tied players compares their keys a handful of times; a rank() that
+    walked a run of equal keys without end (make mutation found such a loop: it hung,
+    and a hang is no failing test) fails here on the comparisons it makes instead.
+    """
+
+    comparisons = 0
+
+    def __eq__(self, other: object) -> bool:
+        CountedLost.comparisons += 1
+        assert CountedLost.comparisons < 200, "rank() compares tied keys without end"
+        return int.__eq__(self, other)
+
+    __hash__ = int.__hash__
+
+
+def test_a_run_of_tied_players_is_walked_once():
+    # Distinct objects per player: a tuple compares the same object by identity alone.
+    CountedLost.comparisons = 0
+    tied = {name: Rating(points=100, won=2, lost=CountedLost(1)) for name in ["a", "b", "c"]}
+    ranked = rank(tied, tied.__getitem__, lot_seed=5)
+    expected = sorted(tied, key=lambda name: hashlib.sha256(f"5:{name}".encode()).hexdigest())
+    assert [r.item for r in ranked] == expected
+    assert [r.decided_by for r in ranked] == [None, "lot", "lot"]
+
+
+def test_the_lot_is_drawn_only_inside_a_run_of_equal_counts():
+    # rank() draws the lot (a SHA-256 per item) only where the counts tie: a player whose
+    # counts alone place him is never given a lot key.
+    players = {
+        "first": Rating(points=400),
+        "tie_a": Rating(points=300),
+        "tie_b": Rating(points=300),
+        "last": Rating(points=100),
+    }
+    drawn: list[str] = []
+
+    def lot_key(name: str) -> str:
+        drawn.append(name)
+        return name
+
+    ranked = rank(players, players.__getitem__, lot_seed=3, lot_key=lot_key)
+    assert sorted(drawn) == ["tie_a", "tie_b"]
+    assert [r.decided_by for r in ranked] == [None, "rating", "lot", "rating"]
 
 
 def test_nobody_to_rank():

@@ -550,6 +550,11 @@ def test_3_4_4_null_ouvert_cannot_justify_a_bid_of_50():
     # loss of a suit or grand game that does justify it": null ouvert is 46 < 50.
     error = rejection(Contract.NULL, ouvert=True, declarer_tricks=0, bid=50)
     assert error.field == "bid" and "3.4.4" in str(error) and "46" in str(error)
+    # The whole message: what the null game is worth and what 3.4.4 leaves the declarer.
+    assert str(error) == (
+        "bid: null ouvert is worth 46 and does not reach the bid 50: no valid announcement; "
+        "the declarer must concede a lost suit or grand game that reaches the bid (3.4.4)"
+    )
     # Null ouvert hand (59) does justify 50.
     assert value_of("null", hand=True, ouvert=True, declarer_tricks=0, bid=50).score == 59
 
@@ -975,6 +980,11 @@ def test_the_highest_bids_still_raise_rather_than_reject_when_the_contract_can_r
         (True, 18, -324),
     ]
     assert rejection(Contract.DIAMONDS, tops=1, declarer_points=61, bid=165).paragraph == "3.4.2"
+    # 3.4.2, 5.6.1: diamonds are worth 18 x 9 = 162 at most; the message names all three.
+    assert str(rejection(Contract.DIAMONDS, tops=1, declarer_points=61, bid=165)) == (
+        "bid: Diamonds can never be worth the bid 165: its highest value is 162; "
+        "the declarer must announce a game that can reach the bid (3.4.2)"
+    )
 
 
 def test_the_grand_tops_message():

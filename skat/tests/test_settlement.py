@@ -53,6 +53,8 @@ def test_a_settlement_needs_two_players(function, totals):
     with pytest.raises(RuleError) as raised:
         function(totals)
     assert (raised.value.field, raised.value.paragraph) == ("totals", "5.5.5")
+    # The message says how many totals came (make mutation: count dropped, or None).
+    assert str(raised.value) == f"totals: a settlement needs at least two players, not {len(totals)} (5.5.5)"
 
 
 totals_strategy = st.lists(st.integers(-3000, 3000), min_size=2, max_size=8)
