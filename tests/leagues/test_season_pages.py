@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 
 from leagues.models import Group, LeagueTeam
-from leagues.public_views import ONE_PAGE_GROUPS
+from leagues.group_pages import ONE_PAGE_GROUPS
 from tests import factories
 
 pytestmark = pytest.mark.django_db
