@@ -13,7 +13,7 @@ from django.urls import reverse
 from leagues import results
 from leagues.group_pages import ONE_PAGE_GROUPS
 from leagues.lineups import create_match_day
-from leagues.models import Group, LeagueTeam
+from leagues.models import Group, Host, LeagueTeam
 from tests import factories
 from tests.leagues.helpers import played_day
 
@@ -176,3 +176,16 @@ def test_the_season_table_links_to_its_groups_cross_table(client, manager, group
     assert f'href="{link}"' in page
     shown = client.get(link.split("#")[0]).content.decode()
     assert f'id="group-{first}"' in shown and "3:0" in shown  # A won the only series: 3 points to none
+
+
+@pytest.mark.parametrize("days", [1, 3])
+def test_the_cross_table_names_the_hosts_without_a_query_each(client, manager, django_assert_max_num_queries, days):
+    league, group, teams = factories.league_group(teams=4, series_per_matchday=1, rounds_per_series=1)
+    for number in range(1, days + 1):
+        day = played_day(group, teams, number, ["Team A"])
+        day.host = Host.objects.create(league=league, name=f"Halle {number}", token_digest=f"digest-{number}")
+        day.save(update_fields=["host"])
+    client.force_login(factories.user("staffelleiter", superuser=True))
+    with django_assert_max_num_queries(13):  # the same for one match day as for three
+        page = client.get(reverse("seasons:cross", args=[league.pk])).content.decode()
+    assert all(f"{n} (Halle {n})" in page for n in range(1, days + 1))
