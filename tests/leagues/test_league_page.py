@@ -189,3 +189,26 @@ def test_the_cross_table_names_the_hosts_without_a_query_each(client, manager, d
     with django_assert_max_num_queries(13):  # the same for one match day as for three
         page = client.get(reverse("seasons:cross", args=[league.pk])).content.decode()
     assert all(f"{n} (Halle {n})" in page for n in range(1, days + 1))
+
+
+@pytest.mark.parametrize("hosts", [2, 30])
+def test_the_host_list_is_written_without_a_template_per_host(client, manager, hosts):
+    league = league_of(3, manager)
+    made = Host.objects.bulk_create(
+        [Host(league=league, name=f"Halle {n:02d}", token_digest=f"digest-{league.pk}-{n}") for n in range(hosts)]
+    )
+    answer = client.get(reverse("leagues:league", args=[league.pk]))
+    assert [t.name for t in answer.templates].count("django/forms/widgets/select_option.html") == 0
+    page = answer.content.decode()
+    assert all(f'<option value="{host.pk}">{host.name}</option>' in page for host in made)
+    first = league.groups.get(name="Staffel 01")
+    chosen = made[-1]
+    refused = {
+        f"group-{first.pk}-number": "2",
+        f"group-{first.pk}-date": "2026-10-01",
+        f"group-{first.pk}-host": chosen.pk,
+    }
+    answer = client.post(reverse("leagues:match_day_new", args=[league.pk, first.pk]), refused)
+    page = answer.content.decode()  # no teams ticked: refused, the host still chosen
+    assert answer.status_code == 422 and f'<option value="{chosen.pk}" selected>{chosen.name}</option>' in page
+    assert f'<select name="group-{first.pk}-host" id="id_group-{first.pk}-host">' in page
