@@ -8,14 +8,14 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
 from . import documents
-from .group_pages import groups_shown
+from .league_page import groups_shown
 from .models import League, LeagueTeam, MatchDay
 from .permissions import manager_required, published_league
 from .results import match_day_result, season_tables, team_season
 
 
 def season_page(request: HttpRequest, league: League, *, staff: bool) -> HttpResponse:
-    """The season tables of the groups the page shows (:func:`group_pages.groups_shown`:
+    """The season tables of the groups the page shows (:func:`league_page.groups_shown`:
     all of a small league, else one group a page or the one ``?group=`` names), with the
     list of all groups."""
     chosen = groups_shown(request, league)

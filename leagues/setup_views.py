@@ -19,8 +19,7 @@ from skat.rules import RuleError
 
 from . import setup
 from .forms import refusal
-from .group_pages import league_page_url
-from .league_page import league_page
+from .league_page import league_page, league_page_url
 from .models import Group, Host, League, LeagueTeam
 from .permissions import manager_required
 from .setup_forms import CaptainForm, LeagueForm, ManagerForm, NameForm, TeamForm, roster_formset

@@ -13,7 +13,7 @@ from django.views.decorators.http import require_POST
 
 from core.paging import page_of
 from leagues.forms import refusal
-from leagues.group_pages import groups_shown
+from leagues.league_page import groups_shown
 from leagues.models import Group, League
 from leagues.permissions import manager_required, published_league
 from leagues.results import season_tables

@@ -11,7 +11,7 @@ import pytest
 from django.urls import reverse
 
 from leagues import results
-from leagues.group_pages import ONE_PAGE_GROUPS
+from leagues.league_page import ONE_PAGE_GROUPS
 from leagues.lineups import create_match_day
 from leagues.models import Group, Host, LeagueTeam
 from tests import factories
