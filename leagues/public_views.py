@@ -4,44 +4,28 @@ their managers see the same pages under /league/ (leagues.views, leagues.urls)."
 
 from __future__ import annotations
 
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
-from core.paging import page_of
-
 from . import documents
+from .league_page import groups_shown
 from .models import League, LeagueTeam, MatchDay
 from .permissions import manager_required, published_league
 from .results import match_day_result, season_tables, team_season
 
-#: A league of up to this many groups shows them all on one page (a regional league); a
-#: larger one (the DSkV's national league: about 63 groups of 16, issue 27) one group a
-#: page, with the list of its groups: a group's full season costs about 50 ms to rank.
-ONE_PAGE_GROUPS = 2
-
 
 def season_page(request: HttpRequest, league: League, *, staff: bool) -> HttpResponse:
-    """The season tables of every group (at most :data:`ONE_PAGE_GROUPS`), else of the
-    page's group or of the one ``?group=`` names, with the list of all groups (the
-    groups are read once: no query more than one page of all groups)."""
-    groups = list(league.groups.select_related("league"))
-    chosen = request.GET.get("group", "")
-    page = None
-    if chosen.isascii() and chosen.isdigit() and len(chosen) <= 18:
-        shown = [group for group in groups if group.pk == int(chosen)]
-        if not shown:
-            raise Http404("no such group in this league")
-    else:
-        page = page_of(request, groups, len(groups) if 0 < len(groups) <= ONE_PAGE_GROUPS else 1)
-        shown = list(page.object_list)
-    several = len(groups) > ONE_PAGE_GROUPS
+    """The season tables of the groups the page shows (:func:`league_page.groups_shown`:
+    all of a small league, else one group a page or the one ``?group=`` names), with the
+    list of all groups."""
+    chosen = groups_shown(request, league)
     context = {
         "league": league,
-        "seasons": season_tables(shown),
+        "seasons": season_tables(chosen.shown),
         "staff": staff,
-        "page": page,
-        "index": [(group.pk, group.name) for group in groups] if several else [],
-        "shown": {group.pk for group in shown},
+        "page": chosen.page,
+        "index": chosen.index,
+        "shown": chosen.shown_ids,
     }
     return render(request, "leagues/season.html", context)
 

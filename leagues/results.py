@@ -152,7 +152,7 @@ def season_tables(groups: Iterable[Group]) -> list[SeasonTable]:
     groups = list(groups)
     days = list(
         MatchDay.objects.filter(group__in=groups, tournament__isnull=False)
-        .select_related("group__league")
+        .select_related("group__league", "host")  # the cross table names each day's host
         .prefetch_related("teams")
         .order_by("number", "date")
     )

@@ -19,7 +19,7 @@ from skat.rules import RuleError
 
 from . import setup
 from .forms import refusal
-from .league_page import league_page
+from .league_page import league_page, league_page_url
 from .models import Group, Host, League, LeagueTeam
 from .permissions import manager_required
 from .setup_forms import CaptainForm, LeagueForm, ManagerForm, NameForm, TeamForm, roster_formset
@@ -114,7 +114,7 @@ def group_new(request: HttpRequest, league: League) -> HttpResponse:
             _refuse(form, error)
         else:
             messages.success(request, _("The group %(group)s is set up: add its teams.") % {"group": group.name})
-            return redirect("leagues:league", league.pk)
+            return redirect(league_page_url(group))
     return league_page(request, league, group_form=form, status=422)
 
 
@@ -129,7 +129,7 @@ def group_edit(request: HttpRequest, league: League, group_id: int) -> HttpRespo
             _refuse(form, error)
         else:
             messages.success(request, _("The group is renamed."))
-            return redirect("leagues:league", league.pk)
+            return redirect(league_page_url(group))
     context = {"league": league, "group": group, "form": form}
     return render(request, "leagues/group_form.html", context, status=422 if form.is_bound else 200)
 

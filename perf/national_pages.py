@@ -2,8 +2,8 @@
 
 The issue's five (27, "At national scale"): the season table, a group's page, a team
 page, a match day page and the public front page, each <= 100 ms and <= 250 KiB as
-every HTML page of the bench (:mod:`perf.pages`), plus the league manager's pages of
-the same league, reported beside them. Each is measured as :func:`perf.pages.measure_page`
+every HTML page of the bench (:mod:`perf.pages`), the public cross table, plus the
+league manager's pages of the same league, reported beside them. Each is measured as :func:`perf.pages.measure_page`
 measures a page: median server time after a warm-up, size, queries of one request.
 """
 
@@ -55,6 +55,7 @@ PAGES: list[Page] = [
     Page("team page (public)", _league("public:team", _team), ANYONE),
     Page("match day page (public)", _league("public:match_day", _day), ANYONE),
     Page("front page (public)", lambda site: reverse("director:home"), ANYONE),
+    Page("cross table (public)", _league("public:league_cross"), ANYONE),
     Page("season table (staff)", _league("leagues:season"), DIRECTOR),
     Page("match day page (staff)", lambda site: reverse("leagues:match_day", args=[_day(site)]), DIRECTOR),
     Page("league page (staff)", _league("leagues:league"), DIRECTOR),

@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+from leagues.league_page import ONE_PAGE_GROUPS
 from leagues.models import Group, LeagueTeam
-from leagues.public_views import ONE_PAGE_GROUPS
 from tests import factories
 
 pytestmark = pytest.mark.django_db
