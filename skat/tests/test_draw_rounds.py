@@ -65,8 +65,8 @@ def test_swaps_after_the_seating_apart_was_built_lower_the_club_meetings_and_are
     """The same line-up with clubs X, Y, Z and seed 3: one swap round makes 4 swaps and
     leaves team-mates together; the seating apart is built, and one more round makes 1 swap
     that parts club-mates without putting team-mates together: 5 swaps in all (as published
-    for this seed), no team-mates and 3 club meetings left, the fewest possible (7 players of club Y and 6 of X at five
-    tables meet at least 2 and 1 times)."""
+    for this seed), no team-mates, and 3 club meetings, the fewest possible: at five tables
+    the 7 players of club Y meet at least twice and the 6 of club X at least once."""
     clubs = iter("ZXYYXXXZZYZYYXYYXZ")
     field = [Entrant(f"{t}{n}", team=t, club=next(clubs)) for t in "ABCD" for n in range(1, 5)]
     field += [Entrant("s1", club=next(clubs)), Entrant("s2", club=next(clubs))]
