@@ -61,3 +61,13 @@ def test_a_seeding_that_misses_a_player_is_refused_in_full():
         draw([Entrant(i) for i in range(8)], seed=1, ranking=[0, 1, 2, 3, 4, 5, 6, 6])
     assert str(refused.value) == "ranking: the seeding must rank every player of the series exactly once (3.1.1)"
     assert (refused.value.field, refused.value.paragraph) == ("ranking", "3.1.1")
+
+
+def test_meetings_that_cannot_be_avoided_are_reported_once_per_pair():
+    """Six players of one team and one club, each pair met before: two tables of three,
+    three pairs at each, so 6 team, 6 club and 6 repeat meetings, whatever the seed."""
+    field = [Entrant(i, club="SC", team="T") for i in range(6)]
+    met = [(a, b) for a in range(6) for b in range(a + 1, 6)] * 2
+    for seed in range(3):
+        result = draw(field, seed=seed, met=met)
+        assert (result.team_meetings, result.club_meetings, result.repeat_meetings) == (6, 6, 6)
