@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from skat.draw import seat_apart
+from skat.draw import seat_apart, table_sizes_apart
 
 
 def test_the_largest_teams_take_the_first_rows_so_a_table_of_three_first_still_parts_them():
@@ -44,3 +44,20 @@ def test_every_player_takes_exactly_one_seat_or_the_seating_is_refused(teams, si
     table of two: both are errors, never a seating."""
     with pytest.raises(ValueError):
         seat_apart(teams, sizes)
+
+
+@pytest.mark.parametrize(
+    ("players", "teams", "sizes"),
+    [
+        # 16 players seat at four tables of four, too few for a team of five: five tables,
+        # as many of four as 16 = 4 + 4 x 3 allows.
+        (16, [5, 5, 5, 1], [4, 3, 3, 3, 3]),
+        # 17 = 4 + 4 + 3 + 3 + 3: five tables for a team of five, two of them of four.
+        (17, [5, 4, 4, 4], [4, 4, 3, 3, 3]),
+        # 19 = 4 + 5 x 3: six tables for a team of six.
+        (19, [6, 6, 6, 1], [4, 3, 3, 3, 3, 3]),
+    ],
+)
+def test_more_tables_for_a_large_team_keep_as_many_fours_as_the_count_allows(players, teams, sizes):
+    assert table_sizes_apart(players, teams) == sizes
+    assert sum(sizes) == players and len(sizes) == max(teams)
