@@ -2,9 +2,11 @@
 
 The public pages (``/p/``: the standings, the projector, the statistics) are what a
 flood of spectators asks for at once, at the end of a series or when a draw is
-published. A page computed for a spectator within ``SPECTATOR_FRESH_SECONDS`` (2 s) is
-given as it is to the next ones, slot or no slot: 3,000 spectators reloading every 30 s
-cost one computation of each page every 2 s, not 100 a second. Beyond that, each server
+published. A page computed for a spectator within ``SPECTATOR_FRESH_SECONDS`` (5 s) is
+given as it is to the next ones, slot or no slot, and a page is computed by one request
+at a time, the crowd meanwhile getting its last copy: 3,000 spectators reloading every
+30 s cost one computation of each page every 5 s per process, not 100 a second (each
+entry changes the standings, so every computation is a new one). Beyond that, each server
 process lets at most ``SPECTATOR_SLOTS`` of their requests run at the same time,
 whatever the server's threads; the rest never wait for a thread's turn behind Django:
 
@@ -109,6 +111,7 @@ class SpectatorAdmission:
         self.copy_seconds = settings.BUSY_COPY_SECONDS
         self.fresh_seconds = settings.SPECTATOR_FRESH_SECONDS
         self.kept: OrderedDict[tuple[str, str, str], Kept] = OrderedDict()
+        self.computing: set[tuple[str, str, str]] = set()
         self.lock = threading.Lock()
 
     def __call__(self, environ: dict, start_response: StartResponse) -> Iterable[bytes]:
@@ -119,12 +122,27 @@ class SpectatorAdmission:
         kept = self.copy(environ, key, self.fresh_seconds)
         if kept is not None:
             return self.give(environ, start_response, kept)
-        if not self.slots.acquire(blocking=False):
-            return self.busy(environ, start_response, key, language)
+        shared = environ.get("REQUEST_METHOD") == "GET" and anonymous(environ)
+        if shared:
+            with self.lock:
+                # One computation of a page at a time: the crowd arriving while it runs gets
+                # the last copy (3,000 players' standings take a while), not a second one.
+                computing = key in self.computing
+                if not computing:
+                    self.computing.add(key)
+            if computing:
+                return self.busy(environ, start_response, key, language)
         try:
-            return self.answer(environ, start_response, key)
+            if not self.slots.acquire(blocking=False):
+                return self.busy(environ, start_response, key, language)
+            try:
+                return self.answer(environ, start_response, key)
+            finally:
+                self.slots.release()
         finally:
-            self.slots.release()
+            if shared:
+                with self.lock:
+                    self.computing.discard(key)
 
     def answer(self, environ: dict, start_response: StartResponse, key: tuple[str, str, str]) -> list[bytes]:
         """Django's answer, read whole within the slot; kept when every spectator may see it."""

@@ -190,7 +190,7 @@ BUSY_COPY_SECONDS = float(os.environ.get("BUSY_COPY_SECONDS", "30"))
 #: A spectator's page computed at most this long ago is given as it is to the next
 #: spectators, even when a slot is free: the crowd costs one computation per page and
 #: interval, and its standings are at most this much older than the office's.
-SPECTATOR_FRESH_SECONDS = float(os.environ.get("SPECTATOR_FRESH_SECONDS", "2"))
+SPECTATOR_FRESH_SECONDS = float(os.environ.get("SPECTATOR_FRESH_SECONDS", "5"))
 BUSY_RETRY_AFTER = int(os.environ.get("BUSY_RETRY_AFTER", "5"))
 #: The hall check before play (dashboard.hall, static/js/hall-check.js): a table link's
 #: phone sends HALL_CHECK_PINGS round trips, one every HALL_CHECK_INTERVAL_MS, and counts

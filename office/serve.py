@@ -133,14 +133,18 @@ def create_server_on(sock, threads: int):
     from waitress.server import create_server as waitress_server
 
     from config.wsgi import application  # after collectstatic: whitenoise indexes the files on import
+    from office.dispatch import EntriesFirst
 
+    dispatcher = EntriesFirst()
+    dispatcher.set_thread_count(threads)
     return waitress_server(
         application,
+        _dispatcher=dispatcher,  # entries and spectators before the other waiting requests
         sockets=[sock],
         threads=threads,
         backlog=2048,
         # Windows has no poll(); its select() takes at most 512 sockets (Python's FD_SETSIZE there).
-        connection_limit=4000 if hasattr(select, "poll") else 500,
+        connection_limit=int(os.environ.get("SERVE_CONNECTION_LIMIT") or (4000 if hasattr(select, "poll") else 500)),
         channel_timeout=60,
         asyncore_use_poll=hasattr(select, "poll"),
         ident="skat-office",

@@ -136,4 +136,6 @@ class Server:
                 self.process.kill()
                 self.process.wait()
         self.logfile.close()
+        if os.environ.get("LOADTEST_KEEP_SERVER_LOG"):  # the server's own log, for looking into a run
+            Path(self.logfile.name).replace(os.environ["LOADTEST_KEEP_SERVER_LOG"])
         Path(self.logfile.name).unlink(missing_ok=True)

@@ -267,3 +267,46 @@ def test_the_public_standings_set_no_cookie_so_the_crowd_gets_their_copy(setting
         request_started.connect(close_old_connections)
         request_finished.connect(close_old_connections)
     assert len(admission.kept) == 2
+
+
+def test_a_page_is_computed_by_one_request_at_a_time_the_crowd_gets_its_last_copy(settings):
+    """Every entry changes the standings, so each computation of 3,000 players' standings
+    is a new one: while one runs, the next spectators get the last copy (or "busy" when
+    there is none yet), never a second computation beside it, whatever slots are free."""
+    settings.SPECTATOR_FRESH_SECONDS = 1
+    inner = App()
+    admission = SpectatorAdmission(inner, slots=4, retry_after=5)
+    call(admission, "/p/1/standings/")
+    admission.kept[("/p/1/standings/", "", "en")].at -= 10  # older than fresh, within BUSY_COPY_SECONDS
+    inner.hold = True
+    computing = threading.Thread(target=call, args=(admission, "/p/1/standings/"))
+    computing.start()
+    assert inner.inside.wait(timeout=30)
+    try:
+        for _ in range(5):
+            status, _headers, body = call(admission, "/p/1/standings/")
+            assert (status, body) == ("200 OK", b"<p>/p/1/standings/</p>")
+        # Another page, and a logged-in browser's own, are computed beside it.
+        inner.hold = False
+        assert call(admission, "/p/1/statistics/")[0] == "200 OK"
+        assert call(admission, "/p/1/standings/", HTTP_COOKIE="sessionid=director")[0] == "200 OK"
+    finally:
+        inner.release.set()
+        computing.join()
+    assert inner.calls == ["/p/1/standings/", "/p/1/standings/", "/p/1/statistics/", "/p/1/standings/"]
+    assert not admission.computing
+
+
+def test_without_any_copy_the_crowd_is_told_busy_while_the_first_computation_runs(settings):
+    inner = App()
+    admission = SpectatorAdmission(inner, slots=4, retry_after=5)
+    inner.hold = True
+    computing = threading.Thread(target=call, args=(admission, "/p/1/standings/"))
+    computing.start()
+    assert inner.inside.wait(timeout=30)
+    try:
+        assert call(admission, "/p/1/standings/")[0].startswith("503")
+    finally:
+        inner.release.set()
+        computing.join()
+    assert inner.calls == ["/p/1/standings/"]

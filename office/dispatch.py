@@ -1,0 +1,50 @@
+"""Entries first inside each serving process: waitress's queue of requests waiting for a thread.
+
+waitress hands each parsed request to a queue its threads take from, first come first
+served. In a burst (phones opening their table links at the start of a series, the
+director printing) the phones' entries and the spectators' kept pages (config.admission,
+a millisecond each) waited behind 24 KiB table pages and director pages in that queue:
+in the hall profile their p99 was seconds while their own work is milliseconds (docs:
+Benchmarks). This queue lets an entry (a POST to a table link, ``/s/``) and a public
+page (``/p/``, mostly answered from the kept copy) pass the others; among themselves
+they keep their order, and nothing is ever dropped.
+"""
+
+from __future__ import annotations
+
+from waitress.task import ThreadedTaskDispatcher
+
+#: The table links' pages (a POST there is an entry) and the spectators' pages.
+TABLE_PREFIX = "/s/"
+SPECTATOR_PREFIX = "/p/"
+
+
+def goes_first(task: object) -> bool:
+    """Whether a queued request passes the others: a table link's POST or a public page."""
+    request = getattr(task, "request", None)
+    path = getattr(request, "path", None) or ""
+    if path.startswith(SPECTATOR_PREFIX):
+        return True
+    return path.startswith(TABLE_PREFIX) and getattr(request, "command", "") == "POST"
+
+
+class EntriesFirst(ThreadedTaskDispatcher):
+    """waitress's dispatcher, with entries and spectators ahead of every other waiting request."""
+
+    def add_task(self, task) -> None:
+        first = goes_first(task)
+        task.skat_first = first
+        if not first:
+            super().add_task(task)
+            return
+        with self.lock:
+            ahead = 0
+            for queued in self.queue:
+                if not getattr(queued, "skat_first", False):
+                    break
+                ahead += 1
+            self.queue.insert(ahead, task)
+            self.queue_cv.notify()
+            waiting = len(self.queue) - (len(self.threads) - self.stop_count - self.active_count)
+            if waiting > 0:
+                self.queue_logger.warning("Task queue depth is %d", waiting)

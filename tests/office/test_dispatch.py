@@ -1,0 +1,40 @@
+"""Entries first inside each serving process (office.dispatch): the order waitress's threads take requests in."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+from office.dispatch import EntriesFirst, goes_first
+
+
+def task(command: str, path: str) -> SimpleNamespace:
+    return SimpleNamespace(request=SimpleNamespace(command=command, path=path), name=f"{command} {path}")
+
+
+def test_entries_and_spectators_pass_the_waiting_pages_and_keep_their_own_order():
+    dispatcher = EntriesFirst()  # no threads: the queue only fills
+    for waiting in (
+        task("GET", "/s/token-1/"),  # a phone opening its table link: 24 KiB of sheet
+        task("GET", "/t/1/"),  # the director's dashboard
+        task("POST", "/s/token-2/"),  # an entry
+        task("GET", "/p/1/standings/"),  # a spectator (the kept copy)
+        task("GET", "/s/token-3/"),
+        task("POST", "/s/token-4/"),
+        task("POST", "/t/1/draw/"),  # the director's POST is not an entry
+    ):
+        dispatcher.add_task(waiting)
+    assert [queued.name for queued in dispatcher.queue] == [
+        "POST /s/token-2/",
+        "GET /p/1/standings/",
+        "POST /s/token-4/",
+        "GET /s/token-1/",
+        "GET /t/1/",
+        "GET /s/token-3/",
+        "POST /t/1/draw/",
+    ]
+
+
+def test_a_request_waitress_could_not_parse_waits_its_turn():
+    assert not goes_first(SimpleNamespace(request=None))
+    assert not goes_first(SimpleNamespace(request=SimpleNamespace(command="POST", path=None)))
+    assert goes_first(task("HEAD", "/p/1/live/")) and not goes_first(task("PUT", "/s/x/"))
