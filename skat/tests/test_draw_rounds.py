@@ -72,3 +72,20 @@ def test_swaps_after_the_seating_apart_was_built_lower_the_club_meetings_and_are
     field += [Entrant("s1", club=next(clubs)), Entrant("s2", club=next(clubs))]
     result = draw(field, seed=3, max_rounds=1)
     assert (result.swaps, result.team_meetings, result.club_meetings) == (5, 0, 3)
+
+
+def test_the_swap_search_is_bounded_at_twenty_rounds_a_pass(monkeypatch):
+    """However the conflicts fall, one draw costs at most 20 rounds of swaps per pass, so
+    a draw of 3,000 players ends in bounded time (no unbounded CPU on a hall laptop)."""
+    import skat.draw as module
+
+    rounds: list[int] = []
+    real = module._improve
+
+    def counted(tables, conflicts, rng, window, max_rounds):
+        rounds.append(max_rounds)
+        return real(tables, conflicts, rng, window, max_rounds)
+
+    monkeypatch.setattr(module, "_improve", counted)
+    draw(entrants(28, clubs=7), seed=0)
+    assert rounds and set(rounds) == {20}
