@@ -24,6 +24,7 @@ import shutil
 import sqlite3
 import subprocess
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -265,7 +266,7 @@ def _record(result: Result, now: datetime) -> str:
 # --- In the background while serving ---------------------------------------------------
 
 
-_RUNNING: set[BackgroundBackups] = set()
+_RUNNING: set = set()  # BackgroundBackups, or a _Forward in a process keeping none
 _RUNNING_LOCK = threading.Lock()
 
 
@@ -275,6 +276,22 @@ def after_series(sender: object = None, **kwargs: object) -> None:
         running = list(_RUNNING)
     for maker in running:
         maker.now()
+
+
+class _Forward:
+    """Stands for the first serving process's maker in a process that keeps no backups."""
+
+    def __init__(self, wake: Callable[[], object]) -> None:
+        self.now = wake
+
+
+def forward_series(wake: Callable[[], object]) -> None:
+    """In a serving process without backups of its own (office.workers' spawned children):
+    a series finished here calls ``wake``, which tells the first process's maker; without
+    it that series' backup waited up to BACKUP_EVERY_MINUTES whenever a child had
+    answered the last entry."""
+    with _RUNNING_LOCK:
+        _RUNNING.add(_Forward(wake))
 
 
 class BackgroundBackups:

@@ -152,7 +152,7 @@ def create_server_on(sock, threads: int):
     )
 
 
-def child_main(sock, threads: int, office_url: str, port: int) -> None:
+def child_main(sock, series_finished, threads: int, office_url: str, port: int) -> None:
     """A spawned serving process (office.workers.Children): Django set up from the inherited
     environment, waitress on the first process's socket ``sock``.
 
@@ -163,8 +163,17 @@ def child_main(sock, threads: int, office_url: str, port: int) -> None:
 
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     django.setup()
-    use_office_url(office_url, port)
+    child_setup(series_finished, office_url, port)
     workers.serve_child(create_server_on(sock, threads))
+
+
+def child_setup(series_finished, office_url: str, port: int) -> None:
+    """A child's settings as the first process's, and its finished series told to the first
+    process (``series_finished``, a multiprocessing Event), which alone keeps the backups."""
+    from core.backups import forward_series
+
+    use_office_url(office_url, port)
+    forward_series(series_finished.set)
 
 
 def behind_proxy() -> bool:

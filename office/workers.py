@@ -70,14 +70,18 @@ class Children:
     """The serving processes beside the command's own: started, watched, restarted, stopped."""
 
     def __init__(self, sock: socket.socket, count: int, target: Callable[..., None], *args: object) -> None:
-        """``count`` processes, each running ``target(sock, *args)`` (a module-level function:
-        spawn finds it by name), which serves on ``sock`` through :func:`serve_child`."""
+        """``count`` processes, each running ``target(sock, series_finished, *args)`` (a
+        module-level function: spawn finds it by name), which serves on ``sock`` through
+        :func:`serve_child` and sets ``series_finished`` (:func:`relay_series`)."""
         self.sock, self.count, self.target, self.args = sock, count, target, args
         self.context = multiprocessing.get_context("spawn")
         self.processes: list[multiprocessing.process.BaseProcess] = []
         self.started: dict[int, float] = {}
         self.stopping = threading.Event()
         self.watcher: threading.Thread | None = None
+        #: Set by a child when a series was finished there: the backups run in this process only.
+        self.series_finished = self.context.Event()
+        self.relay: threading.Thread | None = None
 
     def start(self) -> Children:
         for _ in range(self.count):
@@ -85,12 +89,16 @@ class Children:
         if self.count:
             self.watcher = threading.Thread(target=self._watch, name="serve-children", daemon=True)
             self.watcher.start()
+            self.relay = threading.Thread(
+                target=relay_series, args=(self.series_finished, self.stopping), name="serve-series", daemon=True
+            )
+            self.relay.start()
         return self
 
     def _spawn(self) -> multiprocessing.process.BaseProcess:
         process = self.context.Process(
             target=self.target,
-            args=(self.sock, *self.args),
+            args=(self.sock, self.series_finished, *self.args),
             name="skat-office-serve",
             daemon=True,
         )
@@ -130,8 +138,9 @@ class Children:
     def stop(self) -> None:
         """Stop them all: asked first (SIGTERM, on Windows TerminateProcess), killed after STOP_SECONDS."""
         self.stopping.set()
-        if self.watcher is not None:
-            self.watcher.join(timeout=2)
+        for thread in (self.watcher, self.relay):
+            if thread is not None:
+                thread.join(timeout=2)
         for process in self.processes:
             if process.is_alive():
                 process.terminate()
@@ -140,6 +149,17 @@ class Children:
             if process.is_alive():
                 process.kill()
                 process.join(STOP_SECONDS)
+
+
+def relay_series(series_finished, stopping: threading.Event) -> None:
+    """In the first process: a series finished in a child (``series_finished`` set there,
+    core.backups.forward_series) wakes this process's backups as one finished here does."""
+    from core.backups import after_series
+
+    while not stopping.is_set():
+        if series_finished.wait(1.0):
+            series_finished.clear()  # before the backup: a series finished meanwhile wakes it again
+            after_series()
 
 
 def serve_child(server) -> None:
