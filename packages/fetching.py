@@ -12,6 +12,7 @@ is written here.
 
 from __future__ import annotations
 
+import http.client
 import ipaddress
 import json
 import socket
@@ -39,6 +40,32 @@ class _NoRedirects(urllib.request.HTTPRedirectHandler):
 
 
 _OPENER = urllib.request.build_opener(_NoRedirects)
+
+
+class _PinnedHTTPS(urllib.request.HTTPSHandler):
+    """https to the one address that was checked (:func:`_public_https_check`), the
+    certificate still checked against the name: a name looked up again for the request
+    could now be the laptop's or the router's (DNS rebinding). No proxy: it would look the
+    name up itself."""
+
+    def __init__(self, address: str) -> None:
+        super().__init__()
+        self.address = address
+
+    def https_open(self, req):
+        address = self.address
+
+        def connection(host: str, **kwargs) -> http.client.HTTPSConnection:
+            made = http.client.HTTPSConnection(host, **kwargs)
+            made._create_connection = lambda where, *args: socket.create_connection((address, where[1]), *args)
+            return made
+
+        return self.do_open(connection, req, context=self._context)
+
+
+def _pinned_opener(address: str) -> urllib.request.OpenerDirector:
+    return urllib.request.build_opener(_NoRedirects, urllib.request.ProxyHandler({}), _PinnedHTTPS(address))
+
 
 DEFAULT_PORTS = {"http": 80, "https": 443}
 
@@ -81,38 +108,67 @@ def refusal(url: str) -> str | None:
     an entry ``https://liga.example.org`` admits that scheme, host and port (443 unless
     given) and any path, ``https://liga.example.org/verband`` only paths under /verband,
     a bare ``liga.example.org[:port]`` both schemes on their usual ports (or the one given).
-    None set: any https address on the internet (:func:`_public_https_refusal`), never one
+    None set: any https address on the internet (:func:`_public_https_check`), never one
     in the hall's network or on the laptop itself.
     """
+    return _decision(url)[0]
+
+
+def _decision(url: str) -> tuple[str | None, str | None]:
+    """:func:`refusal`, and the address checked when the request must go to it alone."""
     try:
         parts = urllib.parse.urlsplit(url)
         parts.port  # noqa: B018 - a port that is none raises here
     except ValueError:
-        return _("url: not an address (its port is no number from 0 to 65535)")
+        return _("url: not an address (its port is no number from 0 to 65535)"), None
     if parts.scheme.lower() not in DEFAULT_PORTS:
-        return _("url: only an http:// or https:// address of the league server")
+        return _("url: only an http:// or https:// address of the league server"), None
     servers = [server for entry in settings.SKAT_LEAGUE_SERVERS if (server := _server(entry))]
     if not servers:
-        return _public_https_refusal(parts)
+        return _public_https_check(parts)
     if not any(_admits(server, parts) for server in servers):
         return _(
             "url: %(host)s is none of the league servers this office fetches from (setting "
             "SKAT_LEAGUE_SERVERS: %(servers)s); give one of them, or import the package's file"
-        ) % {"host": _shown(parts) or url[:80], "servers": ", ".join(settings.SKAT_LEAGUE_SERVERS)}
-    return None
+        ) % {"host": _shown(parts) or url[:80], "servers": ", ".join(settings.SKAT_LEAGUE_SERVERS)}, None
+    return None, None
 
 
-def _public_https_refusal(parts: urllib.parse.SplitResult) -> str | None:
+#: IPv6 addresses that carry an IPv4 one a gateway may lead to: IPv4-compatible (::a.b.c.d,
+#: deprecated) and NAT64's well-known prefix; 6to4 and IPv4-mapped are read by ipaddress.
+_COMPATIBLE = ipaddress.ip_network("::/96")
+_NAT64 = ipaddress.ip_network("64:ff9b::/96")
+
+
+def _on_internet(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
+    """Whether ``address`` is on the internet, also the IPv4 address an IPv6 one embeds
+    (``[64:ff9b::192.168.1.1]`` reaches the router through a NAT64 gateway)."""
+    if not address.is_global:
+        return False
+    if isinstance(address, ipaddress.IPv6Address):
+        if address in _COMPATIBLE:
+            return False
+        embedded = address.ipv4_mapped or address.sixtofour
+        if address in _NAT64:
+            embedded = ipaddress.IPv4Address(int(address) & 0xFFFFFFFF)
+        if embedded is not None and not embedded.is_global:
+            return False
+    return True
+
+
+def _public_https_check(parts: urllib.parse.SplitResult) -> tuple[str | None, str | None]:
     """With no league server named, the office fetches from https addresses on the
     internet only: a league server is one (its address printed on the federation's
     letter), while the router, the hall's other devices and the laptop itself are not, so
     the host's token never reaches them. A name is looked up first (the system's
-    resolver; in a hall without internet that fails, and the file is imported instead)."""
+    resolver; in a hall without internet that fails, and the file is imported instead).
+    Why not, or None and the address checked: the request goes to it, not to the name
+    looked up once more (which could by then be the router's)."""
     if parts.scheme.lower() != "https":
         return _(
             "url: without SKAT_LEAGUE_SERVERS set, the office fetches only from https:// addresses "
             "(the host's token travels with the request); give the league server's https address"
-        )
+        ), None
     host = (parts.hostname or "").rstrip(".")
     try:
         found = {ipaddress.ip_address(host)}
@@ -125,26 +181,27 @@ def _public_https_refusal(parts: urllib.parse.SplitResult) -> str | None:
         except (OSError, UnicodeError, ValueError):
             return _("url: %(host)s cannot be found (no internet here?): import the package's file instead") % {
                 "host": host[:80]
-            }
-    if not found or not all(address.is_global for address in found):
+            }, None
+    if not found or not all(_on_internet(address) for address in found):
         return _(
             "url: %(host)s is in this network or on this computer, not on the internet: the office fetches "
             "from such an address only when it is named in the setting SKAT_LEAGUE_SERVERS"
-        ) % {"host": host[:80]}
-    return None
+        ) % {"host": host[:80]}, None
+    return None, str(sorted(found, key=lambda address: address.version)[0])
 
 
 def fetch(url: str, token: str, *, key: str = "", timeout: float = 30) -> bytes:
     """The package's bytes from the server's endpoint (``key``: one match day of the host's),
     if it is one of the allowed league servers' (:func:`refusal`)."""
-    refused = refusal(url)
+    refused, address = _decision(url)
     if refused:
         raise PackageError(refused)
+    opener = _OPENER if address is None else _pinned_opener(address)
     if key:
         url = f"{url}{'&' if '?' in url else '?'}{urllib.parse.urlencode({'matchday': key})}"
     request = urllib.request.Request(url, headers={"Authorization": f"Token {token}", "Accept": "application/json"})
     try:
-        with _OPENER.open(request, timeout=timeout) as response:
+        with opener.open(request, timeout=timeout) as response:
             content = _read(response, LIMITS.size + 1, time.monotonic() + timeout)
     except urllib.error.HTTPError as error:
         if 300 <= error.code < 400:
@@ -159,7 +216,9 @@ def fetch(url: str, token: str, *, key: str = "", timeout: float = 30) -> bytes:
             _("url: the league server refused (%(status)s): %(reason)s")
             % {"status": error.code, "reason": _reason(error.read(4096))}
         ) from None
-    except (urllib.error.URLError, TimeoutError, ConnectionError, ValueError) as error:
+    except (OSError, http.client.HTTPException, ValueError) as error:
+        # OSError: also URLError, a timeout, a TLS error while reading; HTTPException: an
+        # answer that is no HTTP (a bad status line, cut short): all the server's, no 500.
         reason = getattr(error, "reason", error)
         raise NoConnection(
             _("url: no connection to %(url)s (%(reason)s); import the package's file instead, or try again")
