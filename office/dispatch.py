@@ -20,8 +20,14 @@ SPECTATOR_PREFIX = "/p/"
 
 
 def goes_first(task: object) -> bool:
-    """Whether a queued request passes the others: a table link's POST or a public page."""
-    request = getattr(task, "request", None)
+    """Whether a queued request passes the others: a table link's POST or a public page.
+
+    The task is waitress's channel (a connection); the request it serves next is the first
+    of its ``requests``. Its ``request`` is the one still being read: the same while the
+    first is handed over, another (or None) when the channel queues itself again for a
+    pipelined request."""
+    requests = getattr(task, "requests", None)
+    request = requests[0] if requests else getattr(task, "request", None)
     path = getattr(request, "path", None) or ""
     if path.startswith(SPECTATOR_PREFIX):
         return True

@@ -38,3 +38,13 @@ def test_a_request_waitress_could_not_parse_waits_its_turn():
     assert not goes_first(SimpleNamespace(request=None))
     assert not goes_first(SimpleNamespace(request=SimpleNamespace(command="POST", path=None)))
     assert goes_first(task("HEAD", "/p/1/live/")) and not goes_first(task("PUT", "/s/x/"))
+
+
+def test_a_pipelined_request_is_judged_by_itself_not_by_the_one_still_being_read():
+    """waitress queues the channel again for the next of its ``requests`` while ``request``
+    is the following one, half read (or None)."""
+    entry = SimpleNamespace(command="POST", path="/s/token-2/")
+    dashboard = SimpleNamespace(command="GET", path="/t/1/")
+    assert goes_first(SimpleNamespace(requests=[entry], request=None))
+    assert goes_first(SimpleNamespace(requests=[entry], request=dashboard))
+    assert not goes_first(SimpleNamespace(requests=[dashboard], request=entry))
