@@ -101,6 +101,13 @@ def test_more_processes_serve_on_the_same_socket_one_per_core_by_default(started
     assert started()["children"][1] == 1
 
 
+@pytest.mark.parametrize("name, option", [("SERVE_PROCESSES", "--processes"), ("PORT", "--port")])
+def test_a_number_in_the_environment_that_is_none_is_refused_naming_it(started, monkeypatch, name, option):
+    monkeypatch.setenv(name, "four")
+    with pytest.raises(CommandError, match=rf"argument {option}: invalid int value: 'four'"):
+        started()
+
+
 @pytest.mark.parametrize("processes", ["0", "17", "-1"])
 def test_a_number_of_processes_out_of_range_is_refused_with_what_to_do(started, processes):
     with pytest.raises(CommandError, match=r"--processes must be from 1 to 16, e.g. --processes \d"):

@@ -43,14 +43,15 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--bind", default=os.environ.get("HOST") or "0.0.0.0", help="address to listen on")
-        parser.add_argument("--port", type=int, default=int(os.environ.get("PORT") or 8000))
+        # A string default is read by ``type`` as if typed: PORT=abc is "invalid int value", not a traceback.
+        parser.add_argument("--port", type=int, default=os.environ.get("PORT") or 8000)
         parser.add_argument(
             "--threads", type=int, default=serve.DEFAULT_THREADS, help="threads serving requests (default 8)"
         )
         parser.add_argument(
             "--processes",
             type=int,
-            default=int(os.environ.get("SERVE_PROCESSES") or workers.default_processes()),
+            default=os.environ.get("SERVE_PROCESSES") or workers.default_processes(),
             help="processes serving requests, all on the same port (default: one per core, at most 4)",
         )
         parser.add_argument("--no-demo", action="store_true", help="do not load the demo, even into an empty database")
