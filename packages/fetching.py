@@ -74,10 +74,10 @@ def _server(entry: str) -> tuple[str | None, str, int | None, str] | None:
     """An entry of SKAT_LEAGUE_SERVERS as (scheme or None, host, port or None, path);
     None for one that names no host."""
     text = entry.strip()
-    parts = urllib.parse.urlsplit(text if "://" in text else f"//{text}")
     try:
+        parts = urllib.parse.urlsplit(text if "://" in text else f"//{text}")
         port = parts.port
-    except ValueError:
+    except ValueError:  # "[::1" too: a bad entry is none, never a 500 on every fetch
         return None
     host = (parts.hostname or "").rstrip(".")
     if not host:

@@ -87,3 +87,9 @@ def test_an_answer_that_is_no_http_is_no_connection(settings, not_http):
     settings.SKAT_LEAGUE_SERVERS = [not_http]
     with pytest.raises(PackageError, match=r"^url: no connection to "):
         fetching.fetch(f"{not_http}/league/api/package/", "token", timeout=5)
+
+
+def test_an_entry_that_is_no_address_is_left_out_not_a_500(settings):
+    settings.SKAT_LEAGUE_SERVERS = ["http://[::1", "http://127.0.0.1:8123"]
+    assert fetching.refusal("http://127.0.0.1:8123/league/api/package/") is None
+    assert "is none of the league servers" in fetching.refusal("http://127.0.0.2:8123/league/api/package/")
