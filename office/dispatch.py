@@ -7,12 +7,20 @@ a millisecond each) waited behind 24 KiB table pages and director pages in that 
 in the hall profile their p99 was seconds while their own work is milliseconds (docs:
 Benchmarks). This queue lets an entry (a POST to a table link, ``/s/``) and a public
 page (``/p/``, mostly answered from the kept copy) pass the others; among themselves
-they keep their order, and nothing is ever dropped.
+they keep their order, and nothing is ever dropped. Nothing waits for ever either: once
+the oldest of the others has waited ``PASS_SECONDS``, no request passes it any more (a
+flood of spectators beyond the threads' pace would otherwise hold the director's pages
+back as long as it lasts).
 """
 
 from __future__ import annotations
 
+import time
+
 from waitress.task import ThreadedTaskDispatcher
+
+#: How long a request that does not go first may be passed by those that do.
+PASS_SECONDS = 2.0
 
 #: The table links' pages (a POST there is an entry) and the spectators' pages.
 TABLE_PREFIX = "/s/"
@@ -40,15 +48,20 @@ class EntriesFirst(ThreadedTaskDispatcher):
     def add_task(self, task) -> None:
         first = goes_first(task)
         task.skat_first = first
+        task.skat_queued = time.monotonic()
         if not first:
             super().add_task(task)
             return
         with self.lock:
-            ahead = 0
-            for queued in self.queue:
-                if not getattr(queued, "skat_first", False):
+            # Behind every request that goes first (their order kept) and every other one
+            # passed for PASS_SECONDS already; ahead of the others, which queue in arrival order.
+            ahead = len(self.queue)
+            for queued in reversed(self.queue):
+                if getattr(queued, "skat_first", False):
                     break
-                ahead += 1
+                if task.skat_queued - getattr(queued, "skat_queued", task.skat_queued) >= PASS_SECONDS:
+                    break
+                ahead -= 1
             self.queue.insert(ahead, task)
             self.queue_cv.notify()
             waiting = len(self.queue) - (len(self.threads) - self.stop_count - self.active_count)

@@ -48,3 +48,28 @@ def test_a_pipelined_request_is_judged_by_itself_not_by_the_one_still_being_read
     assert goes_first(SimpleNamespace(requests=[entry], request=None))
     assert goes_first(SimpleNamespace(requests=[entry], request=dashboard))
     assert not goes_first(SimpleNamespace(requests=[dashboard], request=entry))
+
+
+def test_a_request_passed_for_pass_seconds_is_passed_no_more(monkeypatch):
+    """A flood of spectators beyond the threads' pace must not hold the director's page for ever."""
+    from office import dispatch
+
+    now = [100.0]
+    monkeypatch.setattr(dispatch.time, "monotonic", lambda: now[0])
+    dispatcher = EntriesFirst()
+    dispatcher.add_task(task("GET", "/t/1/"))
+    now[0] += dispatch.PASS_SECONDS / 2
+    dispatcher.add_task(task("GET", "/p/1/standings/"))
+    now[0] += dispatch.PASS_SECONDS
+    dispatcher.add_task(task("GET", "/p/1/projector/"))
+    dispatcher.add_task(task("POST", "/s/token-2/"))
+    dispatcher.add_task(task("GET", "/t/2/"))  # not waiting long: still passed
+    dispatcher.add_task(task("POST", "/s/token-3/"))
+    assert [queued.name for queued in dispatcher.queue] == [
+        "GET /p/1/standings/",
+        "GET /t/1/",
+        "GET /p/1/projector/",
+        "POST /s/token-2/",
+        "POST /s/token-3/",
+        "GET /t/2/",
+    ]
