@@ -43,28 +43,37 @@ _OPENER = urllib.request.build_opener(_NoRedirects)
 
 
 class _PinnedHTTPS(urllib.request.HTTPSHandler):
-    """https to the one address that was checked (:func:`_public_https_check`), the
+    """https to the addresses that were checked (:func:`_public_https_check`), the
     certificate still checked against the name: a name looked up again for the request
     could now be the laptop's or the router's (DNS rebinding). No proxy: it would look the
     name up itself."""
 
-    def __init__(self, address: str) -> None:
+    def __init__(self, addresses: tuple[str, ...]) -> None:
         super().__init__()
-        self.address = address
+        self.addresses = addresses
 
     def https_open(self, req):
-        address = self.address
+        addresses = self.addresses
+
+        def connect(where: tuple[str, int], *args) -> socket.socket:
+            failure: OSError | None = None
+            for address in addresses:  # each in turn, as socket.create_connection tries a name's
+                try:
+                    return socket.create_connection((address, where[1]), *args)
+                except OSError as error:
+                    failure = error
+            raise failure or OSError("no address")
 
         def connection(host: str, **kwargs) -> http.client.HTTPSConnection:
             made = http.client.HTTPSConnection(host, **kwargs)
-            made._create_connection = lambda where, *args: socket.create_connection((address, where[1]), *args)
+            made._create_connection = connect
             return made
 
         return self.do_open(connection, req, context=self._context)
 
 
-def _pinned_opener(address: str) -> urllib.request.OpenerDirector:
-    return urllib.request.build_opener(_NoRedirects, urllib.request.ProxyHandler({}), _PinnedHTTPS(address))
+def _pinned_opener(addresses: tuple[str, ...]) -> urllib.request.OpenerDirector:
+    return urllib.request.build_opener(_NoRedirects, urllib.request.ProxyHandler({}), _PinnedHTTPS(addresses))
 
 
 DEFAULT_PORTS = {"http": 80, "https": 443}
@@ -114,8 +123,8 @@ def refusal(url: str) -> str | None:
     return _decision(url)[0]
 
 
-def _decision(url: str) -> tuple[str | None, str | None]:
-    """:func:`refusal`, and the address checked when the request must go to it alone."""
+def _decision(url: str) -> tuple[str | None, tuple[str, ...] | None]:
+    """:func:`refusal`, and the addresses checked when the request must go to them alone."""
     try:
         parts = urllib.parse.urlsplit(url)
         parts.port  # noqa: B018 - a port that is none raises here
@@ -156,13 +165,13 @@ def _on_internet(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool
     return True
 
 
-def _public_https_check(parts: urllib.parse.SplitResult) -> tuple[str | None, str | None]:
+def _public_https_check(parts: urllib.parse.SplitResult) -> tuple[str | None, tuple[str, ...] | None]:
     """With no league server named, the office fetches from https addresses on the
     internet only: a league server is one (its address printed on the federation's
     letter), while the router, the hall's other devices and the laptop itself are not, so
     the host's token never reaches them. A name is looked up first (the system's
     resolver; in a hall without internet that fails, and the file is imported instead).
-    Why not, or None and the address checked: the request goes to it, not to the name
+    Why not, or None and the addresses checked: the request goes to them, not to the name
     looked up once more (which could by then be the router's)."""
     if parts.scheme.lower() != "https":
         return _(
@@ -187,16 +196,16 @@ def _public_https_check(parts: urllib.parse.SplitResult) -> tuple[str | None, st
             "url: %(host)s is in this network or on this computer, not on the internet: the office fetches "
             "from such an address only when it is named in the setting SKAT_LEAGUE_SERVERS"
         ) % {"host": host[:80]}, None
-    return None, str(sorted(found, key=lambda address: address.version)[0])
+    return None, tuple(str(address) for address in sorted(found, key=lambda address: (address.version, int(address))))
 
 
 def fetch(url: str, token: str, *, key: str = "", timeout: float = 30) -> bytes:
     """The package's bytes from the server's endpoint (``key``: one match day of the host's),
     if it is one of the allowed league servers' (:func:`refusal`)."""
-    refused, address = _decision(url)
+    refused, addresses = _decision(url)
     if refused:
         raise PackageError(refused)
-    opener = _OPENER if address is None else _pinned_opener(address)
+    opener = _OPENER if addresses is None else _pinned_opener(addresses)
     if key:
         url = f"{url}{'&' if '?' in url else '?'}{urllib.parse.urlencode({'matchday': key})}"
     request = urllib.request.Request(url, headers={"Authorization": f"Token {token}", "Accept": "application/json"})

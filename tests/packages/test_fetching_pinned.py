@@ -37,12 +37,12 @@ def test_an_ipv6_address_carrying_a_hall_address_is_refused(settings, url, inter
 def test_the_request_goes_to_the_address_checked_not_to_a_second_lookup(settings, monkeypatch):
     """DNS rebinding: the name is public when checked and the laptop a moment later."""
     settings.SKAT_LEAGUE_SERVERS = []
-    answers = iter(["93.184.216.34"] + ["127.0.0.1"] * 10)
+    answers = iter([["93.184.216.34", "93.184.216.35"]] + [["127.0.0.1"]] * 10)
     looked_up, connected = [], []
 
     def getaddrinfo(host, port, *args, **kwargs):
         looked_up.append(host)
-        return [(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP, "", (next(answers), port))]
+        return [(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP, "", (ip, port)) for ip in next(answers)]
 
     def create_connection(address, *args, **kwargs):
         connected.append(address)
@@ -53,7 +53,7 @@ def test_the_request_goes_to_the_address_checked_not_to_a_second_lookup(settings
     with pytest.raises(fetching.NoConnection):
         fetching.fetch("https://liga.test/league/api/package/", "token", timeout=5)
     assert looked_up == ["liga.test"]
-    assert connected == [("93.184.216.34", 443)]
+    assert connected == [("93.184.216.34", 443), ("93.184.216.35", 443)]  # each checked one, no other
 
 
 @pytest.fixture
