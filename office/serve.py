@@ -169,11 +169,11 @@ def child_main(sock, series_finished, threads: int, office_url: str, port: int) 
 
 def child_setup(series_finished, office_url: str, port: int) -> None:
     """A child's settings as the first process's, and its finished series told to the first
-    process (``series_finished``, a multiprocessing Event), which alone keeps the backups."""
+    process (``series_finished``, a multiprocessing Semaphore), which alone keeps the backups."""
     from core.backups import forward_series
 
     use_office_url(office_url, port)
-    forward_series(series_finished.set)
+    forward_series(series_finished.release)
 
 
 def behind_proxy() -> bool:

@@ -72,15 +72,17 @@ class Children:
     def __init__(self, sock: socket.socket, count: int, target: Callable[..., None], *args: object) -> None:
         """``count`` processes, each running ``target(sock, series_finished, *args)`` (a
         module-level function: spawn finds it by name), which serves on ``sock`` through
-        :func:`serve_child` and sets ``series_finished`` (:func:`relay_series`)."""
+        :func:`serve_child` and releases ``series_finished`` (:func:`relay_series`)."""
         self.sock, self.count, self.target, self.args = sock, count, target, args
         self.context = multiprocessing.get_context("spawn")
         self.processes: list[multiprocessing.process.BaseProcess] = []
         self.started: dict[int, float] = {}
         self.stopping = threading.Event()
         self.watcher: threading.Thread | None = None
-        #: Set by a child when a series was finished there: the backups run in this process only.
-        self.series_finished = self.context.Event()
+        #: Released by a child when a series was finished there: the backups run in this process
+        #: only. A semaphore, not an Event: a child killed inside Event.set() would leave its
+        #: lock held, and every other child's next set() (a request thread) would wait for ever.
+        self.series_finished = self.context.Semaphore(0)
         self.relay: threading.Thread | None = None
 
     def start(self) -> Children:
@@ -152,13 +154,14 @@ class Children:
 
 
 def relay_series(series_finished, stopping: threading.Event) -> None:
-    """In the first process: a series finished in a child (``series_finished`` set there,
-    core.backups.forward_series) wakes this process's backups as one finished here does."""
+    """In the first process: a series finished in a child (``series_finished`` released
+    there, core.backups.forward_series) wakes this process's backups as one finished here does."""
     from core.backups import after_series
 
     while not stopping.is_set():
-        if series_finished.wait(1.0):
-            series_finished.clear()  # before the backup: a series finished meanwhile wakes it again
+        if series_finished.acquire(timeout=1.0):
+            while series_finished.acquire(False):  # series finished at once: one backup
+                pass
             after_series()
 
 
