@@ -211,6 +211,7 @@ def url_kwargs(w: SimpleNamespace) -> dict[str, object]:
         "sheet": "Ranking",
         "rest": "",
         "path": "",  # the help pages (office/help.py): their index
+        "code": "de",  # the language switch (config/language.py): a redirect, no file
     }
 
 

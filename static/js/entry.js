@@ -159,10 +159,16 @@
 
   // --- Sending, in order, one at a time -----------------------------------------------
 
+  // The page's CSRF token, remembered: once the last deal of the series is entered its
+  // form leaves the page, and the deal still waiting to be sent needs the token.
+  var pageToken = "";
+
   function csrfToken() {
     var field = document.querySelector("input[name=csrfmiddlewaretoken]");
-    return field ? field.value : "";
+    if (field && field.value) pageToken = field.value;
+    return pageToken;
   }
+  csrfToken();
 
   function pump() {
     if (busy || stopped) return;

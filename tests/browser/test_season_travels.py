@@ -163,7 +163,7 @@ class HallLaptop:
     migrate has nothing to do); :meth:`ready` waits until it listens, so the server's side
     of the test runs while the hall starts."""
 
-    def __init__(self, directory: Path, migrated: Path | None) -> None:
+    def __init__(self, directory: Path, migrated: Path | None, league_server: str) -> None:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.directory = directory
@@ -174,6 +174,9 @@ class HallLaptop:
             "SKAT_OFFICE_DATA": str(directory),
             "HALL_CHECK_PINGS": "5",
             "HALL_CHECK_INTERVAL_MS": "50",
+            # The league server is on this computer over plain http: named, as a hall in the
+            # league's own network would name it (packages.fetching refuses it otherwise).
+            "SKAT_LEAGUE_SERVERS": league_server,
         }
         self.env = env
         self.log = directory / "serve.log"
@@ -216,8 +219,8 @@ class HallLaptop:
 
 
 @pytest.fixture
-def hall(tmp_path, scratch_template):
-    laptop = HallLaptop(tmp_path, scratch_template)
+def hall(tmp_path, scratch_template, live_server):
+    laptop = HallLaptop(tmp_path, scratch_template, league_server=live_server.url)
     try:
         yield laptop
     finally:
