@@ -14,10 +14,12 @@ from .permissions import manager_required, published_league
 from .results import match_day_result, season_tables, team_season
 
 
-def season_page(request: HttpRequest, league: League, *, staff: bool) -> HttpResponse:
+def season_page(
+    request: HttpRequest, league: League, *, staff: bool, template: str = "leagues/season.html"
+) -> HttpResponse:
     """The season tables of the groups the page shows (:func:`league_page.groups_shown`:
     all of a small league, else one group a page or the one ``?group=`` names), with the
-    list of all groups."""
+    list of all groups; in ``template`` (the season table, or the cross table of seasons)."""
     chosen = groups_shown(request, league)
     context = {
         "league": league,
@@ -27,7 +29,7 @@ def season_page(request: HttpRequest, league: League, *, staff: bool) -> HttpRes
         "index": chosen.index,
         "shown": chosen.shown_ids,
     }
-    return render(request, "leagues/season.html", context)
+    return render(request, template, context)
 
 
 def season(request: HttpRequest, league_id: int) -> HttpResponse:

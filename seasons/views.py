@@ -13,10 +13,9 @@ from django.views.decorators.http import require_POST
 
 from core.paging import page_of
 from leagues.forms import refusal
-from leagues.league_page import groups_shown
 from leagues.models import Group, League
 from leagues.permissions import manager_required, published_league
-from leagues.results import season_tables
+from leagues.public_views import season_page
 from skat.rules import RuleError
 
 from . import individual, rollover, services
@@ -203,16 +202,7 @@ def roll_over(request: HttpRequest, league: League) -> HttpResponse:
 def _cross(request: HttpRequest, league: League, *, staff: bool) -> HttpResponse:
     """The cross table of the groups the page shows, as the season table shows them: a
     national league's page ranks one group, not all 63 (issue 27)."""
-    chosen = groups_shown(request, league)
-    context = {
-        "league": league,
-        "seasons": season_tables(chosen.shown),
-        "staff": staff,
-        "page": chosen.page,
-        "index": chosen.index,
-        "shown": chosen.shown_ids,
-    }
-    return render(request, "seasons/cross.html", context)
+    return season_page(request, league, staff=staff, template="seasons/cross.html")
 
 
 @manager_required

@@ -126,7 +126,7 @@ def ranked(monkeypatch) -> list[list[str]]:
         calls.append([group.name for group in groups])
         return original(groups)
 
-    monkeypatch.setattr("seasons.views.season_tables", spy)
+    monkeypatch.setattr("leagues.public_views.season_tables", spy)  # the season and cross tables
     monkeypatch.setattr("leagues.league_page.season_tables", spy)
     return calls
 
