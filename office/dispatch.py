@@ -11,13 +11,24 @@ they keep their order, and nothing is ever dropped. Nothing waits for ever eithe
 the oldest of the others has waited ``PASS_SECONDS``, no request passes it any more (a
 flood of spectators beyond the threads' pace would otherwise hold the director's pages
 back as long as it lasts).
+
+The queue alone is not enough: once a request has a thread, it shares the process's
+interpreter lock with every other running one, so 1,500 phones opening their table links
+at the start of a series (11 ms of Python each) made an entry's 10 ms of work take
+100-500 ms. So at most ``OTHERS_AT_ONCE`` of the other requests run at a time in a
+process (``SERVE_OTHERS_AT_ONCE``); the rest wait in the queue, holding no thread, while
+entries and spectators take the threads left.
 """
 
 from __future__ import annotations
 
+import logging
+import os
 import time
 
 from waitress.task import ThreadedTaskDispatcher
+
+logger = logging.getLogger("office.serve")
 
 #: How long a request that does not go first may be passed by those that do.
 PASS_SECONDS = 2.0
@@ -25,6 +36,18 @@ PASS_SECONDS = 2.0
 #: The table links' pages (a POST there is an entry) and the spectators' pages.
 TABLE_PREFIX = "/s/"
 SPECTATOR_PREFIX = "/p/"
+#: The static files (whitenoise: a millisecond each) the phones' pages need to show.
+STATIC_PREFIX = "/static/"
+
+
+def others_at_once() -> int:
+    """How many requests that do not go first may run at once in one process (at least 1)."""
+    value = os.environ.get("SERVE_OTHERS_AT_ONCE", "").strip()
+    if value.isdigit() and int(value) >= 1:
+        return int(value)
+    if value:
+        logger.warning("SERVE_OTHERS_AT_ONCE=%r is not a whole number of at least 1: 2 are used", value[:40])
+    return 2
 
 
 def goes_first(task: object) -> bool:
@@ -37,13 +60,60 @@ def goes_first(task: object) -> bool:
     requests = getattr(task, "requests", None)
     request = requests[0] if requests else getattr(task, "request", None)
     path = getattr(request, "path", None) or ""
-    if path.startswith(SPECTATOR_PREFIX):
+    if path.startswith((SPECTATOR_PREFIX, STATIC_PREFIX)):
         return True
     return path.startswith(TABLE_PREFIX) and getattr(request, "command", "") == "POST"
 
 
 class EntriesFirst(ThreadedTaskDispatcher):
-    """waitress's dispatcher, with entries and spectators ahead of every other waiting request."""
+    """waitress's dispatcher, with entries and spectators ahead of every other waiting
+    request, and at most ``others`` of the other requests running at once."""
+
+    def __init__(self, others: int | None = None) -> None:
+        super().__init__()
+        self.others = others if others is not None else others_at_once()
+        self.others_running = 0
+
+    def take(self):
+        """The task a free thread serves next (called under the lock), or None: the queue's
+        first, unless that one is another request and ``others`` of them run already; then
+        the first that goes first."""
+        if not self.queue:
+            return None
+        if self.others_running < self.others or getattr(self.queue[0], "skat_first", True):
+            task = self.queue.popleft()
+        else:
+            task = next((queued for queued in self.queue if getattr(queued, "skat_first", True)), None)
+            if task is None:
+                return None
+            self.queue.remove(task)
+        if not getattr(task, "skat_first", True):
+            self.others_running += 1
+        return task
+
+    def handler_thread(self, thread_no: int) -> None:
+        """waitress's thread loop (waitress.task.ThreadedTaskDispatcher), taking its tasks by :meth:`take`."""
+        while True:
+            with self.lock:
+                while self.stop_count == 0 and (task := self.take()) is None:
+                    self.active_count -= 1  # idle while it waits, as waitress counts
+                    self.queue_cv.wait()
+                    self.active_count += 1
+                if self.stop_count > 0:
+                    self.active_count -= 1
+                    self.stop_count -= 1
+                    self.threads.discard(thread_no)
+                    self.thread_exit_cv.notify()
+                    break
+            try:
+                task.service()
+            except BaseException:
+                self.logger.exception("Exception when servicing %r", task)
+            finally:
+                if not getattr(task, "skat_first", True):
+                    with self.lock:
+                        self.others_running -= 1
+                        self.queue_cv.notify()  # a waiting other may run now
 
     def add_task(self, task) -> None:
         first = goes_first(task)

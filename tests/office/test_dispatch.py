@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from types import SimpleNamespace
 
 from office.dispatch import EntriesFirst, goes_first
@@ -73,3 +74,66 @@ def test_a_request_passed_for_pass_seconds_is_passed_no_more(monkeypatch):
         "POST /s/token-3/",
         "GET /t/2/",
     ]
+
+
+def test_at_most_others_of_the_other_requests_run_at_once_and_entries_pass_them():
+    """The phones opening their links in a burst hold at most ``others`` threads; an entry
+    (and a spectator) is taken while the rest of them wait in the queue."""
+    dispatcher = EntriesFirst(others=1)
+    for waiting in (task("GET", "/s/token-1/"), task("GET", "/t/1/")):
+        dispatcher.add_task(waiting)
+    first = dispatcher.take()
+    assert first.name == "GET /s/token-1/"
+    assert dispatcher.take() is None  # the dashboard waits: one other runs already
+    dispatcher.add_task(task("POST", "/s/token-2/"))
+    dispatcher.add_task(task("GET", "/static/css/office.css"))
+    assert [dispatcher.take().name, dispatcher.take().name] == ["POST /s/token-2/", "GET /static/css/office.css"]
+    assert dispatcher.take() is None
+    dispatcher.others_running -= 1  # the link's page is answered (handler_thread does this)
+    assert dispatcher.take().name == "GET /t/1/"
+
+
+class Served:
+    """A queued request whose service blocks until the test lets it finish."""
+
+    def __init__(self, command: str, path: str) -> None:
+        self.request = SimpleNamespace(command=command, path=path)
+        self.started, self.finish = threading.Event(), threading.Event()
+
+    def service(self) -> None:
+        self.started.set()
+        assert self.finish.wait(10)
+
+
+def test_the_threads_serve_an_entry_while_the_other_requests_wait_their_turn():
+    dispatcher = EntriesFirst(others=1)
+    dispatcher.set_thread_count(3)
+    try:
+        page, dashboard, entry = Served("GET", "/s/token-1/"), Served("GET", "/t/1/"), Served("POST", "/s/token-2/")
+        dispatcher.add_task(page)
+        assert page.started.wait(5)
+        dispatcher.add_task(dashboard)
+        dispatcher.add_task(entry)
+        assert entry.started.wait(5)  # a thread is free, and the entry takes it
+        assert not dashboard.started.is_set()  # two threads idle, but one other runs already
+        entry.finish.set()
+        page.finish.set()
+        assert dashboard.started.wait(5)  # its turn once the page is answered
+        dashboard.finish.set()
+    finally:
+        for served in (page, dashboard, entry):
+            served.finish.set()
+        dispatcher.shutdown(cancel_pending=True, timeout=5)
+
+
+def test_the_number_of_others_comes_from_the_environment(monkeypatch, caplog):
+    from office import dispatch
+
+    monkeypatch.setenv("SERVE_OTHERS_AT_ONCE", "3")
+    assert dispatch.others_at_once() == 3 and EntriesFirst().others == 3
+    monkeypatch.setenv("SERVE_OTHERS_AT_ONCE", "")
+    assert dispatch.others_at_once() == 2 and not caplog.records
+    for unusable in ("0", "-1", "many"):
+        monkeypatch.setenv("SERVE_OTHERS_AT_ONCE", unusable)
+        assert dispatch.others_at_once() == 2
+        assert f"SERVE_OTHERS_AT_ONCE={unusable!r} is not a whole number of at least 1" in caplog.text
