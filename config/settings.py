@@ -279,8 +279,8 @@ STORAGES = {
 }
 
 # After LOGIN_FAILURE_LIMIT failed logins for one username, or LOGIN_FAILURE_LIMIT_PER_IP
-# from one client address, within LOGIN_FAILURE_WINDOW seconds, further attempts are
-# refused until the window has passed. PROXY_COUNT: reverse proxies in front of the
+# from one client address (an IPv6 one by its /64), within LOGIN_FAILURE_WINDOW seconds,
+# further attempts are refused until the window has passed. PROXY_COUNT: reverse proxies in front of the
 # office that append to X-Forwarded-For (0: use the connection's address).
 LOGIN_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "5"))
 LOGIN_FAILURE_LIMIT_PER_IP = int(os.environ.get("LOGIN_FAILURE_LIMIT_PER_IP", "20"))
