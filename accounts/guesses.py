@@ -1,17 +1,16 @@
-"""A guess limit kept in the cache: failures per client, a lock after too many.
+"""A guess limit kept in the database: failures per client, a lock after too many.
 
 For secrets a client sends with each request (the host tokens of a league server:
-leagues.publication.host_of_request). Each failure is a timestamp in a list kept per client
-(its address, an IPv6 one by its /64: accounts.throttle.client_network) and per purpose,
-hashed, in the cache every server process shares (settings.CACHES, files); the list keeps
-at most the limit's newest failures and expires with the window. At the limit the client is
-locked until the oldest of them has left the window. A success counts nothing and a refusal
-counts nothing, so it never prolongs the lock.
-
-The file cache has no atomic update: failures of one client at the very same moment may be
-counted once between them, so a client sending in parallel gets a few times the limit per
-window at most, never an unbounded number (the login throttle, accounts.throttle, which
-guards passwords, locks in the database instead).
+leagues.publication.host_of_request). Each failure is a row of
+:class:`~accounts.models.GuessFailure` per purpose and per client (its address, an IPv6 one
+by its /64: accounts.throttle.client_network; hashed) in the database every server process
+shares, as the login throttle (accounts.throttle) and the players' lookup lock
+(players.throttle) count theirs. A row is inserted, never a count read and written back, so
+failures of one client at the same moment in several processes and threads are all
+counted. At the limit the client is locked until the limit-th newest of its failures has
+left the window. A success counts nothing and a refusal counts nothing, so it never
+prolongs the lock. Rows that have left the window are pruned, a bounded batch with each
+failure.
 """
 
 from __future__ import annotations
@@ -20,15 +19,28 @@ import hashlib
 import math
 import time
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
-from django.core.cache import cache
 from django.http import HttpRequest
 
+from .models import GuessFailure
 from .throttle import client_network
+
+#: Expired rows deleted per failure at most: the table holds about one window's failures.
+PRUNE_BATCH = 200
 
 
 def _now() -> float:
     return time.time()
+
+
+def _moment(seconds: float) -> datetime:
+    return datetime.fromtimestamp(seconds, tz=UTC)
+
+
+def _client(request: HttpRequest) -> str:
+    """The hashed client a failure counts for: its IPv4 address, or its IPv6 address's /64."""
+    return hashlib.sha256(client_network(request).encode()).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -39,33 +51,32 @@ class GuessLimit:
     limit: int
     window: int
 
-    def _key(self, request: HttpRequest) -> str:
-        client = hashlib.sha256(client_network(request).encode()).hexdigest()
-        return f"guesses:{self.purpose}:{client}"
-
-    def _recent(self, key: str, now: float) -> list[float]:
-        stamps = cache.get(key)
-        if not isinstance(stamps, list):
-            return []
-        start = now - self.window
-        return sorted(t for t in stamps if isinstance(t, float) and start < t <= now)
+    def _recent(self, request: HttpRequest, now: float):
+        return GuessFailure.objects.filter(
+            purpose=self.purpose,
+            client=_client(request),
+            created__gt=_moment(now - self.window),
+            created__lte=_moment(now),
+        )
 
     def failures(self, request: HttpRequest) -> int:
-        """How many failures of this client the window holds (at most the limit)."""
-        return len(self._recent(self._key(request), _now()))
+        """How many failures of this client the window holds."""
+        return self._recent(request, _now()).count()
 
     def retry_after(self, request: HttpRequest) -> int | None:
-        """The seconds until this client may try again; None when it may now."""
+        """The seconds until this client may try again; None when it may now (one query)."""
         now = _now()
         limit = max(1, self.limit)
-        failures = self._recent(self._key(request), now)
-        if len(failures) < limit:
+        newest = list(self._recent(request, now).order_by("-created").values_list("created", flat=True)[:limit])
+        if len(newest) < limit:
             return None
-        return max(1, math.ceil(failures[-limit] + self.window - now))
+        return max(1, math.ceil(newest[-1].timestamp() + self.window - now))
 
     def count_failure(self, request: HttpRequest) -> None:
-        """Record a failure of this client."""
+        """Record a failure of this client, pruning a batch of this limit's expired rows first."""
         now = _now()
-        key = self._key(request)
-        failures = [*self._recent(key, now), now][-max(1, self.limit) :]
-        cache.set(key, failures, timeout=max(1, self.window))
+        expired = GuessFailure.objects.filter(purpose=self.purpose, created__lte=_moment(now - self.window))
+        GuessFailure.objects.filter(
+            pk__in=list(expired.order_by("created").values_list("pk", flat=True)[:PRUNE_BATCH])
+        ).delete()
+        GuessFailure.objects.create(purpose=self.purpose, client=_client(request), created=_moment(now))

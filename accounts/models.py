@@ -28,3 +28,25 @@ class LoginAttempt(models.Model):
 
     def __str__(self) -> str:
         return f"{self.key[:13]} {self.created:%Y-%m-%d %H:%M:%S}"
+
+
+class GuessFailure(models.Model):
+    """One failed guess of a client at a secret it sends with a request (accounts/guesses.py):
+    a host token of a league server, say.
+
+    ``purpose`` names the guess limit (``host-token``); ``client`` is the SHA-256 of the
+    client (its address, an IPv6 one by its /64: an address is personal data, and the
+    count needs only to tell clients apart). One row per failure, inserted: parallel
+    failures of several server processes are all counted. Rows older than the limit's
+    window are pruned as new ones arrive.
+    """
+
+    purpose = models.CharField(max_length=40)
+    client = models.CharField(max_length=64)
+    created = models.DateTimeField(db_index=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["purpose", "client", "created"], name="guess_failure_client_created")]
+
+    def __str__(self) -> str:
+        return f"{self.purpose} {self.client[:8]} {self.created:%Y-%m-%d %H:%M:%S}"

@@ -1,10 +1,12 @@
 """Login throttling: refuse password guessing without telling whether a user exists.
 
-Every login attempt is counted twice, as rows of :class:`~tournaments.models.LoginAttempt`
+Every login attempt is counted twice, as rows of :class:`~accounts.models.LoginAttempt`
 in the database all gunicorn workers share: once for the username (case-folded,
-hashed) and once for the client address. When either count reaches its limit within
-the window (settings LOGIN_FAILURE_LIMIT, LOGIN_FAILURE_LIMIT_PER_IP,
-LOGIN_FAILURE_WINDOW), every further attempt for that username or from that address is
+hashed) and once for the client (hashed): its address, an IPv6 address by its /64
+(:func:`client_network`, as the office's other guess limits count), since one device
+may pick a new address of its /64 for every request. When either count reaches its
+limit within the window (settings LOGIN_FAILURE_LIMIT, LOGIN_FAILURE_LIMIT_PER_IP,
+LOGIN_FAILURE_WINDOW), every further attempt for that username or from that client is
 refused with the same message, even with the right password, until the oldest counted
 failure is older than the window. Unknown usernames are counted exactly like known
 ones, so the answer never reveals which accounts exist.
@@ -93,7 +95,12 @@ def client_network(request: HttpRequest | None) -> str:
     guess on and on. An IPv4-mapped IPv6 address counts as its IPv4 address; anything else
     (no address, "unknown") as it is.
     """
-    ip = client_ip(request)
+    return network_of(client_ip(request))
+
+
+def network_of(ip: str) -> str:
+    """:func:`client_network` of an address given as text (``unlocklogin --address``): the
+    same for any address of one /64, and for a network it returned already."""
     try:
         address = ipaddress.ip_address(ip.split("%", 1)[0])
     except ValueError:
@@ -105,18 +112,32 @@ def client_network(request: HttpRequest | None) -> str:
     return str(address)
 
 
-def _keys(username: str, ip: str) -> list[tuple[str, int]]:
-    """The username's key and the address's, each with its limit; the username's first.
+@dataclass(frozen=True)
+class _Count:
+    """One count of an attempt: the key its rows are written under, the keys it counts
+    rows of (that key first) and the limit."""
+
+    key: str
+    counted: tuple[str, ...]
+    limit: int
+
+
+def _keys(username: str, ip: str) -> list[_Count]:
+    """The username's count and the client's; the username's first.
 
     The username as Django's login checks it (NFKC, as AbstractBaseUser.normalize_username),
     case-folded: "anna" in fullwidth letters logs in as "anna", so it must count as "anna" too.
+    The client as :func:`network_of` the address: an IPv6 address by its /64. Its rows
+    written per address before (the key of the address itself; the same for IPv4) count
+    too until they leave the window: an update does not forgive a guesser's failures.
     """
     name = unicodedata.normalize("NFKC", username).casefold().strip()
     digest = hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()
-    ip_digest = hashlib.sha256(ip.encode()).hexdigest()
+    client = f"ip:{hashlib.sha256(network_of(ip).encode()).hexdigest()}"
+    per_address = f"ip:{hashlib.sha256(ip.encode()).hexdigest()}"
     return [
-        (f"user:{digest}", settings.LOGIN_FAILURE_LIMIT),
-        (f"ip:{ip_digest}", settings.LOGIN_FAILURE_LIMIT_PER_IP),
+        _Count(f"user:{digest}", (f"user:{digest}",), settings.LOGIN_FAILURE_LIMIT),
+        _Count(client, tuple(dict.fromkeys((client, per_address))), settings.LOGIN_FAILURE_LIMIT_PER_IP),
     ]
 
 
@@ -155,7 +176,7 @@ def _prune(now: float) -> None:
     LoginAttempt.objects.filter(pk__in=expired).delete()
 
 
-def _wait(keys: list[tuple[str, int]], now: float, *, pending_too: bool = True) -> float:
+def _wait(keys: list[_Count], now: float, *, pending_too: bool = True) -> float:
     """Seconds until the rows within the window leave every key below its limit (0: now).
 
     ``pending_too=False`` counts only failures: rows whose password was found wrong, and
@@ -163,11 +184,12 @@ def _wait(keys: list[tuple[str, int]], now: float, *, pending_too: bool = True) 
     on the way), which count as failures."""
     window = settings.LOGIN_FAILURE_WINDOW
     wait = 0.0
-    for key, limit in keys:
+    for count in keys:
+        limit = count.limit
         if limit < 1:
             wait = max(wait, window)
             continue
-        rows = LoginAttempt.objects.filter(key=key, created__gt=_moment(now - window))
+        rows = LoginAttempt.objects.filter(key__in=count.counted, created__gt=_moment(now - window))
         if not pending_too:
             rows = rows.filter(Q(pending=False) | Q(created__lte=_moment(now - PENDING_STALE)))
         newest = list(rows.order_by("-created").values_list("created", flat=True)[:limit])
@@ -220,21 +242,21 @@ def begin_attempt(username: str, ip: str, now: float | None = None) -> Attempt:
     while True:
         moment = time.time() if now is None else now
         with transaction.atomic(durable=True):
-            _lock([key for key, _limit in keys])
+            _lock([count.key for count in keys])
             _prune(moment)
             failed = _wait(keys, moment, pending_too=False)
             if failed:
-                return Attempt(keys[0][0], (), math.ceil(failed))
+                return Attempt(keys[0].key, (), math.ceil(failed))
             busy = _wait(keys, moment)
             if not busy:
                 rows = LoginAttempt.objects.bulk_create(
-                    [LoginAttempt(key=key, created=_moment(moment), pending=True) for key, _ in keys]
+                    [LoginAttempt(key=count.key, created=_moment(moment), pending=True) for count in keys]
                 )
-                return Attempt(keys[0][0], tuple(row.pk for row in rows), 0)
+                return Attempt(keys[0].key, tuple(row.pk for row in rows), 0)
         if now is not None:
-            return Attempt(keys[0][0], (), math.ceil(busy))
+            return Attempt(keys[0].key, (), math.ceil(busy))
         if time.monotonic() >= deadline:
-            return Attempt(keys[0][0], (), QUEUE_SECONDS)
+            return Attempt(keys[0].key, (), QUEUE_SECONDS)
         time.sleep(QUEUE_POLL)
 
 
@@ -250,14 +272,15 @@ def record_failure(username: str, ip: str, now: float | None = None) -> None:
     with transaction.atomic():
         _prune(now)
         LoginAttempt.objects.bulk_create(
-            [LoginAttempt(key=key, created=_moment(now)) for key, _limit in _keys(username, ip)]
+            [LoginAttempt(key=count.key, created=_moment(now)) for count in _keys(username, ip)]
         )
 
 
 def clear_failures(username: str, ip: str, *, address_too: bool = False) -> None:
-    """Forget the username's failures (and the address's, when asked: `manage.py unlocklogin`)."""
-    keys = [key for key, _limit in _keys(username, ip)]
-    LoginAttempt.objects.filter(key__in=keys if address_too else keys[:1]).delete()
+    """Forget the username's failures (and the address's, its /64's for an IPv6 address,
+    when asked: `manage.py unlocklogin`)."""
+    user, client = _keys(username, ip)
+    LoginAttempt.objects.filter(key__in=user.counted + (client.counted if address_too else ())).delete()
 
 
 class ThrottledLoginMixin:
@@ -266,6 +289,7 @@ class ThrottledLoginMixin:
 
     def clean(self):
         username = str(self.data.get("username", ""))[:300]
+        # The address itself: begin_attempt counts it by its network (an IPv6 one by its /64).
         attempt = begin_attempt(username, client_ip(self.request))
         if attempt.wait:
             minutes = max(1, math.ceil(attempt.wait / 60))

@@ -279,8 +279,8 @@ STORAGES = {
 }
 
 # After LOGIN_FAILURE_LIMIT failed logins for one username, or LOGIN_FAILURE_LIMIT_PER_IP
-# from one client address, within LOGIN_FAILURE_WINDOW seconds, further attempts are
-# refused until the window has passed. PROXY_COUNT: reverse proxies in front of the
+# from one client address (an IPv6 one by its /64), within LOGIN_FAILURE_WINDOW seconds,
+# further attempts are refused until the window has passed. PROXY_COUNT: reverse proxies in front of the
 # office that append to X-Forwarded-For (0: use the connection's address).
 LOGIN_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "5"))
 LOGIN_FAILURE_LIMIT_PER_IP = int(os.environ.get("LOGIN_FAILURE_LIMIT_PER_IP", "20"))
@@ -295,7 +295,8 @@ PLAYER_LOOKUP_WINDOW = int(os.environ.get("PLAYER_LOOKUP_WINDOW", "600"))
 # The hall's import of a match-day package fetches only from these league servers
 # (packages.fetching): comma-separated base URLs (https://liga.example.org, also with a
 # path) or hosts (liga.example.org[:port]). None (the default): https addresses on the
-# internet only, never one in the hall's network or on the laptop (packages.fetching).
+# internet only, never one in the hall's network or on the laptop (packages.fetching). Set
+# with no entry that names a host: nothing is fetched (a system check warns: packages.W001).
 SKAT_LEAGUE_SERVERS = env_list("SKAT_LEAGUE_SERVERS", [])
 # The host-token endpoints of a league server (leagues.publication.host_of_request): after
 # LEAGUE_TOKEN_FAILURE_LIMIT unknown tokens from one client address (an IPv6 one by its

@@ -37,6 +37,8 @@ STOP_SECONDS = 10
 QUICK_DEATH_SECONDS = float(os.environ.get("SERVE_QUICK_DEATH_SECONDS") or 5)
 #: A child that died is started again after this pause, unless the office is stopping.
 RESTART_PAUSE_SECONDS = 2.0
+#: A start that keeps failing is logged at its first attempt and at every this many after.
+REPEATED_FAILURE_LOGGED = 30
 #: The most processes ``--processes`` takes: each holds its own Django (about 80 MB).
 MAX_PROCESSES = 16
 
@@ -79,6 +81,8 @@ class Children:
         self.started: dict[int, float] = {}
         self.stopping = threading.Event()
         self.watcher: threading.Thread | None = None
+        #: Failed attempts in a row to start a child in place of a dead one (:meth:`_restart`).
+        self.failed_starts = 0
         #: Released by a child when a series was finished there: the backups run in this process
         #: only. A semaphore, not an Event: a child killed inside Event.set() would leave its
         #: lock held, and every other child's next set() (a request thread) would wait for ever.
@@ -109,12 +113,19 @@ class Children:
         return process
 
     def _watch(self) -> None:
-        """Start again a child that died while the office serves (a crash, a killed process)."""
+        """Start again a child that died while the office serves (a crash, a killed process).
+
+        A start that fails (too many processes, no memory, an argument that does not
+        pickle) is logged and tried again every RESTART_PAUSE_SECONDS for as long as the
+        office serves: this thread never ends before the office stops, and the first
+        process serves on meanwhile.
+        """
+        missing = 0  # children that died and are still to be started again
         while not self.stopping.is_set():
             sentinels = [process.sentinel for process in self.processes]
-            if not sentinels:
+            if not sentinels and not missing:
                 return
-            ended = multiprocessing.connection.wait(sentinels, timeout=1.0)
+            ended = multiprocessing.connection.wait(sentinels, timeout=0 if missing else 1.0) if sentinels else []
             if self.stopping.is_set():
                 return
             for process in [p for p in self.processes if p.sentinel in ended]:
@@ -132,7 +143,34 @@ class Children:
                 if self.stopping.wait(RESTART_PAUSE_SECONDS):
                     return
                 logger.warning("a serving process stopped (exit code %s); starting another", process.exitcode)
-                self.processes.append(self._spawn())
+                missing += 1
+            if missing:
+                if self._restart():
+                    missing -= 1
+                elif self.stopping.wait(RESTART_PAUSE_SECONDS):
+                    return
+
+    def _restart(self) -> bool:
+        """Start one child in place of a dead one; False (logged, one line) when that fails."""
+        try:
+            self.processes.append(self._spawn())
+        except Exception as error:
+            self.failed_starts += 1
+            if (self.failed_starts - 1) % REPEATED_FAILURE_LOGGED:
+                return False  # failing on: logged at the 1st, the 31st, ... attempt, not every 2 s
+            logger.error(
+                "could not start a serving process in place of the one that stopped (%s: %s; attempt %d); "
+                "trying again in %g s; the office serves on meanwhile",
+                type(error).__name__,
+                error,
+                self.failed_starts,
+                RESTART_PAUSE_SECONDS,
+            )
+            return False
+        if self.failed_starts:
+            logger.warning("a serving process started again (failed attempts before: %d)", self.failed_starts)
+            self.failed_starts = 0
+        return True
 
     def alive(self) -> int:
         return sum(process.is_alive() for process in self.processes)

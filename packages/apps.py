@@ -7,3 +7,6 @@ class PackagesConfig(AppConfig):
 
     name = "packages"
     verbose_name = _("Match-day packages")
+
+    def ready(self) -> None:
+        from . import checks  # noqa: F401 - registers the settings' system checks

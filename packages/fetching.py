@@ -94,6 +94,17 @@ def _server(entry: str) -> tuple[str | None, str, int | None, str] | None:
     return (parts.scheme.lower() or None, host, port, parts.path.rstrip("/"))
 
 
+def unusable_servers() -> list[str]:
+    """The entries of ``settings.SKAT_LEAGUE_SERVERS`` that name no host ("https://",
+    "/league", "[::1"): no address is admitted by them (config check packages.W001)."""
+    return [entry for entry in settings.SKAT_LEAGUE_SERVERS if entry.strip() and _server(entry) is None]
+
+
+def shown_entries(entries: list[str]) -> str:
+    """Entries of the setting as a message shows them: each cut to 80 characters."""
+    return ", ".join(entry.strip()[:80] for entry in entries)
+
+
 def _admits(server: tuple[str | None, str, int | None, str], parts: urllib.parse.SplitResult) -> bool:
     scheme, host, port, path = server
     if (parts.hostname or "").rstrip(".") != host or (scheme and parts.scheme.lower() != scheme):
@@ -116,9 +127,11 @@ def refusal(url: str) -> str | None:
     It may from an http(s) address of a league server in ``settings.SKAT_LEAGUE_SERVERS``:
     an entry ``https://liga.example.org`` admits that scheme, host and port (443 unless
     given) and any path, ``https://liga.example.org/verband`` only paths under /verband,
-    a bare ``liga.example.org[:port]`` both schemes on their usual ports (or the one given).
-    None set: any https address on the internet (:func:`_public_https_check`), never one
-    in the hall's network or on the laptop itself.
+    a bare ``liga.example.org[:port]`` both schemes on their usual ports (or the one given);
+    an entry that names no host admits nothing, and with no usable entry at all nothing is
+    fetched (the setting was meant to restrict). None set: any https address on the
+    internet (:func:`_public_https_check`), never one in the hall's network or on the
+    laptop itself.
     """
     return _decision(url)[0]
 
@@ -132,9 +145,18 @@ def _decision(url: str) -> tuple[str | None, tuple[str, ...] | None]:
         return _("url: not an address (its port is no number from 0 to 65535)"), None
     if parts.scheme.lower() not in DEFAULT_PORTS:
         return _("url: only an http:// or https:// address of the league server"), None
-    servers = [server for entry in settings.SKAT_LEAGUE_SERVERS if (server := _server(entry))]
-    if not servers:
+    named = [entry for entry in settings.SKAT_LEAGUE_SERVERS if entry.strip()]
+    if not named:
         return _public_https_check(parts)
+    servers = [server for entry in named if (server := _server(entry))]
+    if not servers:
+        # The operator meant to restrict: none of the entries is usable, so none is admitted
+        # (not "any https address on the internet", as with the setting unset).
+        return _(
+            "url: the setting SKAT_LEAGUE_SERVERS names no league server (no host in: %(entries)s), "
+            "so the office fetches from none; have it corrected (e.g. https://liga.example.org), "
+            "or import the package's file"
+        ) % {"entries": shown_entries(named)}, None
     if not any(_admits(server, parts) for server in servers):
         return _(
             "url: %(host)s is none of the league servers this office fetches from (setting "

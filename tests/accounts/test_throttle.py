@@ -102,6 +102,51 @@ def test_one_address_guessing_many_usernames_is_locked():
     assert login(Client(), "anna", "pw", ip="10.9.9.8").status_code == 302
 
 
+@override_settings(LOGIN_FAILURE_LIMIT_PER_IP=3)
+def test_an_ipv6_client_counts_by_its_64_not_by_each_address():
+    """One device holds a whole /64 and may take a new address for every guess: the
+    addresses of one /64 count as one client, another /64 is another client."""
+    factories.user("anna")
+    for name, address in (("a", "2001:db8:7:1::1"), ("b", "2001:db8:7:1::2"), ("c", "2001:db8:7:1:abcd::3")):
+        assert login(Client(), name, "wrong", ip=address).status_code == 200
+    assert login(Client(), "anna", "pw", ip="2001:db8:7:1:ffff::99").status_code == 429
+    assert login(Client(), "anna", "pw", ip="2001:db8:7:2::1").status_code == 302
+    # IPv4 still by its address; an IPv4-mapped IPv6 address counts as the IPv4 one.
+    for name in ("a", "b", "c"):
+        login(Client(), name, "wrong", ip="10.6.0.1")
+    assert throttle.locked_for("anna", "::ffff:10.6.0.1") > 0
+    assert throttle.locked_for("anna", "10.6.0.2") == 0
+
+
+@override_settings(LOGIN_FAILURE_LIMIT_PER_IP=3)
+def test_the_office_unlocks_an_ipv6_clients_64():
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    factories.user("anna")
+    for name, address in (("a", "2001:db8:8::1"), ("b", "2001:db8:8::2"), ("c", "2001:db8:8::3")):
+        login(Client(), name, "wrong", ip=address)
+    assert login(Client(), "anna", "pw", ip="2001:db8:8::4").status_code == 429
+    call_command("unlocklogin", "anna", "--address", "2001:db8:8::1", stdout=StringIO())
+    assert login(Client(), "anna", "pw", ip="2001:db8:8::4").status_code == 302
+
+
+@override_settings(LOGIN_FAILURE_LIMIT_PER_IP=3)
+def test_failures_counted_per_address_before_still_count_until_they_leave_the_window():
+    """Rows written by the throttle before it counted a /64 (the key of the address
+    itself) still lock that address: an update forgives no guesser."""
+    import hashlib
+
+    old_key = f"ip:{hashlib.sha256(b'2001:db8:9::1').hexdigest()}"
+    LoginAttempt.objects.bulk_create([LoginAttempt(key=old_key, created=throttle._moment(1000.0)) for _ in range(3)])
+    assert throttle.locked_for("anna", "2001:db8:9::1", now=1001.0) == 899
+    assert throttle.begin_attempt("anna", "2001:db8:9::1", now=1001.0).wait == 899
+    assert throttle.locked_for("anna", "2001:db8:9::1", now=1900.0) == 0
+    throttle.clear_failures("anna", "2001:db8:9::1", address_too=True)
+    assert not LoginAttempt.objects.filter(key=old_key).exists()
+
+
 def test_the_lock_ends_when_the_failures_leave_the_window():
     for _ in range(5):
         throttle.record_failure("anna", "10.0.0.1", now=1000.0)

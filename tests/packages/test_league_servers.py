@@ -182,3 +182,66 @@ def test_the_refusal_speaks_german(settings, client):
     assert (
         "ohne die Einstellung SKAT_LEAGUE_SERVERS holt das Büro nur von https://-Adressen" in answer.content.decode()
     )
+
+
+@pytest.mark.parametrize("entries", [["https://"], ["/league/api/package/"], ["https://:8123", "http://[::1"]])
+def test_a_setting_without_any_usable_entry_admits_nothing(settings, recorder, entries):
+    """Set, the setting was meant to restrict: entries that name no host admit no address,
+    not every https address on the internet as the setting unset would."""
+    settings.SKAT_LEAGUE_SERVERS = entries
+    server, base = recorder()
+    for url in ("https://8.8.8.8/league/api/package/", f"{base}/league/api/package/", "https://liga.example.org/"):
+        assert fetching.refusal(url) == (
+            f"url: the setting SKAT_LEAGUE_SERVERS names no league server (no host in: {', '.join(entries)}), "
+            "so the office fetches from none; have it corrected (e.g. https://liga.example.org), "
+            "or import the package's file"
+        )
+    with pytest.raises(PackageError, match=r"^url: the setting SKAT_LEAGUE_SERVERS names no league server"):
+        fetching.fetch(f"{base}/league/api/package/", "token")
+    assert server.seen == []
+
+
+def test_without_any_usable_entry_the_import_page_refuses_in_german(settings, client):
+    settings.SKAT_LEAGUE_SERVERS = ["https://"]
+    client.force_login(hall_director())
+    answer = client.post(
+        reverse("packages:import"),
+        {"url": "https://8.8.8.8/league/api/package/", "token": "t"},
+        headers={"Accept-Language": "de"},
+    )
+    assert answer.status_code == 422
+    assert list(answer.context["form"].errors) == ["url"]
+    assert "die Einstellung SKAT_LEAGUE_SERVERS nennt keinen Ligaserver (kein Host in: https://)" in (
+        answer.content.decode()
+    )
+
+
+def test_blank_entries_are_no_setting(settings):
+    settings.SKAT_LEAGUE_SERVERS = [" "]
+    assert fetching.refusal("https://8.8.8.8/league/api/package/") is None
+
+
+@pytest.mark.parametrize(
+    ("entries", "warned"),
+    [
+        ([], None),
+        (["https://liga.example.org", "127.0.0.1:8123"], None),
+        (["https://", "/verband"], "SKAT_LEAGUE_SERVERS: https://, /verband: no league server's host (so the office"),
+        (
+            ["https://liga.example.org", "http://[::1"],
+            "SKAT_LEAGUE_SERVERS: http://[::1: no league server's host (left",
+        ),
+    ],
+)
+def test_the_system_check_names_the_entries_without_a_host(settings, entries, warned):
+    from django.core.checks import Warning as CheckWarning
+    from django.core.checks import run_checks
+
+    settings.SKAT_LEAGUE_SERVERS = entries
+    found = [message for message in run_checks() if message.id == "packages.W001"]
+    if warned is None:
+        assert found == []
+        return
+    (message,) = found
+    assert isinstance(message, CheckWarning)
+    assert message.msg.startswith(warned)

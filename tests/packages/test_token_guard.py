@@ -7,6 +7,7 @@
   429 with Retry-After and a message naming Authorization and the rule, the right token
   too, on both endpoints, until the oldest failure has left the window.
 - Another client's right token is never refused.
+- Failures sent at the same moment (several server processes, threads) are all counted.
 """
 
 from __future__ import annotations
@@ -14,11 +15,12 @@ from __future__ import annotations
 import time
 
 import pytest
-from django.core.cache import cache
+from django.test import Client
 
 from accounts import guesses
 from leagues.publication import _token_guesses
 from tests.packages.helpers import server_world
+from tests.threads import in_parallel
 
 pytestmark = pytest.mark.django_db
 
@@ -28,13 +30,11 @@ PUBLISH = "/league/api/publish/"
 
 @pytest.fixture
 def token(settings):
-    """The host's right token; the limit at 3 in 600 s; no failure of another test counted
-    (nor left for the next one: the cache outlives the test's database)."""
+    """The host's right token; the limit at 3 in 600 s. (The failures are rows of the test's
+    database: none of another test's is counted.)"""
     settings.LEAGUE_TOKEN_FAILURE_LIMIT = 3
     settings.LEAGUE_TOKEN_WINDOW = 600
-    cache.clear()
-    yield server_world()[2]
-    cache.clear()
+    return server_world()[2]
 
 
 def _get(client, token: str | None, address: str):
@@ -89,3 +89,33 @@ def test_an_ipv6_client_counts_by_its_64(client, token):
         assert _get(client, "guess", address).status_code == 401
     assert _get(client, token, "2001:db8:5:1:ffff::99").status_code == 429
     assert _get(client, token, "2001:db8:5:2::1").status_code == 200
+
+
+GUESSES = 12
+
+
+@pytest.mark.django_db(transaction=True)
+def test_parallel_unknown_tokens_are_all_counted(token, settings):
+    """A client guessing in parallel (the server's processes and threads answering at once)
+    loses none of its failures: each is counted, so the limit holds however it is sent."""
+    settings.LEAGUE_TOKEN_FAILURE_LIMIT = 100
+    answers = in_parallel(lambda i: _get(Client(), f"guess-{i}", "127.0.0.45").status_code, GUESSES)
+    assert answers == [401] * GUESSES
+    assert _token_guesses().failures(_get(Client(), None, "127.0.0.45").wsgi_request) == GUESSES
+    settings.LEAGUE_TOKEN_FAILURE_LIMIT = GUESSES
+    assert _get(Client(), token, "127.0.0.45").status_code == 429
+    assert _get(Client(), token, "127.0.0.46").status_code == 200
+
+
+def test_expired_failures_are_pruned_a_bounded_batch_at_a_time(client, token, monkeypatch):
+    from accounts.models import GuessFailure
+
+    monkeypatch.setattr(guesses, "PRUNE_BATCH", 2)
+    for _ in range(3):
+        _get(client, "guess", "127.0.0.47")
+    later = time.time() + 601
+    monkeypatch.setattr(guesses, "_now", lambda: later)
+    _get(client, "guess", "127.0.0.48")  # 3 expired: 2 of them go
+    assert GuessFailure.objects.count() == 2
+    _get(client, "guess", "127.0.0.48")
+    assert GuessFailure.objects.count() == 2  # the last expired one gone, 127.0.0.48's two

@@ -18,7 +18,9 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("username")
-        parser.add_argument("--address", default="", help="also forget this client address's failures")
+        parser.add_argument(
+            "--address", default="", help="also forget this client address's failures (an IPv6 address's /64's)"
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         username, address = options["username"], options["address"]

@@ -1,0 +1,122 @@
+"""The thread that starts a dead serving process again (office.workers.Children._watch),
+with stand-ins for the processes: a start that fails is logged and tried again, never the
+end of the thread (the first process serves on meanwhile)."""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import threading
+import time
+
+import pytest
+
+from office import workers
+
+
+class FakeProcess:
+    """A serving process as the watcher sees it: its sentinel is the reading end of a pipe,
+    ready (ended) once the writing end is closed."""
+
+    pids = iter(range(90000, 99999))
+
+    def __init__(self) -> None:
+        self.sentinel, self._alive = multiprocessing.Pipe(duplex=False)
+        self.pid = next(FakeProcess.pids)
+        self.exitcode: int | None = None
+
+    def die(self, exitcode: int = -9) -> None:
+        self.exitcode = exitcode
+        self._alive.close()
+
+    def join(self, timeout: float | None = None) -> None:
+        pass
+
+    def is_alive(self) -> bool:
+        return self.exitcode is None
+
+
+def until(condition, what: str, deadline: float = 10.0) -> None:
+    end = time.monotonic() + deadline
+    while time.monotonic() < end:
+        if condition():
+            return
+        time.sleep(0.01)
+    raise AssertionError(f"not within {deadline:.0f} s: {what}")
+
+
+@pytest.fixture
+def children(monkeypatch):
+    """A Children whose one child is a FakeProcess that lived long; the watcher is started by the test."""
+    monkeypatch.setattr(workers, "RESTART_PAUSE_SECONDS", 0.05)
+    made = workers.Children(None, 1, print)
+    first = FakeProcess()
+    made.processes.append(first)
+    made.started[first.pid] = time.monotonic() - 60
+    yield made, first
+    made.stopping.set()
+
+
+def _watch(made: workers.Children) -> threading.Thread:
+    watcher = threading.Thread(target=made._watch, daemon=True)
+    watcher.start()
+    return watcher
+
+
+def test_a_failing_start_is_logged_and_tried_again(children, monkeypatch, caplog):
+    made, first = children
+    replacement = FakeProcess()
+    starts: list[str] = []
+
+    def spawn():
+        starts.append("tried")
+        if len(starts) == 1:
+            raise OSError(24, "Too many open files")
+        made.started[replacement.pid] = time.monotonic()
+        return replacement
+
+    monkeypatch.setattr(made, "_spawn", spawn)
+    caplog.set_level(logging.WARNING, logger="office.workers")
+    watcher = _watch(made)
+    first.die()
+    until(lambda: made.processes == [replacement], "the child started again after the failed start")
+    assert len(starts) == 2
+    failed = [r for r in caplog.records if r.levelno == logging.ERROR]
+    assert [r.name for r in failed] == ["office.workers"]
+    assert (
+        failed[0]
+        .getMessage()
+        .startswith(
+            "could not start a serving process in place of the one that stopped "
+            "(OSError: [Errno 24] Too many open files; attempt 1); trying again in 0.05 s"
+        )
+    )
+    assert "a serving process started again (failed attempts before: 1)" in caplog.text
+    # The watcher lives on: the replacement's death is noticed too.
+    assert watcher.is_alive()
+    made.stopping.set()
+    watcher.join(5)
+    assert not watcher.is_alive()
+
+
+def test_a_start_failing_on_is_tried_until_the_office_stops_and_logged_now_and_then(children, monkeypatch, caplog):
+    made, first = children
+    monkeypatch.setattr(workers, "REPEATED_FAILURE_LOGGED", 3, raising=False)
+    attempts: list[int] = []
+
+    def spawn():
+        attempts.append(1)
+        raise TypeError("cannot pickle '_thread.lock' object")
+
+    monkeypatch.setattr(made, "_spawn", spawn)
+    caplog.set_level(logging.WARNING, logger="office.workers")
+    watcher = _watch(made)
+    first.die()
+    until(lambda: len(attempts) >= 7, "seven attempts")
+    assert watcher.is_alive()
+    made.stopping.set()
+    watcher.join(5)
+    assert not watcher.is_alive()
+    logged = [r.getMessage() for r in caplog.records if r.levelno == logging.ERROR]
+    assert [m.split("; attempt ")[1].split(")")[0] for m in logged][:3] == ["1", "4", "7"]
+    assert all("TypeError: cannot pickle '_thread.lock' object" in m for m in logged)
