@@ -1,9 +1,29 @@
 """What a user does on the pages, shared by the browser tests: log in, enter a deal on the
-phone, confirm the sheet with a seat's PIN."""
+phone, confirm the sheet with a seat's PIN; and what every page must do: fit its screen's
+width."""
 
 from __future__ import annotations
 
 import re
+from pathlib import Path
+
+
+def fits(page, screenshot: Path | None = None) -> int:
+    """The page never scrolls sideways: it is no wider than the viewport the test set.
+
+    Measured against ``page.viewport_size``, not ``innerWidth``: a mobile browser (a
+    context with ``is_mobile``) widens its layout viewport, and ``innerWidth`` with it,
+    to a page too wide for it, so ``scrollWidth <= innerWidth`` can never fail there.
+    Takes a full-page screenshot first if given one (to look at, also when it fails).
+    Returns the viewport's width, the edge every control must stay inside.
+    """
+    if screenshot is not None:
+        page.screenshot(path=str(screenshot), full_page=True)
+    width = page.viewport_size["width"]
+    wide = page.evaluate("document.scrollingElement.scrollWidth")
+    seen = f" (screenshot: {screenshot})" if screenshot is not None else ""
+    assert wide <= width, f"{page.url} scrolls sideways: {wide} px wide in a {width} px viewport{seen}"
+    return width
 
 
 def log_in(page, base: str, username: str, password: str = "pw") -> None:

@@ -24,7 +24,7 @@ from signoff.pins import seat_pin
 from skat.rating import rate_table
 from tournaments.models import Table, Tournament
 
-from .pages import confirm, enter, log_in
+from .pages import confirm, enter, fits, log_in
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 
@@ -59,12 +59,10 @@ def assert_fits_the_phone(phone, screenshot: Path, controls: tuple[str, ...]) ->
 
     (The sheet's table may scroll inside its own box; the page around it must not.)
     """
-    phone.screenshot(path=str(screenshot), full_page=True)
-    width = phone.evaluate("[document.scrollingElement.scrollWidth, window.innerWidth]")
-    assert width[0] <= width[1], f"the page scrolls sideways: {width[0]} px wide at {width[1]} px"
+    width = fits(phone, screenshot)
     for control in controls:
         box = phone.locator(control).first.bounding_box()
-        assert box and box["x"] >= 0 and box["x"] + box["width"] <= width[1], f"{control} is cut off: {box}"
+        assert box and box["x"] >= 0 and box["x"] + box["width"] <= width, f"{control} is cut off: {box}"
 
 
 def enter_the_table(phone, table: Table, names: list[str]) -> None:

@@ -17,13 +17,9 @@ from referees.models import Dispute
 from tests import factories
 from tournaments.models import Registration
 
-from .pages import log_in
+from .pages import fits, log_in
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
-
-
-def _scroll_width(page) -> int:
-    return page.evaluate("document.documentElement.scrollWidth")
 
 
 def test_the_directors_evening_without_rough_edges(live_server, browser):
@@ -41,7 +37,7 @@ def test_the_directors_evening_without_rough_edges(live_server, browser):
 
     # The desk on a phone: found, one tap, the search empty and ready for the next arrival.
     page.goto(f"{base}/t/{t.pk}/desk/")
-    assert _scroll_width(page) <= 390
+    fits(page)
     page.fill("#desk-q", arriving.player.name)
     row = page.locator(f"#desk-{arriving.pk}")
     expect(page.locator("#desk-rows tr")).to_have_count(1)
@@ -50,7 +46,7 @@ def test_the_directors_evening_without_rough_edges(live_server, browser):
     expect(row.locator("button", has_text="present ✓")).to_be_visible()
     expect(page.locator("#desk-q")).to_have_value("")
     expect(page.locator("#desk-q")).to_be_focused()
-    assert _scroll_width(page) <= 390
+    fits(page)
     arriving.refresh_from_db()
     assert arriving.present and arriving.paid
     # The withdrawn player: said so, with the way back, not "add him above".
@@ -66,7 +62,7 @@ def test_the_directors_evening_without_rough_edges(live_server, browser):
     # The paper grid on a laptop: no sideways scrolling.
     page.set_viewport_size({"width": 1366, "height": 768})
     page.goto(f"{base}/t/{t.pk}/series/1/table/{table.number}/grid/")
-    assert _scroll_width(page) <= 1366
+    fits(page)
 
     # The projector before publishing: the director's preview keeps its page at a turn.
     page.goto(f"{base}/t/{t.pk}/standings/")

@@ -32,20 +32,12 @@ from skat.sheet import active_seats
 from tests import factories
 from tournaments.models import Registration, Series
 
-from .pages import correct_card_points, enter, log_in
+from .pages import correct_card_points, enter, fits, log_in
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 
 SCREENSHOTS = Path(os.environ.get("BROWSER_SCREENSHOTS", tempfile.gettempdir()))
 TEAMS = {"Team A": "Club A", "Team B": "Club B", "Team C": "Club C", "Team D": "Club D"}
-
-
-def fits(page, name: str) -> None:
-    """Screenshot the page; at any width it never scrolls sideways. Measured against the
-    viewport's width: a mobile browser widens ``innerWidth`` to a page too wide for it."""
-    page.screenshot(path=str(SCREENSHOTS / name), full_page=True)
-    width = page.evaluate("document.scrollingElement.scrollWidth")
-    assert width <= page.viewport_size["width"], f"{name}: the page scrolls sideways: {width}"
 
 
 def set_up_league(page, base: str) -> League:
@@ -162,7 +154,7 @@ def test_a_season_of_two_match_days_through_the_pages(browser, live_server):
     phone = phone_context.new_page()
     log_in(desktop, base, "staffelleiter")
     league = set_up_league(desktop, base)
-    fits(desktop, "league-hosts-1920.png")
+    fits(desktop, SCREENSHOTS / "league-hosts-1920.png")
     assert [e.player.name for e in LeagueTeam.objects.get(name="Team C").roster.select_related("player")] == [
         "C1", "C2", "C3", "C4", "C5", "C6"
     ]  # fmt: skip
@@ -193,7 +185,7 @@ def test_a_season_of_two_match_days_through_the_pages(browser, live_server):
     assert Correction.objects.count() == 1
     day1.refresh_from_db()
     assert day1.binding and not MatchDay.objects.get(pk=day2.pk).binding
-    fits(desktop, "league-matchday-1920.png")
+    fits(desktop, SCREENSHOTS / "league-matchday-1920.png")
 
     # The setup pages on a phone: every control in reach, nothing scrolls sideways.
     log_in(phone, base, "staffelleiter")
@@ -205,23 +197,23 @@ def test_a_season_of_two_match_days_through_the_pages(browser, live_server):
         (f"/league/{league.pk}/settings/", "league-settings-390.png"),
     ):
         phone.goto(base + path)
-        fits(phone, name)
+        fits(phone, SCREENSHOTS / name)
     desktop.goto(f"{base}/league/{league.pk}/teams/{team_a.pk}/")
-    fits(desktop, "league-team-1920.png")
+    fits(desktop, SCREENSHOTS / "league-team-1920.png")
     desktop.goto(f"{base}/league/{league.pk}/")
-    fits(desktop, "league-1920.png")
+    fits(desktop, SCREENSHOTS / "league-1920.png")
 
     # The season table, public: the front page lists it to anonymous visitors.
     visitor = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, locale="en-GB").new_page()
     visitor.goto(base + "/")
-    fits(visitor, "league-home-390.png")
+    fits(visitor, SCREENSHOTS / "league-home-390.png")
     visitor.click("section.league-panel >> text=Bezirksliga 2026")
     rows = visitor.locator("table.league-table tbody tr")
     expect(rows).to_have_count(4)
     expect(visitor.locator("text=Provisional: not every match day is binding yet.")).to_be_visible()
-    fits(visitor, "league-season-390.png")
+    fits(visitor, SCREENSHOTS / "league-season-390.png")
     desktop.goto(f"{base}/p/league/{league.pk}/")
-    fits(desktop, "league-season-1920.png")
+    fits(desktop, SCREENSHOTS / "league-season-1920.png")
     row = "table.league-table tbody tr:nth-child({})"  # points won and lost in two columns (issue 27, 11)
     points = {desktop.locator(f"{row.format(n)} td").nth(1).inner_text(): ":".join(
         desktop.locator(f"{row.format(n)} td.points").all_inner_texts()) for n in range(1, 5)}  # fmt: skip

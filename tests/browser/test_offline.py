@@ -16,7 +16,7 @@ from games.models import Game
 from skat.sheet import active_seats
 from tests import factories
 
-from .pages import enter
+from .pages import enter, fits
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 
@@ -127,8 +127,7 @@ def test_the_phone_sheet_shows_every_running_total_without_scrolling_sideways(ph
         factories.game(table, number, declarer_seat=declarer, contract="grand", tops=2, declarer_points=points)
     phone.goto(live_server.url + table.entry_url())
     phone.wait_for_selector("text=Deal 9")
-    assert phone.evaluate("document.scrollingElement.scrollWidth <= window.innerWidth")
-    width = phone.evaluate("window.innerWidth")
+    width = fits(phone)
     for row in ("tbody tr:last-child", "tfoot tr.total"):
         totals = phone.locator(f"table.sheet {row} td.num").all()[-4:]
         for cell in totals:

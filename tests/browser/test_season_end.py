@@ -15,19 +15,11 @@ from leagues.models import Group, League, LeagueTeam, RosterEntry
 from tests import factories
 from tests.leagues.helpers import played_day
 
-from .pages import log_in
+from .pages import fits, log_in
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 
 SCREENSHOTS = Path(os.environ.get("BROWSER_SCREENSHOTS", tempfile.gettempdir()))
-
-
-def fits(page, name: str) -> None:
-    """Screenshot the page; it never scrolls sideways. Measured against the viewport's width:
-    a mobile browser widens its layout (and ``innerWidth``) to a page too wide for it."""
-    page.screenshot(path=str(SCREENSHOTS / name), full_page=True)
-    width = page.evaluate("document.scrollingElement.scrollWidth")
-    assert width <= page.viewport_size["width"], f"{name}: the page scrolls sideways: {width}"
 
 
 def test_places_a_deduction_the_table_and_the_next_season(live_server, desktop, phone):
@@ -56,21 +48,21 @@ def test_places_a_deduction_the_table_and_the_next_season(live_server, desktop, 
     desktop.fill("form:has(#id_points) #id_reason", "Spielbericht zu spät")
     desktop.click("text=Deduct the points")
     desktop.wait_for_selector("text=The points are deducted from Team B.")
-    fits(desktop, "season-end-desktop.png")
+    fits(desktop, SCREENSHOTS / "season-end-desktop.png")
 
     log_in(phone, base, "staffelleiter")
     phone.goto(f"{base}/league/{league.pk}/table/")
     text = phone.inner_text("main")
     assert "As of" in text and "↑ promotion" in text and "↓ relegation" in text
     assert "Team B, points deducted: 1½: Spielbericht zu spät" in text
-    fits(phone, "season-table-phone.png")
+    fits(phone, SCREENSHOTS / "season-table-phone.png")
     phone.click("text=Match days (cross table)")
     assert "4:2" in phone.inner_text("table.cross-table")
-    fits(phone, "cross-table-phone.png")
+    fits(phone, SCREENSHOTS / "cross-table-phone.png")
     phone.goto(f"{base}/league/{league.pk}/table/")
     phone.click("text=Individual ranking")
     assert "A1" in phone.inner_text("table.individual")
-    fits(phone, "individual-ranking-phone.png")
+    fits(phone, SCREENSHOTS / "individual-ranking-phone.png")
 
     desktop.fill("#id_season", "2027")
     desktop.click("text=Set up the next season")
@@ -81,4 +73,4 @@ def test_places_a_deduction_the_table_and_the_next_season(live_server, desktop, 
     # The new season's page on the phone: the places table's hidden labels stay inside the
     # table that scrolls (they widened the page by 5 px).
     phone.goto(f"{base}/league/{new.pk}/season-end/")
-    fits(phone, "season-end-phone.png")
+    fits(phone, SCREENSHOTS / "season-end-phone.png")

@@ -45,7 +45,7 @@ from referees.models import Correction
 from tests import factories
 from tests.leagues.helpers import played_day
 
-from .pages import correct_card_points, enter, log_in
+from .pages import correct_card_points, enter, fits, log_in
 from .test_hall import TEST_ENVIRONMENT, free_port, wait_for
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
@@ -68,19 +68,11 @@ DAY_2 = [
 CORRECTED = (2, 1)
 
 
-def fits(page, name: str) -> None:
-    """Screenshot the page (under /tmp, not in git); it never scrolls sideways. The width is
-    the viewport's: a mobile browser widens its layout to a page too wide for it."""
-    page.screenshot(path=str(SCREENSHOTS / name), full_page=True)
-    width = page.evaluate("document.scrollingElement.scrollWidth")
-    assert width <= page.viewport_size["width"], f"{name}: the page scrolls sideways: {width}"
-
-
 def narrow(page, name: str) -> None:
     """The same page on a phone's width (390 px), then back to the desktop's."""
     size = page.viewport_size
     page.set_viewport_size({"width": 390, "height": 844})
-    fits(page, name)
+    fits(page, SCREENSHOTS / name)
     page.set_viewport_size(size)
 
 
@@ -330,13 +322,13 @@ def test_a_match_day_travels_to_the_hall_and_back_and_the_season_ends_in_promoti
     office.click("a:has-text('Match day 2, Staffel 1')")
     day_url = office.url
     expect(office.locator("main")).to_contain_text("SC Herz Dame")
-    fits(office, "travel-hall-matchday-1280.png")
+    fits(office, SCREENSHOTS / "travel-hall-matchday-1280.png")
     narrow(office, "travel-hall-matchday-390.png")
     hall_phone = browser.new_context(
         viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, locale="en-GB"
     ).new_page()
     tournament = play_on_the_hall(office, hall_phone, hall.base, day_url)
-    fits(hall_phone, "travel-hall-sheet-390.png")
+    fits(hall_phone, SCREENSHOTS / "travel-hall-sheet-390.png")
     office.goto(day_url)
     expect(office.locator("main")).to_contain_text("Team A, before series 2: A5 for A1")
 
@@ -376,7 +368,7 @@ def test_a_match_day_travels_to_the_hall_and_back_and_the_season_ends_in_promoti
     desktop.wait_for_selector("text=The match day is binding.")
     second.refresh_from_db()
     assert second.binding
-    fits(desktop, "travel-server-matchday-1280.png")
+    fits(desktop, SCREENSHOTS / "travel-server-matchday-1280.png")
     narrow(desktop, "travel-server-matchday-390.png")
 
     # The season table as the hand calculation has it after the correction.
@@ -395,7 +387,7 @@ def test_a_match_day_travels_to_the_hall_and_back_and_the_season_ends_in_promoti
     expect(promoted).to_have_count(1)
     expect(promoted).to_contain_text(expected[0][0])
     expect(promoted).to_contain_text("↑ promotion")
-    fits(phone, "travel-season-390.png")
+    fits(phone, SCREENSHOTS / "travel-season-390.png")
 
     # The season rolls over: the leader plays in the Oberliga next season.
     desktop.goto(f"{base}/league/{league.pk}/season-end/?group={group.pk}")
@@ -412,4 +404,4 @@ def test_a_match_day_travels_to_the_hall_and_back_and_the_season_ends_in_promoti
         expected[0][0],
     }
     phone.goto(f"{base}/league/{new.pk}/season-end/")
-    fits(phone, "travel-next-season-390.png")
+    fits(phone, SCREENSHOTS / "travel-next-season-390.png")

@@ -14,6 +14,8 @@ from playwright.sync_api import expect
 from tests import factories
 from tournaments.models import Registration, Seat
 
+from .pages import fits
+
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 
 SCREENSHOTS = Path(os.environ.get("BROWSER_SCREENSHOTS", tempfile.gettempdir()))
@@ -40,6 +42,5 @@ def test_a_player_finds_his_seat_on_his_phone(phone, live_server):
     expect(phone.locator(".seat-now")).to_contain_text(f"Seat {seat.number}")
     expect(phone.locator(".mates li")).to_have_count(seat.table.size)
     expect(phone.locator(".mates li.me")).to_contain_text(reg.player.name)
-    assert phone.evaluate("document.documentElement.scrollWidth <= innerWidth")
+    fits(phone, SCREENSHOTS / "player-page-390.png")
     assert "/s/" not in phone.content()
-    phone.screenshot(path=str(SCREENSHOTS / "player-page-390.png"), full_page=True)
