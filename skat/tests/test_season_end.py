@@ -26,6 +26,15 @@ def test_a_deduction_is_taken_off_the_points_the_table_ranks_by():
         deduct(total, {"B": Fraction(-1)})
 
 
+def test_deductions_add_up_and_a_nought_or_a_half_is_a_deduction_too():
+    # A match report missed (1) and later a half point for a late one; nought changes nothing.
+    total = season([{"A": _row("A", 25, 900)}])
+    deduct(total, {"A": Fraction(1)})
+    deduct(total, {"A": Fraction(0)})
+    deduct(total, {"A": Fraction(1, 2)})
+    assert total["A"].deducted == Fraction(3, 2) and total["A"].points == Fraction(47, 2)
+
+
 def test_promotion_and_relegation_places_of_a_group_of_six():
     table = [Place(n, _row(f"T{n}", 10 - n, 0), None) for n in range(1, 7)]
     assert zones(table, 2, 1) == {1: "promotion", 2: "promotion", 6: "relegation"}
@@ -39,6 +48,8 @@ def test_impossible_places_are_refused_naming_the_field():
         check_places(6, 4, 3)
     with pytest.raises(LeagueError, match=r"^relegation: must be 0 or more"):
         check_places(6, 1, -1)
+    with pytest.raises(LeagueError, match=r"^promotion: must be 0 or more, not -1$"):
+        check_places(6, -1, 0)
     check_places(6, 3, 3)
 
 
