@@ -11,6 +11,7 @@ from __future__ import annotations
 import ipaddress
 import os
 import secrets
+import shutil
 import signal
 import socket
 import subprocess
@@ -85,7 +86,13 @@ class Server:
         self.port = free_port(host)
         self.log = log
         self.logfile = tempfile.NamedTemporaryFile(prefix="skat-loadtest-", suffix=".log", delete=False)  # noqa: SIM115
+        # Its own data directory: serve's backups of the throwaway database (and their
+        # report) must never land beside the office's own, pushing real ones out.
+        self.data_dir = tempfile.mkdtemp(prefix="skat-loadtest-data-")
         self.env = os.environ | {
+            "SKAT_OFFICE_DATA": self.data_dir,
+            "SKAT_OFFICE_BACKUP_DIR": "",
+            "STATIC_ROOT": str(settings.STATIC_ROOT),  # collected once, as the office's own
             "DATABASE_URL": database_url,
             # The scratch standings cache, never the office's own (perf.scratch).
             "CACHE_DIR": cache_dir,
@@ -136,6 +143,7 @@ class Server:
                 self.process.kill()
                 self.process.wait()
         self.logfile.close()
+        shutil.rmtree(self.data_dir, ignore_errors=True)
         if os.environ.get("LOADTEST_KEEP_SERVER_LOG"):  # the server's own log, for looking into a run
             Path(self.logfile.name).replace(os.environ["LOADTEST_KEEP_SERVER_LOG"])
         Path(self.logfile.name).unlink(missing_ok=True)

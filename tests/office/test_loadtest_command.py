@@ -125,6 +125,29 @@ def test_bench_and_load_test_pages_are_cached_apart_from_the_office(tmp_path):
     assert not Path(database.cache_dir).exists()
 
 
+def test_the_load_tests_server_backs_up_into_a_throwaway_folder_not_the_offices(monkeypatch):
+    """serve backs up its database every few minutes and keeps the last 24: a load test's
+    throwaway database backed up beside the office's own would push the real evening's
+    backups out (and a USB stick's too)."""
+    import subprocess
+    import sys
+
+    from django.conf import settings
+
+    monkeypatch.setenv("SKAT_OFFICE_BACKUP_DIR", "/media/usb-stick")
+    with scratch.scratch_database(log=lambda _line: None) as database:
+        served = server.Server(database.url, 1, 1, print, cache_dir=database.cache_dir)
+        where = subprocess.run(
+            [sys.executable, "-c", "import django; django.setup(); from core import backups;"
+             "print(backups.primary_dir()); print(backups.second_dir())"],
+            cwd=settings.BASE_DIR, env=served.env, capture_output=True, text=True, check=True,
+        ).stdout.split()  # fmt: skip
+        served.__exit__()
+    assert where == [str(Path(served.data_dir) / "backups"), "None"]
+    assert Path(settings.DATA_DIR) not in Path(where[0]).parents
+    assert not Path(served.data_dir).exists()
+
+
 def test_the_hall_audit_finds_a_lost_deal_and_one_stored_but_never_confirmed():
     from games.models import Game
     from office.demo import random_game
