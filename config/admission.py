@@ -211,26 +211,32 @@ class SpectatorAdmission:
     def busy_page(self, start_response: StartResponse, language: str) -> list[bytes]:
         """503 "busy, again in N s": small, translated, never cached."""
         with translation.override(language):
-            title = _("The office is busy")
-            text = _("Many spectators are looking at once. The page loads again in %(seconds)s seconds.") % {
-                "seconds": self.retry_after
-            }
-        body = (
-            f'<!DOCTYPE html><html lang="{language}"><head><meta charset="utf-8">'
-            f'<meta name="viewport" content="width=device-width, initial-scale=1">'
-            f'<meta http-equiv="refresh" content="{self.retry_after}">'
-            f"<title>{escape(title)}</title></head><body><h1>{escape(title)}</h1><p>{escape(text)}</p></body></html>"
-        ).encode()
-        start_response(
-            "503 Service Unavailable",
-            [
-                ("Content-Type", "text/html; charset=utf-8"),
-                ("Content-Length", str(len(body))),
-                ("Retry-After", str(self.retry_after)),
-                ("Cache-Control", "no-store"),
-                ("Date", formatdate(usegmt=True)),
-                ("Content-Security-Policy", "default-src 'none'"),
-                ("X-Content-Type-Options", "nosniff"),
-            ],
-        )
-        return [body]
+            text = _("Many spectators are looking at once. The page loads again in %(seconds)s seconds.")
+        return busy_answer(start_response, language, self.retry_after, text)
+
+
+def busy_answer(start_response: StartResponse, language: str, retry_after: int, text: str) -> list[bytes]:
+    """503 "The office is busy" with ``text`` (its ``%(seconds)s`` the retry): small,
+    translated, never cached, reloading by itself after ``retry_after`` seconds."""
+    with translation.override(language):
+        title = _("The office is busy")
+    text = text % {"seconds": retry_after}
+    body = (
+        f'<!DOCTYPE html><html lang="{language}"><head><meta charset="utf-8">'
+        f'<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f'<meta http-equiv="refresh" content="{retry_after}">'
+        f"<title>{escape(title)}</title></head><body><h1>{escape(title)}</h1><p>{escape(text)}</p></body></html>"
+    ).encode()
+    start_response(
+        "503 Service Unavailable",
+        [
+            ("Content-Type", "text/html; charset=utf-8"),
+            ("Content-Length", str(len(body))),
+            ("Retry-After", str(retry_after)),
+            ("Cache-Control", "no-store"),
+            ("Date", formatdate(usegmt=True)),
+            ("Content-Security-Policy", "default-src 'none'"),
+            ("X-Content-Type-Options", "nosniff"),
+        ],
+    )
+    return [body]

@@ -17,21 +17,39 @@ interpreter lock with every other running one, so 1,500 phones opening their tab
 at the start of a series (11 ms of Python each) made an entry's 10 ms of work take
 100-500 ms. So at most ``OTHERS_AT_ONCE`` of the other requests run at a time in a
 process (``SERVE_OTHERS_AT_ONCE``); the rest wait in the queue, holding no thread, while
-entries and spectators take the threads left.
+entries and spectators take the threads left. Under a flood beyond the machine's pace
+(three times the hall: 4,500 phones opening their links at once) that queue would grow
+past the phones' patience, each page computed for a phone that has given up and asks
+again; so a page asked for (GET or HEAD) that waited ``SHED_SECONDS`` for its turn is
+answered "busy, again in N s" (503, reloading by itself) instead (:class:`ShedStale`). A
+form sent (POST) is never dropped, and entries and spectators never wait that long.
 """
 
 from __future__ import annotations
 
 import logging
 import os
+import threading
 import time
+from collections.abc import Callable, Iterable
 
+from django.conf import settings
+from django.utils import translation
+from django.utils.translation import gettext as _
 from waitress.task import ThreadedTaskDispatcher
+
+from config.admission import busy_answer, language_of
 
 logger = logging.getLogger("office.serve")
 
 #: How long a request that does not go first may be passed by those that do.
 PASS_SECONDS = 2.0
+
+#: A page that does not go first and waited this long for a thread is told "busy" instead.
+SHED_SECONDS = 3.0
+
+#: What the thread now serving a task knows of it: ``stale``, a task that waited SHED_SECONDS.
+serving = threading.local()
 
 #: The table links' pages (a POST there is an entry) and the spectators' pages.
 TABLE_PREFIX = "/s/"
@@ -105,11 +123,14 @@ class EntriesFirst(ThreadedTaskDispatcher):
                     self.threads.discard(thread_no)
                     self.thread_exit_cv.notify()
                     break
+            waited = time.monotonic() - getattr(task, "skat_queued", time.monotonic())
+            serving.stale = not getattr(task, "skat_first", True) and waited >= SHED_SECONDS
             try:
                 task.service()
             except BaseException:
                 self.logger.exception("Exception when servicing %r", task)
             finally:
+                serving.stale = False
                 if not getattr(task, "skat_first", True):
                     with self.lock:
                         self.others_running -= 1
@@ -137,3 +158,22 @@ class EntriesFirst(ThreadedTaskDispatcher):
             waiting = len(self.queue) - (len(self.threads) - self.stop_count - self.active_count)
             if waiting > 0:
                 self.queue_logger.warning("Task queue depth is %d", waiting)
+
+
+class ShedStale:
+    """WSGI wrapper: the first request of a task the dispatcher took after SHED_SECONDS in
+    its queue, a GET or HEAD, is answered "busy, again in N s" without Django (the page
+    reloads itself; a table link's phone then finds its sheet as it is)."""
+
+    def __init__(self, app: Callable) -> None:
+        self.app = app
+
+    def __call__(self, environ: dict, start_response: Callable) -> Iterable[bytes]:
+        stale, serving.stale = getattr(serving, "stale", False), False  # a pipelined next one is not judged
+        if not stale or environ.get("REQUEST_METHOD") not in ("GET", "HEAD"):
+            return self.app(environ, start_response)
+        language = language_of(environ)
+        with translation.override(language):
+            text = _("Many phones are asking at once. The page loads again in %(seconds)s seconds.")
+        body = busy_answer(start_response, language, settings.BUSY_RETRY_AFTER, text)
+        return [b""] if environ["REQUEST_METHOD"] == "HEAD" else body

@@ -133,12 +133,12 @@ def create_server_on(sock, threads: int):
     from waitress.server import create_server as waitress_server
 
     from config.wsgi import application  # after collectstatic: whitenoise indexes the files on import
-    from office.dispatch import EntriesFirst
+    from office.dispatch import EntriesFirst, ShedStale
 
     dispatcher = EntriesFirst()
     dispatcher.set_thread_count(threads)
     return waitress_server(
-        application,
+        ShedStale(application),  # a page that waited too long for a thread: "busy, again in N s"
         _dispatcher=dispatcher,  # entries and spectators before the other waiting requests
         sockets=[sock],
         threads=threads,

@@ -137,3 +137,70 @@ def test_the_number_of_others_comes_from_the_environment(monkeypatch, caplog):
         monkeypatch.setenv("SERVE_OTHERS_AT_ONCE", unusable)
         assert dispatch.others_at_once() == 2
         assert f"SERVE_OTHERS_AT_ONCE={unusable!r} is not a whole number of at least 1" in caplog.text
+
+
+def answer_of(app, environ: dict) -> tuple[str, dict, bytes]:
+    seen = {}
+    body = b"".join(app(environ, lambda status, headers: seen.update(status=status, headers=dict(headers))))
+    return seen["status"], seen["headers"], body
+
+
+def django_page(environ, start_response):
+    start_response("200 OK", [("Content-Type", "text/html")])
+    return [b"the table's sheet"]
+
+
+def test_a_page_that_waited_shed_seconds_for_a_thread_is_told_busy_not_computed(monkeypatch):
+    """4,500 phones opening their links at once (three times the hall) queue beyond their
+    patience: a page asked for after SHED_SECONDS in the queue is answered "busy, again in
+    N s" (it reloads itself) without Django, a form sent is never dropped."""
+    from office import dispatch
+
+    app = dispatch.ShedStale(django_page)
+    page = {"REQUEST_METHOD": "GET", "PATH_INFO": "/s/token-1/", "HTTP_ACCEPT_LANGUAGE": "de"}
+    dispatch.serving.stale = True
+    status, headers, body = answer_of(app, page)
+    assert status.startswith("503") and headers["Retry-After"] == "5" and headers["Cache-Control"] == "no-store"
+    assert "Viele Handys fragen gerade gleichzeitig an" in body.decode() and 'http-equiv="refresh"' in body.decode()
+    assert answer_of(app, page)[2] == b"the table's sheet"  # the next request of the channel is not judged
+    dispatch.serving.stale = True
+    assert answer_of(app, page | {"REQUEST_METHOD": "POST"})[2] == b"the table's sheet"
+    dispatch.serving.stale = True
+    assert answer_of(app, page | {"REQUEST_METHOD": "HEAD"})[:2][0].startswith("503")
+    dispatch.serving.stale = False
+    assert answer_of(app, page)[2] == b"the table's sheet"
+
+
+class Judged:
+    """A queued request that notes whether its thread judged it stale."""
+
+    def __init__(self, command: str, path: str) -> None:
+        self.request = SimpleNamespace(command=command, path=path)
+        self.stale, self.done = None, threading.Event()
+
+    def service(self) -> None:
+        from office import dispatch
+
+        self.stale = dispatch.serving.stale
+        self.done.set()
+
+
+def test_only_another_request_that_waited_shed_seconds_is_stale(monkeypatch):
+    from office import dispatch
+
+    now = [100.0]
+    monkeypatch.setattr(dispatch.time, "monotonic", lambda: now[0])
+    dispatcher = EntriesFirst(others=4)
+    old_page, old_entry, old_spectator = Judged("GET", "/s/a/"), Judged("POST", "/s/b/"), Judged("GET", "/p/1/")
+    for queued in (old_page, old_entry, old_spectator):
+        dispatcher.add_task(queued)
+    now[0] += dispatch.SHED_SECONDS
+    fresh = Judged("GET", "/s/c/")
+    dispatcher.add_task(fresh)
+    dispatcher.set_thread_count(1)
+    try:
+        for queued in (old_page, old_entry, old_spectator, fresh):
+            assert queued.done.wait(5)
+    finally:
+        dispatcher.shutdown(cancel_pending=True, timeout=5)
+    assert [old_page.stale, old_entry.stale, old_spectator.stale, fresh.stale] == [True, False, False, False]
