@@ -61,7 +61,7 @@ def _match_day_page(request, match_day: MatchDay, *, lineup_forms=None, substitu
     tournament = match_day.tournament
     teams = list(match_day.teams.all())
     drawn = tournament.series.count() if tournament else 0
-    if lineup_forms is None:
+    if lineup_forms is None and drawn == 0:  # a drawn match day shows no line-up forms: none read
         lineup_forms = _lineup_forms(match_day, teams)
     tables = (
         Table.objects.filter(series__tournament=tournament)
