@@ -54,6 +54,15 @@ def test_the_counted_account_of_many_tables_is_the_sum_of_their_seat_by_seat_acc
     assert fees.tables_account(RULES, tables) == expected
 
 
+def test_two_tables_with_as_many_passed_out_deals_both_pay_them():
+    """A worked example beside the property above (which finds the same mistake only after
+    seconds of shrinking): the passed-out fees are counted per table, not once per kind."""
+    table = fees.TableCounts(size=4, lost=(0, 0, 0, 0), passed_out=6, entry_due=0, list_due=0)
+    one = fees.tables_account(RULES, [table])
+    assert one.passed_out_fees > 0
+    assert fees.tables_account(RULES, [table, table]).passed_out_fees == 2 * one.passed_out_fees
+
+
 def test_the_counted_account_refuses_wrong_shapes():
     with pytest.raises(fees.FeeError, match="size"):
         fees.tables_account(RULES, [fees.TableCounts(size=5, lost=(0,) * 5, passed_out=0, entry_due=0, list_due=0)])
