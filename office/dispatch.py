@@ -123,15 +123,18 @@ class EntriesFirst(ThreadedTaskDispatcher):
                     self.threads.discard(thread_no)
                     self.thread_exit_cv.notify()
                     break
-            waited = time.monotonic() - getattr(task, "skat_queued", time.monotonic())
-            serving.stale = not getattr(task, "skat_first", True) and waited >= SHED_SECONDS
+                # Read as take() counted them: the task is waitress's channel, which queues
+                # itself again for its next request (add_task rewrites both) before service() returns.
+                other = not getattr(task, "skat_first", True)
+                queued = getattr(task, "skat_queued", None)
+            serving.stale = other and queued is not None and time.monotonic() - queued >= SHED_SECONDS
             try:
                 task.service()
             except BaseException:
                 self.logger.exception("Exception when servicing %r", task)
             finally:
                 serving.stale = False
-                if not getattr(task, "skat_first", True):
+                if other:
                     with self.lock:
                         self.others_running -= 1
                         self.queue_cv.notify()  # a waiting other may run now
