@@ -296,7 +296,7 @@ PLAYER_LOOKUP_WINDOW = int(os.environ.get("PLAYER_LOOKUP_WINDOW", "600"))
 # (packages.fetching): comma-separated base URLs (https://liga.example.org, also with a
 # path) or hosts (liga.example.org[:port]). None (the default): https addresses on the
 # internet only, never one in the hall's network or on the laptop (packages.fetching). Set
-# with no entry that names a host: nothing is fetched (a system check warns: packages.W001).
+# with no entry that names an http(s) host: nothing is fetched (a system check warns: packages.W001).
 SKAT_LEAGUE_SERVERS = env_list("SKAT_LEAGUE_SERVERS", [])
 # The host-token endpoints of a league server (leagues.publication.host_of_request): after
 # LEAGUE_TOKEN_FAILURE_LIMIT unknown tokens from one client address (an IPv6 one by its

@@ -6,9 +6,11 @@ director printing) the phones' entries and the spectators' kept pages (config.ad
 a millisecond each) waited behind 24 KiB table pages and director pages in that queue:
 in the hall profile their p99 was seconds while their own work is milliseconds (docs:
 Benchmarks). This queue lets an entry (a POST to a table link, ``/s/``) and a public
-page (``/p/``, mostly answered from the kept copy) pass the others; among themselves
-they keep their order, and nothing is ever dropped. Nothing waits for ever either: once
-the oldest of the others has waited ``PASS_SECONDS``, no request passes it any more (a
+page (``/p/``, mostly answered from the kept copy) pass the others, as do the static
+files and a table link's hall check round trip (a ping measures the hall's Wi-Fi, not
+the queue: tablelink.hall_views); among themselves they keep their order, and nothing
+is ever dropped. Nothing waits for ever either: once the oldest of the others has waited
+``PASS_SECONDS``, no request passes it any more (a
 flood of spectators beyond the threads' pace would otherwise hold the director's pages
 back as long as it lasts).
 
@@ -56,6 +58,9 @@ TABLE_PREFIX = "/s/"
 SPECTATOR_PREFIX = "/p/"
 #: The static files (whitenoise: a millisecond each) the phones' pages need to show.
 STATIC_PREFIX = "/static/"
+#: A table link's hall check round trip (tablelink.hall_views.ping: one small query), which
+#: measures the hall's Wi-Fi: waiting its turn behind the pages, it would measure the queue.
+PING_SUFFIX = "/ping/"
 
 
 def others_at_once() -> int:
@@ -69,7 +74,8 @@ def others_at_once() -> int:
 
 
 def goes_first(task: object) -> bool:
-    """Whether a queued request passes the others: a table link's POST or a public page.
+    """Whether a queued request passes the others: a table link's POST or hall check
+    round trip, a public page, a static file.
 
     The task is waitress's channel (a connection); the request it serves next is the first
     of its ``requests``. Its ``request`` is the one still being read: the same while the
@@ -80,7 +86,10 @@ def goes_first(task: object) -> bool:
     path = getattr(request, "path", None) or ""
     if path.startswith((SPECTATOR_PREFIX, STATIC_PREFIX)):
         return True
-    return path.startswith(TABLE_PREFIX) and getattr(request, "command", "") == "POST"
+    if not path.startswith(TABLE_PREFIX):
+        return False
+    command = getattr(request, "command", "")
+    return command == "POST" or (command in ("GET", "HEAD") and path.endswith(PING_SUFFIX))
 
 
 class EntriesFirst(ThreadedTaskDispatcher):
@@ -123,15 +132,18 @@ class EntriesFirst(ThreadedTaskDispatcher):
                     self.threads.discard(thread_no)
                     self.thread_exit_cv.notify()
                     break
-            waited = time.monotonic() - getattr(task, "skat_queued", time.monotonic())
-            serving.stale = not getattr(task, "skat_first", True) and waited >= SHED_SECONDS
+                # Read as take() counted them: the task is waitress's channel, which queues
+                # itself again for its next request (add_task rewrites both) before service() returns.
+                other = not getattr(task, "skat_first", True)
+                queued = getattr(task, "skat_queued", None)
+            serving.stale = other and queued is not None and time.monotonic() - queued >= SHED_SECONDS
             try:
                 task.service()
             except BaseException:
                 self.logger.exception("Exception when servicing %r", task)
             finally:
                 serving.stale = False
-                if not getattr(task, "skat_first", True):
+                if other:
                     with self.lock:
                         self.others_running -= 1
                         self.queue_cv.notify()  # a waiting other may run now

@@ -11,7 +11,7 @@ from .fetching import shown_entries, unusable_servers
 
 @checks.register()
 def league_servers(app_configs=None, **kwargs) -> list[checks.CheckMessage]:
-    """packages.W001: entries of SKAT_LEAGUE_SERVERS that name no host, which
+    """packages.W001: entries of SKAT_LEAGUE_SERVERS that name no http(s) host, which
     :mod:`packages.fetching` admits nothing by (and with no other entry, nothing at all)."""
     bad = unusable_servers()
     if not bad:
@@ -23,7 +23,7 @@ def league_servers(app_configs=None, **kwargs) -> list[checks.CheckMessage]:
         effect = "left out: the office fetches only from the others"
     return [
         checks.Warning(
-            f"SKAT_LEAGUE_SERVERS: {shown}: no league server's host ({effect})",
+            f"SKAT_LEAGUE_SERVERS: {shown}: no league server's http(s) host ({effect})",
             hint="Give base URLs or hosts, comma-separated: https://liga.example.org or liga.example.org[:port].",
             id="packages.W001",
         )

@@ -81,7 +81,8 @@ DEFAULT_PORTS = {"http": 80, "https": 443}
 
 def _server(entry: str) -> tuple[str | None, str, int | None, str] | None:
     """An entry of SKAT_LEAGUE_SERVERS as (scheme or None, host, port or None, path);
-    None for one that names no host."""
+    None for one that admits nothing: it names no host, or a scheme other than http and
+    https (``htps://liga.example.org``: only those two are fetched from)."""
     text = entry.strip()
     try:
         parts = urllib.parse.urlsplit(text if "://" in text else f"//{text}")
@@ -89,14 +90,15 @@ def _server(entry: str) -> tuple[str | None, str, int | None, str] | None:
     except ValueError:  # "[::1" too: a bad entry is none, never a 500 on every fetch
         return None
     host = (parts.hostname or "").rstrip(".")
-    if not host:
+    if not host or parts.scheme.lower() not in ("", *DEFAULT_PORTS):
         return None
     return (parts.scheme.lower() or None, host, port, parts.path.rstrip("/"))
 
 
 def unusable_servers() -> list[str]:
-    """The entries of ``settings.SKAT_LEAGUE_SERVERS`` that name no host ("https://",
-    "/league", "[::1"): no address is admitted by them (config check packages.W001)."""
+    """The entries of ``settings.SKAT_LEAGUE_SERVERS`` that name no http(s) host ("https://",
+    "/league", "[::1", "htps://liga.example.org"): no address is admitted by them (config
+    check packages.W001)."""
     return [entry for entry in settings.SKAT_LEAGUE_SERVERS if entry.strip() and _server(entry) is None]
 
 
@@ -128,7 +130,7 @@ def refusal(url: str) -> str | None:
     an entry ``https://liga.example.org`` admits that scheme, host and port (443 unless
     given) and any path, ``https://liga.example.org/verband`` only paths under /verband,
     a bare ``liga.example.org[:port]`` both schemes on their usual ports (or the one given);
-    an entry that names no host admits nothing, and with no usable entry at all nothing is
+    an entry that names no http(s) host admits nothing, and with no usable entry at all nothing is
     fetched (the setting was meant to restrict). None set: any https address on the
     internet (:func:`_public_https_check`), never one in the hall's network or on the
     laptop itself.
@@ -153,7 +155,7 @@ def _decision(url: str) -> tuple[str | None, tuple[str, ...] | None]:
         # The operator meant to restrict: none of the entries is usable, so none is admitted
         # (not "any https address on the internet", as with the setting unset).
         return _(
-            "url: the setting SKAT_LEAGUE_SERVERS names no league server (no host in: %(entries)s), "
+            "url: the setting SKAT_LEAGUE_SERVERS names no league server (no http(s) host in: %(entries)s), "
             "so the office fetches from none; have it corrected (e.g. https://liga.example.org), "
             "or import the package's file"
         ) % {"entries": shown_entries(named)}, None

@@ -18,6 +18,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import weakref
 from pathlib import Path
 
 from django.conf import settings
@@ -62,6 +63,12 @@ def describe(name: str, workers: int, threads: int) -> str:
     return f"{name}, {workers} worker(s) x {threads} thread(s)"
 
 
+def discard(data_dir: str, logfile: str) -> None:
+    """Remove a load test server's throwaway data folder and its log."""
+    shutil.rmtree(data_dir, ignore_errors=True)
+    Path(logfile).unlink(missing_ok=True)
+
+
 class Server:
     """A WSGI server serving the office on one loopback address only, against the scratch database.
 
@@ -89,6 +96,9 @@ class Server:
         # Its own data directory: serve's backups of the throwaway database (and their
         # report) must never land beside the office's own, pushing real ones out.
         self.data_dir = tempfile.mkdtemp(prefix="skat-loadtest-data-")
+        # Both removed by __exit__, or when a Server never started is dropped (perf.seats
+        # makes one before its tournament, whose setup may fail).
+        self._discard = weakref.finalize(self, discard, self.data_dir, self.logfile.name)
         self.env = os.environ | {
             "SKAT_OFFICE_DATA": self.data_dir,
             "SKAT_OFFICE_BACKUP_DIR": "",
@@ -109,6 +119,13 @@ class Server:
         self.process: subprocess.Popen | None = None
 
     def __enter__(self) -> Server:
+        try:
+            return self.start()
+        except BaseException:
+            self.__exit__()  # a with block's __exit__ is not called when __enter__ fails
+            raise
+
+    def start(self) -> Server:
         # DEBUG=0 serves hashed static names: collect them as a deployment does (staticfiles/).
         subprocess.run(
             [sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"],
@@ -128,7 +145,6 @@ class Server:
                     return self
             except OSError:
                 time.sleep(0.2)
-        self.__exit__()
         raise RuntimeError(f"{self.name} did not start within 30 s")
 
     def output(self) -> str:
@@ -143,7 +159,6 @@ class Server:
                 self.process.kill()
                 self.process.wait()
         self.logfile.close()
-        shutil.rmtree(self.data_dir, ignore_errors=True)
-        if os.environ.get("LOADTEST_KEEP_SERVER_LOG"):  # the server's own log, for looking into a run
+        if os.environ.get("LOADTEST_KEEP_SERVER_LOG") and Path(self.logfile.name).exists():  # for looking into a run
             Path(self.logfile.name).replace(os.environ["LOADTEST_KEEP_SERVER_LOG"])
-        Path(self.logfile.name).unlink(missing_ok=True)
+        self._discard()

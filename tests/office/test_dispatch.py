@@ -204,3 +204,14 @@ def test_only_another_request_that_waited_shed_seconds_is_stale(monkeypatch):
     finally:
         dispatcher.shutdown(cancel_pending=True, timeout=5)
     assert [old_page.stale, old_entry.stale, old_spectator.stale, fresh.stale] == [True, False, False, False]
+
+
+def test_a_hall_check_round_trip_passes_the_waiting_pages():
+    """The hall check measures the hall's Wi-Fi by its round trips before play, just when
+    the phones open their links: a ping (one small query) waiting behind their sheets for
+    one of ``others`` places would count the queue as the Wi-Fi's (lost after 3 s)."""
+    dispatcher = EntriesFirst(others=1)
+    for waiting in (task("GET", "/s/token-1/"), task("GET", "/t/1/"), task("GET", "/s/token-2/ping/")):
+        dispatcher.add_task(waiting)
+    assert dispatcher.queue[0].name == "GET /s/token-2/ping/"
+    assert goes_first(task("HEAD", "/s/token-2/ping/")) and not goes_first(task("GET", "/s/ping/x/"))

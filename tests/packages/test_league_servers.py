@@ -192,7 +192,7 @@ def test_a_setting_without_any_usable_entry_admits_nothing(settings, recorder, e
     server, base = recorder()
     for url in ("https://8.8.8.8/league/api/package/", f"{base}/league/api/package/", "https://liga.example.org/"):
         assert fetching.refusal(url) == (
-            f"url: the setting SKAT_LEAGUE_SERVERS names no league server (no host in: {', '.join(entries)}), "
+            f"url: the setting SKAT_LEAGUE_SERVERS names no league server (no http(s) host in: {', '.join(entries)}), "
             "so the office fetches from none; have it corrected (e.g. https://liga.example.org), "
             "or import the package's file"
         )
@@ -211,7 +211,7 @@ def test_without_any_usable_entry_the_import_page_refuses_in_german(settings, cl
     )
     assert answer.status_code == 422
     assert list(answer.context["form"].errors) == ["url"]
-    assert "die Einstellung SKAT_LEAGUE_SERVERS nennt keinen Ligaserver (kein Host in: https://)" in (
+    assert "die Einstellung SKAT_LEAGUE_SERVERS nennt keinen Ligaserver (kein http(s)-Host in: https://)" in (
         answer.content.decode()
     )
 
@@ -226,10 +226,13 @@ def test_blank_entries_are_no_setting(settings):
     [
         ([], None),
         (["https://liga.example.org", "127.0.0.1:8123"], None),
-        (["https://", "/verband"], "SKAT_LEAGUE_SERVERS: https://, /verband: no league server's host (so the office"),
+        (
+            ["https://", "/verband"],
+            "SKAT_LEAGUE_SERVERS: https://, /verband: no league server's http(s) host (so the office",
+        ),
         (
             ["https://liga.example.org", "http://[::1"],
-            "SKAT_LEAGUE_SERVERS: http://[::1: no league server's host (left",
+            "SKAT_LEAGUE_SERVERS: http://[::1: no league server's http(s) host (left",
         ),
     ],
 )
@@ -245,3 +248,22 @@ def test_the_system_check_names_the_entries_without_a_host(settings, entries, wa
     (message,) = found
     assert isinstance(message, CheckWarning)
     assert message.msg.startswith(warned)
+
+
+@pytest.mark.parametrize("entry", ["htps://liga.example.org", "ftp://liga.example.org", "liga.example.org://x"])
+def test_an_entry_of_another_scheme_admits_nothing_and_is_named(settings, entry):
+    """A typing error in the scheme (htps://) names a host but admits no address (only
+    http and https are fetched from): it is an entry without a league server like one
+    without a host, refused as such and warned of by the system check."""
+    from django.core.checks import run_checks
+
+    settings.SKAT_LEAGUE_SERVERS = [entry]
+    assert fetching.refusal("https://liga.example.org/league/api/package/").startswith(
+        f"url: the setting SKAT_LEAGUE_SERVERS names no league server (no http(s) host in: {entry}), "
+    )
+    (warned,) = [message.msg for message in run_checks() if message.id == "packages.W001"]
+    assert warned.startswith(f"SKAT_LEAGUE_SERVERS: {entry}: no league server's http(s) host (so the office")
+    settings.SKAT_LEAGUE_SERVERS = ["https://liga.example.org", entry]
+    assert fetching.refusal("https://liga.example.org/league/api/package/") is None
+    (warned,) = [message.msg for message in run_checks() if message.id == "packages.W001"]
+    assert warned.startswith(f"SKAT_LEAGUE_SERVERS: {entry}: no league server's http(s) host (left out")

@@ -1,0 +1,47 @@
+"""The load test's server (perf.server.Server) leaves no throwaway folder behind, whether
+it served, failed to start or was never started."""
+
+from __future__ import annotations
+
+import gc
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from perf import server
+
+
+def made() -> server.Server:
+    return server.Server("sqlite://", 1, 1, lambda _line: None, cache_dir="unused")
+
+
+def test_a_server_that_stops_at_once_leaves_no_folder_nor_log(monkeypatch):
+    monkeypatch.setattr(server.subprocess, "run", lambda *args, **kwargs: None)  # static files collected
+    served = made()
+    served.command = [sys.executable, "-c", "print('no database'); raise SystemExit(3)"]
+    with pytest.raises(RuntimeError, match="no database"), served:  # the server's own words
+        pass
+    assert not Path(served.data_dir).exists() and not Path(served.logfile.name).exists()
+
+
+def test_a_failed_collectstatic_leaves_no_folder_nor_log(monkeypatch):
+    def fails(*args, **kwargs):
+        raise subprocess.CalledProcessError(1, args[0])
+
+    monkeypatch.setattr(server.subprocess, "run", fails)
+    served = made()
+    with pytest.raises(subprocess.CalledProcessError), served:
+        pass
+    assert not Path(served.data_dir).exists() and not Path(served.logfile.name).exists()
+
+
+def test_a_server_never_started_leaves_no_folder():
+    """perf.seats makes its Server before setting up the tournament (which may fail), and
+    a test may only read its environment."""
+    never = made()
+    folder, log = never.data_dir, never.logfile.name
+    del never
+    gc.collect()
+    assert not Path(folder).exists() and not Path(log).exists()
