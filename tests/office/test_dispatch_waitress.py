@@ -64,12 +64,15 @@ def request(command: str, path: str) -> str:
 
 
 def settled(dispatcher: EntriesFirst) -> int:
-    """others_running once the threads are idle again."""
+    """others_running once every thread is idle again: a thread counts itself idle
+    (active_count) only after its ``finally`` gave its place back, under the same lock."""
     deadline = time.monotonic() + 5
-    while time.monotonic() < deadline and (dispatcher.queue or dispatcher.active_count):
+    while time.monotonic() < deadline:
+        with dispatcher.lock:
+            if not dispatcher.queue and not dispatcher.active_count:
+                return dispatcher.others_running
         time.sleep(0.01)
-    time.sleep(0.05)
-    return dispatcher.others_running
+    raise AssertionError("the threads are not idle within 5 s")
 
 
 @pytest.mark.parametrize(
