@@ -56,6 +56,9 @@ serving = threading.local()
 #: The table links' pages (a POST there is an entry) and the spectators' pages.
 TABLE_PREFIX = "/s/"
 SPECTATOR_PREFIX = "/p/"
+#: The health check (config.health): a monitor or a container engine asking whether the
+#: office answers must not be told "busy" by a flood and restart a server that only works hard.
+HEALTH_PATH = "/healthz"
 #: The static files (whitenoise: a millisecond each) the phones' pages need to show.
 STATIC_PREFIX = "/static/"
 #: A table link's hall check round trip (tablelink.hall_views.ping: one small query), which
@@ -75,7 +78,7 @@ def others_at_once() -> int:
 
 def goes_first(task: object) -> bool:
     """Whether a queued request passes the others: a table link's POST or hall check
-    round trip, a public page, a static file.
+    round trip, a public page, a static file, the health check.
 
     The task is waitress's channel (a connection); the request it serves next is the first
     of its ``requests``. Its ``request`` is the one still being read: the same while the
@@ -84,7 +87,7 @@ def goes_first(task: object) -> bool:
     requests = getattr(task, "requests", None)
     request = requests[0] if requests else getattr(task, "request", None)
     path = getattr(request, "path", None) or ""
-    if path.startswith((SPECTATOR_PREFIX, STATIC_PREFIX)):
+    if path.startswith((SPECTATOR_PREFIX, STATIC_PREFIX)) or path == HEALTH_PATH:
         return True
     if not path.startswith(TABLE_PREFIX):
         return False

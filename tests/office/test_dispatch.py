@@ -215,3 +215,8 @@ def test_a_hall_check_round_trip_passes_the_waiting_pages():
         dispatcher.add_task(waiting)
     assert dispatcher.queue[0].name == "GET /s/token-2/ping/"
     assert goes_first(task("HEAD", "/s/token-2/ping/")) and not goes_first(task("GET", "/s/ping/x/"))
+
+
+def test_the_health_check_goes_first_so_a_flood_never_makes_a_monitor_restart_the_office():
+    assert goes_first(task("GET", "/healthz")) and goes_first(task("HEAD", "/healthz"))
+    assert not goes_first(task("GET", "/healthz-and-more")) and not goes_first(task("GET", "/t/healthz"))
