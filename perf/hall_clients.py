@@ -52,6 +52,7 @@ class HallStats:
     timeouts: Counter = field(default_factory=Counter)
     not_modified: int = 0
     busy: int = 0  # spectators told "busy, again in N s" (503 + Retry-After, config.admission)
+    shed: int = 0  # link openings told "busy, again in N s" after waiting their turn (office.dispatch)
     resent: int = 0
     errors: list[str] = field(default_factory=list)
     # (list, table id) -> the deal numbers confirmed, in the order confirmed; and those unanswered at the end
@@ -113,7 +114,11 @@ async def phone(
         if loop.time() >= deadline:
             return
         page = await timed(stats, "open link", port, "GET", path, pace.timeout)
-        if page is None or page.status != 200:
+        if page is not None and page.status == 503 and "retry-after" in page.headers:
+            # Told "busy, again in N s" (office.dispatch.ShedStale): the page reloads itself then.
+            stats.shed += 1
+            await asyncio.sleep(float(page.headers["retry-after"]))
+        elif page is None or page.status != 200:
             await asyncio.sleep(2)
     cookie = COOKIE.search(page.headers.get("set-cookie", ""))
     if cookie is None:

@@ -212,3 +212,22 @@ def test_each_server_is_started_with_its_own_command_line():
     assert server.server_argv("hypercorn", "127.0.0.2", 8123, 2, 4)[-1] == "config.wsgi:application"
     with pytest.raises(ValueError, match="unknown server 'uwsgi'"):
         server.server_argv("uwsgi", "127.0.0.2", 8123, 2, 4)
+
+
+def test_a_link_told_busy_after_waiting_its_turn_is_no_server_error():
+    """office.dispatch answers a page that waited 3 s in the queue "busy, again in N s"
+    (503 with Retry-After), as config.admission answers a spectator: counted, not a 5xx."""
+    from types import SimpleNamespace
+
+    def five_xx(shed: int) -> str:
+        stats = hall_clients.HallStats()
+        stats.statuses[503] = 5
+        stats.busy, stats.shed = 2, shed
+        outcome = hall.report(
+            SimpleNamespace(description="SQLite file"), "waitress", [], 0, stats, hall.Audit(), hall.Audit(),
+            elapsed=1.0, client_cpu=0.0, server_log="", pace=hall_clients.Pace(),
+        )  # fmt: skip
+        return next(line for line in outcome.lines if line.startswith("5xx"))
+
+    assert five_xx(3).split()[1] == "0"
+    assert five_xx(2).split()[1] == "1"
