@@ -36,13 +36,32 @@ class FakeProcess:
         return self.exitcode is None
 
 
-def until(condition, what: str, deadline: float = 10.0) -> None:
-    end = time.monotonic() + deadline
-    while time.monotonic() < end:
-        if condition():
-            return
-        time.sleep(0.01)
-    raise AssertionError(f"not within {deadline:.0f} s: {what}")
+class Said(logging.Handler):
+    """An event set once office.workers logs a line containing ``text``: the test waits on
+    what the watcher thread says, never on time."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(logging.DEBUG)
+        self.text, self.event = text, threading.Event()
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if self.text in record.getMessage():
+            self.event.set()
+
+
+@pytest.fixture
+def said():
+    handlers: list[Said] = []
+
+    def listen(text: str) -> threading.Event:
+        handler = Said(text)
+        logging.getLogger("office.workers").addHandler(handler)
+        handlers.append(handler)
+        return handler.event
+
+    yield listen
+    for handler in handlers:
+        logging.getLogger("office.workers").removeHandler(handler)
 
 
 @pytest.fixture
@@ -63,7 +82,7 @@ def _watch(made: workers.Children) -> threading.Thread:
     return watcher
 
 
-def test_a_failing_start_is_logged_and_tried_again(children, monkeypatch, caplog):
+def test_a_failing_start_is_logged_and_tried_again(children, monkeypatch, caplog, said):
     made, first = children
     replacement = FakeProcess()
     starts: list[str] = []
@@ -77,10 +96,17 @@ def test_a_failing_start_is_logged_and_tried_again(children, monkeypatch, caplog
 
     monkeypatch.setattr(made, "_spawn", spawn)
     caplog.set_level(logging.WARNING, logger="office.workers")
+    started_again = said("a serving process started again")
     watcher = _watch(made)
     first.die()
-    until(lambda: made.processes == [replacement], "the child started again after the failed start")
+    assert started_again.wait(10), "the child did not start again after the failed start"
+    assert made.processes == [replacement]  # appended before the line is logged
     assert len(starts) == 2
+    # The watcher lives on: the replacement's death is noticed too.
+    assert watcher.is_alive()
+    made.stopping.set()
+    watcher.join(5)
+    assert not watcher.is_alive()  # and every line it logged has reached caplog
     failed = [r for r in caplog.records if r.levelno == logging.ERROR]
     assert [r.name for r in failed] == ["office.workers"]
     assert (
@@ -92,14 +118,11 @@ def test_a_failing_start_is_logged_and_tried_again(children, monkeypatch, caplog
         )
     )
     assert "a serving process started again (failed attempts before: 1)" in caplog.text
-    # The watcher lives on: the replacement's death is noticed too.
-    assert watcher.is_alive()
-    made.stopping.set()
-    watcher.join(5)
-    assert not watcher.is_alive()
 
 
-def test_a_start_failing_on_is_tried_until_the_office_stops_and_logged_now_and_then(children, monkeypatch, caplog):
+def test_a_start_failing_on_is_tried_until_the_office_stops_and_logged_now_and_then(
+    children, monkeypatch, caplog, said
+):
     made, first = children
     monkeypatch.setattr(workers, "REPEATED_FAILURE_LOGGED", 3, raising=False)
     attempts: list[int] = []
@@ -110,9 +133,10 @@ def test_a_start_failing_on_is_tried_until_the_office_stops_and_logged_now_and_t
 
     monkeypatch.setattr(made, "_spawn", spawn)
     caplog.set_level(logging.WARNING, logger="office.workers")
+    seventh = said("; attempt 7)")
     watcher = _watch(made)
     first.die()
-    until(lambda: len(attempts) >= 7, "seven attempts")
+    assert seventh.wait(10), "no seventh attempt logged"
     assert watcher.is_alive()
     made.stopping.set()
     watcher.join(5)
