@@ -40,7 +40,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from waitress.task import ThreadedTaskDispatcher
 
-from config.admission import busy_answer, language_of
+from config.admission import SPECTATOR_PREFIX, busy_answer, language_of
 
 logger = logging.getLogger("office.serve")
 
@@ -53,9 +53,8 @@ SHED_SECONDS = 3.0
 #: What the thread now serving a task knows of it: ``stale``, a task that waited SHED_SECONDS.
 serving = threading.local()
 
-#: The table links' pages (a POST there is an entry) and the spectators' pages.
+#: The table links' pages (a POST there is an entry); the spectators' are config.admission's SPECTATOR_PREFIX.
 TABLE_PREFIX = "/s/"
-SPECTATOR_PREFIX = "/p/"
 #: The health check (config.health): a monitor or a container engine asking whether the
 #: office answers must not be told "busy" by a flood and restart a server that only works hard.
 HEALTH_PATH = "/healthz"
