@@ -20,7 +20,7 @@ from django.db.models import OuterRef, Subquery
 from django.urls import reverse
 
 from rankings.models import RankingLine, RankingTournament
-from standings.cache import Mark, cache_key, lookup, results_mark, settled_mark, store
+from standings.cache import Mark, cache_key, lookup, results_mark, settled, store
 from standings.pages import Scope, board
 from tournaments.models import Registration, Seat, Series, Tournament
 from tournaments.player_links import registration_id, token_matches
@@ -221,8 +221,9 @@ def player_page(registration: Registration) -> PlayerPage:
     published = tournament.standings_public
     overall, per_series, updating = None, (), False
     if published:
-        mark = settled_mark(tournament, results_mark(tournament))
-        found = figures_of(tournament, mark, registration.player_id)
+        # The first page of a new mark computes its figures; the others show the mark before meanwhile.
+        with settled(tournament, results_mark(tournament)) as mark:
+            found = figures_of(tournament, mark, registration.player_id)
         updating = found == UPDATING
         if found and not updating:
             overall, per_series = found

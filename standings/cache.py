@@ -16,7 +16,8 @@ from __future__ import annotations
 import hashlib
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from functools import wraps
@@ -33,6 +34,8 @@ from django.views.decorators.http import condition
 
 from games.models import ResultsMark
 from tournaments.models import Tournament
+
+from .claims import CLAIM_SECONDS, claim, release
 
 #: Seconds an entry is kept: long enough for a quiet evening, short enough that the
 #: entries of old marks do not pile up.
@@ -57,37 +60,138 @@ def results_mark(tournament: Tournament) -> Mark:
     return Mark(found["version"] or 0, found["at"])
 
 
-def settled_mark(tournament: Tournament, mark: Mark, now: float | None = None) -> Mark:
-    """The mark the public pages show: ``mark``, or the one they last showed if that is at
-    most ``settings.STANDINGS_SETTLE_SECONDS`` old.
+#: The public pages move to a newer mark at most once per this many times the seconds
+#: the last move's page took: its computation then keeps a tenth of one core at most,
+#: however long it takes (at 9,000 players in a loaded hall 1-2 s of wall time, 16-18 a
+#: minute with a fixed 5 s, two processes computing the same page).
+SETTLE_FACTOR = 10
+#: ... and at least once per this many seconds while the results change: a slow moment
+#: (a backup, a swapping laptop) must not freeze the public standings.
+SETTLE_LONGEST = 60.0
+#: A move claimed by a request that never finished it (a killed worker) is taken over
+#: after this many seconds: until then the public pages show the mark before.
+MOVE_CLAIM_SECONDS = 60.0
 
-    In play the results change many times a second (750 tables); computing the pages
-    again for each change would cost more than the spectators' refreshes save. So the
-    public pages follow the results with a few seconds' delay at most: one computation
-    per tournament in that time, whatever the number of changes. The ETag is made from
-    the mark shown, so a browser is never told "unchanged" about a newer mark.
+
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """The mark the public pages show, since when (epoch seconds), and what the page that
+    moved them to it took (seconds): the next move waits :func:`settle_window` of it."""
+
+    mark: Mark
+    since: float
+    cost: float = 0.0
+
+
+def settle_window(cost: float) -> float:
+    """Seconds the public pages keep a mark: ``settings.STANDINGS_SETTLE_SECONDS`` at least,
+    :data:`SETTLE_FACTOR` times the last move's ``cost`` when that is more (a computation
+    that grows with the field or with the load is made rarer, not more frequent), at
+    most :data:`SETTLE_LONGEST`."""
+    shortest = getattr(settings, "STANDINGS_SETTLE_SECONDS", 0)
+    return min(max(shortest, SETTLE_FACTOR * cost), max(shortest, SETTLE_LONGEST))
+
+
+def _shown_key(tournament: Tournament) -> str:
+    return cache_key(tournament, Mark(0, None), "shown")
+
+
+def _move_key(tournament: Tournament) -> str:
+    return cache_key(tournament, Mark(0, None), "moving")
+
+
+def shown_now(tournament: Tournament) -> Shown | None:
+    """What the public pages of ``tournament`` show (the cache every process shares), if known."""
+    found = lookup(_shown_key(tournament))
+    if not isinstance(found, tuple) or len(found) < 3:  # nothing yet, or an entry of an older release
+        return None
+    version, changed_at, since, *cost = found
+    return Shown(Mark(version, changed_at), since, cost[0] if cost else 0.0)
+
+
+@dataclass(slots=True)
+class Move:
+    """A request's claim to move the public pages to ``mark``: it alone computes the new
+    mark's first page; every other request meanwhile gets the mark shown so far."""
+
+    tournament: Tournament
+    mark: Mark
+    since: float
+    started: float
+
+    def done(self, cost: float | None = None) -> None:
+        """The new mark's page is computed: show it everywhere (``cost`` None: a move that
+        computed nothing of its own keeps the window it had)."""
+        if cost is None:
+            before = shown_now(self.tournament)
+            cost = before.cost if before else 0.0
+        store(_shown_key(self.tournament), (self.mark.version, self.mark.changed_at, self.since, cost))
+        release(_move_key(self.tournament))
+
+    def failed(self) -> None:
+        """The page was not computed (an error): the next request may try the move."""
+        release(_move_key(self.tournament))
+
+
+def settle(tournament: Tournament, mark: Mark, now: float | None = None) -> tuple[Mark, Move | None]:
+    """The mark the public pages show, and the :class:`Move` when this request is to move them.
+
+    In play the results change many times a second (2,250 tables at 9,000 players):
+    computing the pages again for each change would cost more than the spectators'
+    refreshes save. So the public pages follow the results with a delay: one move per
+    :func:`settle_window`, whatever the number of changes, and one request moves them
+    (an atomic :func:`claim` across the serving processes) while the others keep
+    answering the mark shown so far, whose pages are in the cache: nobody waits for
+    the new page nor computes it a second time. Each request's ETag is made from the
+    mark it shows, so a browser is never told "unchanged" about a newer mark.
     """
-    window = getattr(settings, "STANDINGS_SETTLE_SECONDS", 0)
-    if window <= 0:
-        return mark
+    if getattr(settings, "STANDINGS_SETTLE_SECONDS", 0) <= 0:
+        return mark, None
     now = time.time() if now is None else now
-    key = cache_key(tournament, Mark(0, None), "shown")
-    shown = lookup(key)
-    if shown is not None:
-        version, changed_at, since = shown
-        if version == mark.version or now - since < window:
-            return Mark(version, changed_at)
-    store(key, (mark.version, mark.changed_at, now))
-    return mark
+    shown = shown_now(tournament)
+    if shown is not None and (shown.mark.version == mark.version or now - shown.since < settle_window(shown.cost)):
+        return shown.mark, None
+    if not claim(_move_key(tournament), MOVE_CLAIM_SECONDS):  # another request is computing the new mark
+        return (shown.mark if shown is not None else mark), None
+    return mark, Move(tournament, mark, now, time.monotonic())
+
+
+def settled_mark(tournament: Tournament, mark: Mark, now: float | None = None) -> Mark:
+    """The mark the public pages show (:func:`settle`), a move made at once: for a caller
+    that computes nothing the crowd would wait for."""
+    shown, move = settle(tournament, mark, now)
+    if move is not None:
+        move.done()
+    return shown
+
+
+@contextmanager
+def settled(tournament: Tournament, mark: Mark) -> Iterator[Mark]:
+    """:func:`settle` around a computation: a move is shown once the block has computed
+    its page (the time it took sets the next window), dropped when the block fails."""
+    shown, move = settle(tournament, mark)
+    try:
+        yield shown
+    except BaseException:
+        if move is not None:
+            move.failed()
+        raise
+    if move is not None:
+        move.done(time.monotonic() - move.started)
 
 
 def mark_of(request: HttpRequest, tournament: Tournament) -> Mark:
     """The mark, read once per request: the ETag, Last-Modified and the view share it.
-    Public pages (:func:`conditional` with ``settle``) take the :func:`settled_mark`."""
+    Public pages (:func:`conditional` with ``settle``) take the mark of :func:`settle`;
+    a move it gives this request is finished by :func:`conditional` after the view."""
     marks = request.__dict__.setdefault("_results_marks", {})
     if tournament.pk not in marks:
         mark = results_mark(tournament)
-        marks[tournament.pk] = settled_mark(tournament, mark) if request.__dict__.get("_settle_marks") else mark
+        if request.__dict__.get("_settle_marks"):
+            mark, move = settle(tournament, mark)
+            if move is not None:
+                request.__dict__.setdefault("_moves", []).append(move)
+        marks[tournament.pk] = mark
     return marks[tournament.pk]
 
 
@@ -126,16 +230,12 @@ def lookup_or_claim(key: str) -> Any:
     missed the entry too and computed the same page again, on the same two cores the
     phones' deals need. So the first request claims the entry and the others wait for it
     (asleep, for :data:`WAIT_FOR_OTHER` at most); if it has not come by then, or the
-    cache cannot be used, they compute it themselves.
+    cache cannot be used, they compute it themselves. :func:`store` gives the claim back.
     """
     value = lookup(key)
     if value is not None:
         return value
-    try:
-        if cache.add(f"{key}:computing", True, timeout=10):
-            return None
-    except Exception as error:  # the cache cannot be written: compute here
-        logger.warning("standings cache not claimed (%s): %s", key, error)
+    if claim(key, CLAIM_SECONDS):
         return None
     deadline = time.monotonic() + WAIT_FOR_OTHER
     while time.monotonic() < deadline:
@@ -157,11 +257,13 @@ def lookup(key: str) -> Any:
 
 
 def store(key: str, value: object) -> None:
-    """Keep ``value`` if the cache can; the page is served either way (see :func:`lookup`)."""
+    """Keep ``value`` if the cache can, and give back its :func:`~standings.claims.claim`;
+    the page is served either way (see :func:`lookup`)."""
     try:
         cache.set(key, value, TIMEOUT)
     except Exception as error:  # a full disk, an unwritable directory
         logger.warning("standings cache not written (%s): %s", key, error)
+    release(key)
 
 
 def _etag(request: HttpRequest, tournament: Tournament, *args: Any, **kwargs: Any) -> str:
@@ -206,7 +308,7 @@ def conditional(view: Callable[..., HttpResponse] | None = None, *, settle: bool
     """ETag and Last-Modified from the results mark (django's ``condition``): an unchanged
     refresh (If-None-Match) is a 304. ``Cache-Control: no-cache`` makes browsers ask every time instead of
     guessing a lifetime from Last-Modified (a stale standings page on a phone).
-    ``settle``: the page shows the :func:`settled_mark` (public pages); the director's
+    ``settle``: the page shows the mark of :func:`settle` (public pages); the director's
     pages show every change at once (``settle=False``)."""
     if view is None:
         return lambda view: conditional(view, settle=settle)
@@ -218,7 +320,14 @@ def conditional(view: Callable[..., HttpResponse] | None = None, *, settle: bool
     @wraps(view)
     def wrapper(request: HttpRequest, tournament: Tournament, *args: Any, **kwargs: Any) -> HttpResponse:
         request.__dict__["_settle_marks"] = settle
-        response = checked(request, tournament, *args, **kwargs)
+        try:
+            response = checked(request, tournament, *args, **kwargs)
+        except BaseException:
+            for move in request.__dict__.pop("_moves", ()):
+                move.failed()
+            raise
+        for move in request.__dict__.pop("_moves", ()):  # this request moved the public pages
+            move.done(time.monotonic() - move.started)
         changed_at = mark_of(request, tournament).changed_at
         if response.status_code in (200, 304) and changed_at and not response.has_header("Last-Modified"):
             response.headers["Last-Modified"] = http_date(changed_at.timestamp())

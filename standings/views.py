@@ -23,6 +23,7 @@ from tournaments.permissions import results_reader_required
 
 from .cache import Mark, cache_key, cached, conditional, lookup_or_claim, mark_of, store
 from .categories import CategoryError, chosen_category
+from .claims import release
 from .files import csv_response
 from .live_board import board_page, progress, seconds_param
 from .pages import Scope, board, scope_query, standings_page
@@ -135,10 +136,11 @@ def _standings(request: HttpRequest, tournament: Tournament, public: bool) -> Ht
             try:
                 context = _standings_context(request, tournament, public)
             except CategoryError as error:
+                release(key)
                 return bad_category(request, tournament, error)
             page = {"html": render_to_string("standings/_standings_list.html", context, request)}
             page |= {name: context[name] for name in PAGE_KEYS}
-            store(key, page)
+            store(key, page)  # gives the claim back
     # The search box asks for the list only (htmx); a reload or a link gets the whole page.
     if request.htmx and request.htmx.target == "standings-list":
         return HttpResponse(page["html"])

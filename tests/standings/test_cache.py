@@ -122,3 +122,54 @@ def test_a_claim_nobody_fulfils_costs_a_short_wait_then_a_computation(settings, 
     assert public_cache.lookup_or_claim("k-gone") is None
     assert public_cache.cached("k-gone", lambda: "made") == "made"
     assert public_cache.lookup_or_claim("k-gone") == "made"
+
+
+def test_two_processes_claiming_an_entry_at_once_get_one_claim(settings, tmp_path, monkeypatch):
+    """Django's FileBasedCache.add looks, then writes: two processes looking at once both
+    "added" the claim and both computed a page of 1-2 s (9,000 players, a loaded hall).
+    standings.claims.claim is one O_EXCL file creation."""
+    import threading
+
+    from django.core.cache import cache
+    from django.core.cache.backends.filebased import FileBasedCache
+
+    from standings.claims import claim
+
+    file_cache(settings, tmp_path / "cache")
+    both_looked = threading.Barrier(2)
+    has_key = FileBasedCache.has_key
+
+    def look_together(self, key, version=None):  # the two looks before either writes
+        found = has_key(self, key, version)
+        both_looked.wait(timeout=5)
+        return found
+
+    monkeypatch.setattr(FileBasedCache, "has_key", look_together)
+
+    def at_once(attempt) -> list[bool]:
+        results: list[bool] = []
+        threads = [threading.Thread(target=lambda: results.append(attempt())) for _ in range(2)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        return results
+
+    assert at_once(lambda: cache.add("k-race:computing", True, 10)) == [True, True]  # the reason
+    assert sorted(at_once(lambda: claim("k-race", 10))) == [False, True]
+
+
+def test_a_claim_is_given_back_with_the_value_and_taken_over_when_stale(settings, tmp_path):
+    import os
+    import time
+
+    from standings import cache as public_cache
+    from standings.claims import _claim_file, claim
+
+    file_cache(settings, tmp_path / "cache")
+    assert claim("k-own", 10) and not claim("k-own", 10)
+    public_cache.store("k-own", "made")  # the value is there: the claim is given back (no file left)
+    assert not os.path.exists(_claim_file("k-own")) and claim("k-own", 10)
+    old = time.time() - 60
+    os.utime(_claim_file("k-own"), (old, old))  # a killed worker's claim
+    assert claim("k-own", 10)

@@ -325,6 +325,69 @@ def test_the_settled_mark_is_the_one_shown_until_the_time_is_up(settings):
     assert settled_mark(factories.tournament(), three, now=1006.0) == three  # each tournament its own
 
 
+def test_a_slow_page_keeps_its_mark_longer(settings):
+    """The window is ten times what the last move's page took (at 9,000 players in a
+    loaded hall 1-2 s): that computation keeps a tenth of a core at most; never less than
+    STANDINGS_SETTLE_SECONDS, never more than SETTLE_LONGEST."""
+    from standings.cache import SETTLE_FACTOR, SETTLE_LONGEST, Mark, settle, settle_window
+
+    settings.STANDINGS_SETTLE_SECONDS = 5
+    assert settle_window(0.1) == 5 and settle_window(2.0) == 2.0 * SETTLE_FACTOR == 20
+    assert settle_window(3600.0) == SETTLE_LONGEST
+    t = factories.tournament()
+    one, two = Mark(1, None), Mark(2, None)
+    shown, move = settle(t, one, now=1000.0)
+    assert shown == one
+    move.done(cost=2.0)  # the first page of mark one took 2 s
+    assert settle(t, two, now=1015.0) == (one, None)  # 15 s: past 5 s, not past 20 s
+    shown, move = settle(t, two, now=1020.5)
+    assert shown == two and move is not None
+
+
+def test_one_request_moves_the_public_pages_and_the_others_keep_the_mark_before(settings):
+    """The new mark's first page takes a second or two: meanwhile every other request, in
+    any serving process, shows the mark before (its pages are in the cache) instead of
+    waiting for the new page or computing it a second time."""
+    from standings.cache import Mark, settle, shown_now
+
+    settings.STANDINGS_SETTLE_SECONDS = 5
+    t = factories.tournament()
+    one, two = Mark(1, None), Mark(2, None)
+    settle(t, one, now=1000.0)[1].done(cost=0.1)
+    shown, move = settle(t, two, now=1010.0)
+    assert shown == two and move is not None  # this request computes mark two
+    assert settle(t, two, now=1010.5) == (one, None)  # the crowd meanwhile
+    move.done(cost=1.5)
+    assert shown_now(t).mark == two and shown_now(t).cost == 1.5 and shown_now(t).since == 1010.0
+    assert settle(t, two, now=1011.0) == (two, None)
+    settle(t, Mark(3, None), now=1030.0)[1].failed()  # an error: the next request moves instead
+    assert settle(t, Mark(3, None), now=1030.1)[0] == Mark(3, None)
+
+
+def test_the_crowd_gets_the_page_and_etag_of_the_mark_before_while_the_new_one_is_computed(client, settings):
+    """A request while another process computes the new mark's page: the page shown so
+    far, with its own ETag (a browser is never told "unchanged" about the newer mark)."""
+    from standings.cache import _move_key, _shown_key, shown_now, store
+    from standings.claims import claim, release
+
+    settings.STANDINGS_SETTLE_SECONDS = 5
+    t = field(12, standings_public=True)
+    url = reverse("public:standings", args=[t.pk])
+    first = client.get(url)
+    before = shown_now(t)
+    assert before is not None and before.cost > 0  # the page that moved the pages took its time
+    rename(t, 1, "Neu Benannt")
+    store(_shown_key(t), (before.mark.version, before.mark.changed_at, before.since - 3600, before.cost))
+    assert claim(_move_key(t), 60)  # another process is computing the new mark's page
+    meanwhile = client.get(url)
+    assert "Neu Benannt" not in meanwhile.content.decode() and meanwhile["ETag"] == first["ETag"]
+    assert client.get(url, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
+    release(_move_key(t))  # that process died before showing it: this request moves
+    moved = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert moved.status_code == 200 and "Neu Benannt" in moved.content.decode()
+    assert moved["ETag"] != first["ETag"] and shown_now(t).mark.version > before.mark.version
+
+
 def test_a_visitors_own_parameters_never_reach_another_visitors_page(client):
     """A page of the list is rendered once and kept: what one visitor added to the address
     (its links and headings keep every parameter) must not be served to the next."""
