@@ -388,6 +388,28 @@ def test_the_crowd_gets_the_page_and_etag_of_the_mark_before_while_the_new_one_i
     assert moved["ETag"] != first["ETag"] and shown_now(t).mark.version > before.mark.version
 
 
+def test_a_page_that_fails_leaves_the_move_to_the_next_request(client, settings, monkeypatch):
+    """An error in the request that was moving the public pages gives its claim back: the
+    next request moves them (not a minute of the mark before)."""
+    from standings import views
+    from standings.cache import shown_now
+
+    settings.STANDINGS_SETTLE_SECONDS = 5
+    t = field(12, standings_public=True)
+    url = reverse("public:standings", args=[t.pk])
+    standings_of = views._standings
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(views, "_standings", broken)
+    with pytest.raises(RuntimeError):
+        client.get(url)
+    assert shown_now(t) is None
+    monkeypatch.setattr(views, "_standings", standings_of)
+    assert client.get(url).status_code == 200 and shown_now(t) is not None
+
+
 def test_a_visitors_own_parameters_never_reach_another_visitors_page(client):
     """A page of the list is rendered once and kept: what one visitor added to the address
     (its links and headings keep every parameter) must not be served to the next."""
