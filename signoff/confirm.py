@@ -114,16 +114,31 @@ def fingerprint(table: Table) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
+def signoff_of(table: Table) -> SignOff | None:
+    """The table's sign-off, None while its sheet is not confirmed (5.5.3)."""
+    return SignOff.objects.filter(table=table).first()
+
+
 def is_signed(table: Table) -> bool:
     """Whether the sheet is confirmed and so locked against the table link (5.5.3)."""
     return SignOff.objects.filter(table=table).exists()
 
 
-def state(table: Table, *, entered: int | None = None, now: datetime | None = None) -> SignOffState:
-    """The table's sign-off state (a few small queries; the table page shows one table)."""
+#: ``state(signoff=...)`` not given: read it.
+UNREAD = object()
+
+
+def state(
+    table: Table, *, entered: int | None = None, now: datetime | None = None, signoff: object = UNREAD
+) -> SignOffState:
+    """The table's sign-off state (a few small queries; the table page shows one table).
+
+    ``signoff``: the table's SignOff (or None) when the caller read it already, e.g. under
+    the table's lock while saving a deal (games.entry): not read a second time."""
     if entered is None:
         entered = Game.objects.filter(table=table).count()
-    signoff = SignOff.objects.filter(table=table).first()
+    if signoff is UNREAD:
+        signoff = SignOff.objects.filter(table=table).first()
     result = SignOffState(
         entered=entered,
         deals=table.deals,

@@ -8,13 +8,14 @@ from tournaments.models import Table
 from . import confirm as signoff
 
 
-def table_link_context(table: Table, players: dict[int, str], *, entered: int) -> dict:
+def table_link_context(table: Table, players: dict[int, str], *, entered: int, known: object = signoff.UNREAD) -> dict:
     """The sign-off state, who has confirmed, and the PIN form while the sheet awaits
     confirmation: for the players still to confirm whose PIN entry is not locked, and
     none while the second list differs (the lists first, or a referee's decision). Each
     locked seat is named with whom to call; when every open seat is locked, the page says
-    so (a link holder who guessed at every seat: the director or a referee helps)."""
-    state = signoff.state(table, entered=entered)
+    so (a link holder who guessed at every seat: the director or a referee helps).
+    ``known``: the table's SignOff or None, when the caller read it already."""
+    state = signoff.state(table, entered=entered, signoff=known)
     seats = [(seat, name, seat in state.confirmed_seats) for seat, name in sorted(players.items())]
     # The form offers only the players still to confirm (the list above shows who has).
     waiting = {

@@ -30,7 +30,7 @@ from games import entry, lists, tablesheet
 from games.describe import legend
 from games.forms import ControlEntryForm, GameForm, phone_checks
 from games.models import ConflictingEntry, ControlEntry, Deal, Game
-from games.models.deals import TABLE_LINK
+from games.models.deals import TABLE_LINK, UNSHOWN_FIELDS
 from games.preview import preview_response
 from signoff import confirm as signoff
 from signoff.confirm import is_signed
@@ -63,8 +63,8 @@ class Link:
     def deals(self):
         """This list's entries, in deal order; the sheet's marked where a referee changed them."""
         if self.control:
-            return ControlEntry.objects.filter(table=self.table).order_by("number")
-        return Game.objects.filter(table=self.table).with_correction_reason().order_by("number")
+            return ControlEntry.objects.filter(table=self.table).defer(*UNSHOWN_FIELDS).order_by("number")
+        return Game.objects.filter(table=self.table).for_sheet().with_correction_reason().order_by("number")
 
 
 def _open_link(token: str) -> Link:
@@ -81,7 +81,9 @@ def _open_link(token: str) -> Link:
     return Link(token, table, {seat.number: seat.player.name for seat in seats}, control=table.token != token)
 
 
-def _context(request: HttpRequest, link: Link, form: GameForm | None) -> dict:
+def _context(request: HttpRequest, link: Link, form: GameForm | None, known: object = signoff.UNREAD) -> dict:
+    """What the table link's page shows. ``known``: the table's SignOff (or None) when
+    the request read it already (not read again: every deal entered renders this)."""
     table, players = link.table, link.players
     games = list(link.deals())
     sheet = tablesheet.build(table.size, table.deals, games)
@@ -95,12 +97,12 @@ def _context(request: HttpRequest, link: Link, form: GameForm | None) -> dict:
     # The other list, to compare (one query): the second list's entries on the sheet's
     # page, the sheet's games (with the referees' marks) on the second list's.
     if link.control:
-        comparison = lists.compare(Game.objects.filter(table=table).with_correction_reason(), games)
+        comparison = lists.compare(Game.objects.filter(table=table).for_sheet().with_correction_reason(), games)
         # Whether the sheet is confirmed (then this list is closed too); no PIN form here.
-        own = {"signoff": signoff.state(table, entered=comparison.sheet_entered)}
+        own = {"signoff": signoff.state(table, entered=comparison.sheet_entered, signoff=known)}
     else:
-        comparison = lists.compare(games, ControlEntry.objects.filter(table=table))
-        own = table_link_context(table, players, entered=len(games))
+        comparison = lists.compare(games, ControlEntry.objects.filter(table=table).defer(*UNSHOWN_FIELDS))
+        own = table_link_context(table, players, entered=len(games), known=known)
     return own | {
         "link": link.token,
         "control": link.control,
@@ -200,7 +202,9 @@ def table_sheet(request: HttpRequest, token: str) -> HttpResponse:
                     # resend, another device may have entered more meanwhile.
                     number = saved.game.number + 1 if saved.created else entry.next_deal(table, link.model)
                     form = _new_form(link, number) if number <= table.deals else None
-                    context = _context(request, link, form) | {"entered": saved.game}
+                    # A deal saved now was saved on a sheet not confirmed (checked under the lock).
+                    known = None if saved.created else signoff.UNREAD
+                    context = _context(request, link, form, known) | {"entered": saved.game}
                     return render(request, "tablelink/_sheet_and_form.html", context)
                 messages.success(request, _entered_text(saved.game))
                 return redirect("table:sheet", token=token)
@@ -209,9 +213,10 @@ def table_sheet(request: HttpRequest, token: str) -> HttpResponse:
         return render(request, template, _context(request, link, form), status=status)
     # 5.5.3: a finished series or a confirmed sheet shows no form.
     number = entry.next_deal(table, link.model)
-    if number <= table.deals and not links.is_closed(table) and not is_signed(table):
+    known = signoff.signoff_of(table)
+    if number <= table.deals and not links.is_closed(table) and known is None:
         form = _new_form(link, number)
-    return render(request, "tablelink/table_sheet.html", _context(request, link, form))
+    return render(request, "tablelink/table_sheet.html", _context(request, link, form, known))
 
 
 def _taken(request: HttpRequest, link: Link, number: int, *, sent: Deal, stored: Deal | None) -> HttpResponse:

@@ -6,6 +6,7 @@ import re
 import uuid
 
 import pytest
+from django.db import connection
 from django.urls import reverse
 
 from games.models import Game, SeatConfirmation
@@ -363,3 +364,20 @@ def test_django_s_own_field_errors_cite_the_paragraph(client, field, value, show
     assert response.status_code == 422
     assert shown in response.content.decode()
     assert not Game.objects.exists()
+
+
+def test_a_deal_entered_from_the_phone_costs_few_queries(client, django_assert_max_num_queries):
+    """Every deal of the hall comes through here (about 50 a second at three times the hall):
+    the table and its players (1), under the write lock the table as it is now, with the
+    list's last deal and this client id's entry in one query (1), the insert, the sheet and
+    the second list to show (2), the deals another device sent (1), the referees' marks
+    (a subquery of the sheet's) and the transaction; the sign-off is known from the lock.
+    PostgreSQL adds the table's row lock."""
+    table = factories.table_of(3)
+    fields = {"declarer_seat": 1, "contract": "clubs", "tops": 2, "declarer_points": 80}
+    post_game(client, table, 1, htmx=True, **fields)
+    budget = 8 if connection.vendor == "sqlite" else 9
+    with django_assert_max_num_queries(budget) as captured:
+        response = post_game(client, table, 2, htmx=True, **fields)
+    assert response.status_code == 200 and "Deal 2 entered" in response.content.decode()
+    assert not any("referees_signoff" in query["sql"] and "tournaments_table" not in query["sql"] for query in captured)

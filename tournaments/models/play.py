@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.core.validators import MaxValueValidator, MinValueValidator
-from django.db import models
+from django.db import connections, models
 from django.db.models import Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
@@ -52,9 +52,13 @@ class TableQuerySet(models.QuerySet):
 
         Unordered on purpose: the default ordering (series, then tournament) would join
         those rows and lock them too, so every table of the tournament would wait for
-        every other on PostgreSQL. ``pk`` may be a subquery. SQLite's IMMEDIATE
-        transactions serialise all writers anyway.
+        every other on PostgreSQL. ``pk`` may be a subquery. SQLite has no row locks
+        and needs none: its IMMEDIATE transactions (settings.DATABASES) take the write
+        lock when they begin, so every writer waits for the one before; the query is
+        not sent there (a round trip on every deal entered).
         """
+        if not connections[self.db].features.has_select_for_update:
+            return
         list(self.select_for_update().filter(pk=pk).order_by().values_list("pk", flat=True))
 
 
