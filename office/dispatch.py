@@ -50,6 +50,9 @@ PASS_SECONDS = 2.0
 #: A page that does not go first and waited this long for a thread is told "busy" instead.
 SHED_SECONDS = 3.0
 
+#: The queue's depth is logged at most once per this many seconds (the most seen since).
+DEPTH_LOG_SECONDS = 10
+
 #: What the thread now serving a task knows of it: ``stale``, a task that waited SHED_SECONDS.
 serving = threading.local()
 
@@ -102,6 +105,8 @@ class EntriesFirst(ThreadedTaskDispatcher):
         super().__init__()
         self.others = others if others is not None else others_at_once()
         self.others_running = 0
+        self.deepest = 0  # the most requests seen waiting since the depth was last logged
+        self.depth_told = float("-inf")
 
     def take(self):
         """The task a free thread serves next (called under the lock), or None: the queue's
@@ -154,24 +159,36 @@ class EntriesFirst(ThreadedTaskDispatcher):
         first = goes_first(task)
         task.skat_first = first
         task.skat_queued = time.monotonic()
-        if not first:
-            super().add_task(task)
-            return
         with self.lock:
-            # Behind every request that goes first (their order kept) and every other one
-            # passed for PASS_SECONDS already; ahead of the others, which queue in arrival order.
-            ahead = len(self.queue)
-            for queued in reversed(self.queue):
-                if getattr(queued, "skat_first", False):
-                    break
-                if task.skat_queued - getattr(queued, "skat_queued", task.skat_queued) >= PASS_SECONDS:
-                    break
-                ahead -= 1
-            self.queue.insert(ahead, task)
+            if first:
+                # Behind every request that goes first (their order kept) and every other one
+                # passed for PASS_SECONDS already; ahead of the others, which queue in arrival order.
+                ahead = len(self.queue)
+                for queued in reversed(self.queue):
+                    if getattr(queued, "skat_first", False):
+                        break
+                    if task.skat_queued - getattr(queued, "skat_queued", task.skat_queued) >= PASS_SECONDS:
+                        break
+                    ahead -= 1
+                self.queue.insert(ahead, task)
+            else:
+                self.queue.append(task)
             self.queue_cv.notify()
-            waiting = len(self.queue) - (len(self.threads) - self.stop_count - self.active_count)
-            if waiting > 0:
-                self.queue_logger.warning("Task queue depth is %d", waiting)
+            self._tell_depth(len(self.queue) - (len(self.threads) - self.stop_count - self.active_count))
+
+    def _tell_depth(self, waiting: int) -> None:
+        """Log how many requests wait for a thread, at most once per DEPTH_LOG_SECONDS with the
+        most seen since (called under the lock). waitress logs it on every request queued:
+        under a flood, formatting and writing that line was a tenth of the serving thread's work."""
+        if waiting <= 0:
+            return
+        self.deepest = max(self.deepest, waiting)
+        now = time.monotonic()
+        if now - self.depth_told >= DEPTH_LOG_SECONDS:
+            self.queue_logger.warning(
+                "Task queue depth is %d (the most in the last %d s)", self.deepest, DEPTH_LOG_SECONDS
+            )
+            self.depth_told, self.deepest = now, 0
 
 
 class ShedStale:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 from types import SimpleNamespace
 
+from office import dispatch
 from office.dispatch import EntriesFirst, goes_first
 
 
@@ -220,3 +221,21 @@ def test_a_hall_check_round_trip_passes_the_waiting_pages():
 def test_the_health_check_goes_first_so_a_flood_never_makes_a_monitor_restart_the_office():
     assert goes_first(task("GET", "/healthz")) and goes_first(task("HEAD", "/healthz"))
     assert not goes_first(task("GET", "/healthz-and-more")) and not goes_first(task("GET", "/t/healthz"))
+
+
+def test_the_queue_depth_is_logged_once_per_ten_seconds_with_the_deepest_seen(monkeypatch, caplog):
+    """waitress logged a line for every request queued: under a flood, a tenth of the serving
+    thread's work. Now one line per DEPTH_LOG_SECONDS, naming the most requests seen waiting."""
+    clock = [100.0]
+    monkeypatch.setattr(dispatch.time, "monotonic", lambda: clock[0])
+    dispatcher = EntriesFirst()  # no threads: every task waits
+    with caplog.at_level("WARNING", logger="waitress.queue"):
+        for number in range(50):
+            dispatcher.add_task(task("POST" if number % 2 else "GET", f"/s/token-{number}/"))
+        assert [record.getMessage() for record in caplog.records] == [
+            "Task queue depth is 1 (the most in the last 10 s)"
+        ]
+        clock[0] += dispatch.DEPTH_LOG_SECONDS
+        dispatcher.add_task(task("GET", "/t/1/"))
+    assert caplog.records[-1].getMessage() == "Task queue depth is 51 (the most in the last 10 s)"
+    assert len(caplog.records) == 2
