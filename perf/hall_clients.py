@@ -81,9 +81,16 @@ async def timed(stats: HallStats, kind: str, port: int, method: str, path: str, 
     return response
 
 
+def _search(pattern: re.Pattern[bytes], body: bytes) -> re.Match[bytes] | None:
+    """``pattern.search(body)``, started where its literal beginning first is: bytes.find is
+    several times faster than the regex's own scan over an entry answer of 20-30 KB."""
+    at = body.find(pattern.pattern.partition(b"(")[0])
+    return pattern.search(body, at) if at >= 0 else None
+
+
 def _form_fields(body: bytes, cookie: str) -> tuple[str, str]:
     """The next form's client id (new if the page has none) and CSRF token (the form's, else the cookie's)."""
-    client_id, csrf = CLIENT_ID.search(body), CSRF.search(body)
+    client_id, csrf = _search(CLIENT_ID, body), _search(CSRF, body)
     return (
         client_id.group(1).decode() if client_id else str(uuid.uuid4()),
         csrf.group(1).decode() if csrf else cookie,

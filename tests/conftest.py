@@ -51,6 +51,8 @@ AGNOSTIC = {
     "tests/office/test_bench_command.py",
     "tests/office/test_league_bench.py",
     "tests/office/test_workers.py",
+    "tests/perf/test_client.py",
+    "tests/perf/test_hall_clients.py",
     "tests/fuzz/test_publication_fuzz.py::test_a_hostile_body_costs_at_most_100_mb_and_2_s",
 }
 
