@@ -8,9 +8,10 @@ in the hall profile their p99 was seconds while their own work is milliseconds (
 Benchmarks). This queue lets an entry (a POST to a table link, ``/s/``) and a public
 page (``/p/``, mostly answered from the kept copy) pass the others, as do the static
 files and a table link's hall check round trip (a ping measures the hall's Wi-Fi, not
-the queue: tablelink.hall_views); among themselves they keep their order, and nothing
-is ever dropped. Nothing waits for ever either: once the oldest of the others has waited
-``PASS_SECONDS``, no request passes it any more (a
+the queue: tablelink.hall_views); an entry passes the spectators too (:func:`rank`);
+within each rank the order is kept, and nothing is ever dropped. Nothing waits for
+ever either: once the oldest of the others has waited ``PASS_SECONDS``, no request
+passes it any more (a
 flood of spectators beyond the threads' pace would otherwise hold the director's pages
 back as long as it lasts).
 
@@ -78,9 +79,21 @@ def others_at_once() -> int:
     return 2
 
 
-def goes_first(task: object) -> bool:
-    """Whether a queued request passes the others: a table link's POST or hall check
-    round trip, a public page, a static file, the health check.
+#: The order waitress's threads take queued requests in (:func:`rank`): the phones' own
+#: first, then the spectators and static files, then every other request.
+ENTRY, SPECTATOR, OTHER = 0, 1, 2
+
+
+def rank(task: object) -> int:
+    """Which queued requests a request passes (it passes those of a higher rank):
+
+    - ENTRY: a table link's POST (a deal entered), its hall check round trip, the health check;
+    - SPECTATOR: a public page (mostly the kept copy, config.admission), a static file;
+    - OTHER: the rest (a table link opened, the director's pages).
+
+    Entries pass the spectators too: at three times the hall the spectators' kept pages,
+    a millisecond each but 270 a second, stood in the queue in front of the entries
+    (docs: Benchmarks), which the issue forbids.
 
     The task is waitress's channel (a connection); the request it serves next is the first
     of its ``requests``. Its ``request`` is the one still being read: the same while the
@@ -89,12 +102,21 @@ def goes_first(task: object) -> bool:
     requests = getattr(task, "requests", None)
     request = requests[0] if requests else getattr(task, "request", None)
     path = getattr(request, "path", None) or ""
-    if path.startswith((SPECTATOR_PREFIX, STATIC_PREFIX)) or path == HEALTH_PATH:
-        return True
+    if path == HEALTH_PATH:
+        return ENTRY
+    if path.startswith((SPECTATOR_PREFIX, STATIC_PREFIX)):
+        return SPECTATOR
     if not path.startswith(TABLE_PREFIX):
-        return False
+        return OTHER
     command = getattr(request, "command", "")
-    return command == "POST" or (command in ("GET", "HEAD") and path.endswith(PING_SUFFIX))
+    if command == "POST" or (command in ("GET", "HEAD") and path.endswith(PING_SUFFIX)):
+        return ENTRY
+    return OTHER
+
+
+def goes_first(task: object) -> bool:
+    """Whether a queued request passes the other requests (:func:`rank` ENTRY or SPECTATOR)."""
+    return rank(task) < OTHER
 
 
 class EntriesFirst(ThreadedTaskDispatcher):
@@ -156,23 +178,22 @@ class EntriesFirst(ThreadedTaskDispatcher):
                         self.queue_cv.notify()  # a waiting other may run now
 
     def add_task(self, task) -> None:
-        first = goes_first(task)
-        task.skat_first = first
+        order = rank(task)
+        task.skat_rank = order
+        task.skat_first = order < OTHER
         task.skat_queued = time.monotonic()
         with self.lock:
-            if first:
-                # Behind every request that goes first (their order kept) and every other one
-                # passed for PASS_SECONDS already; ahead of the others, which queue in arrival order.
-                ahead = len(self.queue)
-                for queued in reversed(self.queue):
-                    if getattr(queued, "skat_first", False):
-                        break
-                    if task.skat_queued - getattr(queued, "skat_queued", task.skat_queued) >= PASS_SECONDS:
-                        break
-                    ahead -= 1
-                self.queue.insert(ahead, task)
-            else:
-                self.queue.append(task)
+            # Behind every request of its rank or a lower one (their order kept) and every
+            # other request passed for PASS_SECONDS already; ahead of the rest.
+            ahead = len(self.queue)
+            for queued in reversed(self.queue):
+                queued_rank = getattr(queued, "skat_rank", OTHER)
+                if queued_rank <= order:
+                    break
+                if queued_rank == OTHER and task.skat_queued - getattr(queued, "skat_queued", 0) >= PASS_SECONDS:
+                    break
+                ahead -= 1
+            self.queue.insert(ahead, task)
             self.queue_cv.notify()
             self._tell_depth(len(self.queue) - (len(self.threads) - self.stop_count - self.active_count))
 

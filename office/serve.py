@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import errno
 import io
+import logging
 import os
 import select
 import signal
@@ -30,6 +31,8 @@ from django.utils import translation
 from config import hall
 from office import workers
 
+logger = logging.getLogger("office.serve")
+
 
 def hall_url(port: int) -> tuple[str, hall.HallAddress | None]:
     """The office's address: ``OFFICE_URL`` as set (and None), or the detected one."""
@@ -42,9 +45,13 @@ def hall_url(port: int) -> tuple[str, hall.HallAddress | None]:
 
 #: The WSGI servers the load test compares (``loadtest --server``); the office serves with the first.
 SERVERS = ("waitress", "gunicorn", "granian", "hypercorn")
-#: waitress's threads in the one server process: enough that a spectator flood, held to
-#: SPECTATOR_SLOTS of them (config.admission), always leaves threads for the entries.
-DEFAULT_THREADS = 8
+#: waitress's threads in each serving process: the spectators' page computations
+#: (SPECTATOR_SLOTS, 2: config.admission) and the other requests (SERVE_OTHERS_AT_ONCE,
+#: 2: office.dispatch) at their most still leave one for the entries. Not more: the
+#: threads of a process share its interpreter lock, so each thread running beside an
+#: entry makes the entry slower; at three times the hall 4 threads a process answered
+#: every request where 8 let 2,877 entries time out (docs: Benchmarks).
+DEFAULT_THREADS = 5
 
 
 def default_workers() -> int:
@@ -117,6 +124,30 @@ def collect_static() -> None:
     call_command("collectstatic", interactive=False, verbosity=0)
 
 
+#: The connections one serving process holds open at once (``SERVE_CONNECTION_LIMIT``).
+#: waitress's loop looks at every open connection on each of its turns (it builds its
+#: poll set anew), so its own work grows with them: at three times the hall, 4,000 per
+#: process let the loop take the interpreter from the threads that answer, and the
+#: server collapsed (docs: Benchmarks). Connections beyond wait in the listening
+#: socket's backlog, which costs nothing. Windows has no poll(); its select() takes
+#: 512 sockets at most (Python's FD_SETSIZE there) in any case.
+CONNECTION_LIMIT = 500
+
+
+def connection_limit() -> int:
+    """The open connections a serving process holds at most: ``SERVE_CONNECTION_LIMIT``
+    when it is a whole number of at least 10 (below 500 on Windows), else :data:`CONNECTION_LIMIT`."""
+    value = os.environ.get("SERVE_CONNECTION_LIMIT", "").strip()
+    ceiling = 10_000 if hasattr(select, "poll") else CONNECTION_LIMIT
+    if value.isdigit() and int(value) >= 10:
+        return min(int(value), ceiling)
+    if value:
+        logger.warning(
+            "SERVE_CONNECTION_LIMIT=%r is not a whole number of at least 10: %d are used", value[:40], CONNECTION_LIMIT
+        )
+    return CONNECTION_LIMIT
+
+
 def create_server(bind: str, port: int, threads: int):
     """waitress listening on ``bind:port`` (office.workers.listening_socket): see :func:`create_server_on`."""
     return create_server_on(workers.listening_socket(bind, port), threads)
@@ -143,8 +174,7 @@ def create_server_on(sock, threads: int):
         sockets=[sock],
         threads=threads,
         backlog=2048,
-        # Windows has no poll(); its select() takes at most 512 sockets (Python's FD_SETSIZE there).
-        connection_limit=int(os.environ.get("SERVE_CONNECTION_LIMIT") or (4000 if hasattr(select, "poll") else 500)),
+        connection_limit=connection_limit(),
         channel_timeout=60,
         asyncore_use_poll=hasattr(select, "poll"),
         ident="skat-office",

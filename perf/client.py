@@ -202,15 +202,22 @@ async def _portable_exchange(loop: asyncio.AbstractEventLoop, family: int, addre
 
 
 def parse(data: bytes) -> tuple[int, dict[str, str], bytes]:
-    """Status, headers (lower-case names; repeated ones joined) and body of a raw answer."""
+    """Status, headers (lower-case names; repeated ones joined) and body of a raw answer.
+
+    A connection closed without a status line (a server that dropped it: a full backlog,
+    a restart) raises ConnectionError, an OSError: the load test counts it as a failed
+    request and a phone sends again, as a real one would."""
     head, _, content = data.partition(b"\r\n\r\n")
     status_line, *header_lines = head.decode("latin-1").split("\r\n")
+    fields = status_line.split()
+    if len(fields) < 2 or not fields[1].isdigit():
+        raise ConnectionError(f"no HTTP answer, only {len(data)} bytes: {data[:40]!r}")
     parsed: dict[str, str] = {}
     for line in header_lines:
         name, _, value = line.partition(":")
         key, value = name.strip().lower(), value.strip()
         parsed[key] = f"{parsed[key]}, {value}" if key in parsed else value
-    return int(status_line.split()[1]), parsed, content
+    return int(fields[1]), parsed, content
 
 
 async def abandon(port: int, path: str, form: dict[str, str], headers: dict[str, str], after: float) -> None:

@@ -13,7 +13,7 @@ def task(command: str, path: str) -> SimpleNamespace:
     return SimpleNamespace(request=SimpleNamespace(command=command, path=path), name=f"{command} {path}")
 
 
-def test_entries_and_spectators_pass_the_waiting_pages_and_keep_their_own_order():
+def test_entries_pass_spectators_and_both_pass_the_waiting_pages_each_in_their_own_order():
     dispatcher = EntriesFirst()  # no threads: the queue only fills
     for waiting in (
         task("GET", "/s/token-1/"),  # a phone opening its table link: 24 KiB of sheet
@@ -27,8 +27,8 @@ def test_entries_and_spectators_pass_the_waiting_pages_and_keep_their_own_order(
         dispatcher.add_task(waiting)
     assert [queued.name for queued in dispatcher.queue] == [
         "POST /s/token-2/",
+        "POST /s/token-4/",  # an entry passes the spectators too: never a queue in front of an entry
         "GET /p/1/standings/",
-        "POST /s/token-4/",
         "GET /s/token-1/",
         "GET /t/1/",
         "GET /s/token-3/",
@@ -70,9 +70,9 @@ def test_a_request_passed_for_pass_seconds_is_passed_no_more(monkeypatch):
     assert [queued.name for queued in dispatcher.queue] == [
         "GET /p/1/standings/",
         "GET /t/1/",
-        "GET /p/1/projector/",
-        "POST /s/token-2/",
+        "POST /s/token-2/",  # entries pass the spectators, but not the page waiting PASS_SECONDS
         "POST /s/token-3/",
+        "GET /p/1/projector/",
         "GET /t/2/",
     ]
 

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
+from office import serve
 from office.workers import default_processes
 from perf import client, hall, hall_clients, loadtest, scorekeepers, scratch, server
 from tournaments.models import Tournament
@@ -38,7 +39,8 @@ def test_six_scorekeepers_enter_their_tables_and_nothing_is_lost():
     text = out.getvalue()
     processes = default_processes()  # as skat-office serve: one per core, at most 4
     assert (
-        f"SQLite, waitress, {processes} process(es) x 8 thread(s) (as skat-office serve), 6 scorekeepers, 6 tables, "
+        f"SQLite, waitress, {processes} process(es) x {serve.DEFAULT_THREADS} thread(s) (as skat-office serve), "
+        "6 scorekeepers, 6 tables, "
         "21 deals" in text
     )
     assert "start spread over 0.2 s" in text

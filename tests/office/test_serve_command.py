@@ -93,7 +93,7 @@ def test_the_first_start_prepares_the_hall_and_serves_the_network_in_its_own_pro
 
 def test_more_processes_serve_on_the_same_socket_one_per_core_by_default(started, monkeypatch):
     monkeypatch.setattr(workers.os, "cpu_count", lambda: 2)
-    assert started("--port", "8123")["children"] == ("0.0.0.0:8123", 1, 8, "http://192.168.1.20:8123", 8123)
+    assert started("--port", "8123")["children"] == ("0.0.0.0:8123", 1, serve.DEFAULT_THREADS, "http://192.168.1.20:8123", 8123)
     monkeypatch.setattr(workers.os, "cpu_count", lambda: 12)
     assert started()["children"][1] == 3  # four at most: the director's browser needs a core too
     assert started("--processes", "1", "--threads", "4")["children"][1:3] == (0, 4)
@@ -310,3 +310,21 @@ def test_behind_the_proxy_its_headers_reach_django_and_without_one_they_do_not(s
     assert headers_reaching_django() == {"HTTP_X_FORWARDED_PROTO", "HTTP_X_FORWARDED_FOR"}
     settings.SECURE_PROXY_SSL_HEADER, settings.PROXY_COUNT = None, 0
     assert headers_reaching_django() == set()
+
+
+def test_a_process_holds_500_connections_unless_the_environment_says_otherwise(monkeypatch, caplog):
+    """waitress's loop looks at every open connection on each turn: 4,000 per process made
+    the loop's own work starve the answering threads at three times the hall (docs: Benchmarks)."""
+    monkeypatch.delenv("SERVE_CONNECTION_LIMIT", raising=False)
+    assert serve.connection_limit() == 500
+    monkeypatch.setenv("SERVE_CONNECTION_LIMIT", "200")
+    assert serve.connection_limit() == 200
+    for unusable in ("3", "many", "-1"):
+        monkeypatch.setenv("SERVE_CONNECTION_LIMIT", unusable)
+        caplog.clear()
+        assert serve.connection_limit() == 500
+        assert f"SERVE_CONNECTION_LIMIT={unusable!r} is not a whole number of at least 10" in caplog.text
+    monkeypatch.setattr(serve.select, "poll", None, raising=False)
+    monkeypatch.delattr(serve.select, "poll")
+    monkeypatch.setenv("SERVE_CONNECTION_LIMIT", "4000")
+    assert serve.connection_limit() == 500  # Windows' select() takes 512 sockets at most

@@ -319,3 +319,9 @@ def test_only_loopback_addresses_are_sent_to():
     for host in ("192.168.1.10", "10.0.0.1", "2001:db8::1"):
         with pytest.raises(ValueError, match="loopback addresses only"):
             asyncio.run(client.request(1, "GET", "/", host=host))
+
+
+@pytest.mark.parametrize("data", [b"", b"garbage", b"HTTP/1.1\r\n\r\n"])
+def test_an_answer_without_a_status_line_is_a_connection_error_the_load_test_counts(data):
+    with pytest.raises(ConnectionError, match="no HTTP answer"):
+        client.parse(data)

@@ -57,7 +57,7 @@ class Command(BaseCommand):
         parser.add_argument(
             "--threads",
             type=int,
-            help="threads per process (waitress: 8; others: tables 1 on PostgreSQL, 4 on SQLite; hall 4)",
+            help="threads per process (waitress: 5, as serve; others: tables 1 on PostgreSQL, 4 on SQLite; hall 4)",
         )
         parser.add_argument("--seed", type=int, default=1)
         tables = parser.add_argument_group("profile tables")
