@@ -60,4 +60,3 @@ def test_on_sqlite_the_threads_of_a_process_take_turns_before_beginning_to_write
     assert entry.add_game(form, entered_by="x").created
     assert seen[:1] == [entry.connections["default"].vendor == "sqlite"]
     assert not entry._ONE_WRITER.locked()  # given back
-

@@ -93,7 +93,13 @@ def test_the_first_start_prepares_the_hall_and_serves_the_network_in_its_own_pro
 
 def test_more_processes_serve_on_the_same_socket_one_per_core_by_default(started, monkeypatch):
     monkeypatch.setattr(workers.os, "cpu_count", lambda: 2)
-    assert started("--port", "8123")["children"] == ("0.0.0.0:8123", 1, serve.DEFAULT_THREADS, "http://192.168.1.20:8123", 8123)
+    assert started("--port", "8123")["children"] == (
+        "0.0.0.0:8123",
+        1,
+        serve.DEFAULT_THREADS,
+        "http://192.168.1.20:8123",
+        8123,
+    )
     monkeypatch.setattr(workers.os, "cpu_count", lambda: 12)
     assert started()["children"][1] == 3  # four at most: the director's browser needs a core too
     assert started("--processes", "1", "--threads", "4")["children"][1:3] == (0, 4)

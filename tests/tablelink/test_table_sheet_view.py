@@ -380,4 +380,6 @@ def test_a_deal_entered_from_the_phone_costs_few_queries(client, django_assert_m
     with django_assert_max_num_queries(budget) as captured:
         response = post_game(client, table, 2, htmx=True, **fields)
     assert response.status_code == 200 and "Deal 2 entered" in response.content.decode()
-    assert not any("referees_signoff" in query["sql"] and "tournaments_table" not in query["sql"] for query in captured)
+    assert not any(
+        "referees_signoff" in query["sql"] and "tournaments_table" not in query["sql"] for query in captured
+    )
