@@ -219,9 +219,21 @@ def cached(key: str, compute: Callable[[], T]) -> T:
     """The value under ``key``, computed and stored when missing (file cache: every worker shares it)."""
     value = lookup_or_claim(key)
     if value is None:
-        value = compute()
+        with given_back(key):
+            value = compute()
         store(key, value)
     return value
+
+
+@contextmanager
+def given_back(key: str) -> Iterator[None]:
+    """Around the computation of a claimed ``key``: a failure gives the claim back, so the
+    next request computes at once, and no claim file outlives it (nothing culls them)."""
+    try:
+        yield
+    except BaseException:
+        release(key)
+        raise
 
 
 def lookup_or_claim(key: str) -> Any:

@@ -209,3 +209,34 @@ def test_a_claim_made_before_the_clock_was_set_back_is_taken_over(settings, tmp_
     soon = time.time() + 0.5  # the file system's grain: still a claim
     os.utime(_claim_file("k-ahead"), (soon, soon))
     assert not claim("k-ahead", 60)
+
+
+def test_a_computation_that_fails_gives_its_claim_back(settings, tmp_path):
+    """A claim file is no cache entry (nothing culls it): one left by a page that failed
+    stayed in the cache's folder for ever, one per failing page and mark, and each request
+    for that page waited WAIT_FOR_OTHER for a value that never came."""
+    from standings import cache as public_cache
+
+    file_cache(settings, tmp_path / "cache")
+
+    def fail():
+        raise RuntimeError("a page that fails")
+
+    with pytest.raises(RuntimeError):
+        public_cache.cached("k-fails", fail)
+    assert list((tmp_path / "cache").glob("*.claim")) == []
+
+
+def test_a_standings_page_that_fails_gives_its_claim_back(client, settings, tmp_path, monkeypatch):
+    from standings import views
+
+    file_cache(settings, tmp_path / "cache")
+    t = field(12, standings_public=True)
+
+    def fail(*args, **kwargs):
+        raise RuntimeError("a page that fails")
+
+    monkeypatch.setattr(views, "_standings_context", fail)
+    with pytest.raises(RuntimeError):
+        client.get(reverse("public:standings", args=[t.pk]))
+    assert list((tmp_path / "cache").glob("*.claim")) == []
