@@ -49,3 +49,12 @@ def test_no_field_a_sheet_does_not_show_is_read_deal_by_deal(client, second_list
     for sql in sheet_queries(client, 6, second_list=second_list):
         loads_one = " WHERE " in sql and '."id" = ' in sql and "LIMIT" in sql
         assert not (loads_one and any(f'."{name}"' in sql.split(" FROM ")[0] for name in UNSHOWN_FIELDS)), sql
+
+
+@pytest.mark.parametrize("second_list", [False, True])
+def test_the_other_list_is_read_without_the_joins_of_its_ordering(client, second_list):
+    """games.lists.compare pairs the lists by deal number: the other list's query needs no
+    order, and the default one (table, then series and tournament) joined three tables."""
+    other = "scoring_game" if second_list else "scoring_controlentry"
+    reads = [sql for sql in sheet_queries(client, 4, second_list=second_list) if f'FROM "{other}"' in sql]
+    assert reads and not any('"tournaments_tournament"' in sql for sql in reads), "\n".join(reads)
