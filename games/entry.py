@@ -46,8 +46,14 @@ _ONE_WRITER = threading.Lock()
 @contextmanager
 def _writer() -> Iterator[None]:
     """This process's turn to write on SQLite (:data:`_ONE_WRITER`); on PostgreSQL writers
-    of different tables go in at once (each table's row lock, Table.objects.lock)."""
-    if connections["default"].vendor != "sqlite":
+    of different tables go in at once (each table's row lock, Table.objects.lock).
+
+    Not taken inside a transaction (the office grid saves its rows in one, games.grid):
+    that transaction holds SQLite's write lock already (IMMEDIATE), and waiting here for
+    a thread that holds this lock while it waits for SQLite's would stall both, the
+    other until SQLite's busy timeout fails its entry ("database is locked")."""
+    connection = connections["default"]
+    if connection.vendor != "sqlite" or connection.in_atomic_block:
         yield
         return
     with _ONE_WRITER:

@@ -198,18 +198,25 @@ class EntriesFirst(ThreadedTaskDispatcher):
             self._tell_depth(len(self.queue) - (len(self.threads) - self.stop_count - self.active_count))
 
     def _tell_depth(self, waiting: int) -> None:
-        """Log how many requests wait for a thread, at most once per DEPTH_LOG_SECONDS with the
-        most seen since (called under the lock). waitress logs it on every request queued:
-        under a flood, formatting and writing that line was a tenth of the serving thread's work."""
+        """Log how many requests wait for a thread, at most once per DEPTH_LOG_SECONDS, with the
+        most seen since the line before and how long ago that was (called under the lock).
+        waitress logs it on every request queued: under a flood, formatting and writing that
+        line was a tenth of the serving thread's work. A burst that comes and goes within
+        the ten seconds is told with the next line, which may come much later: it says so."""
         if waiting <= 0:
             return
         self.deepest = max(self.deepest, waiting)
         now = time.monotonic()
-        if now - self.depth_told >= DEPTH_LOG_SECONDS:
+        since = now - self.depth_told
+        if since < DEPTH_LOG_SECONDS:
+            return
+        if since == float("inf"):  # the first line
+            self.queue_logger.warning("Task queue depth is %d", waiting)
+        else:
             self.queue_logger.warning(
-                "Task queue depth is %d (the most in the last %d s)", self.deepest, DEPTH_LOG_SECONDS
+                "Task queue depth is %d (the most since the line before, %.0f s ago: %d)", waiting, since, self.deepest
             )
-            self.depth_told, self.deepest = now, 0
+        self.depth_told, self.deepest = now, 0
 
 
 class ShedStale:

@@ -35,7 +35,7 @@ from django.views.decorators.http import condition
 from games.models import ResultsMark
 from tournaments.models import Tournament
 
-from .claims import CLAIM_SECONDS, claim, release
+from .claims import CLAIM_SECONDS, claim, fresh, release
 
 #: Seconds an entry is kept: long enough for a quiet evening, short enough that the
 #: entries of old marks do not pile up.
@@ -149,7 +149,9 @@ def settle(tournament: Tournament, mark: Mark, now: float | None = None) -> tupl
         return mark, None
     now = time.time() if now is None else now
     shown = shown_now(tournament)
-    if shown is not None and (shown.mark.version == mark.version or now - shown.since < settle_window(shown.cost)):
+    if shown is not None and (
+        shown.mark.version == mark.version or fresh(now - shown.since, settle_window(shown.cost))
+    ):
         return shown.mark, None
     if not claim(_move_key(tournament), MOVE_CLAIM_SECONDS):  # another request is computing the new mark
         return (shown.mark if shown is not None else mark), None
@@ -217,9 +219,21 @@ def cached(key: str, compute: Callable[[], T]) -> T:
     """The value under ``key``, computed and stored when missing (file cache: every worker shares it)."""
     value = lookup_or_claim(key)
     if value is None:
-        value = compute()
+        with given_back(key):
+            value = compute()
         store(key, value)
     return value
+
+
+@contextmanager
+def given_back(key: str) -> Iterator[None]:
+    """Around the computation of a claimed ``key``: a failure gives the claim back, so the
+    next request computes at once, and no claim file outlives it (nothing culls them)."""
+    try:
+        yield
+    except BaseException:
+        release(key)
+        raise
 
 
 def lookup_or_claim(key: str) -> Any:

@@ -20,6 +20,16 @@ logger = logging.getLogger(__name__)
 
 #: Seconds a claim on an entry holds when its value never comes (the computation failed).
 CLAIM_SECONDS = 10.0
+#: Seconds a time may lie ahead of the clock (the file system's grain: FAT keeps 2 s):
+#: beyond that the clock was set back (a laptop meeting the hall's time server), and
+#: what was made "in the future" counts as old, not as new for as long as the clock went back.
+CLOCK_SLACK = 5.0
+
+
+def fresh(age: float, seconds: float) -> bool:
+    """Whether something ``age`` seconds old (by the wall clock, which every process shares)
+    is younger than ``seconds``; a negative age beyond :data:`CLOCK_SLACK` is a clock set back."""
+    return -CLOCK_SLACK <= age < seconds
 
 
 def claim(key: str, seconds: float) -> bool:
@@ -41,7 +51,7 @@ def claim(key: str, seconds: float) -> bool:
                 return True
             except FileExistsError:
                 try:
-                    if time.time() - os.stat(path).st_mtime <= seconds:
+                    if fresh(time.time() - os.stat(path).st_mtime, seconds):
                         return False
                     os.unlink(path)  # a claim nobody gave back (a killed worker): taken over
                 except FileNotFoundError:

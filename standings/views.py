@@ -21,7 +21,7 @@ from tournaments.lookups import published_tournament
 from tournaments.models import Category, Team, Tournament
 from tournaments.permissions import results_reader_required
 
-from .cache import Mark, cache_key, cached, conditional, lookup_or_claim, mark_of, store
+from .cache import Mark, cache_key, cached, conditional, given_back, lookup_or_claim, mark_of, store
 from .categories import CategoryError, chosen_category
 from .claims import release
 from .files import csv_response
@@ -133,13 +133,14 @@ def _standings(request: HttpRequest, tournament: Tournament, public: bool) -> Ht
         key = cache_key(tournament, mark_of(request, tournament), "list", public, *shown, language=True)
         page = lookup_or_claim(key)
         if page is None:
-            try:
-                context = _standings_context(request, tournament, public)
-            except CategoryError as error:
-                release(key)
-                return bad_category(request, tournament, error)
-            page = {"html": render_to_string("standings/_standings_list.html", context, request)}
-            page |= {name: context[name] for name in PAGE_KEYS}
+            with given_back(key):
+                try:
+                    context = _standings_context(request, tournament, public)
+                except CategoryError as error:
+                    release(key)
+                    return bad_category(request, tournament, error)
+                page = {"html": render_to_string("standings/_standings_list.html", context, request)}
+                page |= {name: context[name] for name in PAGE_KEYS}
             store(key, page)  # gives the claim back
     # The search box asks for the list only (htmx); a reload or a link gets the whole page.
     if request.htmx and request.htmx.target == "standings-list":

@@ -95,13 +95,17 @@ def _context(request: HttpRequest, link: Link, form: GameForm | None, known: obj
     except (TypeError, ValueError):
         dealer = None
     # The other list, to compare (one query): the second list's entries on the sheet's
-    # page, the sheet's games (with the referees' marks) on the second list's.
+    # page, the sheet's games (with the referees' marks) on the second list's. Unordered:
+    # compare() pairs them by number, and the default ordering (table, then its series
+    # and tournament) joined three tables and sorted on every deal entered.
     if link.control:
-        comparison = lists.compare(Game.objects.filter(table=table).for_sheet().with_correction_reason(), games)
+        comparison = lists.compare(
+            Game.objects.filter(table=table).for_sheet().with_correction_reason().order_by(), games
+        )
         # Whether the sheet is confirmed (then this list is closed too); no PIN form here.
         own = {"signoff": signoff.state(table, entered=comparison.sheet_entered, signoff=known)}
     else:
-        comparison = lists.compare(games, ControlEntry.objects.filter(table=table).defer(*UNSHOWN_FIELDS))
+        comparison = lists.compare(games, ControlEntry.objects.filter(table=table).defer(*UNSHOWN_FIELDS).order_by())
         own = table_link_context(table, players, entered=len(games), known=known)
     return own | {
         "link": link.token,

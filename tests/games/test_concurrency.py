@@ -7,15 +7,21 @@ silently. Runs on SQLite and PostgreSQL (DATABASE_URL).
 
 from __future__ import annotations
 
+import threading
+import time
 import uuid
 
 import pytest
+from django.db import connection, connections, transaction
 from django.test import Client
 from django.urls import reverse
 
+from games import entry, grid
+from games.forms import GameForm
 from games.models import Game
 from tests import factories
 from tests.threads import in_parallel
+from tournaments.lookups import names_by_seat
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -76,3 +82,43 @@ def test_the_same_entry_sent_twice_at_once_is_saved_once(attempt):
     first, second = at_once((url, data), (url, data))
     assert [first.status_code, second.status_code] == [302, 302]
     assert Game.objects.filter(table=table).count() == 1
+
+
+def test_the_office_grid_and_a_phone_at_once_both_save(monkeypatch):
+    """The office grid saves its rows in one transaction, which holds SQLite's write lock
+    from its start (IMMEDIATE); a phone's entry meanwhile holds the process's writer lock
+    (games.entry._ONE_WRITER) while it waits for SQLite's. Had the grid's rows waited for
+    that lock too, each would wait for the other until SQLite's busy timeout failed the
+    phone's deal ("database is locked", 20 s in the hall; 3 s here)."""
+    if connection.vendor != "sqlite":
+        pytest.skip("the process's writer lock is SQLite's (PostgreSQL locks each table's row)")
+    monkeypatch.setitem(connections.settings["default"]["OPTIONS"], "timeout", 3)  # each thread's connection
+    sheet, phone_table = factories.table_of(3, rounds_per_series=2), factories.table_of(3)
+    typed = grid.read_rows(sheet, names_by_seat(sheet), GameForm, 1, {"line-1": "1h2 75", "line-2": "2n"})
+    fields = {"declarer_seat": 1, "contract": "clubs", "tops": 2, "declarer_points": 80}
+    phone = GameForm(
+        {"number": 1, "client_id": str(uuid.uuid4()), "tops_kind": "with", **fields},
+        table=phone_table,
+        players={1: "A", 2: "B", 3: "C"},
+    )
+    assert phone.is_valid(), phone.errors
+    grid_began = threading.Event()
+
+    def office(_index: int) -> object:
+        with transaction.atomic():  # the grid's transaction: SQLite's write lock from here
+            grid_began.set()
+            deadline = time.monotonic() + 5
+            while not entry._ONE_WRITER.locked() and time.monotonic() < deadline:
+                time.sleep(0.01)
+            time.sleep(0.2)  # the phone is waiting for SQLite's lock now
+            return grid.save_rows(typed, entered_by="anna: office grid")
+
+    def phone_entry(_index: int) -> object:
+        grid_began.wait(5)
+        return entry.add_game(phone, entered_by="phone")
+
+    started = time.monotonic()
+    saved_grid, saved_phone = in_parallel(lambda i: (office, phone_entry)[i](i), 2)
+    assert saved_grid.created == 2 and saved_phone.created
+    assert time.monotonic() - started < 3  # nobody waited for SQLite's busy timeout
+    assert Game.objects.filter(table=sheet).count() == 2 and Game.objects.filter(table=phone_table).count() == 1

@@ -38,6 +38,7 @@ def test_the_twin_saved_while_waiting_for_the_lock_is_the_answer(client, monkeyp
     assert Game.objects.filter(table=table).count() == 1
 
 
+@pytest.mark.django_db(transaction=True)  # outside a transaction, as a phone's request is
 def test_on_sqlite_the_threads_of_a_process_take_turns_before_beginning_to_write(monkeypatch):
     """SQLite's busy wait sleeps up to 100 ms between looks at its lock: a writer waits for
     its turn at the process's own lock instead, woken the moment the one before is done."""

@@ -232,10 +232,27 @@ def test_the_queue_depth_is_logged_once_per_ten_seconds_with_the_deepest_seen(mo
     with caplog.at_level("WARNING", logger="waitress.queue"):
         for number in range(50):
             dispatcher.add_task(task("POST" if number % 2 else "GET", f"/s/token-{number}/"))
-        assert [record.getMessage() for record in caplog.records] == [
-            "Task queue depth is 1 (the most in the last 10 s)"
-        ]
+        assert [record.getMessage() for record in caplog.records] == ["Task queue depth is 1"]
         clock[0] += dispatch.DEPTH_LOG_SECONDS
         dispatcher.add_task(task("GET", "/t/1/"))
-    assert caplog.records[-1].getMessage() == "Task queue depth is 51 (the most in the last 10 s)"
+    assert caplog.records[-1].getMessage() == "Task queue depth is 51 (the most since the line before, 10 s ago: 51)"
     assert len(caplog.records) == 2
+
+
+def test_a_burst_told_late_is_not_told_as_the_last_ten_seconds(monkeypatch, caplog):
+    """A burst within ten seconds of a line, gone by their end, is told with the next line,
+    an hour later say: that line tells the depth then and the burst as "since the line
+    before", not "the most in the last 10 s" (an hour's peak that seemed to be now)."""
+    clock = [100.0]
+    monkeypatch.setattr(dispatch.time, "monotonic", lambda: clock[0])
+    dispatcher = EntriesFirst()
+    with caplog.at_level("WARNING", logger="waitress.queue"):
+        dispatcher._tell_depth(1)
+        clock[0] += 3
+        dispatcher._tell_depth(300)  # the burst, then the queue drains
+        clock[0] += 3600
+        dispatcher._tell_depth(2)
+    assert [record.getMessage() for record in caplog.records] == [
+        "Task queue depth is 1",
+        "Task queue depth is 2 (the most since the line before, 3603 s ago: 300)",
+    ]

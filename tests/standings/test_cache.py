@@ -173,3 +173,70 @@ def test_a_claim_is_given_back_with_the_value_and_taken_over_when_stale(settings
     old = time.time() - 60
     os.utime(_claim_file("k-own"), (old, old))  # a killed worker's claim
     assert claim("k-own", 10)
+
+
+def test_a_clock_set_back_does_not_hold_the_public_pages_on_the_mark_shown(settings, tmp_path):
+    """The serving processes share the wall clock, and a laptop that meets the hall's time
+    server may set it back, by an hour say: the mark shown "in the future" counts as old,
+    so the next change is shown after the window as ever, not once the clock caught up."""
+    from standings.cache import Mark, settled_mark
+    from tests import factories
+
+    file_cache(settings, tmp_path / "cache")
+    settings.STANDINGS_SETTLE_SECONDS = 5
+    t = factories.tournament()
+    one, two, three = Mark(1, None), Mark(2, None), Mark(3, None)
+    assert settled_mark(t, one, now=10_000.0) == one
+    assert settled_mark(t, two, now=9_999.5) == one  # a clock's grain is no clock set back
+    assert settled_mark(t, two, now=10_000.0 - 3600) == two  # set back an hour: shown now
+    assert settled_mark(t, three, now=10_000.0 - 3598) == two  # then the window as ever
+    assert settled_mark(t, three, now=10_000.0 - 3594) == three
+
+
+def test_a_claim_made_before_the_clock_was_set_back_is_taken_over(settings, tmp_path):
+    """A killed worker's claim, made an hour "ahead" of a clock set back since, would hold
+    for that hour (the public pages kept on the mark before, MOVE_CLAIM_SECONDS meant 60 s)."""
+    import os
+    import time
+
+    from standings.claims import _claim_file, claim
+
+    file_cache(settings, tmp_path / "cache")
+    assert claim("k-ahead", 60)
+    ahead = time.time() + 3600
+    os.utime(_claim_file("k-ahead"), (ahead, ahead))
+    assert claim("k-ahead", 60)
+    soon = time.time() + 0.5  # the file system's grain: still a claim
+    os.utime(_claim_file("k-ahead"), (soon, soon))
+    assert not claim("k-ahead", 60)
+
+
+def test_a_computation_that_fails_gives_its_claim_back(settings, tmp_path):
+    """A claim file is no cache entry (nothing culls it): one left by a page that failed
+    stayed in the cache's folder for ever, one per failing page and mark, and each request
+    for that page waited WAIT_FOR_OTHER for a value that never came."""
+    from standings import cache as public_cache
+
+    file_cache(settings, tmp_path / "cache")
+
+    def fail():
+        raise RuntimeError("a page that fails")
+
+    with pytest.raises(RuntimeError):
+        public_cache.cached("k-fails", fail)
+    assert list((tmp_path / "cache").glob("*.claim")) == []
+
+
+def test_a_standings_page_that_fails_gives_its_claim_back(client, settings, tmp_path, monkeypatch):
+    from standings import views
+
+    file_cache(settings, tmp_path / "cache")
+    t = field(12, standings_public=True)
+
+    def fail(*args, **kwargs):
+        raise RuntimeError("a page that fails")
+
+    monkeypatch.setattr(views, "_standings_context", fail)
+    with pytest.raises(RuntimeError):
+        client.get(reverse("public:standings", args=[t.pk]))
+    assert list((tmp_path / "cache").glob("*.claim")) == []
