@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from django.conf import settings
 
 
@@ -13,3 +14,17 @@ def test_a_serving_thread_keeps_its_connection_between_requests():
     database = settings.DATABASES["default"]
     assert database["CONN_MAX_AGE"] is None or database["CONN_MAX_AGE"] >= 60
     assert database["CONN_HEALTH_CHECKS"]  # a connection broken meanwhile is replaced, not used
+
+
+@pytest.mark.django_db
+def test_a_kept_sqlite_connection_holds_little_memory_and_the_wal_is_cut_back():
+    """A connection kept per thread keeps its page cache, and the WAL stays as large as the
+    largest transaction while any connection is open (the review measured 20 MB a
+    connection and a 49 MB WAL after a checkpoint)."""
+    from django.db import connection
+
+    if connection.vendor != "sqlite":
+        pytest.skip("SQLite's own settings")
+    with connection.cursor() as cursor:
+        assert cursor.execute("PRAGMA cache_size").fetchone()[0] == -8000
+        assert cursor.execute("PRAGMA journal_size_limit").fetchone()[0] == 64 * 1024 * 1024
