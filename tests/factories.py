@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime
 import itertools
+import uuid
 
 from django.contrib.auth import get_user_model
 
@@ -127,3 +128,17 @@ def control_entry(table: Table, number: int, **fields) -> ControlEntry:
     entry.apply_rules(table.size)
     entry.save()
     return entry
+
+
+def phone_form(table, number: int = 1):
+    """A valid entry form for deal ``number`` of ``table``, as a phone sends it (seats 1-3 named A, B, C)."""
+    from games.forms import GameForm
+
+    fields = {"declarer_seat": 1, "contract": "clubs", "tops": 2, "declarer_points": 80}
+    form = GameForm(
+        {"number": number, "client_id": str(uuid.uuid4()), "tops_kind": "with", **fields},
+        table=table,
+        players={1: "A", 2: "B", 3: "C"},
+    )
+    assert form.is_valid(), form.errors
+    return form

@@ -95,13 +95,7 @@ def test_the_office_grid_and_a_phone_at_once_both_save(monkeypatch):
     monkeypatch.setitem(connections.settings["default"]["OPTIONS"], "timeout", 3)  # each thread's connection
     sheet, phone_table = factories.table_of(3, rounds_per_series=2), factories.table_of(3)
     typed = grid.read_rows(sheet, names_by_seat(sheet), GameForm, 1, {"line-1": "1h2 75", "line-2": "2n"})
-    fields = {"declarer_seat": 1, "contract": "clubs", "tops": 2, "declarer_points": 80}
-    phone = GameForm(
-        {"number": 1, "client_id": str(uuid.uuid4()), "tops_kind": "with", **fields},
-        table=phone_table,
-        players={1: "A", 2: "B", 3: "C"},
-    )
-    assert phone.is_valid(), phone.errors
+    phone = factories.phone_form(phone_table)
     grid_began = threading.Event()
 
     def office(_index: int) -> object:

@@ -7,7 +7,6 @@ import uuid
 import pytest
 
 from games import entry
-from games.forms import GameForm
 from games.models import Game
 from tests import factories
 from tests.tablelink.test_table_sheet_view import post_game
@@ -51,13 +50,7 @@ def test_on_sqlite_the_threads_of_a_process_take_turns_before_beginning_to_write
         return real_atomic(*args, **kwargs)
 
     monkeypatch.setattr(entry.transaction, "atomic", atomic)
-    fields = {"declarer_seat": 1, "contract": "clubs", "tops": 2, "declarer_points": 80}
-    form = GameForm(
-        {"number": 1, "client_id": str(uuid.uuid4()), "tops_kind": "with", **fields},
-        table=table,
-        players={1: "A", 2: "B", 3: "C"},
-    )
-    assert form.is_valid(), form.errors
+    form = factories.phone_form(table)
     assert entry.add_game(form, entered_by="x").created
     assert seen[:1] == [entry.connections["default"].vendor == "sqlite"]
     assert not entry._ONE_WRITER.locked()  # given back

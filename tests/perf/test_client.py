@@ -69,6 +69,13 @@ async def serve(handler, host: str = client.HALL) -> tuple[asyncio.Server, int]:
     return server, server.sockets[0].getsockname()[1]
 
 
+async def get_from(handler) -> client.Response:
+    """GET / from a server on the hall address answering with ``handler``."""
+    server, port = await serve(handler)
+    async with server:
+        return await client.request(port, "GET", "/", host=client.HALL)
+
+
 async def read_request(reader: asyncio.StreamReader) -> tuple[bytes, bytes]:
     """The request's head and its body (by its Content-Length)."""
     head = await reader.readuntil(b"\r\n\r\n")
@@ -159,12 +166,7 @@ def test_an_answer_whose_rest_comes_after_the_client_read_its_beginning(monkeypa
         writer.write(b"the rest")
         writer.close()
 
-    async def main():
-        server, port = await serve(in_two_parts)
-        async with server:
-            return await client.request(port, "GET", "/", host=client.HALL)
-
-    assert run(main()).body == b"a" * 40_000 + b"the rest"
+    assert run(get_from(in_two_parts)).body == b"a" * 40_000 + b"the rest"
     assert reads[0] >= 1 and len(reads) >= 2
 
 
@@ -290,12 +292,7 @@ def test_a_connection_still_under_way_is_waited_for(monkeypatch, first_send):
         writer.write(b"HTTP/1.1 204 No Content\r\n\r\n")
         writer.close()
 
-    async def main():
-        server, port = await serve(answer)
-        async with server:
-            return await client.request(port, "GET", "/", host=client.HALL)
-
-    assert run(main()).status == 204
+    assert run(get_from(answer)).status == 204
     UnderWay.sends = 0
     with socket.socket() as probe:
         probe.bind((client.HALL, 0))
