@@ -34,7 +34,12 @@ SCREENSHOTS = Path(os.environ.get("BROWSER_SCREENSHOTS", tempfile.gettempdir()))
 
 
 def rows(page) -> list[tuple[str, str, str]]:
-    """(place, name, value) of every line of the ranking's table."""
+    """(place, name, value) of every line of the ranking's table.
+
+    A click on a link returns once the next page starts to load; until it has loaded,
+    the table may not be there yet and would read as no lines at all.
+    """
+    page.wait_for_load_state()
     cells = page.locator("table.ranking-lines tbody tr").evaluate_all(
         "rows => rows.map(r => [...r.cells].map(c => c.innerText.trim()))"
     )
@@ -118,6 +123,7 @@ def test_a_jahreswertung_of_three_club_evenings(live_server, desktop):
     assert rows(page) == [("1.", "Anna Alt", "490"), (UNRANKED, "Dora Dix", "0")]
 
     page.click("table.ranking-lines >> text=Anna Alt")
+    page.wait_for_load_state()
     results = page.locator("table.ranking-results tbody tr").evaluate_all(
         "rows => rows.map(r => [...r.cells].map(c => c.innerText.trim()))"
     )
