@@ -49,8 +49,11 @@ def browser():
     # Playwright's sync API runs an event loop in this thread; the test's own ORM calls
     # (setting up users, reading results) are still synchronous and safe.
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
+    # Five seconds, Playwright's default for an expectation, is short for a CI machine
+    # that runs two workers, their live servers and their browsers on two cores.
+    expect.set_options(timeout=15_000)
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         yield browser

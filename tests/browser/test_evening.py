@@ -138,7 +138,7 @@ def test_a_director_runs_an_evening_from_the_draw_to_the_final_standings(
     assert before[names[0]][-1].startswith("provisional"), before[names[0]]
     # names[0]: 72 + 50 for the won grand + 40 for the hearts lost by names[2] = 162.
     assert before[names[0]][-3] == "162"
-    assert desktop.locator("text=0 of 2 sheets confirmed").is_visible()
+    expect(desktop.locator("text=0 of 2 sheets confirmed")).to_be_visible()
 
     # The director opens the table from the series page's list and prints its PIN slips;
     # each player reads his own PIN from his.
@@ -160,7 +160,7 @@ def test_a_director_runs_an_evening_from_the_draw_to_the_final_standings(
         confirm(phone, name, pins[name])
     phone.wait_for_selector("text=Every player has confirmed: the sheet is final.")
     expect(phone.locator("#signoff.confirmed")).to_contain_text("the sheet is locked")
-    assert phone.locator("#game-form").count() == 0
+    expect(phone.locator("#game-form")).to_have_count(0)
 
     # The filled scoresheet from the table's page.
     open_table(desktop, base, tournament, names[0])
@@ -181,7 +181,7 @@ def test_a_director_runs_an_evening_from_the_draw_to_the_final_standings(
         assert after[name][-1] == "final", after[name]
         assert after[name][-3] == str(rating.rating), (name, after[name], rating)
     assert sum(1 for row in after.values() if row[-1].startswith("provisional")) == 4  # the table of four
-    assert desktop.locator("text=1 of 2 sheets confirmed").is_visible()
+    expect(desktop.locator("text=1 of 2 sheets confirmed")).to_be_visible()
     leader = next(iter(after))
     assert leader == names[0]
 

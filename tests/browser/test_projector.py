@@ -68,7 +68,7 @@ def test_the_projector_turns_through_every_player_and_never_scrolls(browser, liv
         page.goto(live_server.url + reverse("public:live", args=[t.pk]) + "?seconds=3")
         expect(page.locator("table.board td.name").first).to_be_visible()
         assert len(shown_names(page)) == 20  # pages of 20
-        assert page.locator(".status").count() == 1  # the provisional state said once
+        expect(page.locator(".status")).to_have_count(1)  # the provisional state said once
         expect(page.locator(".status")).to_contain_text("Series 1")
         page.screenshot(path=str(SCREENSHOTS / f"projector-{width}x{height}.png"))
         assert fits(page) == {"down": 0, "across": 0}, f"{page.url} reaches beyond the {width}x{height} screen"

@@ -5,6 +5,7 @@ and a referee's correction on the desktop changes the standings."""
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import expect
 
 from games.models import Game
 from referees.models import RefereeAssignment
@@ -28,16 +29,16 @@ def test_the_players_confirm_and_a_referee_corrects(live_server, desktop, phone,
     phone.fill("#id_declarer_points", "50")
     phone.click("button.enter")
     phone.wait_for_selector("text=Awaiting confirmation")
-    assert phone.locator(".confirmations li.open").count() == 3
+    expect(phone.locator(".confirmations li.open")).to_have_count(3)
 
     wrong = f"{(int(seat_pin(table, 1)) + 1) % 10000:04d}"
     confirm(phone, "Seat1", wrong)
-    assert phone.locator(".messages .error", has_text="Wrong PIN for Seat1").is_visible()
+    expect(phone.locator(".messages .error", has_text="Wrong PIN for Seat1")).to_be_visible()
     for seat in (1, 2, 3):
         confirm(phone, f"Seat{seat}", seat_pin(table, seat))
     phone.wait_for_selector("text=Every player has confirmed: the sheet is final.")
-    assert phone.locator("#game-form").count() == 0
-    assert phone.locator("text=the sheet is locked").is_visible()
+    expect(phone.locator("#game-form")).to_have_count(0)
+    expect(phone.locator("text=the sheet is locked")).to_be_visible()
 
     referee = django_user_model.objects.create_user("ref", password="pw")
     RefereeAssignment.objects.create(tournament=table.series.tournament, user=referee)
@@ -47,6 +48,6 @@ def test_the_players_confirm_and_a_referee_corrects(live_server, desktop, phone,
     correct_card_points(desktop, 65, "Both lists show 65 card points.")
     desktop.wait_for_selector("text=Deal 3: corrected, score -40 -> +20.")
     desktop.goto(f"{base}/t/{table.series.tournament_id}/referees/")
-    assert desktop.locator(".corrections", has_text="Both lists show 65 card points.").is_visible()
+    expect(desktop.locator(".corrections", has_text="Both lists show 65 card points.")).to_be_visible()
     game.refresh_from_db()
     assert (game.score, game.version) == (20, 2)
