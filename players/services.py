@@ -15,12 +15,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from django.core.cache import cache
 from django.db.models import OuterRef, Subquery
 from django.urls import reverse
 
 from rankings.models import RankingLine, RankingTournament
-from standings.cache import Mark, cache_key, lookup, results_mark, settled, store
+from standings.cache import Mark, cache_key, given_back, lookup, results_mark, settled, store
+from standings.claims import claim, release
 from standings.pages import Scope, board
 from tournaments.models import Registration, Seat, Series, Tournament
 from tournaments.player_links import registration_id, token_matches
@@ -175,18 +175,24 @@ def figures_of(tournament: Tournament, mark: Mark, player_id: int) -> tuple | st
     shard = lookup(shard_key(player_id % SHARDS))
     if shard is not None:
         return shard.get(player_id)
-    try:
-        claimed = cache.add(cache_key(tournament, mark, "player-figures-computing"), True, CLAIM_SECONDS)
-    except Exception:  # the cache cannot be written: compute here (standings.cache.lookup_or_claim)
-        claimed = True
-    if not claimed:
+    # One computation across the serving processes (standings.claims: FileBasedCache.add
+    # is not atomic); a cache that cannot be written computes here.
+    claimed = figures_claim(tournament, mark)
+    if not claim(claimed, CLAIM_SECONDS):
         return UPDATING
-    shards: dict[int, dict] = {number: {} for number in range(SHARDS)}
-    for player, figures in _index(tournament, mark).items():
-        shards[player % SHARDS][player] = figures
+    with given_back(claimed):
+        shards: dict[int, dict] = {number: {} for number in range(SHARDS)}
+        for player, figures in _index(tournament, mark).items():
+            shards[player % SHARDS][player] = figures
     for number, part in shards.items():
         store(shard_key(number), part)
+    release(claimed)
     return shards[player_id % SHARDS].get(player_id)
+
+
+def figures_claim(tournament: Tournament, mark: Mark) -> str:
+    """The key a request claims (standings.claims) while it computes every player's figures."""
+    return cache_key(tournament, mark, "player-figures-computing")
 
 
 def rankings_of(registration: Registration) -> list[RankingShown]:

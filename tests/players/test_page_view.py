@@ -156,14 +156,35 @@ def test_the_series_drawn_and_not_started_has_no_results_row(client):
 
 
 def test_while_another_page_computes_the_new_results_the_seat_still_shows_at_once(client):
-    from django.core.cache import cache
-
-    from players.services import CLAIM_SECONDS
-    from standings.cache import cache_key, results_mark
+    from players.services import CLAIM_SECONDS, figures_claim
+    from standings.cache import results_mark
+    from standings.claims import claim
 
     t, series = _drawn(8, standings_public=True)
     factories.play_series(series)
     reg = _first(t)
-    cache.add(cache_key(t, results_mark(t), "player-figures-computing"), True, CLAIM_SECONDS)
+    assert claim(figures_claim(t, results_mark(t)), CLAIM_SECONDS)  # another process's, as it computes
     page = client.get(player_path(reg)).content.decode()
     assert "Table " in page and "being brought up to date" in page and "Place " not in page
+
+
+def test_the_figures_claim_is_given_back_once_they_are_stored_and_when_their_computation_fails(client, monkeypatch):
+    from django.core.cache import cache
+
+    from players import services
+    from standings.cache import results_mark
+    from standings.claims import claim, release
+
+    t, series = _drawn(8, standings_public=True)
+    factories.play_series(series)
+    reg = _first(t)
+    assert "Place " in client.get(player_path(reg)).content.decode()
+    key = services.figures_claim(t, results_mark(t))
+    assert claim(key, services.CLAIM_SECONDS)  # given back: free
+    release(key)
+
+    cache.clear()  # the figures gone: the next page computes them, and fails
+    monkeypatch.setattr(services, "_index", lambda *args: 1 / 0)
+    with pytest.raises(ZeroDivisionError):
+        client.get(player_path(reg))
+    assert claim(key, services.CLAIM_SECONDS)  # given back, not held for CLAIM_SECONDS
