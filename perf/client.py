@@ -14,6 +14,7 @@ around them (about twice the CPU). Other loops (Windows' proactor) take the port
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import errno
 import functools
@@ -46,6 +47,18 @@ class Response:
 
 
 @functools.lru_cache(maxsize=16)
+def run_loop(coroutine):
+    """``asyncio.run``, in a thread of its own when this thread runs an event loop already
+    (a notebook, an async caller, or a test after a browser test: Playwright's sync API
+    keeps its loop running in the thread), where ``asyncio.run`` refuses to start."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(coroutine)
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
+
+
 def _family(host: str) -> socket.AddressFamily:
     """The socket family of ``host``; refused unless it is a loopback address (checked once per host)."""
     address = ipaddress.ip_address(host)

@@ -30,7 +30,7 @@ from django.urls import reverse
 from games.models import ControlEntry, Game
 from tournaments.models import Series, Table, Tournament
 
-from .client import HALL, request
+from .client import HALL, request, run_loop
 from .fixtures import build, entry_data
 from .hall_clients import HallStats, Pace, hall_tasks
 from .loadtest import Outcome, percentile
@@ -147,9 +147,9 @@ def run(
             )
             await asyncio.gather(*tasks)
 
-        asyncio.run(warm_up())
+        run_loop(warm_up())
         started, cpu_started = time.perf_counter(), time.process_time()
-        asyncio.run(hall())
+        run_loop(hall())
         elapsed = time.perf_counter() - started
         client_cpu = time.process_time() - cpu_started
         server_log = server.output()

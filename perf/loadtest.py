@@ -30,7 +30,7 @@ from games.models import Game
 from standings.ranking import seat_totals_differ, standings
 from tournaments.models import Player, Registration, Table, Tournament
 
-from .client import LOOPBACK, request
+from .client import LOOPBACK, request, run_loop
 from .fixtures import entry_data
 from .oracle import engine_ratings
 from .scorekeepers import Plan, Stats, scorekeeper
@@ -104,10 +104,10 @@ def run(
             paths = [tables[i % len(tables)]["url"] for i in range(max(8, 2 * workers * threads))]
             await asyncio.gather(*(request(server.port, "GET", path, timeout=plan.timeout) for path in paths))
 
-        asyncio.run(warm_up())
+        run_loop(warm_up())
         started, cpu_started = time.perf_counter(), time.process_time()
         try:
-            asyncio.run(asyncio.wait_for(everyone(), limit))
+            run_loop(asyncio.wait_for(everyone(), limit))
         except TimeoutError:
             stats.errors.append(f"the run did not finish within {limit:.0f} s")
         elapsed = time.perf_counter() - started

@@ -27,7 +27,7 @@ from games.models import Game
 from leagues.models import MatchDay, Publication
 
 from . import national, national_pages
-from .client import LOOPBACK, request
+from .client import LOOPBACK, request, run_loop
 from .loadtest import Outcome, percentile
 from .scratch import Scratch
 from .server import Server, describe
@@ -123,9 +123,9 @@ def _run(scratch, directory, teams, halls, every, league_days, workers, threads,
             await asyncio.gather(*tasks)
 
         # The server loads the app on its first requests: not measured.
-        asyncio.run(request(server.port, "GET", reverse("healthz"), timeout=timeout))
+        run_loop(request(server.port, "GET", reverse("healthz"), timeout=timeout))
         began = time.perf_counter()
-        asyncio.run(halls_publish())
+        run_loop(halls_publish())
         elapsed = time.perf_counter() - began
         server_log = server.output()
     return audit(scratch, season, sent, elapsed, server_text, every, server_log)

@@ -31,7 +31,7 @@ from django.urls import reverse
 from tournaments.models import Registration, Series, Tournament
 from tournaments.player_links import player_path
 
-from .client import HALL, request
+from .client import HALL, request, run_loop
 from .fixtures import build
 from .loadtest import Outcome, percentile
 from .scratch import Scratch
@@ -185,9 +185,9 @@ def run(
                 with contextlib.suppress(TimeoutError, OSError):
                     await request(server.port, "GET", path, host=HALL, timeout=120)
 
-        asyncio.run(warm_up())
+        run_loop(warm_up())
         started, cpu_started = time.perf_counter(), time.process_time()
-        asyncio.run(
+        run_loop(
             burst(
                 server.port, lookup_path, seekers, stats, rate=rate, duration=duration, share=lookup_share, seed=seed
             )

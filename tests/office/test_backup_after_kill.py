@@ -24,7 +24,7 @@ from django.conf import settings
 from django.db import connection
 
 from core import backups
-from perf.client import LOOPBACK, request
+from perf.client import LOOPBACK, request, run_loop
 from perf.fixtures import entry_data
 from perf.server import free_port
 
@@ -121,7 +121,7 @@ def test_a_killed_server_is_restored_with_every_deal_confirmed_before_the_last_b
         for line in server.stdout:  # blocks until the server says it listens
             if "Quit the server with" in line:
                 break
-        confirmed, before_backup = asyncio.run(evening_until_killed(port, tables, env, server))
+        confirmed, before_backup = run_loop(evening_until_killed(port, tables, env, server))
     finally:
         server.kill()
         server.wait()

@@ -195,10 +195,8 @@ def test_a_hall_table_plays_a_deal_every_60_to_120_seconds():
 
 
 def test_the_client_refuses_any_address_but_loopback():
-    import asyncio
-
     with pytest.raises(ValueError, match="loopback addresses only"):
-        asyncio.run(client.request(1, "GET", "/", host="192.168.1.10"))
+        client.run_loop(client.request(1, "GET", "/", host="192.168.1.10"))
     with pytest.raises(ValueError, match="loopback addresses only"):
         server.Server("sqlite://", 1, 1, print, host="10.0.0.1", cache_dir="unused")
     assert ipaddress.ip_address(client.HALL).is_loopback and client.HALL != client.LOOPBACK

@@ -10,7 +10,6 @@ proactor) take. The servers record what they received, so the request is checked
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import errno
 import socket
 import struct
@@ -21,14 +20,21 @@ from perf import client
 
 
 def run(coroutine):
-    """asyncio.run, in a thread of its own when this one runs an event loop already: a
-    browser test before this one in the same xdist worker leaves Playwright's running."""
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return asyncio.run(coroutine)
-    with concurrent.futures.ThreadPoolExecutor(1) as pool:
-        return pool.submit(asyncio.run, coroutine).result()
+    return client.run_loop(coroutine)
+
+
+def test_run_loop_runs_a_coroutine_where_a_loop_runs_already():
+    """Inside a running loop (Playwright's, after a browser test) asyncio.run refuses to start."""
+
+    async def answer() -> int:
+        await asyncio.sleep(0)
+        return 42
+
+    async def caller() -> int:
+        return client.run_loop(answer())
+
+    assert client.run_loop(answer()) == 42
+    assert asyncio.run(caller()) == 42
 
 
 @pytest.fixture(params=["selector", "portable"])
