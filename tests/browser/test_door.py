@@ -82,6 +82,7 @@ def test_the_door_from_the_club_list_to_the_start_list(live_server, desktop, bro
     desktop.fill("#id_walkin-club", "Kreuz Bube Zeitz")
     desktop.click("form.quick-add button[type=submit]")
     desktop.wait_for_selector("text=Paula Quast is registered with start number 16 and present.")
+    desktop.wait_for_load_state()  # htmx sends the tap (not the form's post without it)
     desktop.locator("#desk-rows tr").first.locator("button", has_text="take 14.00").click()
     expect(desktop.locator("#desk-totals .total-cash")).to_have_text("196.00")
     for width, height in ((390, 844), (1920, 1080)):
@@ -109,6 +110,7 @@ def test_the_door_from_the_club_list_to_the_start_list(live_server, desktop, bro
 
     # The women's own ranking: only them, placed from 1.
     desktop.click("text=Damen")  # a German club list's women (issue 26, 12)
+    desktop.wait_for_load_state()  # the rows read below are whole
     women = {"Anna Müller", "Canan Özdemir-Kaya", "Elke Krüger", "Gisela Hoffmann", "Ines Lange", "Karin Richter"}
     women.add("Monika Vogel")
     body = desktop.locator("table tbody")
