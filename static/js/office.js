@@ -6,6 +6,8 @@
  * - data-search="id" on a list: after a tap in it was answered, the search field "id" is
  *   emptied and has the focus again, ready for the next arrival (the desk); unless the
  *   next name was typed while the tap was on its way.
+ * - A search field htmx drives (hx-get, hx-trigger with "search" or "input") that was
+ *   typed into before htmx took the page over has its search sent then: see below.
  */
 (function () {
   "use strict";
@@ -45,5 +47,32 @@
       field.value = "";
       field.focus();
     }
+  });
+
+  // Typed before the page's scripts ran: the desk's search field has the focus as soon as
+  // it shows (autofocus), while htmx, loaded at the end of the page, listens to its fields
+  // only once the whole page is parsed (DOMContentLoaded), after this file has run. A name
+  // typed in between fired its input events at nobody, and htmx's "changed" takes the
+  // value it then finds for one already searched: the list would stay the whole list
+  // under the typed name. So once htmx has processed the page (its first htmx:load, on
+  // the body), each such field whose value is not the one the page came with sends its
+  // search.
+  var SEARCHED_BY = /(^|[\s,])(search|input)(?=[\s,[]|$)/;
+  var loaded = false;
+  document.addEventListener("htmx:load", function (event) {
+    if (loaded || event.target !== document.body || !window.htmx) {
+      return;
+    }
+    loaded = true;
+    var fields = document.querySelectorAll("input[hx-get][hx-trigger], textarea[hx-get][hx-trigger]");
+    Array.prototype.forEach.call(fields, function (field) {
+      var trigger = field.getAttribute("hx-trigger");
+      if (field.value === field.defaultValue || !SEARCHED_BY.test(trigger)) {
+        return;
+      }
+      // "search" has no "changed" to stop it; a field listening to "input" alone is sent
+      // that (one with "input changed" and no "search" would count this value as seen).
+      window.htmx.trigger(field, /(^|[\s,])search(?=[\s,[]|$)/.test(trigger) ? "search" : "input");
+    });
   });
 })();

@@ -1,6 +1,13 @@
 """What a user does on the pages, shared by the browser tests: log in, enter a deal on the
 phone, confirm the sheet with a seat's PIN; and what every page must do: fit its screen's
-width."""
+width.
+
+A click on a link or a form's button returns once the next page has started to load (its
+first bytes are in), not once it has loaded: what is read then may not be parsed yet, and
+htmx, loaded at the end of a page, may not listen to its fields yet. The helpers that
+navigate wait for the page they lead to (``wait_for_load_state``) before they return or
+read it.
+"""
 
 from __future__ import annotations
 
@@ -15,8 +22,10 @@ def fits(page, screenshot: Path | None = None) -> int:
     context with ``is_mobile``) widens its layout viewport, and ``innerWidth`` with it,
     to a page too wide for it, so ``scrollWidth <= innerWidth`` can never fail there.
     Takes a full-page screenshot first if given one (to look at, also when it fails).
-    Returns the viewport's width, the edge every control must stay inside.
+    Returns the viewport's width, the edge every control must stay inside. Measures the
+    loaded page: a page still being parsed may not hold yet what widens it.
     """
+    page.wait_for_load_state()
     if screenshot is not None:
         page.screenshot(path=str(screenshot), full_page=True)
     width = page.viewport_size["width"]
@@ -31,6 +40,7 @@ def log_in(page, base: str, username: str, password: str = "pw") -> None:
     page.fill("#id_username", username)
     page.fill("#id_password", password)
     page.click("form button[type=submit]")
+    page.wait_for_load_state()
 
 
 def enter(phone, declarer: str, contract: str, **fields) -> None:
@@ -79,13 +89,23 @@ def import_club_list(page, path, registered: int) -> None:
     page.set_input_files("form.import-form input[type=file]", str(path))
     page.click("form.import-form button[type=submit]")
     page.wait_for_selector(f"text={registered} players registered")
+    page.wait_for_load_state()  # the message comes first; the list of players below it
 
 
 def check_in_and_take(page, query: str, amount: str) -> None:
-    """At the desk: the one player the typed query finds, checked in and paid."""
+    """At the desk: the one player the typed query finds, checked in and paid.
+
+    Typed once the desk has loaded (as the desk arrives from a click on "Check-in", htmx
+    may not listen to the field yet), and read once the search has answered: the list
+    shown before (the last arrival's one row, say) is marked, and the rows are counted
+    only when the search's answer has taken its place.
+    """
     from playwright.sync_api import expect
 
+    page.wait_for_load_state()
+    page.locator("#desk-list > table").evaluate("table => table.setAttribute('data-before-search', '')")
     page.fill("#desk-q", query)
+    expect(page.locator("#desk-list > table[data-before-search]")).to_have_count(0)
     rows = page.locator("#desk-rows tr")
     expect(rows).to_have_count(1)
     rows.first.get_by_role("button", name="check in", exact=True).click()  # not "check in and take"

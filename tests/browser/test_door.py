@@ -2,12 +2,14 @@
 columns), 13 of the 15 checked in and paid at the desk by searching as they arrive and
 one tap each, a walk-in quick-added, the draw seating only who is present, a name
 corrected on the players page and shown so on the standings, the women's own ranking,
-and the start list PDF for the wall."""
+and the start list PDF for the wall. And a name typed at the desk before the page's
+scripts ran: searched all the same."""
 
 from __future__ import annotations
 
 import io
 import os
+import re
 import tempfile
 from pathlib import Path
 
@@ -16,6 +18,7 @@ import pytest
 from django.contrib.auth.models import Permission
 from playwright.sync_api import expect
 
+from tests import factories
 from tournaments.models import Registration, Seat, Tournament
 
 from .pages import ARRIVALS, check_in_and_take, import_club_list, log_in, new_tournament
@@ -79,6 +82,7 @@ def test_the_door_from_the_club_list_to_the_start_list(live_server, desktop, bro
     desktop.fill("#id_walkin-club", "Kreuz Bube Zeitz")
     desktop.click("form.quick-add button[type=submit]")
     desktop.wait_for_selector("text=Paula Quast is registered with start number 16 and present.")
+    desktop.wait_for_load_state()  # htmx sends the tap (not the form's post without it)
     desktop.locator("#desk-rows tr").first.locator("button", has_text="take 14.00").click()
     expect(desktop.locator("#desk-totals .total-cash")).to_have_text("196.00")
     for width, height in ((390, 844), (1920, 1080)):
@@ -106,6 +110,7 @@ def test_the_door_from_the_club_list_to_the_start_list(live_server, desktop, bro
 
     # The women's own ranking: only them, placed from 1.
     desktop.click("text=Damen")  # a German club list's women (issue 26, 12)
+    desktop.wait_for_load_state()  # the rows read below are whole
     women = {"Anna Müller", "Canan Özdemir-Kaya", "Elke Krüger", "Gisela Hoffmann", "Ines Lange", "Karin Richter"}
     women.add("Monika Vogel")
     body = desktop.locator("table tbody")
@@ -124,3 +129,48 @@ def test_the_door_from_the_club_list_to_the_start_list(live_server, desktop, bro
     assert "Canan Özdemir-Kaya" in text
     (SCREENSHOTS / "door-start-list.pdf").write_bytes(response.body())
     assert t.registrations.filter(paid=True).count() == 14
+
+
+def test_a_name_typed_before_the_desks_scripts_ran_is_searched(live_server, desktop):
+    """The desk's search field has the focus as soon as it shows, before htmx (loaded at
+    the end of the page) listens to it: the director who types the first arrival's name
+    at once sees that player once the scripts run, not the whole list under his query
+    (static/js/office.js sends the search of a field typed into early)."""
+    director = factories.user("leiter")
+    t = factories.tournament(directors=[director])
+    for surname, first, club, number, _gender in CLUB_LIST[:5]:
+        player = factories.player(f"{first} {surname}", club=club, membership_number=number)
+        Registration.objects.create(tournament=t, player=player)
+    base = live_server.url
+    log_in(desktop, base, director.username)
+    rows = desktop.locator("#desk-rows tr")
+    searches: list[str] = []
+    desktop.on("request", lambda request: request.headers.get("hx-request") and searches.append(request.url))
+
+    # htmx.min.js held back until the name is typed: the page shows, its scripts wait.
+    # (Routing bypasses the browser's cache: this page's first htmx.min.js is requested.)
+    held = []
+    desktop.route("**/js/htmx.min.js", lambda route: held.append(route))
+    desktop.goto(f"{base}/t/{t.pk}/desk/", wait_until="commit")
+    desktop.fill("#desk-q", "mueller anna")
+    for _ in range(200):  # the request for htmx.min.js is on its way (10 s at most)
+        if held:
+            break
+        desktop.wait_for_timeout(50)
+    assert held, "htmx.min.js was never requested"
+    assert desktop.evaluate("typeof htmx") == "undefined"  # typed before the page's scripts ran
+    expect(rows).to_have_count(5)
+    held[0].continue_()
+
+    expect(rows).to_have_count(1)
+    expect(rows).to_contain_text("Anna Müller")
+    expect(desktop.locator("#desk-q")).to_have_value("mueller anna")
+    assert len(searches) == 1 and re.search(r"[?&]q=mueller(\+|%20)anna", searches[0]), searches
+
+    # A desk opened with a query (the walk-in's redirect) shows its answer: no search sent.
+    desktop.unroute("**/js/htmx.min.js")
+    searches.clear()
+    desktop.goto(f"{base}/t/{t.pk}/desk/?q=becker")
+    expect(rows).to_have_count(1)
+    desktop.wait_for_load_state("networkidle")
+    assert searches == []

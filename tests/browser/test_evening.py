@@ -92,8 +92,9 @@ def enter_the_table(phone, table: Table, names: list[str]) -> None:
 def standings_rows(desktop) -> dict[str, list[str]]:
     """The standings page as {player: the row's cells}, in the order shown."""
     desktop.click("nav >> text=Standings")
+    desktop.wait_for_load_state()  # every row whole, not only begun
     rows = desktop.locator("table.standings tbody tr")
-    expect(rows).to_have_count(len(PLAYERS))  # waits for the page, unlike rows.count()
+    expect(rows).to_have_count(len(PLAYERS))
     cells = [row.split("\t") for row in rows.all_inner_texts()]
     header = [cell.strip() for cell in desktop.locator("table.standings thead th").all_inner_texts()]
     assert [header[i] for i in (-3, -1)] == ["Rating", "Sheets"], header

@@ -104,6 +104,7 @@ def test_a_messy_evening_through_the_pages_only(live_server, desktop, browser, d
     desktop.fill("#id_walkin-club", "Kreuz Bube Zeitz")
     desktop.click("form.quick-add button[type=submit]")
     desktop.wait_for_selector("text=Paula Quast is registered with start number 16 and present.")
+    desktop.wait_for_load_state()  # htmx sends the tap (not the form's post without it)
     desktop.locator("#desk-rows tr").first.locator("button", has_text="take 14.00").click()
     expect(desktop.locator("#desk-totals .total-present")).to_have_text("14")
     expect(desktop.locator("#desk-totals .total-cash")).to_have_text("196.00")
@@ -189,6 +190,7 @@ def test_a_messy_evening_through_the_pages_only(live_server, desktop, browser, d
     # The women's own ranking, places from 1.
     desktop.click("nav.subnav >> text=Standings")
     desktop.click("text=Damen")  # a German club list's women (issue 26, 12)
+    desktop.wait_for_load_state()  # the rows read below are whole
     rows = desktop.locator("table.standings tbody tr")
     expect(rows).to_have_count(7)
     assert all(any(w in line for w in WOMEN) for line in rows.all_inner_texts())

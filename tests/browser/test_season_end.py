@@ -9,6 +9,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 from leagues import checks
 from leagues.models import Group, League, LeagueTeam, RosterEntry
@@ -57,17 +58,17 @@ def test_places_a_deduction_the_table_and_the_next_season(live_server, desktop, 
     assert "Team B, points deducted: 1½: Spielbericht zu spät" in text
     fits(phone, SCREENSHOTS / "season-table-phone.png")
     phone.click("text=Match days (cross table)")
-    assert "4:2" in phone.inner_text("table.cross-table")
+    expect(phone.locator("table.cross-table").first).to_contain_text("4:2")
     fits(phone, SCREENSHOTS / "cross-table-phone.png")
     phone.goto(f"{base}/league/{league.pk}/table/")
     phone.click("text=Individual ranking")
-    assert "A1" in phone.inner_text("table.individual")
+    expect(phone.locator("table.individual").first).to_contain_text("A1")
     fits(phone, SCREENSHOTS / "individual-ranking-phone.png")
 
     desktop.fill("#id_season", "2027")
     desktop.click("text=Set up the next season")
     desktop.wait_for_selector("text=The season 2027 is set up.")
-    assert "From the previous season" in desktop.inner_text("main")
+    expect(desktop.locator("main")).to_contain_text("From the previous season")
     new = League.objects.get(season="2027")
     assert LeagueTeam.objects.filter(group__league=new, group__name="Oberliga").count() == 3
     # The new season's page on the phone: the places table's hidden labels stay inside the

@@ -295,6 +295,7 @@ def test_a_match_day_travels_to_the_hall_and_back_and_the_season_ends_in_promoti
     desktop.goto(f"{base}/league/{league.pk}/hosts/")
     desktop.fill("#id_name", "SC Herz Dame")
     desktop.click("form.host-new button[type=submit]")
+    desktop.wait_for_load_state()  # the token whole
     token = desktop.locator("code.token").inner_text().strip()
     assert re.fullmatch(r"\S{20,}", token), token
     desktop.goto(f"{base}/league/{league.pk}/")

@@ -107,6 +107,7 @@ def test_a_second_phone_with_other_values_and_a_refused_waiting_deal(browser, ph
         enter(other, "Seat1", "Grand", tops=1, declarer_points=88)
         enter(other, "Seat2", "Grand", tops=1, declarer_points=61)
         # 4: the German banner (the longer one) stays above the heading and the deal's line.
+        expect(other.locator("#connection")).to_contain_text("wartende Spiele: 2")  # shown once a send failed
         below_banner(other, ".table-head h1")
         below_banner(other, "section.entry h2")
         other.screenshot(path=str(SCREENSHOTS / "edges-offline-banner-de.png"))

@@ -43,4 +43,5 @@ def test_a_player_finds_his_seat_on_his_phone(phone, live_server):
     expect(phone.locator(".mates li")).to_have_count(seat.table.size)
     expect(phone.locator(".mates li.me")).to_contain_text(reg.player.name)
     fits(phone, SCREENSHOTS / "player-page-390.png")
+    phone.wait_for_load_state()  # the whole page, not the part parsed so far
     assert "/s/" not in phone.content()
