@@ -232,3 +232,19 @@ def test_the_figures_claim_is_given_back_when_storing_them_is_cut_short(client, 
     with pytest.raises(SystemExit):
         client.get(player_path(reg))
     assert claim(services.figures_claim(t, results_mark(t)), services.CLAIM_SECONDS)
+
+
+def test_with_a_cache_that_cannot_be_written_the_page_computes_his_figures_itself(client, settings, tmp_path):
+    """No claim can be made nor the figures kept (the cache's folder cannot be made): each page
+    computes them, never "being brought up to date" for ever, never an error."""
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a directory")
+    settings.CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.filebased.FileBasedCache", "LOCATION": str(blocker / "c")}
+    }
+    t, series = _drawn(8, standings_public=True)
+    factories.play_series(series)
+    reg = _first(t)
+    for _again in range(2):
+        page = client.get(player_path(reg)).content.decode()
+        assert "Place " in page and "being brought up to date" not in page
