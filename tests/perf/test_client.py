@@ -28,6 +28,27 @@ def run(coroutine):
     return client.run_loop(coroutine)
 
 
+def where_a_loop_runs(call):
+    """``call()`` made where an event loop runs in this thread: Playwright's when a browser
+    test ran before in this worker (asyncio.run and run_until_complete refuse then), else
+    one of its own (run_until_complete: no Ctrl-C handler of asyncio.run's, as Playwright's)."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        pass
+    else:
+        return call()
+
+    async def caller():
+        return call()
+
+    loop = asyncio.new_event_loop()
+    try:
+        return loop.run_until_complete(caller())
+    finally:
+        loop.close()
+
+
 def test_run_loop_runs_a_coroutine_where_a_loop_runs_already():
     """Inside a running loop (Playwright's, after a browser test) asyncio.run refuses to start."""
 
@@ -35,11 +56,8 @@ def test_run_loop_runs_a_coroutine_where_a_loop_runs_already():
         await asyncio.sleep(0)
         return 42
 
-    async def caller() -> int:
-        return client.run_loop(answer())
-
     assert client.run_loop(answer()) == 42
-    assert asyncio.run(caller()) == 42
+    assert where_a_loop_runs(lambda: client.run_loop(answer())) == 42
 
 
 def test_run_loop_keeps_nothing_of_a_run():
@@ -78,21 +96,16 @@ def test_ctrl_c_stops_a_run_in_a_thread_of_its_own_at_once():
             stopped.append(True)
             raise
 
-    async def caller() -> None:
-        client.run_loop(long_run())
-
-    loop = asyncio.new_event_loop()  # run as Playwright's: no handler of asyncio.run's own for Ctrl-C
     before = signal.signal(signal.SIGINT, signal.default_int_handler)
     ctrl_c = threading.Timer(0.3, signal.pthread_kill, (threading.main_thread().ident, signal.SIGINT))
     began = time.monotonic()
     try:
         ctrl_c.start()
         with pytest.raises(KeyboardInterrupt):
-            loop.run_until_complete(caller())
+            where_a_loop_runs(lambda: client.run_loop(long_run()))
     finally:
         ctrl_c.cancel()
         signal.signal(signal.SIGINT, before)
-        loop.close()
     assert stopped == [True] and time.monotonic() - began < 10
 
 
