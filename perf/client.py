@@ -46,19 +46,42 @@ class Response:
     body: bytes
 
 
-@functools.lru_cache(maxsize=16)
 def run_loop(coroutine):
     """``asyncio.run``, in a thread of its own when this thread runs an event loop already
     (a notebook, an async caller, or a test after a browser test: Playwright's sync API
-    keeps its loop running in the thread), where ``asyncio.run`` refuses to start."""
+    keeps its loop running in the thread), where ``asyncio.run`` refuses to start.
+
+    Ctrl-C while it runs there (a KeyboardInterrupt raised in this thread) cancels the
+    run and raises at once, as ``asyncio.run`` does: the thread is not waited out.
+    """
     try:
         asyncio.get_running_loop()
     except RuntimeError:
         return asyncio.run(coroutine)
+    loop = asyncio.new_event_loop()
     with concurrent.futures.ThreadPoolExecutor(1) as pool:
-        return pool.submit(asyncio.run, coroutine).result()
+        finished = pool.submit(_run_on, loop, coroutine)
+        try:
+            return finished.result()
+        except BaseException:
+            if not finished.done():  # interrupted here: the run stops too, and the pool's exit waits for that only
+                with contextlib.suppress(RuntimeError):  # it ended and closed its loop meanwhile
+                    loop.call_soon_threadsafe(_cancel_all, loop)
+            raise
 
 
+def _run_on(loop: asyncio.AbstractEventLoop, coroutine):
+    """``coroutine`` run to its end on ``loop`` in this thread, cleaned up and closed as by ``asyncio.run``."""
+    with asyncio.Runner(loop_factory=lambda: loop) as runner:
+        return runner.run(coroutine)
+
+
+def _cancel_all(loop: asyncio.AbstractEventLoop) -> None:
+    for task in asyncio.all_tasks(loop):
+        task.cancel()
+
+
+@functools.lru_cache(maxsize=16)
 def _family(host: str) -> socket.AddressFamily:
     """The socket family of ``host``; refused unless it is a loopback address (checked once per host)."""
     address = ipaddress.ip_address(host)

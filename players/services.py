@@ -180,14 +180,18 @@ def figures_of(tournament: Tournament, mark: Mark, player_id: int) -> tuple | st
     claimed = figures_claim(tournament, mark)
     if not claim(claimed, CLAIM_SECONDS):
         return UPDATING
-    with given_back(claimed):
-        shards: dict[int, dict] = {number: {} for number in range(SHARDS)}
-        for player, figures in _index(tournament, mark).items():
-            shards[player % SHARDS][player] = figures
-    for number, part in shards.items():
-        store(shard_key(number), part)
+    with given_back(claimed):  # given back whatever stops it, storing them too
+        # Another page may have stored them and given its claim back since the look above.
+        shard = lookup(shard_key(player_id % SHARDS))
+        if shard is None:
+            shards: dict[int, dict] = {number: {} for number in range(SHARDS)}
+            for player, figures in _index(tournament, mark).items():
+                shards[player % SHARDS][player] = figures
+            for number, part in shards.items():
+                store(shard_key(number), part)
+            shard = shards[player_id % SHARDS]
     release(claimed)
-    return shards[player_id % SHARDS].get(player_id)
+    return shard.get(player_id)
 
 
 def figures_claim(tournament: Tournament, mark: Mark) -> str:

@@ -250,7 +250,11 @@ def lookup_or_claim(key: str) -> Any:
     if value is not None:
         return value
     if claim(key, CLAIM_SECONDS):
-        return None
+        # Another request may have stored it and given its claim back since the look above.
+        value = lookup(key)
+        if value is not None:
+            release(key)
+        return value
     deadline = time.monotonic() + WAIT_FOR_OTHER
     while time.monotonic() < deadline:
         time.sleep(0.01)

@@ -11,8 +11,13 @@ from __future__ import annotations
 
 import asyncio
 import errno
+import gc
+import signal
 import socket
 import struct
+import threading
+import time
+import weakref
 
 import pytest
 
@@ -23,6 +28,27 @@ def run(coroutine):
     return client.run_loop(coroutine)
 
 
+def where_a_loop_runs(call):
+    """``call()`` made where an event loop runs in this thread: Playwright's when a browser
+    test ran before in this worker (asyncio.run and run_until_complete refuse then), else
+    one of its own (run_until_complete: no Ctrl-C handler of asyncio.run's, as Playwright's)."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        pass
+    else:
+        return call()
+
+    async def caller():
+        return call()
+
+    loop = asyncio.new_event_loop()
+    try:
+        return loop.run_until_complete(caller())
+    finally:
+        loop.close()
+
+
 def test_run_loop_runs_a_coroutine_where_a_loop_runs_already():
     """Inside a running loop (Playwright's, after a browser test) asyncio.run refuses to start."""
 
@@ -30,11 +56,57 @@ def test_run_loop_runs_a_coroutine_where_a_loop_runs_already():
         await asyncio.sleep(0)
         return 42
 
-    async def caller() -> int:
-        return client.run_loop(answer())
-
     assert client.run_loop(answer()) == 42
-    assert asyncio.run(caller()) == 42
+    assert where_a_loop_runs(lambda: client.run_loop(answer())) == 42
+
+
+def test_run_loop_keeps_nothing_of_a_run():
+    """A run's result is its caller's alone: run_loop keeps no coroutine nor result (it is no cache)."""
+
+    class Result:
+        pass
+
+    async def result() -> Result:
+        return Result()
+
+    kept = weakref.ref(client.run_loop(result()))
+    gc.collect()
+    assert kept() is None
+
+
+def test_the_loopback_check_is_made_once_per_host(monkeypatch):
+    """Every request asks for its host's socket family: the address is parsed once per host, not per request."""
+    parsed = []
+    real = client.ipaddress.ip_address
+    monkeypatch.setattr(client.ipaddress, "ip_address", lambda host: parsed.append(host) or real(host))
+    assert client._family("127.0.0.77") == client._family("127.0.0.77") == socket.AF_INET
+    assert parsed == ["127.0.0.77"]
+
+
+@pytest.mark.skipif(threading.current_thread() is not threading.main_thread(), reason="signals reach the main thread")
+def test_ctrl_c_stops_a_run_in_a_thread_of_its_own_at_once():
+    """Where a loop runs already (Playwright's in a test, a notebook's) the run has a thread of its own:
+    Ctrl-C, raised in the caller's thread, stops it at once, as asyncio.run's own; not when it ends by itself."""
+    stopped = []
+
+    async def long_run() -> None:
+        try:
+            await asyncio.sleep(30)
+        except asyncio.CancelledError:
+            stopped.append(True)
+            raise
+
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    ctrl_c = threading.Timer(0.3, signal.pthread_kill, (threading.main_thread().ident, signal.SIGINT))
+    began = time.monotonic()
+    try:
+        ctrl_c.start()
+        with pytest.raises(KeyboardInterrupt):
+            where_a_loop_runs(lambda: client.run_loop(long_run()))
+    finally:
+        ctrl_c.cancel()
+        signal.signal(signal.SIGINT, before)
+    assert stopped == [True] and time.monotonic() - began < 10
 
 
 @pytest.fixture(params=["selector", "portable"])

@@ -188,3 +188,63 @@ def test_the_figures_claim_is_given_back_once_they_are_stored_and_when_their_com
     with pytest.raises(ZeroDivisionError):
         client.get(player_path(reg))
     assert claim(key, services.CLAIM_SECONDS)  # given back, not held for CLAIM_SECONDS
+
+
+def test_figures_another_page_stored_meanwhile_are_not_computed_again(client, monkeypatch):
+    """A page that missed the figures just before another page stored them and gave its claim back
+    finds them once it holds the claim: not a second computation of every player's figures."""
+    from players import services
+
+    t, series = _drawn(8, standings_public=True)
+    factories.play_series(series)
+    reg = _first(t)
+    assert "Place " in client.get(player_path(reg)).content.decode()  # stored, the claim given back
+    looked, index = services.lookup, services._index
+    missed, computed = [], []
+
+    def before_they_were_stored(key):  # its first look came just before the other page stored them
+        if not missed:
+            missed.append(key)
+            return None
+        return looked(key)
+
+    monkeypatch.setattr(services, "lookup", before_they_were_stored)
+    monkeypatch.setattr(services, "_index", lambda *args: computed.append(args) or index(*args))
+    assert "Place " in client.get(player_path(reg)).content.decode()
+    assert missed and computed == []
+
+
+def test_the_figures_claim_is_given_back_when_storing_them_is_cut_short(client, monkeypatch):
+    """A worker stopped while it stores the figures (gunicorn's timeout raises SystemExit) gives its
+    claim back: the pages do not say "being brought up to date" for CLAIM_SECONDS."""
+    from players import services
+    from standings.cache import results_mark
+    from standings.claims import claim
+
+    t, series = _drawn(8, standings_public=True)
+    factories.play_series(series)
+    reg = _first(t)
+
+    def stopped(*args):
+        raise SystemExit(1)
+
+    monkeypatch.setattr(services, "store", stopped)
+    with pytest.raises(SystemExit):
+        client.get(player_path(reg))
+    assert claim(services.figures_claim(t, results_mark(t)), services.CLAIM_SECONDS)
+
+
+def test_with_a_cache_that_cannot_be_written_the_page_computes_his_figures_itself(client, settings, tmp_path):
+    """No claim can be made nor the figures kept (the cache's folder cannot be made): each page
+    computes them, never "being brought up to date" for ever, never an error."""
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a directory")
+    settings.CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.filebased.FileBasedCache", "LOCATION": str(blocker / "c")}
+    }
+    t, series = _drawn(8, standings_public=True)
+    factories.play_series(series)
+    reg = _first(t)
+    for _again in range(2):
+        page = client.get(player_path(reg)).content.decode()
+        assert "Place " in page and "being brought up to date" not in page
