@@ -252,8 +252,11 @@ def results_mark_per_statement_postgres_up() -> list[str]:
     of 0.6 s (2.1 s instead of 0.35 at 3,000 players). A statement-level trigger sees
     the statement's rows at once (a transition table) and counts each (tournament,
     scope) once. Updates stay per row: PostgreSQL allows no transition table on a
-    trigger with a column list, and the office updates rows one by one. SQLite updates
-    the row in place and keeps its per-row triggers.
+    trigger with a column list. So do many one-row statements in one transaction: each
+    updates the mark row again, as slowly (3,000 in one transaction 1.3 s, 9,000 11 s):
+    write many rows in one statement, as the draw and the rehearsal's registrations do,
+    and update few rows at a time. SQLite updates the row in place and keeps its per-row
+    triggers.
     """
     statements = []
     for table, fires, select in _changes():
