@@ -154,11 +154,13 @@ RESULTS_MARK_SOURCES = [
 
 def _count(select: str, row: str, now: str, distinct: bool = False) -> str:
     """Add one to the counter of every (tournament, scope) the SELECT names for ``row``
-    (``distinct``: a SELECT of many rows names each once, as ON CONFLICT requires)."""
+    (``distinct``: a SELECT of many rows names each once, as ON CONFLICT requires, in
+    one order, so two statements that lock several mark rows lock them alike: no deadlock)."""
+    many = "ORDER BY x.tid, x.scope " if distinct else ""
     return (
         f"INSERT INTO {MARK} (tournament_id, scope, version, changed_at) "
         f"SELECT {'DISTINCT ' if distinct else ''}x.tid, x.scope, 1, {now} "
-        f"FROM ({select.format(row=row)}) x WHERE x.tid IS NOT NULL "
+        f"FROM ({select.format(row=row)}) x WHERE x.tid IS NOT NULL {many}"
         f"ON CONFLICT (tournament_id, scope) DO UPDATE SET version = {MARK}.version + 1, "
         "changed_at = excluded.changed_at"
     )
