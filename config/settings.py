@@ -147,7 +147,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # processes' time at three times the hall (a sampling profile, docs: Benchmarks).
     # In development and the tests (DEBUG on) a connection per request, as before: kept
     # ones broke the test suite's databases between tests (permissions and content types
-    # flushed under a kept connection: not understood yet, see the closing note).
+    # flushed under a kept connection; the cause is not understood yet).
     if DEBUG and "CONN_MAX_AGE" not in os.environ:
         DATABASES["default"]["CONN_MAX_AGE"] = 0
     DATABASES["default"]["OPTIONS"] = {

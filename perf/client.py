@@ -23,7 +23,9 @@ import os
 import socket
 import urllib.parse
 from asyncio.selector_events import BaseSelectorEventLoop
+from collections.abc import Coroutine
 from dataclasses import dataclass
+from typing import Any, TypeVar
 
 #: The address the table profile serves on and sends to (127.0.0.0/8).
 LOOPBACK = "127.0.0.1"
@@ -39,6 +41,9 @@ WAKE_AT = 32 * 1024 if hasattr(socket, "SO_RCVLOWAT") else 0
 _UNDER_WAY = frozenset({0, errno.EINPROGRESS, errno.EAGAIN, errno.EWOULDBLOCK, errno.EALREADY})
 
 
+T = TypeVar("T")
+
+
 @dataclass
 class Response:
     status: int
@@ -46,7 +51,7 @@ class Response:
     body: bytes
 
 
-def run_loop(coroutine):
+def run_loop(coroutine: Coroutine[Any, Any, T]) -> T:
     """``asyncio.run``, in a thread of its own when this thread runs an event loop already
     (a notebook, an async caller, or a test after a browser test: Playwright's sync API
     keeps its loop running in the thread), where ``asyncio.run`` refuses to start.
@@ -70,7 +75,7 @@ def run_loop(coroutine):
             raise
 
 
-def _run_on(loop: asyncio.AbstractEventLoop, coroutine):
+def _run_on(loop: asyncio.AbstractEventLoop, coroutine: Coroutine[Any, Any, T]) -> T:
     """``coroutine`` run to its end on ``loop`` in this thread, cleaned up and closed as by ``asyncio.run``."""
     with asyncio.Runner(loop_factory=lambda: loop) as runner:
         return runner.run(coroutine)
