@@ -28,11 +28,14 @@ NAMES = ["Annegret Vollmer", "Bernd Schulze-Hartmann", "Clara Ng", "Dieter Pfeif
 def offline(context, off: bool = True) -> None:
     """The hall's Wi-Fi gone (or back): for the page and for its service worker, whose own
     requests Playwright's offline switch does not reach (microsoft/playwright#2311)."""
-    context.set_offline(off)
     if off:
+        context.set_offline(True)
         context.route("**", _worker_offline)
     else:
+        # The guard goes first: the "online" event sends the waiting deals at once, and
+        # a send the guard still caught would wait the next pause (up to 15 s) to go again.
         context.unroute("**", _worker_offline)
+        context.set_offline(False)
 
 
 def _worker_offline(route) -> None:
@@ -46,6 +49,22 @@ def open_link(phone, live_server, table) -> None:
     """Open the table's link and wait until its service worker keeps the page."""
     phone.goto(live_server.url + table.entry_url())
     phone.wait_for_selector("html[data-offline=ready]")
+
+
+def wait_until_kept(phone, text: str) -> None:
+    """Until the worker keeps a page saying ``text``: the page hands it over by a message,
+    and the worker stores it in its own time."""
+    phone.evaluate(
+        """async (text) => {
+            for (let i = 0; i < 150; i++) {
+                const kept = await caches.match(location.pathname);
+                if (kept && (await kept.text()).includes(text)) return;
+                await new Promise((resolve) => setTimeout(resolve, 100));
+            }
+            throw new Error("the worker never kept a page saying " + text);
+        }""",
+        text,
+    )
 
 
 def stored(table) -> list[tuple]:
@@ -83,6 +102,7 @@ def test_deals_entered_offline_survive_a_reload_and_are_stored_once_in_order(pho
     assert stored(table) == [(1, 2, 72), (2, 1, 20), (3, None, 0)]
     assert Game.objects.get(table=table, number=3).passed_out
     # The page the worker keeps is the office's latest sheet: a reload offline shows it.
+    wait_until_kept(phone, "3 of 48 deals")
     offline(phone.context)
     phone.reload()
     expect(phone.locator(".progress")).to_contain_text("3 of 48 deals")

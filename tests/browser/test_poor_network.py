@@ -59,11 +59,13 @@ def on_posts(phone, table, answer) -> list[str]:
 
 
 def test_a_deal_that_never_left_the_phone_is_sent_again_and_stored_once(phone, live_server):
-    # The resend waits on the page's clock, which the test moves: "no connection" stays
-    # shown until then (on the real clock it lasts one second, which a loaded CI machine's
-    # polls could miss).
+    # The resend waits on the page's clock, paused once the page is in, which the test
+    # moves: "no connection" stays shown until then (on the real clock it lasts a second,
+    # which a loaded CI machine's polls could miss). ``install`` alone leaves the clock
+    # running.
     phone.clock.install()
     table = open_table(phone, live_server)
+    phone.clock.pause_at(phone.evaluate("Date.now()") + 1_000)
 
     def lose_the_first(n, route):
         route.abort("internetdisconnected") if n == 1 else route.continue_()
@@ -128,8 +130,9 @@ window.fetch = function (url, options) {
 
 
 def test_an_error_answer_is_shown_and_not_repeated(phone, live_server):
-    # The page's timers run on a clock the test moves: a minute of pauses passes at
-    # once, and any resend they would start is counted as the page starts it.
+    # The page's timers run on a fake clock (running, as ``install`` leaves it) that the
+    # test also moves: a minute of pauses passes at once, and any resend they would start
+    # is counted as the page starts it.
     phone.clock.install()
     table = factories.table_of(3)
     phone.add_init_script(f"const ENTRY = {json.dumps(table.entry_url())};" + COUNT_POSTS)
