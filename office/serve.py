@@ -192,9 +192,14 @@ def child_main(sock, series_finished, threads: int, office_url: str, port: int) 
     import django
 
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    django.setup()
-    child_setup(series_finished, office_url, port)
-    workers.serve_child(create_server_on(sock, threads))
+    try:
+        django.setup()
+        child_setup(series_finished, office_url, port)
+        workers.serve_child(create_server_on(sock, threads))
+    except KeyboardInterrupt:
+        # Ctrl-C reaches every process of the terminal (or the first process stops this
+        # one) while it is still starting: it stops without a traceback, as serving it would.
+        pass
 
 
 def child_setup(series_finished, office_url: str, port: int) -> None:
@@ -216,8 +221,10 @@ def behind_proxy() -> bool:
 
 
 def serve_forever(server, children: workers.Children | None = None) -> None:
-    """Serve in this process until Ctrl-C (SIGINT) or SIGTERM (``docker stop``): then close,
-    stop the other serving processes (``children``) and return."""
+    """Start the other serving processes (``children``, not started yet) and serve in this
+    process until Ctrl-C (SIGINT) or SIGTERM (``docker stop``): then close, stop the
+    children and return. A Ctrl-C while the children are still starting (pressed as soon
+    as the banner shows) stops the office the same way, never with a traceback."""
     # The evening's backups (core.backups): every BACKUP_EVERY_MINUTES and after each
     # finished series, in this one serving process.
     from core.backups import start_background
@@ -230,6 +237,8 @@ def serve_forever(server, children: workers.Children | None = None) -> None:
         if hasattr(signal, "SIGTERM"):
             previous = signal.signal(signal.SIGTERM, _interrupt)
     try:
+        if children is not None:
+            children.start()
         server.run()  # returns on KeyboardInterrupt, after closing its sockets
     except KeyboardInterrupt:
         pass

@@ -18,6 +18,7 @@ database. A child that dies is started again.
 from __future__ import annotations
 
 import _thread
+import contextlib
 import logging
 import multiprocessing
 import multiprocessing.connection
@@ -26,7 +27,7 @@ import signal
 import socket
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 logger = logging.getLogger(__name__)
 
@@ -108,7 +109,8 @@ class Children:
             name="skat-office-serve",
             daemon=True,
         )
-        process.start()
+        with interrupts_held():
+            process.start()
         self.started[process.pid or 0] = time.monotonic()
         return process
 
@@ -203,6 +205,30 @@ def relay_series(series_finished, stopping: threading.Event) -> None:
             after_series()
 
 
+def interrupts_held() -> contextlib.AbstractContextManager[None]:
+    """SIGINT blocked in this thread while a child is spawned (not on Windows, which has no
+    signal masks).
+
+    A terminal's Ctrl-C goes to every process of the office. A child that gets it while
+    Python is still starting and importing prints a traceback. The child inherits the
+    block (as CPython's own resource tracker does) and lifts it in :func:`serve_child`,
+    once a Ctrl-C stops it quietly. Here a Ctrl-C meanwhile waits, and is taken when the
+    block ends (or by another thread of this process at once): never lost.
+    """
+    if not hasattr(signal, "pthread_sigmask"):
+        return contextlib.nullcontext()
+    return _blocked({signal.SIGINT})
+
+
+@contextlib.contextmanager
+def _blocked(signals: set[signal.Signals]) -> Iterator[None]:
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, signals)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
 def serve_child(server) -> None:
     """Serve ``server`` (waitress on the shared socket) in a spawned process until it is stopped.
 
@@ -214,6 +240,8 @@ def serve_child(server) -> None:
         signal.signal(signal.SIGTERM, _interrupt)
     _watch_parent()
     try:
+        if hasattr(signal, "pthread_sigmask"):  # blocked from the start (interrupts_held): a Ctrl-C since arrives now
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
         server.run()  # returns on KeyboardInterrupt, its threads stopped
     except KeyboardInterrupt:
         pass

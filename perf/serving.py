@@ -24,7 +24,7 @@ def main(argv: list[str]) -> None:
     processes = int(argv[3]) if len(argv) > 3 else 1
     sock = workers.listening_socket(host, port)
     children = workers.Children(sock, processes - 1, serve.child_main, threads, settings.OFFICE_URL, port)
-    serve.serve_forever(serve.create_server_on(sock, threads), children.start())
+    serve.serve_forever(serve.create_server_on(sock, threads), children)
 
 
 if __name__ == "__main__":

@@ -288,6 +288,49 @@ def test_ctrl_c_or_sigterm_closes_the_server_and_returns():
     assert signal.getsignal(signal.SIGTERM) == before  # restored
 
 
+def test_ctrl_c_while_the_other_processes_start_stops_them_and_returns():
+    """Ctrl-C as soon as the banner shows: the second process is still being spawned."""
+    events = []
+
+    class Server:
+        def run(self):
+            events.append("served")
+
+        def close(self):
+            events.append("closed")
+
+    class Children:
+        def start(self):
+            events.append("starting")
+            raise KeyboardInterrupt
+
+        def stop(self):
+            events.append("children stopped")
+
+    serve.serve_forever(Server(), Children())
+    assert events == ["starting", "closed", "children stopped"]
+
+
+def test_ctrl_c_before_the_office_serves_says_it_stopped_without_a_traceback(started, monkeypatch):
+    def interrupted():
+        raise KeyboardInterrupt  # Ctrl-C while the static files are collected
+
+    monkeypatch.setattr(serve, "collect_static", interrupted)
+    out = io.StringIO()
+    call_command("serve", "--no-input", stdout=out)
+    assert out.getvalue().strip().endswith("The office has stopped.")
+
+
+def test_a_child_stopped_while_it_starts_ends_quietly(monkeypatch):
+    import django
+
+    def interrupted():
+        raise KeyboardInterrupt  # Ctrl-C reaches every process of the terminal
+
+    monkeypatch.setattr(django, "setup", interrupted)
+    assert serve.child_main(None, None, 1, "http://192.168.1.20:8000", 8000) is None
+
+
 def test_behind_the_proxy_its_headers_reach_django_and_without_one_they_do_not(settings, monkeypatch):
     """compose.yaml: SECURE=1 and PROXY_COUNT=1 behind an HTTPS proxy. Without the
     proxy's X-Forwarded-Proto every request is redirected to https again, for ever."""

@@ -72,7 +72,14 @@ class Command(BaseCommand):
         # Before any German text is looked up: a catalogue missing now would stay missing in this process.
         call_command("compiletranslations", verbosity=0, stdout=io.StringIO())
         with translation.override(serve.terminal_language()):
-            self.prepare_and_serve(options)
+            try:
+                self.prepare_and_serve(options)
+            except KeyboardInterrupt:
+                # Ctrl-C before the office served (a migration, the demo, the password
+                # prompt): each of those is one transaction or writes nothing, so nothing
+                # is half done; said as a stop is said, not with a traceback.
+                self.stdout.write("")
+                self.stdout.write(_("The office has stopped."))
 
     def prepare_and_serve(self, options: dict[str, Any]) -> None:
         if settings.DEBUG:
@@ -116,7 +123,7 @@ class Command(BaseCommand):
         self.banner(office_url, detected, login)
         self.stdout.write(_("Data directory: %(path)s") % {"path": settings.DATA_DIR})
         self.stdout.flush()
-        serve.serve_forever(server, children.start())
+        serve.serve_forever(server, children)
         self.stdout.write(_("The office has stopped."))
 
     def ask_password(self, user) -> str:
