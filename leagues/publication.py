@@ -110,9 +110,19 @@ def content_digest(content: bytes) -> str:
     return sha.hexdigest()
 
 
+def host_token() -> str:
+    """A new host token that never starts with "-": given as ``--token -Ky...`` to
+    publish_tournament or import_matchday, such a token (one in 64) was taken for an option
+    and refused ("expected one argument")."""
+    token = secrets.token_urlsafe(32)
+    while token.startswith("-"):
+        token = secrets.token_urlsafe(32)
+    return token
+
+
 def new_host(league, name: str) -> tuple[Host, str]:
     """A host and its token (shown once; only its digest is kept)."""
-    token = secrets.token_urlsafe(32)
+    token = host_token()
     return Host.objects.create(league=league, name=name, token_digest=digest(token)), token
 
 

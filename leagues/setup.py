@@ -9,7 +9,6 @@ would write, so a refused step changes nothing.
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -25,7 +24,7 @@ from tournaments.models import Club, Player, Tournament
 from tournaments.names import identity_key
 
 from .models import REGULARS, Group, Host, League, LeagueTeam, MatchDay, RosterEntry
-from .publication import digest, new_host
+from .publication import digest, host_token, new_host
 
 
 @contextmanager
@@ -336,7 +335,7 @@ def add_host(league: League, name: str) -> tuple[Host, str]:
 
 def new_token(host: Host) -> str:
     """A fresh token for the host: the old one stops working at once (a lost laptop)."""
-    token = secrets.token_urlsafe(32)
+    token = host_token()
     Host.objects.filter(pk=host.pk).update(token_digest=digest(token), active=True)
     return token
 

@@ -8,7 +8,7 @@ import threading
 import pytest
 from django.db import connection
 
-from leagues import setup
+from leagues import publication, setup
 from leagues.models import Group, Host, LeagueTeam, RosterEntry
 from leagues.publication import digest, host_of
 from leagues.setup import RosterRow
@@ -82,6 +82,17 @@ def test_a_withdrawn_host_token_publishes_no_more_and_a_new_one_does():
     assert host_of(fresh) == host and Host.objects.get().token_digest == digest(fresh)
     with pytest.raises(Exception, match="unknown or withdrawn"):
         host_of(token)
+
+
+def test_a_host_token_never_starts_with_a_dash_an_option_would_take_it_for(monkeypatch):
+    """``--token -Ky...`` is an option without its value to argparse: such tokens are drawn again."""
+    league, _group, _teams = factories.league_group(teams=2)
+    drawn = iter(["-first", "-second", "third"])
+    monkeypatch.setattr(publication.secrets, "token_urlsafe", lambda nbytes: next(drawn))
+    _host, token = setup.add_host(league, "SC Kreuz")
+    assert token == "third"
+    drawn = iter(["-again", "fourth"])
+    assert setup.new_token(_host) == "fourth"
 
 
 @pytest.mark.django_db(transaction=True)
