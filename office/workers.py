@@ -91,15 +91,26 @@ class Children:
         self.relay: threading.Thread | None = None
 
     def start(self) -> Children:
-        for _ in range(self.count):
-            self.processes.append(self._spawn())
-        if self.count:
-            self.watcher = threading.Thread(target=self._watch, name="serve-children", daemon=True)
-            self.watcher.start()
-            self.relay = threading.Thread(
-                target=relay_series, args=(self.series_finished, self.stopping), name="serve-series", daemon=True
-            )
-            self.relay.start()
+        """Spawn the children and start watching them.
+
+        A Ctrl-C or SIGTERM meanwhile (pressed as soon as the banner shows) is taken once
+        all is started (:func:`signals_deferred`), so that :meth:`stop` finds every child
+        and thread. Taken at once, it stopped a spawn halfway (the child, left with nothing
+        to read, printed a traceback), a child just spawned went missing from
+        ``processes``, or the watcher was made but not started (``stop`` then failed).
+        Blocking SIGINT in this thread (:func:`interrupts_held`) does not hold it back:
+        another thread of this process (the backups') takes it, and Python raises it here.
+        """
+        with signals_deferred():
+            for _ in range(self.count):
+                self.processes.append(self._spawn())
+            if self.count:
+                self.watcher = threading.Thread(target=self._watch, name="serve-children", daemon=True)
+                self.watcher.start()
+                self.relay = threading.Thread(
+                    target=relay_series, args=(self.series_finished, self.stopping), name="serve-series", daemon=True
+                )
+                self.relay.start()
         return self
 
     def _spawn(self) -> multiprocessing.process.BaseProcess:
@@ -181,7 +192,7 @@ class Children:
         """Stop them all: asked first (SIGTERM, on Windows TerminateProcess), killed after STOP_SECONDS."""
         self.stopping.set()
         for thread in (self.watcher, self.relay):
-            if thread is not None:
+            if thread is not None and thread.ident is not None:  # started
                 thread.join(timeout=2)
         for process in self.processes:
             if process.is_alive():
@@ -212,8 +223,9 @@ def interrupts_held() -> contextlib.AbstractContextManager[None]:
     A terminal's Ctrl-C goes to every process of the office. A child that gets it while
     Python is still starting and importing prints a traceback. The child inherits the
     block (as CPython's own resource tracker does) and lifts it in :func:`serve_child`,
-    once a Ctrl-C stops it quietly. Here a Ctrl-C meanwhile waits, and is taken when the
-    block ends (or by another thread of this process at once): never lost.
+    once a Ctrl-C stops it quietly. In this process the block alone does not hold a
+    Ctrl-C back (another thread takes it and Python raises it in the main thread at
+    once): :meth:`Children.start` defers it too (:func:`signals_deferred`).
     """
     if not hasattr(signal, "pthread_sigmask"):
         return contextlib.nullcontext()
@@ -227,6 +239,36 @@ def _blocked(signals: set[signal.Signals]) -> Iterator[None]:
         yield
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+@contextlib.contextmanager
+def signals_deferred() -> Iterator[None]:
+    """Ctrl-C (SIGINT) and SIGTERM taken when the block ends, not inside it: in the main
+    thread, the only one where Python raises KeyboardInterrupt (elsewhere this does nothing).
+
+    A signal that came meanwhile is raised again as the block ends, to the handler it
+    would have reached (KeyboardInterrupt, or the default: the process ends): delayed,
+    never lost.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    came: list[int] = []
+
+    def note(signum, frame) -> None:
+        came.append(signum)
+
+    previous = {}
+    for signum in (signal.SIGINT, getattr(signal, "SIGTERM", None)):
+        if signum is not None and signal.getsignal(signum) not in (None, signal.SIG_IGN):  # None: not set from Python
+            previous[signum] = signal.signal(signum, note)
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+        for signum in dict.fromkeys(came):
+            signal.raise_signal(signum)
 
 
 def serve_child(server) -> None:

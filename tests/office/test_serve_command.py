@@ -317,7 +317,10 @@ def test_ctrl_c_before_the_office_serves_says_it_stopped_without_a_traceback(sta
 
     monkeypatch.setattr(serve, "collect_static", interrupted)
     out = io.StringIO()
-    call_command("serve", "--no-input", stdout=out)
+    try:
+        call_command("serve", "--no-input", stdout=out)
+    except KeyboardInterrupt:  # uncaught, it would end the whole test run, not fail this test
+        pytest.fail("Ctrl-C while the office prepares left the command: a traceback")
     assert out.getvalue().strip().endswith("The office has stopped.")
 
 
@@ -328,7 +331,10 @@ def test_a_child_stopped_while_it_starts_ends_quietly(monkeypatch):
         raise KeyboardInterrupt  # Ctrl-C reaches every process of the terminal
 
     monkeypatch.setattr(django, "setup", interrupted)
-    assert serve.child_main(None, None, 1, "http://192.168.1.20:8000", 8000) is None
+    try:
+        serve.child_main(None, None, 1, "http://192.168.1.20:8000", 8000)
+    except KeyboardInterrupt:  # uncaught, it would end the whole test run, not fail this test
+        pytest.fail("Ctrl-C while the child starts left child_main: a traceback")
 
 
 def test_behind_the_proxy_its_headers_reach_django_and_without_one_they_do_not(settings, monkeypatch):

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import logging
 import multiprocessing
+import signal
 import threading
 import time
+import types
 
 import pytest
 
@@ -144,3 +146,51 @@ def test_a_start_failing_on_is_tried_until_the_office_stops_and_logged_now_and_t
     logged = [r.getMessage() for r in caplog.records if r.levelno == logging.ERROR]
     assert [m.split("; attempt ")[1].split(")")[0] for m in logged][:3] == ["1", "4", "7"]
     assert all("TypeError: cannot pickle '_thread.lock' object" in m for m in logged)
+
+
+def test_a_ctrl_c_while_the_children_are_spawned_is_taken_once_all_are_started(monkeypatch):
+    """Ctrl-C as soon as the banner shows, while the first of two children is spawned: taken
+    at once, it stopped the spawn halfway (a child printing EOFError) or left a child out
+    of ``processes`` and the watcher unstarted (``stop`` failed with RuntimeError)."""
+    if threading.current_thread() is not threading.main_thread():
+        pytest.skip("Python raises KeyboardInterrupt in the main thread only")
+    spawned: list[FakeProcess] = []
+
+    class Interrupted(FakeProcess):
+        def __init__(self, **kwargs) -> None:
+            super().__init__()
+
+        def start(self) -> None:
+            spawned.append(self)
+            if len(spawned) == 1:
+                signal.raise_signal(signal.SIGINT)  # the terminal's Ctrl-C, amid the first spawn
+
+        def terminate(self) -> None:
+            self.die(-15)
+
+    monkeypatch.setattr(workers, "relay_series", lambda series_finished, stopping: None)
+    made = workers.Children(None, 2, print)
+    made.context = types.SimpleNamespace(Process=Interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        made.start()
+    assert len(spawned) == 2 and made.processes == spawned  # every child spawned is one stop() finds
+    assert made.watcher is not None and made.watcher.is_alive()
+    made.stop()  # no RuntimeError
+    assert not any(process.is_alive() for process in spawned)
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # Ctrl-C is Python's again
+
+
+def test_a_sigterm_while_deferred_reaches_the_handler_it_would_have_reached():
+    if threading.current_thread() is not threading.main_thread():
+        pytest.skip("Python runs signal handlers in the main thread only")
+    if not hasattr(signal, "SIGTERM") or not hasattr(signal, "pthread_kill"):
+        pytest.skip("no SIGTERM to send to oneself here")
+    came: list[str] = []
+    previous = signal.signal(signal.SIGTERM, lambda signum, frame: came.append("handled"))
+    try:
+        with workers.signals_deferred():
+            signal.raise_signal(signal.SIGTERM)
+            came.append("inside")
+        assert came == ["inside", "handled"]
+    finally:
+        signal.signal(signal.SIGTERM, previous)
