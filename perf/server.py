@@ -102,7 +102,9 @@ class Server:
         self.env = os.environ | {
             "SKAT_OFFICE_DATA": self.data_dir,
             "SKAT_OFFICE_BACKUP_DIR": "",
-            "STATIC_ROOT": str(settings.STATIC_ROOT),  # collected once, as the office's own
+            # Collected as the office's own; a test run names a folder of its own in the
+            # environment (tests/conftest.py), which its settings, loaded before, do not show.
+            "STATIC_ROOT": os.environ.get("STATIC_ROOT") or str(settings.STATIC_ROOT),
             "DATABASE_URL": database_url,
             # The scratch standings cache, never the office's own (perf.scratch).
             "CACHE_DIR": cache_dir,

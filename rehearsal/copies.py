@@ -26,8 +26,7 @@ from tournaments.models import (
     Team,
     Tournament,
 )
-from tournaments.names import identity_key
-from tournaments.services import DEFAULT_LOST_GAME_FEES, give_start_numbers
+from tournaments.services import DEFAULT_LOST_GAME_FEES, checked_in, give_start_numbers
 
 #: Settings of the tournament that the copy keeps (its name gets "Practice: " in front).
 COPIED_SETTINGS = (
@@ -134,15 +133,6 @@ def new_practice(players: int, *, series_count: int = 3, rounds: int = 12, seed:
         player = Player.objects.filter(name=name, club=club, membership_number="").first()
         if player is None:
             player = Player.objects.create(name=name, club=club)
-        registrations.append(
-            Registration(
-                tournament=tournament,
-                player=player,
-                paid=True,
-                present=True,
-                start_number=next(numbers),
-                identity_key=identity_key(player.name, player.club_id),
-            )
-        )
+        registrations.append(checked_in(tournament, player, next(numbers)))
     Registration.objects.bulk_create(registrations, batch_size=1000)
     return tournament

@@ -124,6 +124,20 @@ def give_start_numbers(tournament: Tournament, count: int) -> range:
     return range(last + 1, last + count + 1)
 
 
+def checked_in(tournament: Tournament, player: Player, start_number: int, team: Team | None = None) -> Registration:
+    """A registration (not saved: for ``bulk_create``) of a player who came and paid at the
+    desk, with his start number: the demo's and a practice evening's made-up field."""
+    return Registration(
+        tournament=tournament,
+        player=player,
+        team=team,
+        paid=True,
+        present=True,
+        start_number=start_number,
+        identity_key=identity_key(player.name, player.club_id),
+    )
+
+
 def identity_keys(tournament: Tournament, people: list[tuple[str, int | None, bool]]) -> list[str]:
     """The identity key of each new registration (name, club id, namesake allowed).
 

@@ -45,3 +45,10 @@ def test_a_server_never_started_leaves_no_folder():
     del never
     gc.collect()
     assert not Path(folder).exists() and not Path(log).exists()
+
+
+def test_its_static_files_go_where_the_environment_says_not_into_the_checkouts(monkeypatch, tmp_path):
+    """A test run's servers collect into the run's own folder (tests/conftest.py): the
+    checkout's staticfiles/, rewritten under another worker reading it, failed its tests."""
+    monkeypatch.setenv("STATIC_ROOT", str(tmp_path))
+    assert made().env["STATIC_ROOT"] == str(tmp_path)
