@@ -72,7 +72,7 @@ INSTALLED_APPS = [
     # The office's apps, each importing only those above it in this list (tests/test_layers.py).
     "accounts",
     "tournaments",
-    "games",
+    "scoring",
     "signoff",
     "standings",
     "draw",
@@ -85,11 +85,12 @@ INSTALLED_APPS = [
     "tablelink",
     "referees",
     "leagues",
-    "seasons",
-    "packages",
-    "leagueoffice",
+    "leagues.seasons",
+    "leagues.packages",
+    "leagues.office",
     "rehearsal",
     "office",
+    "perf",
 ]
 
 MIDDLEWARE = [
@@ -162,7 +163,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     }
     # Tests use a file too, not Django's shared-cache in-memory database: that one
     # answers a second writer "table is locked" at once instead of waiting, so two
-    # phones at once (tests/games/test_concurrency.py) would not behave as in the hall.
+    # phones at once (tests/scoring/test_concurrency.py) would not behave as in the hall.
     DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / ".test-db.sqlite3")}
 
 
@@ -273,7 +274,7 @@ TIME_ZONE = os.environ.get("TIME_ZONE", "Europe/Berlin")
 USE_I18N = True
 USE_TZ = True
 
-# The help pages (mkdocs.yml, `make docs`): the built site the office serves at /help/ (office/help.py).
+# The help pages (mkdocs.yml, `make docs`): the built site the office serves at /help/ (config/help.py).
 DOCS_ROOT = Path(os.environ.get("DOCS_ROOT") or RESOURCE_DIR / "docs" / "site")
 
 STATIC_URL = "static/"
@@ -305,9 +306,9 @@ PROXY_COUNT = int(os.environ.get("PROXY_COUNT", "0"))
 PLAYER_LOOKUP_FAILURE_LIMIT = int(os.environ.get("PLAYER_LOOKUP_FAILURE_LIMIT", "30"))
 PLAYER_LOOKUP_WINDOW = int(os.environ.get("PLAYER_LOOKUP_WINDOW", "600"))
 # The hall's import of a match-day package fetches only from these league servers
-# (packages.fetching): comma-separated base URLs (https://liga.example.org, also with a
+# (leagues.packages.fetching): comma-separated base URLs (https://liga.example.org, also with a
 # path) or hosts (liga.example.org[:port]). None (the default): https addresses on the
-# internet only, never one in the hall's network or on the laptop (packages.fetching). Set
+# internet only, never one in the hall's network or on the laptop (leagues.packages.fetching). Set
 # with no entry that names an http(s) host: nothing is fetched (a system check warns: packages.W001).
 SKAT_LEAGUE_SERVERS = env_list("SKAT_LEAGUE_SERVERS", [])
 # The host-token endpoints of a league server (leagues.publication.host_of_request): after

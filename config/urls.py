@@ -7,18 +7,18 @@ from django.urls import include, path, re_path
 
 from accounts.throttle import LoginView, ThrottledAdminAuthenticationForm
 from config.health import healthz
+from config.help import help_page
 from config.language import switch_language
 from dashboard import urls as dashboard_urls
 from draw import urls as draw_urls
 from leagues import public_urls as league_public_urls
+from leagues.seasons import urls as season_urls
 from money import urls as money_urls
-from office.help import help_page
 from players import urls as player_urls
 from printing import urls as printing_urls
 from rankings import urls as ranking_urls
 from referees import table_urls as referee_table_urls
 from rehearsal import urls as rehearsal_urls
-from seasons import urls as season_urls
 from signoff import urls as signoff_urls
 from standings import urls as standings_urls
 from tablelink import urls as tablelink_urls
@@ -68,7 +68,7 @@ urlpatterns = [
     path("lang/<str:code>/", switch_language, name="language"),
     # Can this office serve? One query, one cache round-trip, no session (config/health.py).
     path("healthz", healthz, name="healthz"),
-    # The help pages: the built docs, English at /help/, German at /help/de/ (office/help.py).
+    # The help pages: the built docs, English at /help/, German at /help/de/ (config/help.py).
     re_path(r"^help/(?P<path>.*)$", help_page, name="help"),
     path("s/", include((TABLE, "table"))),
     # The player's own page by its private link, and the lookup that leads to it.
@@ -79,11 +79,11 @@ urlpatterns = [
     # The league managers' pages and the hosts' publication endpoint.
     path("league/", include("leagues.urls")),
     # The end of a league's season: rules, deductions, forfeits, the rollover, the individual ranking.
-    path("league/", include("seasons.urls")),
+    path("league/", include("leagues.seasons.urls")),
     # The match-day package: the hosts' endpoint, the managers' download, the hall's import.
-    path("league/", include("packages.urls")),
-    # The league office: the administrator's rights page, the match reports (leagueoffice/urls.py).
-    path("league/", include("leagueoffice.urls")),
+    path("league/", include("leagues.packages.urls")),
+    # The league office: the administrator's rights page, the match reports (leagues/office/urls.py).
+    path("league/", include("leagues.office.urls")),
     # Rankings over many tournaments (Jahreswertung, cup): their directors' pages.
     path("rankings/", include("rankings.urls")),
 ]

@@ -1,6 +1,6 @@
 """The office grid's pages: type a table's paper list at the desk (director or referee).
 
-Thin: :mod:`games.grid` reads and values the rows (the phone form, so the rules
+Thin: :mod:`scoring.grid` reads and values the rows (the phone form, so the rules
 engine) and saves them through the phone's own path in one transaction;
 :mod:`skat.paperline` reads a typed line. ``?list=second`` types the second list.
 """
@@ -18,8 +18,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from core.params import number_param
-from games import grid, tablesheet
-from games.describe import game_text
+from scoring import grid, tablesheet
+from scoring.describe import game_text
 from signoff.confirm import is_signed
 from skat.paperline import LETTERS_OF
 from tournaments.lookups import names_by_seat

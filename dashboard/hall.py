@@ -24,7 +24,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from games.models import Game
+from scoring.models import Game
 from tournaments.models import Series, Table
 
 from .models import HallCheck

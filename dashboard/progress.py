@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.db.models import Count
 
-from games.lists import differing_deals
-from games.models import Game
+from scoring.lists import differing_deals
+from scoring.models import Game
 from signoff.confirm import confirmable
 from tournaments.models import Series
 
@@ -56,7 +56,7 @@ def table_progress(series: Series) -> list[TableProgress]:
         .annotate(n=Count("table_id"))
     )
     deals = {3: series.tournament.deals_per_table(3), 4: series.tournament.deals_per_table(4)}
-    # Where the table's second list differs from its sheet (games.lists): one query.
+    # Where the table's second list differs from its sheet (scoring.lists): one query.
     differing = differing_deals(series.tables.all())
     tables = [
         TableProgress(

@@ -15,10 +15,10 @@ from django.utils.translation import gettext as _
 from core.addresses import loopback_office
 from core.params import number_param
 from draw.series import seats_editable
-from games import tablesheet
-from games.lists import differing_deals
-from games.models import ControlEntry, Game
-from games.state import play_started
+from scoring import tablesheet
+from scoring.lists import differing_deals
+from scoring.models import ControlEntry, Game
+from scoring.state import play_started
 from signoff import confirm as signoff
 from tournaments.forms import MoveForm, SwapForm
 from tournaments.lookups import series_or_404

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from games.lists import tables_with_deals
+from scoring.lists import tables_with_deals
 from skat.draw import draw
 from skat.rules import RuleError, gettext_noop
 from tournaments.models import Series, Table, Tournament

@@ -3,7 +3,7 @@ a redraw share (draw.arrivals, draw.redraw).
 
 Every change runs in one transaction that first locks the tournament's row (two
 directors queue, and a draw cannot run meanwhile) and then the series' tables in id
-order (a deal entered from a phone locks its table too, games.entry): a table where a
+order (a deal entered from a phone locks its table too, scoring.entry): a table where a
 deal is entered, on the sheet or the second list, is never changed (3.1.2). A changed
 table gets a new link: its old QR code and PINs stop working (the PINs hang on the
 link, signoff.pins), so the reprinted card and slips are the only valid ones.
@@ -16,7 +16,7 @@ from itertools import combinations
 
 from django.db.models import Prefetch
 
-from games.lists import tables_with_deals
+from scoring.lists import tables_with_deals
 from skat.draw import Entrant, conflicts
 from skat.rules import RuleError, gettext_noop
 from tournaments.models import Registration, Seat, Series, Table, Tournament, new_token

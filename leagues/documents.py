@@ -1,5 +1,5 @@
 """The league's PDFs: the season table, and the writer the match report (Spielbericht,
-leagueoffice.report_pdf) prints with too."""
+leagues.office.report_pdf) prints with too."""
 
 from __future__ import annotations
 

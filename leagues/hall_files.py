@@ -26,8 +26,8 @@ from dataclasses import dataclass, field
 
 from django.contrib.auth import get_user_model
 
-from games.models import Game
 from referees.corrections import CORRECTABLE_FIELDS, add_game, correct_game, restore_game, void_game
+from scoring.models import Game
 from skat.rules import RuleError
 from tournaments.models import Player, Registration, Seat, Table, Team
 

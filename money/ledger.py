@@ -1,6 +1,6 @@
 """Each table's settlement (5.5.5) and fee account, loaded in a fixed number of queries.
 
-The ratings come from :func:`games.tablesheet.build` over the stored games (nothing is
+The ratings come from :func:`scoring.tablesheet.build` over the stored games (nothing is
 valued again), the settlement from :mod:`skat.settlement` and the money from
 :mod:`skat.fees` with the tournament's own rule tables.
 """
@@ -14,7 +14,7 @@ from decimal import Decimal
 
 from django.db.models import Count, Exists, OuterRef, Prefetch
 
-from games import tablesheet
+from scoring import tablesheet
 from skat import fees
 from skat.fees import FeeError
 from skat.rating import Rating
@@ -100,7 +100,7 @@ def settlements(tournament, series_list, table_pk: int | None = None) -> list[Ta
     Seven queries whatever the number of tables: tables, seats, games, registrations and
     the tournament's three fee tables.
     """
-    from games.models import Game
+    from scoring.models import Game
     from tournaments.models import Registration
 
     series_list = list(series_list)
@@ -232,9 +232,9 @@ def table_counts(tournament, series_list) -> dict[int, list[fees.TableCounts]]:
     Four queries of a row per table whatever the size: the tables, their seats counted
     with who pays the entry fee or the list fee there (the registrations asked in the
     database), the games each seat lost (the stored seat totals,
-    :class:`games.models.SeatTotal`, as the standings read them) and the passed-out deals.
+    :class:`scoring.models.SeatTotal`, as the standings read them) and the passed-out deals.
     """
-    from games.models import Game, SeatTotal
+    from scoring.models import Game, SeatTotal
     from tournaments.models import Registration, Seat, Table
 
     series_ids = [s.pk for s in series_list]

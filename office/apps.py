@@ -2,15 +2,17 @@ from django.apps import AppConfig
 
 
 class OfficeConfig(AppConfig):
-    """The composition layer: tools that drive the whole office (demo, bench, loadtest).
+    """The program a director runs: ``skat-office`` and ``manage.py serve``, the demo,
+    the backups and their restore.
 
-    It may import every app below it (tournaments, scoring, referees); nothing imports it.
+    It may import every app and ``config`` below it; only ``perf`` (which measures it)
+    imports it.
     """
 
     name = "office"
 
     def ready(self) -> None:
-        # A backup after each finished series (issue 25): the dashboard announces it,
+        # A backup after each finished series: the dashboard announces it,
         # core.backups' background maker (started by serve) makes it.
         from core.backups import after_series
         from dashboard.signals import series_finished

@@ -16,8 +16,8 @@ from django.db import transaction
 
 from config import datadir
 from draw.series import draw_series
-from games.models import Game
 from rehearsal.deals import random_game
+from scoring.models import Game
 from signoff.confirm import mark_on_paper
 from tournaments.models import Club, Player, Registration, Series, Team, Tournament
 from tournaments.services import DEFAULT_LOST_GAME_FEES, checked_in, give_start_numbers

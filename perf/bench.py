@@ -28,8 +28,8 @@ from django.test import Client
 from django.test.utils import override_settings
 
 from draw.series import previous_meetings
-from games.models import Game
 from office.demo import random_game
+from scoring.models import Game
 from skat.draw import Entrant, draw
 from standings.ranking import standings
 from tournaments.models import Registration, Series, Tournament
@@ -72,7 +72,7 @@ def measure_standings(ctx: Context) -> Result:
     """Overall standings of every player against one bare GROUP BY over the games.
 
     The standings themselves read the seat totals the database triggers keep
-    (games.models.SeatTotal), not the games; the floor is the GROUP BY they replace.
+    (scoring.models.SeatTotal), not the games; the floor is the GROUP BY they replace.
 
     Both are quick (tens of milliseconds), so each is run at least 21 times, the two
     alternating: a busy moment of the machine then slows both, not just one, and the

@@ -15,8 +15,8 @@ import time
 from django.db import connection
 
 from draw.series import draw_series
-from games.models import Game
 from rehearsal.deals import entry_data, random_game
+from scoring.models import Game
 from tournaments.models import Club, Player, Registration, Series, Team, Tournament
 
 from .timing import Log

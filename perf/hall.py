@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from django.db import connections
 from django.urls import reverse
 
-from games.models import ControlEntry, Game
+from scoring.models import ControlEntry, Game
 from tournaments.models import Series, Table, Tournament
 
 from .client import HALL, request, run_loop

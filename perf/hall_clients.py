@@ -2,7 +2,7 @@
 
 A table plays a deal every 60-120 s (``Pace``). Its sheet phone enters it through the
 table link as soon as it is played; the second list's phone (the table's control link,
-games.lists) enters the same deal a few seconds later. Each phone keeps its deals in
+scoring.lists) enters the same deal a few seconds later. Each phone keeps its deals in
 order as the offline-first page does: a deal whose answer does not come (timeout, an
 error) is sent again with the same ``client_id`` until the office confirms it, and
 the next deal waits for it. A spectator reloads the public standings every 30 s and,

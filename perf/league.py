@@ -14,10 +14,10 @@ import random
 from dataclasses import dataclass
 
 from draw.series import draw_series
-from games.models import Game
 from leagues import lineups
 from leagues.models import Group, League, LeagueTeam, MatchDay, RosterEntry
 from office.demo import random_game
+from scoring.models import Game
 from tournaments.models import Club, Player, Series
 
 #: Players on a team's roster: four regulars and two reserves.

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from django.db import connections
 
 from draw.series import draw_series
-from games.models import Game
+from scoring.models import Game
 from standings.ranking import seat_totals_differ, standings
 from tournaments.models import Player, Registration, Table, Tournament
 

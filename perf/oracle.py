@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable
 
-from games.models import Game
+from scoring.models import Game
 from skat.rating import Rating
 from skat.sheet import evaluate_sheet
 from tournaments.models import Table, Tournament

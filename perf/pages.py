@@ -25,8 +25,8 @@ from django.test import Client
 from django.test.utils import override_settings
 from django.urls import NoReverseMatch, reverse
 
-from games.models import Game
 from referees.models import RefereeAssignment
+from scoring.models import Game
 from tournaments.models import Registration, Table, Tournament
 
 from .league import Season, build_season

@@ -23,8 +23,8 @@ from pathlib import Path
 from django.db import connections
 from django.urls import reverse
 
-from games.models import Game
 from leagues.models import MatchDay, Publication
+from scoring.models import Game
 
 from . import national, national_pages
 from .client import LOOPBACK, request, run_loop

@@ -2,7 +2,7 @@
 
 from django.contrib import admin
 
-from games.admin import ReadOnly
+from scoring.admin import ReadOnly
 
 from .models import Correction, Dispute, RefereeAssignment, Reopening
 

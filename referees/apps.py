@@ -6,7 +6,7 @@ class RefereesConfig(AppConfig):
 
     def ready(self) -> None:
         # Fill the hooks the apps below declare (docs, "Layout"): they never import referees.
-        from games import hooks as scoring_hooks
+        from scoring import hooks as scoring_hooks
         from tournaments import hooks as tournaments_hooks
 
         from . import corrections, panels, permissions

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 
 from django.db import models, transaction
 
-from games.models import Game, SeatConfirmation, SignOff
+from scoring.models import Game, SeatConfirmation, SignOff
 from skat.rules import RuleError, gettext_noop
 from tournaments.models import Series, Table
 
@@ -44,13 +44,13 @@ CORRECTABLE_FIELDS: tuple[str, ...] = (*Game.ENTERED_FIELDS, "irregularity")
 
 def latest_reason() -> models.Subquery:
     """Each game's latest correction's reason, as a subquery of the games' own query
-    (fills games.hooks.correction_reason: the sheets mark corrected deals)."""
+    (fills scoring.hooks.correction_reason: the sheets mark corrected deals)."""
     latest = Correction.objects.filter(game=models.OuterRef("pk")).order_by("-made_at", "-pk")
     return models.Subquery(latest.values("reason")[:1])
 
 
 def corrected() -> models.Q:
-    """The games a referee corrected (fills games.hooks.corrected)."""
+    """The games a referee corrected (fills scoring.hooks.corrected)."""
     return models.Q(corrections__isnull=False)
 
 
@@ -76,7 +76,7 @@ def _apply(
     _check_paragraph(dispute, paragraph)
     with transaction.atomic():
         # The table first, as game entry locks it: one table's writers queue in one order
-        # (saving the game also updates its seats' totals, games.models.SeatTotal).
+        # (saving the game also updates its seats' totals, scoring.models.SeatTotal).
         Table.objects.lock(Game.objects.filter(pk=game_id).values("table_id")[:1])
         game = Game.objects.select_for_update().select_related("table").get(pk=game_id)
         if game.version != expected_version:

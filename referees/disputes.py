@@ -13,7 +13,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games.models import Game
+from scoring.models import Game
 from tournaments.models import Table
 
 from .models import Dispute

@@ -8,8 +8,8 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.forms import AccountForm
 from core.name_checks import validate_name
-from games.forms import FIELD_PARAGRAPHS, GameForm
-from games.models import IRREGULARITY_CHOICES, Game
+from scoring.forms import FIELD_PARAGRAPHS, GameForm
+from scoring.models import IRREGULARITY_CHOICES, Game
 from tournaments.models import Table
 
 from . import disputes, paragraphs

@@ -208,7 +208,7 @@ class Reopening(models.Model):
 
 
 def _game_field(name: str):
-    from games.models import Game
+    from scoring.models import Game
 
     return Game._meta.get_field(name)
 

@@ -52,7 +52,7 @@ def _clone(
     the fields in ``fixed`` set on every copy: {old pk: copy}.
 
     In one statement (per thousand rows): the results mark counts a statement once on
-    PostgreSQL (games/migrations/0013), where one save per row updated the copy's mark row
+    PostgreSQL (scoring/migrations/0013), where one save per row updated the copy's mark row
     once per row in this one transaction, 11.7 s for 3,000 registrations instead of 0.9.
     """
     olds, copies = [], []

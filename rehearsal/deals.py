@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 import uuid
 
-from games.models import Game
+from scoring.models import Game
 from skat.rules import GAME_VALUES, Contract, RuleError
 from skat.sheet import active_seats
 

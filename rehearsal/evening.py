@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 from dashboard.progress import finish_series
 from draw.series import draw_series
-from games.models import SignOff
+from scoring.models import SignOff
 from signoff.pins import seat_pin
 from tournaments.models import Series, Table, Tournament
 
@@ -28,7 +28,7 @@ from .phones import InProcess, Phone, Tally
 
 #: How often a table does what a referee then practises on (of the tables of a series).
 #: (every n-th table, from table number ...): a 12-player evening has one table of each.
-SECOND_LIST = (3, 2)  # keeps the second list too (games.lists)
+SECOND_LIST = (3, 2)  # keeps the second list too (scoring.lists)
 CORRECTION = (4, 1)  # corrects one deal on the link (5.5.3)
 DISPUTE = (6, 2)  # calls a referee (4.5.10)
 ON_PAPER = (7, 3)  # leaves its sheet unconfirmed: a referee marks it signed on paper

@@ -20,7 +20,7 @@ and the director or a referee lifts a seat's lock (:func:`lift_pin_lock`, the re
 table page) or marks the sheet signed on paper. A refusal while locked is not counted,
 so it never prolongs the lock.
 
-While the table's second list differs from the sheet (games.lists), the players cannot
+While the table's second list differs from the sheet (scoring.lists), the players cannot
 confirm: the scorekeepers bring their lists in line, or a referee decides that the sheet
 stands as it is (:func:`accept_sheet`; DOMAIN: the seat-1 list counts unless the players
 or a referee agree otherwise).
@@ -38,8 +38,8 @@ from django.utils.formats import time_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games.lists import differing_deals, number_ranges
-from games.models import ControlEntry, Game, ListsAccepted, PinFailure, SeatConfirmation, SignOff
+from scoring.lists import differing_deals, number_ranges
+from scoring.models import ControlEntry, Game, ListsAccepted, PinFailure, SeatConfirmation, SignOff
 from tournaments.models import Series, Table
 
 from .pins import pin_matches
@@ -134,7 +134,7 @@ def state(
     """The table's sign-off state (a few small queries; the table page shows one table).
 
     ``signoff``: the table's SignOff (or None) when the caller read it already, e.g. under
-    the table's lock while saving a deal (games.entry): not read a second time."""
+    the table's lock while saving a deal (scoring.entry): not read a second time."""
     if entered is None:
         entered = Game.objects.filter(table=table).count()
     if signoff is UNREAD:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from games.forms import PinForm
+from scoring.forms import PinForm
 from tournaments.models import Table
 
 from . import confirm as signoff

@@ -12,7 +12,7 @@ from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from games.forms import PinForm
+from scoring.forms import PinForm
 from tournaments.lookups import names_by_seat, table_of_link
 
 from . import confirm as signoff

@@ -3,7 +3,7 @@
 3,000 players' phones and every projector ask for the same standings again and again;
 the results change a few times a second at most. So what a standings page shows is
 kept in Django's cache (settings.CACHES: files every gunicorn worker shares) under the
-tournament's **results mark** (:class:`games.models.ResultsMark`, counted by database
+tournament's **results mark** (:class:`scoring.models.ResultsMark`, counted by database
 triggers on every change of what the pages show), and each page goes out with an ETag
 and a Last-Modified made from the mark: a browser that asks again while nothing
 changed gets a 304 after two small queries, and a stale cache entry is never read,
@@ -32,7 +32,7 @@ from django.utils.http import http_date
 from django.utils.translation import get_language
 from django.views.decorators.http import condition
 
-from games.models import ResultsMark
+from scoring.models import ResultsMark
 from tournaments.models import Tournament
 
 from .claims import CLAIM_SECONDS, claim, fresh, release

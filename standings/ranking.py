@@ -2,7 +2,7 @@
 
 Each seat's game points, games won and games lost are the games it declared, summed
 per (table, declarer seat). Database triggers keep those sums in
-:class:`games.models.SeatTotal` as games are entered, corrected, voided or imported,
+:class:`scoring.models.SeatTotal` as games are entered, corrected, voided or imported,
 so a standings page reads one row per seat instead of grouping every game of the
 tournament; :func:`seat_aggregates` is the same sum as one GROUP BY over the games,
 the reference the stored rows are checked against (:func:`seat_totals_differ`).
@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from django.db import connections
 from django.db.models import Count, IntegerField, Q, Sum, Value
 
-from games.models import Game, SeatTotal
+from scoring.models import Game, SeatTotal
 from skat.rating import Ranked, Rating, opponent_bonus, rank
 
 
@@ -75,7 +75,7 @@ def seat_aggregates(games) -> list[tuple]:
 def stored_seat_totals(tables) -> list[tuple]:
     """The rows of :func:`seat_aggregates` for the games of ``tables``, as the triggers keep them.
 
-    Reads :class:`games.models.SeatTotal`: one row per seat that has declared, not
+    Reads :class:`scoring.models.SeatTotal`: one row per seat that has declared, not
     one per game. A row may be all zeros once its games are deleted; it sums to nothing.
     """
     query = SeatTotal.objects.filter(table__in=tables.values("pk")).order_by()
@@ -224,7 +224,7 @@ def _team_lot_key(row: TeamStanding) -> str:
 def _seats_with_totals(series_ids) -> list[tuple]:
     """(table id, player id, points, won, lost) of every seat of the series; None where a seat declared nothing.
 
-    The seats joined to their :class:`games.models.SeatTotal` on (table, seat number)
+    The seats joined to their :class:`scoring.models.SeatTotal` on (table, seat number)
     in the database: one row per seat, which is what costs on a 3,000-player page.
     Plain SQL because the two tables meet on two columns, which the ORM cannot join;
     the series subquery is the ORM's.

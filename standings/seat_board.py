@@ -4,8 +4,8 @@ When a series is drawn and its first deal not yet entered, 3,000 players want on
 from the wall: their table. The projector then turns through every seated player by
 surname, :data:`PER_SCREEN` to a screen (two columns of 20, in the standings' type), and
 after the last screen through the standings, then the seats again, until the series'
-first deal starts it (games.entry: the series is then running). Each screen is made once
-per results mark: a draw, a swap or a move after it changes the mark (games.triggers),
+first deal starts it (scoring.entry: the series is then running). Each screen is made once
+per results mark: a draw, a swap or a move after it changes the mark (scoring.triggers),
 so the wall shows every change of the seating.
 """
 
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from django.db.models import Exists, OuterRef
 
-from games.models import Game
+from scoring.models import Game
 from tournaments.models import Registration, Seat, Series, Tournament
 
 #: Players on one screen: two columns of :data:`COLUMN` rows.

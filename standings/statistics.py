@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from django.db.models import Avg, Count, Max, Q, Sum
 
-from games.models import Game
+from scoring.models import Game
 from skat.rules import Contract
 
 SUITS = [Contract.DIAMONDS.value, Contract.HEARTS.value, Contract.SPADES.value, Contract.CLUBS.value]

@@ -15,7 +15,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.http import require_POST
 
 from dashboard import hall
-from games.models import Game
+from scoring.models import Game
 from tournaments.models import Series, Table
 
 

@@ -2,7 +2,7 @@
 
 The link's token is the only key: it opens its own table and nothing else. A table has
 two links: the sheet's (``Table.token``, the list that counts) and the second list's
-(``Table.control_token``, kept by another player and only compared, games.lists);
+(``Table.control_token``, kept by another player and only compared, scoring.lists);
 both open the same pages, each for its own list. Views stay thin; the engine values
 games (forms.py) and entry.py saves them exactly once.
 """
@@ -26,12 +26,12 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from core.addresses import absolute_link
 from core.params import number_param
 from core.rule_messages import rule_message
-from games import entry, lists, tablesheet
-from games.describe import legend
-from games.forms import ControlEntryForm, GameForm, phone_checks
-from games.models import ConflictingEntry, ControlEntry, Deal, Game
-from games.models.deals import TABLE_LINK, UNSHOWN_FIELDS
-from games.preview import preview_response
+from scoring import entry, lists, tablesheet
+from scoring.describe import legend
+from scoring.forms import ControlEntryForm, GameForm, phone_checks
+from scoring.models import ConflictingEntry, ControlEntry, Deal, Game
+from scoring.models.deals import TABLE_LINK, UNSHOWN_FIELDS
+from scoring.preview import preview_response
 from signoff import confirm as signoff
 from signoff.confirm import is_signed
 from signoff.context import table_link_context
@@ -141,7 +141,7 @@ def _context(request: HttpRequest, link: Link, form: GameForm | None, known: obj
 
 
 def _other_device(table: Table, games: list[Deal], names: list[str], state: signoff.SignOffState) -> list[tuple]:
-    """The deals another device sent with other values, not settled yet (games.entry.taken_by):
+    """The deals another device sent with other values, not settled yet (scoring.entry.taken_by):
     (number, the sheet's line, the other device's, what differs). One query. Settled too
     where a referee decided that the sheet stands (awaiting: not in ``state.lists_differ``)
     and once the players confirmed the sheet."""

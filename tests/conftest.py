@@ -45,7 +45,7 @@ HEAVY = {
 #: (the load test and bench scratch databases, the publication memory children).
 AGNOSTIC = {
     "tests/test_layers.py",
-    "tests/games/test_evaluate_command.py",
+    "tests/scoring/test_evaluate_command.py",
     "tests/config/test_security.py",
     "tests/office/test_loadtest_command.py",
     "tests/office/test_bench_command.py",

@@ -9,7 +9,7 @@ import uuid
 from django.contrib.auth import get_user_model
 
 from draw.series import draw_series
-from games.models import ControlEntry, Game
+from scoring.models import ControlEntry, Game
 from tournaments.models import Club, Player, Registration, Seat, Series, Table, Tournament
 
 _counter = itertools.count(1)
@@ -132,7 +132,7 @@ def control_entry(table: Table, number: int, **fields) -> ControlEntry:
 
 def phone_form(table, number: int = 1):
     """A valid entry form for deal ``number`` of ``table``, as a phone sends it (seats 1-3 named A, B, C)."""
-    from games.forms import GameForm
+    from scoring.forms import GameForm
 
     fields = {"declarer_seat": 1, "contract": "clubs", "tops": 2, "declarer_points": 80}
     form = GameForm(

@@ -42,8 +42,8 @@ from django.db import connection
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from games.models import Game, PinFailure, SignOff
 from referees.models import Dispute, RefereeAssignment
+from scoring.models import Game, PinFailure, SignOff
 from signoff.pins import seat_pin
 from tests import factories
 from tournaments.models import Registration, Seat, Series, Table
@@ -465,7 +465,7 @@ def match_day_package_file(w) -> dict:
     """The package of the world's match day as another league (a new key): importing it writes."""
     import json
 
-    from packages.export import host_match_days, package
+    from leagues.packages.export import host_match_days, package
 
     data = package(w.host, host_match_days(w.host))
     data["league"]["name"] = "Importliga"
@@ -500,7 +500,7 @@ def season_rules_data(w) -> dict:
 
 
 def a_league_with_a_deduction_and_a_forfeit(w) -> None:
-    from seasons import services
+    from leagues.seasons import services
 
     a_league(w)
     w.deduction = services.deduct(w.teams[0], 1, "late report", user=w.users["director"])
@@ -590,7 +590,7 @@ MATRIX: list[Row] = [
     ),
     # The health check (config/health.py): public, for a monitor; it writes nothing.
     Row("healthz", get=EVERYONE),
-    # The help pages (the built docs, office/help.py): everyone may read them.
+    # The help pages (the built docs, config/help.py): everyone may read them.
     Row("help", lambda w, token: {"path": ""}, get=EVERYONE),
     # The director's pages.
     Row("director:home", get=EVERYONE),
@@ -987,7 +987,7 @@ MATRIX: list[Row] = [
     Row("leagues:substitute", match_day, post=STAFF, data=substitution_data, prepare=a_league_in_series_1),
     Row("leagues:check", match_day, post=STAFF, data=lambda w: {"note": "ok"}, prepare=a_league_in_series_1),
     Row("leagues:binding", match_day, post=STAFF, prepare=a_league_in_series_1, writes=False),
-    # The league office (leagueoffice/urls.py): the match report (the league's managers) and
+    # The league office (leagues/office/urls.py): the match report (the league's managers) and
     # the rights page (the office's administrator only: the world's director is refused).
     Row("leagueoffice:report", match_day, get=STAFF, prepare=a_league),
     Row("leagueoffice:report_pdf", match_day, get=STAFF, prepare=a_league),
@@ -1082,7 +1082,7 @@ MATRIX: list[Row] = [
         prepare=a_league_with_a_host,
     ),
     Row("leagues:publish", post=dict.fromkeys(EVERYONE, 401), prepare=a_league),
-    # The end of a season (seasons/urls.py): the managers'; the individual ranking also public.
+    # The end of a season (leagues/seasons/urls.py): the managers'; the individual ranking also public.
     Row("seasons:end", league, get=STAFF, prepare=a_league),
     Row("seasons:rules", league, post=STAFF, data=season_rules_data, prepare=a_league),
     Row(
@@ -1133,7 +1133,7 @@ MATRIX: list[Row] = [
         get=EVERYONE,
         prepare=a_league_published,
     ),
-    # The match-day package (packages/urls.py): the host's token, the managers' download, the
+    # The match-day package (leagues/packages/urls.py): the host's token, the managers' download, the
     # hall's import (for whoever manages a league or may set one up; a new league needs that
     # permission: the superuser's, the director manages the world's league only).
     Row("packages:api_package", get=dict.fromkeys(EVERYONE, 401), prepare=a_league_with_a_hosted_match_day),

@@ -210,7 +210,7 @@ def url_kwargs(w: SimpleNamespace) -> dict[str, object]:
         "kind": "pdf",  # a ranking's file: CSV and XLSX are the variants in EXPORTS
         "sheet": "Ranking",
         "rest": "",
-        "path": "",  # the help pages (office/help.py): their index
+        "path": "",  # the help pages (config/help.py): their index
         "code": "de",  # the language switch (config/language.py): a redirect, no file
     }
 

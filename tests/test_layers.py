@@ -1,14 +1,22 @@
-"""The office's shape: packages that import only downwards, no module cycles, short modules,
+"""The office's shape: apps that import only downwards, no module cycles, short modules,
 apps of about 25 modules, each rendering its own templates.
 
-The order is :data:`ORDER` (the docs' "Layout" page says what each package holds and
-where a new feature goes): the engine ``skat`` (the standard library only), ``core``,
-the Django apps by noun, then the composition (``office``, ``config``).
+The order is :data:`ORDER` (the docs' "Layout" page says what each app holds and where a
+new feature goes): the engine ``skat`` (the standard library only), ``core``, the Django
+apps by noun in the order ``settings.INSTALLED_APPS`` lists them, then the composition:
+``config`` (the settings, the root URLs, the help), ``office`` (the program a director
+runs) and ``perf`` (the bench and the load test, which measure the office).
+
+An app may sit inside another's folder (``leagues.seasons`` in ``leagues/``): a module
+belongs to the app whose dotted name is the longest prefix of its own, so
+``leagues.seasons.services`` is ``leagues.seasons``'s and ``leagues.results`` is
+``leagues``'s. A folder holds apps of neighbouring layers only, never apps both below and
+above another top-level package's.
 
 Every import statement counts, also one inside a function: a lazy import is still a
 dependency. A lower app that must show something of a higher one defines a hook
-(``tournaments.hooks``, ``games.hooks``, ``referees.hooks``) that the higher app fills in
-its AppConfig.
+(``tournaments.hooks``, ``scoring.hooks``, ``referees.hooks``; the "Layout" page maps
+them) that the higher app fills in its AppConfig.
 """
 
 from __future__ import annotations
@@ -23,29 +31,38 @@ import pytest
 from django.conf import settings
 
 ROOT = Path(__file__).resolve().parent.parent
-#: The office's packages, lowest first: each imports only those before it (the docs'
-#: "Layout" page says what each holds and where a new feature goes). Below the Django apps:
-#: the engine and the shared helpers; the apps in the order settings.INSTALLED_APPS lists
-#: them, the one table of that order.
+#: Composition, on top and in this order: config (settings, root URLs), office (serve, the
+#: CLI, the demo, backups; it runs on config) and perf (bench and load test; they run the
+#: office). The last two are the last apps of settings.INSTALLED_APPS.
+TOP = ("config", "office", "perf")
+#: The office's apps by dotted name, lowest first: each imports only those before it.
+#: Below the Django apps the engine and the shared helpers; the apps in the order
+#: settings.INSTALLED_APPS lists them, the one table of that order.
 ORDER = (
     "skat",
     "core",
     *[
         app
         for app in settings.INSTALLED_APPS
-        if "." not in app and (ROOT / app / "apps.py").exists() and app != "office"
+        if (ROOT / app.replace(".", "/") / "apps.py").exists() and app not in TOP
     ],
+    *TOP,
 )
-#: Composition, on top: it may import every app, none imports it (perf: the bench and the
-#: load test's machinery, which office's commands run).
-TOP = ("perf", "office", "config")
-PACKAGES = ORDER + TOP
+#: The top-level folders that hold the office's code.
+PACKAGES = tuple(dict.fromkeys(app.split(".")[0] for app in ORDER))
 #: The engine: pure Python (the standard library and each other only).
 ENGINE = "skat"
 MAX_LINES = 400
 #: "About 25" modules to an app (package markers and migrations not counted): past that,
 #: the app holds more than one noun.
 MAX_MODULES = 26
+
+
+def app_of(module: str) -> str | None:
+    """The app ``module`` belongs to: the longest dotted name in :data:`ORDER` it lies in."""
+    while module and module not in ORDER:
+        module = module.rpartition(".")[0]
+    return module or None
 
 
 def module_files(root: Path = ROOT) -> dict[str, Path]:
@@ -98,8 +115,8 @@ def import_graph(modules: dict[str, Path]) -> dict[str, set[str]]:
 
 
 def layer(module: str) -> int:
-    top = module.split(".")[0]
-    return ORDER.index(top) + 1 if top in ORDER else len(ORDER) + 1
+    app = app_of(module)
+    return ORDER.index(app) + 1 if app else len(ORDER) + 1
 
 
 def upward_imports(graph: dict[str, set[str]]) -> list[str]:
@@ -205,9 +222,37 @@ def test_no_app_is_over_about_25_modules(modules):
     counts: dict[str, int] = {}
     for module, path in modules.items():
         if path.name != "__init__.py":
-            counts[module.split(".")[0]] = counts.get(module.split(".")[0], 0) + 1
+            counts[app_of(module)] = counts.get(app_of(module), 0) + 1
     assert {app: n for app, n in counts.items() if n > MAX_MODULES} == {}
-    assert counts["games"] > 5  # the count sees the apps
+    assert counts["scoring"] > 5 and counts["leagues.seasons"] > 5  # the count sees the apps, nested too
+    assert counts["leagues"] < sum(n for app, n in counts.items() if app.startswith("leagues"))
+
+
+def interleaved_folders(order: tuple[str, ...]) -> list[str]:
+    """Folders holding apps both below and above an app of another folder."""
+    found = []
+    for folder in dict.fromkeys(app.split(".")[0] for app in order):
+        places = [i for i, app in enumerate(order) if app.split(".")[0] == folder]
+        between = {order[i].split(".")[0] for i in range(places[0], places[-1] + 1)} - {folder}
+        found.extend(f"{folder}/ holds apps below and above {other}" for other in sorted(between))
+    return found
+
+
+def test_a_folder_holds_apps_of_neighbouring_layers_only():
+    assert {"leagues", "leagues.seasons", "leagues.packages", "leagues.office"} <= set(ORDER)
+    assert interleaved_folders(ORDER) == []
+
+
+def test_a_folder_around_another_package_is_found():
+    assert interleaved_folders(("core", "leagues", "rehearsal", "leagues.office")) == [
+        "leagues/ holds apps below and above rehearsal"
+    ]
+    assert interleaved_folders(("core", "leagues", "leagues.office", "rehearsal")) == []
+
+
+def test_the_composition_is_the_last_of_the_installed_apps():
+    ours = [app for app in settings.INSTALLED_APPS if app in ORDER]
+    assert ours[-2:] == ["office", "perf"] and ORDER[-3:] == TOP
 
 
 # The checks themselves, on made-up modules: each finds what it is for.
@@ -215,9 +260,9 @@ def test_no_app_is_over_about_25_modules(modules):
 
 def test_the_scan_resolves_relative_and_lazy_imports():
     source = "from . import lists\nfrom .models import Game\ndef f():\n    from referees.models import Correction"
-    names = imported_names("games.entry", source, is_package=False)
-    modules = {"games.entry", "games.lists", "games.models", "referees.models"}
-    assert {resolve(n, modules) for n in names} - {None} == {"games.lists", "games.models", "referees.models"}
+    names = imported_names("scoring.entry", source, is_package=False)
+    modules = {"scoring.entry", "scoring.lists", "scoring.models", "referees.models"}
+    assert {resolve(n, modules) for n in names} - {None} == {"scoring.lists", "scoring.models", "referees.models"}
     package_names = imported_names("printing.documents", "from .cards import x\n", is_package=True)
     assert "printing.documents.cards" in package_names
 
@@ -226,11 +271,19 @@ def test_an_upward_import_is_found():
     graph = {"tournaments.views": {"standings.ranking", "skat.rules"}, "standings.ranking": set()}
     low, high = layer("tournaments.views"), layer("standings.ranking")
     assert upward_imports(graph) == [f"tournaments.views (layer {low}) imports standings.ranking (layer {high})"]
-    assert upward_imports({"games.models": {"referees.models"}, "referees.models": set()}) != []
-    assert upward_imports({"referees.views": {"games.models", "tournaments.models"}}) == []
+    assert upward_imports({"scoring.models": {"referees.models"}, "referees.models": set()}) != []
+    assert upward_imports({"referees.views": {"scoring.models", "tournaments.models"}}) == []
     assert upward_imports({"referees.corrections": {"leagues.checks"}}) != []
     assert upward_imports({"leagues.views": {"referees.corrections", "skat.league"}}) == []
     assert upward_imports({"leagues.views": {"office.demo"}}) != []
+    # Nested apps: the league's own apps sit above it, in their order.
+    assert upward_imports({"leagues.results": {"leagues.seasons.services"}}) != []
+    assert upward_imports({"leagues.seasons.services": {"leagues.results"}}) == []
+    assert upward_imports({"leagues.packages.imports": {"leagues.office.report"}}) != []
+    # The composition: office runs on config, perf measures office; never the other way.
+    assert upward_imports({"office.serve": {"perf.bench"}}) != []
+    assert upward_imports({"config.urls": {"office.serve"}}) != []
+    assert upward_imports({"perf.bench": {"office.demo", "config.heap"}}) == []
 
 
 def test_a_cycle_is_found():
@@ -300,17 +353,17 @@ def test_no_layer_queries_a_relation_of_a_layer_above_it(modules):
 def test_a_query_on_a_relation_above_is_found(tmp_path):
     source = tmp_path / "lists.py"
     source.write_text('q = Game.objects.filter(corrections__isnull=True)\nt.games.count()\nx(disputes__status="o")\n')
-    corrections, games = layer("referees.models"), layer("games.lists")
+    corrections, games = layer("referees.models"), layer("scoring.lists")
     found = upward_relations(
-        {"games.lists": source}, {"corrections": corrections, "games": games, "disputes": corrections}
+        {"scoring.lists": source}, {"corrections": corrections, "games": games, "disputes": corrections}
     )
     assert found == [
-        f"games.lists:1 uses 'corrections' of layer {corrections}",
-        f"games.lists:3 uses 'disputes' of layer {corrections}",
+        f"scoring.lists:1 uses 'corrections' of layer {corrections}",
+        f"scoring.lists:3 uses 'disputes' of layer {corrections}",
     ]
 
 
-# Each app renders its own templates (templates/<app>/), so a page is found beside its views:
+# Each app renders its own templates (templates/<app label>/), so a page is found beside its views:
 # a view of one app rendering another's folder is how the house got hard to read.
 
 #: Template folders every app may render: the shared helpers' (core) and Django's login.
@@ -318,10 +371,18 @@ SHARED_TEMPLATES = {"core", "registration"}
 TEMPLATE_NAME = re.compile(r"^([a-z_]+)/[\w.-]+\.(html|txt)$")
 
 
+def template_folder(app: str) -> str:
+    """An app's folder under templates/: its label (``leagues.office``'s is ``leagueoffice``)."""
+    from django.apps import apps
+
+    labels = {config.name: config.label for config in apps.get_app_configs()}
+    return labels.get(app, app)
+
+
 def foreign_templates(modules: dict[str, Path]) -> list[str]:
     found = []
     for module, path in sorted(modules.items()):
-        top = module.split(".")[0]
+        top = template_folder(app_of(module))
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Constant) and isinstance(node.value, str):
                 match = TEMPLATE_NAME.match(node.value)
@@ -349,4 +410,5 @@ def test_every_package_of_the_house_ships_in_the_wheel():
     pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     included = pyproject["tool"]["setuptools"]["packages"]["find"]["include"]
     missing = [package for package in PACKAGES if f"{package}*" not in included]
+    assert all("." not in package for package in included), "nested apps ship with their folder"
     assert not missing, f"add to [tool.setuptools.packages.find] include: {missing}"

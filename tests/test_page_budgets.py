@@ -16,8 +16,8 @@ import pytest
 from django.urls import reverse
 
 from draw.series import draw_series
-from games.models import Game
 from office.demo import random_game
+from scoring.models import Game
 from tests import factories
 from tournaments.models import Club, Player, Registration, Series
 

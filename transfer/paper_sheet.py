@@ -7,7 +7,7 @@ announced, schwarz announced, ouvert, declarer card points, declarer tricks, bid
 out, and optionally the game value the scorekeeper wrote (compared with the engine's).
 Flags are ticked with x, ja, yes or 1 and left empty otherwise.
 
-Each row is valued by :meth:`games.models.Game.apply_rules`, so every refusal is the
+Each row is valued by :meth:`scoring.models.Game.apply_rules`, so every refusal is the
 engine's, with its paragraph, prefixed by the row and column. Nothing is written unless
 every row is valid, and only into a table that has no games yet.
 """
@@ -24,8 +24,8 @@ from django.utils.translation import ngettext
 from core.params import number_param
 from core.rule_messages import rule_message
 from core.spreadsheets import Row, SpreadsheetError, flag, read_table, whole_number
-from games.models import Game
-from games.models.deals import SHEET_IMPORT
+from scoring.models import Game
+from scoring.models.deals import SHEET_IMPORT
 from skat.rules import NULL_VALUES, Contract, RuleError
 from skat.sheet import dealer_seat
 

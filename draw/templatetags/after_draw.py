@@ -7,7 +7,7 @@ from __future__ import annotations
 from django import template
 
 from core.params import number_param
-from games.lists import tables_with_deals
+from scoring.lists import tables_with_deals
 from tournaments.models import Series
 
 from ..arrivals import arriving

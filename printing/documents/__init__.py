@@ -44,7 +44,7 @@ def series_sheets_pdf(series, *, filled: bool, out: BinaryIO) -> None:
     Three queries (tables with series and tournament, seats with players and clubs,
     games), whatever the number of tables.
     """
-    from games.models import Game
+    from scoring.models import Game
     from tournaments.models import Table
 
     tables = list(
@@ -60,7 +60,7 @@ def series_sheets_pdf(series, *, filled: bool, out: BinaryIO) -> None:
 
 def table_sheet_pdf(table, *, filled: bool) -> bytes:
     """One table's scoresheet as PDF bytes."""
-    from games.models import Game
+    from scoring.models import Game
     from tournaments.models import Table
 
     table = Table.objects.select_related("series__tournament").prefetch_related(_seats_prefetch()).get(pk=table.pk)

@@ -4,7 +4,7 @@ A card stands on the table all evening: readable from the next table, with the l
 scorekeeper scans on a phone and the same link printed under the code for typing. Two
 cards fit on an A4 page (each A5 landscape; cut along the line). Everybody at the table
 reads the card, so it carries no PIN: each player's PIN is on his own slip (slips.py).
-A smaller code in the lower right corner opens the table's second list (games.lists),
+A smaller code in the lower right corner opens the table's second list (scoring.lists),
 for the player who keeps it; it counts nothing and is only compared with the sheet.
 """
 

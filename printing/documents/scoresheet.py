@@ -9,7 +9,7 @@ signature line per player and for the scorekeeper. A deal a referee changed carr
 star at the right of its declarer cell, explained under the grid of its page.
 
 Nothing here values a game: the filled form prints the stored fields of
-:class:`games.models.Game` and adds them up with :func:`games.tablesheet.build`.
+:class:`scoring.models.Game` and adds them up with :func:`scoring.tablesheet.build`.
 
 Speed: everything that is the same on every sheet of a size (grid, column labels, deal
 numbers, shading, round lines, foot labels) is one PDF form per page layout, drawn once
@@ -29,8 +29,8 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from reportlab.pdfgen.canvas import Canvas
 
-from games import tablesheet
-from games.describe import announced
+from scoring import tablesheet
+from scoring.describe import announced
 from skat.rating import LOSS_POINTS, WIN_POINTS, opponent_bonus
 from skat.rules import BASE_VALUES, Contract
 from skat.sheet import dealer_seat

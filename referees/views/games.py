@@ -11,9 +11,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from core.rule_messages import rule_message
-from games import lists, tablesheet
-from games.models import ConflictingEntry, Game, ListsAccepted
-from games.preview import preview_response
+from scoring import lists, tablesheet
+from scoring.models import ConflictingEntry, Game, ListsAccepted
+from scoring.preview import preview_response
 from signoff import confirm as signoff
 from skat.rules import RuleError
 from skat.sheet import active_seats
@@ -28,7 +28,7 @@ from .lookups import game_or_404, players_of, table_or_404
 
 def _other_device(table, games: list[Game], names: list[str], state: signoff.SignOffState) -> list[tuple]:
     """What another device sent for a deal the sheet holds with other values, where it is
-    still to be decided (games.entry.taken_by): the referee sees both before he corrects
+    still to be decided (scoring.entry.taken_by): the referee sees both before he corrects
     the deal or decides that the sheet stands. (number, sheet's line, sent line, what differs)."""
     if state.confirmed:
         return []

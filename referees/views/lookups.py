@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.shortcuts import get_object_or_404
 
-from games.models import Game
+from scoring.models import Game
 from tournaments.lookups import names_by_seat as players_of
 from tournaments.models import Table, Tournament
 

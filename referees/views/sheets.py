@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from core.rule_messages import rule_message
-from games.models import Game
+from scoring.models import Game
 from signoff import confirm as signoff
 from skat.rules import RuleError
 from skat.sheet import active_seats

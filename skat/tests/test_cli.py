@@ -1,6 +1,6 @@
 """``python -m skat``: games, a sheet and a match day on the command line, without Django.
 
-The office's ``manage.py evaluate`` answers the same (tests/games/test_evaluate_command.py
+The office's ``manage.py evaluate`` answers the same (tests/scoring/test_evaluate_command.py
 compares the two on the same inputs)."""
 
 from __future__ import annotations

@@ -6,7 +6,7 @@
  * the link, so a reload, a closed tab or a restarted browser keeps it; the queue is sent
  * in deal order, one deal at a time, and a deal leaves it only once the office has
  * answered for it. Sending again is safe: the office stores a client id once
- * (games/entry.py) and answers a resend with the sheet as it is. Its answers:
+ * (scoring/entry.py) and answers a resend with the sheet as it is. Its answers:
  *   200  stored (or stored before): the sheet as it is; the next waiting deal is sent.
  *   409  the deal was entered on another device: the answer says so (with the fields
  *        that differ), the deal leaves; that message stays until tapped away, whatever

@@ -19,7 +19,7 @@ from django.contrib.auth.models import Permission
 from django.urls import reverse
 from playwright.sync_api import expect
 
-from games.models import Game
+from scoring.models import Game
 from signoff.pins import seat_pin
 from skat.rating import rate_table
 from tournaments.models import Table, Tournament

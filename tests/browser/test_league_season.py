@@ -25,9 +25,9 @@ import pytest
 from django.contrib.auth.models import Permission
 from playwright.sync_api import expect
 
-from games.models import Game
 from leagues.models import League, LeagueTeam, MatchDay
 from referees.models import Correction
+from scoring.models import Game
 from skat.sheet import active_seats
 from tests import factories
 from tournaments.models import Registration, Series

@@ -21,7 +21,7 @@ import pytest
 from django.contrib.auth.models import Permission
 from playwright.sync_api import expect
 
-from games.models import Game
+from scoring.models import Game
 from tournaments.models import Registration, Seat, Table, Tournament
 
 from .pages import ARRIVALS, check_in_and_take, enter, import_club_list, log_in, new_tournament

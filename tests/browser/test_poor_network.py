@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from games.models import Game
+from scoring.models import Game
 from tests import factories
 
 from .pages import enter

@@ -38,10 +38,10 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from games.models import Game
 from leagues import checks
 from leagues.models import Group, League, LeagueTeam, MatchDay, RosterEntry
 from referees.models import Correction
+from scoring.models import Game
 from tests import factories
 from tests.leagues.helpers import played_day
 
@@ -167,7 +167,7 @@ class HallLaptop:
             "HALL_CHECK_PINGS": "5",
             "HALL_CHECK_INTERVAL_MS": "50",
             # The league server is on this computer over plain http: named, as a hall in the
-            # league's own network would name it (packages.fetching refuses it otherwise).
+            # league's own network would name it (leagues.packages.fetching refuses it otherwise).
             "SKAT_LEAGUE_SERVERS": league_server,
         }
         self.env = env

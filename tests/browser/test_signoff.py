@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from games.models import Game
 from referees.models import RefereeAssignment
+from scoring.models import Game
 from signoff.pins import seat_pin
 from tests import factories
 

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from games.lists import differing_deals
-from games.models import Game
+from scoring.lists import differing_deals
+from scoring.models import Game
 from tests import factories
 from tests.referees.helpers import full_table
 

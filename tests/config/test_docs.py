@@ -13,7 +13,7 @@ import pytest
 from django.conf import settings
 from django.urls import reverse
 
-from office.help import inline_script_hashes, locate
+from config.help import inline_script_hashes, locate
 
 ROOT = Path(settings.BASE_DIR)
 INLINE = "__md_scope=1"

@@ -9,7 +9,7 @@ from django.test import override_settings
 from core import backups
 from core.backups import BackupError
 from core.restore import check, restore
-from games.models import Game
+from scoring.models import Game
 from tests import factories
 
 pytestmark = [

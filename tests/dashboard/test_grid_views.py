@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from games.models import ControlEntry, Game
+from scoring.models import ControlEntry, Game
 from tests import factories
 from tournaments.models import Series
 

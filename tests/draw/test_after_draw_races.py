@@ -15,7 +15,7 @@ from django.db import IntegrityError
 from django.test import Client
 from django.urls import reverse
 
-from games.models import Game
+from scoring.models import Game
 from tests import factories
 from tests.threads import in_parallel
 from tournaments import services

@@ -11,7 +11,7 @@ from django.urls import reverse
 from hypothesis import given
 from hypothesis import strategies as st
 
-from games.models import ControlEntry, Game
+from scoring.models import ControlEntry, Game
 from tests import factories
 
 from .strategies import FUZZ, junk, value

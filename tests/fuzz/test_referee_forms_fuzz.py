@@ -18,9 +18,9 @@ from django.urls import reverse
 from hypothesis import event, example, given
 from hypothesis import strategies as st
 
-from games.models import Game, PinFailure, SeatConfirmation, SignOff
 from referees import paragraphs
 from referees.models import Correction, Dispute, RefereeAssignment
+from scoring.models import Game, PinFailure, SeatConfirmation, SignOff
 from signoff.pins import seat_pin
 from tests import factories
 from tests.referees.helpers import full_table, referee_of

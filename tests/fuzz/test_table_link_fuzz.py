@@ -11,8 +11,8 @@ import pytest
 from django.urls import reverse
 from hypothesis import event, given
 
-from games import entry
-from games.models import ControlEntry, Game
+from scoring import entry
+from scoring.models import ControlEntry, Game
 from tests import factories
 
 from .strategies import FUZZ, assert_errors_name_their_field, game_data

@@ -21,7 +21,7 @@ from hypothesis import event, example, given
 from hypothesis import strategies as st
 from openpyxl import Workbook
 
-from games.models import Game
+from scoring.models import Game
 from tests import factories
 from tournaments.models import Registration
 

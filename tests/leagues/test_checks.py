@@ -7,11 +7,11 @@ import datetime
 import pytest
 from django.utils import timezone
 
-from games.models import Game
 from leagues import checks
 from leagues.models import LeagueEvent
 from leagues.results import match_day_result
 from referees.corrections import correct_game
+from scoring.models import Game
 from skat.rules import RuleError
 from tests import factories
 

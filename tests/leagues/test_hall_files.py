@@ -8,7 +8,6 @@ import datetime
 import pytest
 from django.urls import reverse
 
-from games.models import Game
 from leagues import checks
 from leagues.lineups import create_match_day
 from leagues.models import LeagueEvent, MatchDay, Publication, Substitution
@@ -16,6 +15,7 @@ from leagues.publication import new_host
 from leagues.results import match_day_result
 from leagues.sending import tournament_file
 from referees.models import Correction
+from scoring.models import Game
 from tests import factories
 from tournaments.models import Registration, Tournament
 

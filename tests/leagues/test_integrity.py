@@ -11,12 +11,12 @@ from django.urls import reverse
 from django.utils import timezone
 
 from draw.series import draw_series
-from games.models import Game
 from leagues import checks, lineups
 from leagues.models import LeagueEvent, MatchDay
 from leagues.publication import new_host
 from leagues.results import season_tables
 from referees.corrections import correct_game
+from scoring.models import Game
 from skat.rules import RuleError
 from tests import factories
 from tournaments.models import Registration

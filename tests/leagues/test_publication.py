@@ -11,11 +11,11 @@ import tempfile
 import pytest
 from django.urls import reverse
 
-from games.models import Game
 from leagues.lineups import create_match_day
 from leagues.models import LeagueEvent, Publication
 from leagues.publication import content_digest, new_host
 from leagues.sending import tournament_file
+from scoring.models import Game
 from tests import factories, hostile_xlsx
 from tournaments.models import Team, Tournament
 

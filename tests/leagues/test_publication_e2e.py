@@ -49,7 +49,7 @@ print("SETUP", day.pk, token, third.pk, third.key)
 SERVER_COUNTS = """
 import json
 from leagues.models import MatchDay, Publication
-from games.models import Game
+from scoring.models import Game
 day = MatchDay.objects.get(pk=int(PK))
 print("COUNTS", json.dumps({
     "publications": Publication.objects.filter(match_day=day).count(),

@@ -8,9 +8,9 @@ from decimal import Decimal
 import pytest
 
 from draw.series import draw_series
-from games.models import Game
 from money.ledger import fee_account, settlements, total_account
 from office.demo import random_game
+from scoring.models import Game
 from skat import fees
 from tests import factories
 from tournaments.models import Registration, Series

@@ -11,8 +11,8 @@ from django.core.management import CommandError, call_command
 from django.db import connection
 from django.urls import reverse
 
-from games.models import Game
 from perf import bench, fixtures, oracle, pages, report, scratch, timing, xlsx
+from scoring.models import Game
 from tournaments.models import Tournament
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("scratch_template")]

@@ -10,8 +10,8 @@ from django.core.management import call_command
 from django.db.models import Count
 from django.utils import translation
 
-from games.models import Game
 from office.demo import demo_players
+from scoring.models import Game
 from standings.ranking import standings, team_standings
 from tests.standings.test_ranking import engine_ratings
 from tournaments.models import Tournament

@@ -151,9 +151,9 @@ def test_the_load_tests_server_backs_up_into_a_throwaway_folder_not_the_offices(
 
 
 def test_the_hall_audit_finds_a_lost_deal_and_one_stored_but_never_confirmed():
-    from games.models import Game
     from office.demo import random_game
     from perf.fixtures import entry_data
+    from scoring.models import Game
 
     with scratch.scratch_database(log=lambda _line: None):
         tournament = hall.setup(2, seed=1, log=lambda _line: None)

@@ -14,8 +14,6 @@ import segno
 from django.utils import translation
 from pypdf import PdfReader
 
-from games import tablesheet
-from games.models import Game, SignOff
 from money.ledger import settlements
 from office.demo import random_game
 from printing.documents import (
@@ -30,6 +28,8 @@ from printing.documents import (
 from printing.documents.cards import draw_qr
 from printing.documents.slips import COLUMNS, ROWS, Slip, layout
 from referees import corrections
+from scoring import tablesheet
+from scoring.models import Game, SignOff
 from signoff.pins import seat_pin
 from standings.ranking import standings
 from tests import factories

@@ -11,8 +11,8 @@ import pytest
 from django.urls import reverse
 from pypdf import PdfReader
 
-from games.models import Game, SignOff
 from office.demo import random_game
+from scoring.models import Game, SignOff
 from signoff.pins import seat_pin
 from tests import factories
 from tournaments.models import Series

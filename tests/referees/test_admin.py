@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from games.models import SignOff
 from referees import corrections
 from referees.models import Dispute, RefereeAssignment
+from scoring.models import SignOff
 from signoff.confirm import SignOffRefused, confirm_seat, mark_on_paper
 from tests import factories
 

@@ -8,9 +8,9 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from games.models import ControlEntry
 from referees import corrections
 from referees.models import Dispute
+from scoring.models import ControlEntry
 from tests import factories
 
 from .helpers import confirm_all, full_table, referee_of

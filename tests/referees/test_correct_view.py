@@ -9,8 +9,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games.models import Game
 from referees.models import Correction, Dispute
+from scoring.models import Game
 
 from .helpers import confirm_all, director_of, full_table, referee_of
 

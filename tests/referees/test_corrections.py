@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from games.models import Game
 from referees import corrections
 from referees.models import Correction, Dispute
+from scoring.models import Game
 from skat.rules import Contract, RuleError, evaluate
 from skat.rules import Game as RulesGame
 from standings.ranking import standings

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from django.db import IntegrityError
 
-from games import tablesheet
-from games.models import Game
+from scoring import tablesheet
+from scoring.models import Game
 from tests import factories
 
 from .helpers import full_table, open_table

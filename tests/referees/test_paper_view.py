@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from games.models import SignOff
+from scoring.models import SignOff
 
 from .helpers import director_of, full_table
 

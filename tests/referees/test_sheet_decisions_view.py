@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from games.models import Game, ListsAccepted, PinFailure, SeatConfirmation, SignOff
 from referees.models import Correction, Reopening
+from scoring.models import Game, ListsAccepted, PinFailure, SeatConfirmation, SignOff
 from signoff import confirm as signoff
 from signoff.pins import seat_pin
 from tests import factories

@@ -7,9 +7,9 @@ import uuid
 import pytest
 from django.urls import reverse
 
-from games.models import SignOff
 from referees import corrections
 from referees.models import Dispute
+from scoring.models import SignOff
 from signoff.pins import seat_pin
 from tests import factories
 

@@ -8,8 +8,8 @@ from decimal import Decimal
 import pytest
 from django.core.management import CommandError, call_command
 
-from games.models import Game, SignOff
 from referees.models import Dispute
+from scoring.models import Game, SignOff
 from tests import factories
 from tournaments.models import Category, Prize, Registration, Series, Team, Tournament
 

@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 from django.urls import reverse
 
-from games.models import PinFailure, SeatConfirmation, SignOff
+from scoring.models import PinFailure, SeatConfirmation, SignOff
 from signoff.confirm import PIN_ATTEMPTS, PIN_LOCK
 from signoff.pins import seat_pin
 from tests import factories

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.models import PinFailure
+from scoring.models import PinFailure
 from signoff import confirm as signoff
 from signoff.pins import seat_pin
 from tests.referees.helpers import full_table

@@ -7,9 +7,9 @@ import uuid
 import pytest
 from django.urls import reverse
 
-from games import entry
-from games.forms import GameForm
-from games.models import Game
+from scoring import entry
+from scoring.forms import GameForm
+from scoring.models import Game
 from signoff.confirm import mark_on_paper
 from skat.rules import RuleError
 from tests import factories

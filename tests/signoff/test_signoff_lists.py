@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from games.models import ControlEntry, ListsAccepted, SeatConfirmation, SignOff
+from scoring.models import ControlEntry, ListsAccepted, SeatConfirmation, SignOff
 from signoff import confirm as signoff
 from signoff.pins import seat_pin
 from tests import factories

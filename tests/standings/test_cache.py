@@ -7,7 +7,7 @@ import pytest
 from django.db.models import Max
 from django.urls import reverse
 
-from games.models import ResultsMark
+from scoring.models import ResultsMark
 from tests.standings.test_views import field, rename
 
 pytestmark = pytest.mark.django_db

@@ -1,6 +1,6 @@
 """The oracle of the seat totals: :func:`standings.ranking.seat_totals_differ` names every drift.
 
-The trigger tests (tests/games/test_seat_totals.py) hold ``seat_totals_differ(...) == {}``
+The trigger tests (tests/scoring/test_seat_totals.py) hold ``seat_totals_differ(...) == {}``
 after every kind of write; that proves something only if the helper reports a stored row
 that is not the GROUP BY of its games. Here each kind of drift is made by writing the
 stored rows behind the triggers' back (an UPDATE of ``scoring_seattotal`` fires nothing),
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.models import Game, SeatTotal
+from scoring.models import Game, SeatTotal
 from standings.ranking import seat_totals_differ, stored_seat_totals
 from tests import factories
 from tournaments.models import Table

@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from draw.series import draw_series
-from games.models import Game
+from scoring.models import Game
 from standings.pages import PER_PAGE
 from standings.ranking import standings
 from tests import factories

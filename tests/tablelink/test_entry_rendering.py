@@ -11,8 +11,9 @@ from django import forms
 from django.template import Context, Template
 from django.utils import translation
 
-from games import tablesheet
-from games.forms import (
+from office.demo import random_game
+from scoring import tablesheet
+from scoring.forms import (
     BID_CHOICES,
     BidSelect,
     PlainCheckboxInput,
@@ -20,13 +21,12 @@ from games.forms import (
     PlainNumberInput,
     PlainRadioSelect,
 )
-from games.models import Game
-from office.demo import random_game
+from scoring.models import Game
 from tests import factories
 
 pytestmark = pytest.mark.django_db
 
-#: The template loop rows_html replaced (templates/games/_sheet_table.html before), the reference.
+#: The template loop rows_html replaced (templates/scoring/_sheet_table.html before), the reference.
 REFERENCE_ROWS = Template((Path(__file__).parent / "data" / "sheet_rows_reference.html").read_text().strip())
 
 
@@ -125,7 +125,7 @@ def test_the_plain_inputs_equal_djangos(ours, djangos, value, attrs):
 
 def test_every_field_of_the_entry_form_renders_as_django_would():
     table = factories.table_of(4)
-    from games.forms import GameForm
+    from scoring.forms import GameForm
 
     form = GameForm(table=table, players={2: "Bärbel", 3: "<Carl>", 4: "Dora"}, initial={"number": 1})
     djangos = {

@@ -7,7 +7,7 @@ import uuid
 import pytest
 from django.urls import reverse
 
-from games.models import Game
+from scoring.models import Game
 from tests import factories
 
 pytestmark = pytest.mark.django_db

@@ -10,7 +10,7 @@ import segno
 from django.urls import reverse
 from pypdf import PdfReader
 
-from games.models import ControlEntry, Game
+from scoring.models import ControlEntry, Game
 from signoff.confirm import mark_on_paper
 from standings.ranking import standings
 from tests import factories
@@ -187,7 +187,7 @@ def test_after_the_series_is_finished_the_box_no_longer_advises_correcting_the_l
 
 def test_a_second_phone_on_the_second_list_is_not_told_that_the_office_counts_it(client):
     """Two phones on the second list's link: its entries count nothing and no difference
-    is kept (games.entry.taken_by), so the phone is told to correct its own list."""
+    is kept (scoring.entry.taken_by), so the phone is told to correct its own list."""
     table = factories.table_of(3)
     factories.control_entry(table, 1, **HEARTS)
     response = post(client, table.control_token, 1, htmx=True, **(HEARTS | {"declarer_points": 80}))

@@ -9,9 +9,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games.models import Game
-from games.models.deals import UNSHOWN_FIELDS
 from referees.corrections import correct_game, void_game
+from scoring.models import Game
+from scoring.models.deals import UNSHOWN_FIELDS
 from tests import factories
 
 pytestmark = pytest.mark.django_db
@@ -53,7 +53,7 @@ def test_no_field_a_sheet_does_not_show_is_read_deal_by_deal(client, second_list
 
 @pytest.mark.parametrize("second_list", [False, True])
 def test_the_other_list_is_read_without_the_joins_of_its_ordering(client, second_list):
-    """games.lists.compare pairs the lists by deal number: the other list's query needs no
+    """scoring.lists.compare pairs the lists by deal number: the other list's query needs no
     order, and the default one (table, then series and tournament) joined three tables."""
     other = "scoring_game" if second_list else "scoring_controlentry"
     reads = [sql for sql in sheet_queries(client, 4, second_list=second_list) if f'FROM "{other}"' in sql]

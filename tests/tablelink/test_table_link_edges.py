@@ -12,11 +12,11 @@ from django.urls import reverse
 from django.utils import translation
 
 from dashboard.progress import finish_check, table_progress
-from games import entry
-from games.describe import game_short_html
-from games.forms import phone_checks
-from games.lists import differing_deals
-from games.models import ConflictingEntry, Game
+from scoring import entry
+from scoring.describe import game_short_html
+from scoring.forms import phone_checks
+from scoring.lists import differing_deals
+from scoring.models import ConflictingEntry, Game
 from signoff import confirm as signoff
 from signoff.pins import seat_pin
 from tests import factories

@@ -9,7 +9,7 @@ import pytest
 from django.db import connection
 from django.urls import reverse
 
-from games.models import Game, SeatConfirmation
+from scoring.models import Game, SeatConfirmation
 from signoff.pins import seat_pin
 from tablelink.views import _open_link
 from tests import factories

@@ -9,7 +9,7 @@ from django.contrib import admin
 from django.test import RequestFactory
 from django.urls import reverse
 
-from games.models import Game
+from scoring.models import Game
 from tests import factories
 from tests.referees.helpers import director_of, open_table
 from tournaments.models import Seat, Series, Table, Tournament

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
-from games import hooks as scoring_hooks
+from scoring import hooks as scoring_hooks
 from tournaments import hooks
 from tournaments.hooks import Hook, unfilled
 

@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 
 from draw.series import draw_series
-from games.models import Game
+from scoring.models import Game
 from tests import factories
 from tests.standings.test_ranking import play
 from tournaments.models import Registration, Seat, Series, Team, Tournament

@@ -9,7 +9,7 @@ from django.utils import translation
 from openpyxl import Workbook
 
 from core.spreadsheets import SpreadsheetError, flag, header_key, read_table
-from games.models import Game
+from scoring.models import Game
 from tests import factories
 from tournaments.models import Series
 from transfer.paper_sheet import import_sheet

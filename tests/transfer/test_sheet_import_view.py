@@ -6,7 +6,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from games.models import Game
+from scoring.models import Game
 from tests import factories
 
 pytestmark = pytest.mark.django_db

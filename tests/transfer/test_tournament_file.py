@@ -10,7 +10,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from openpyxl import load_workbook
 
-from games.models import Game
+from scoring.models import Game
 from standings.ranking import standings
 from tests.transfer.test_exports import finished_tournament
 from tournaments.models import Club, Player, Registration, Seat, Series, Table, Tournament

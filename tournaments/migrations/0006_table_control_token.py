@@ -1,4 +1,4 @@
-"""Every table gets a second link, for the second list kept at the table (games.lists).
+"""Every table gets a second link, for the second list kept at the table (scoring.lists).
 
 Added empty and filled with a fresh token per existing table (a callable default would
 give all existing rows the same value); 0007 makes it unique, in a migration (and so a

@@ -68,7 +68,7 @@ class Table(models.Model):
     size = models.PositiveSmallIntegerField(_("players"), choices=[(s, str(s)) for s in TABLE_SIZES])
     token = models.CharField(max_length=32, unique=True, default=new_token, editable=False)
     #: The link of the table's second list (DOMAIN: two lists are kept, seats 1 and 3):
-    #: it opens that list and nothing else (games.lists).
+    #: it opens that list and nothing else (scoring.lists).
     control_token = models.CharField(max_length=32, unique=True, default=new_token, editable=False)
 
     objects = TableQuerySet.as_manager()

@@ -10,8 +10,8 @@ from collections.abc import Iterator
 
 from django.db import connections
 
-from games.describe import announced_levels
-from games.models import Game
+from scoring.describe import announced_levels
+from scoring.models import Game
 
 # The games' columns as the database gives them, in the order _game_rows reads them.
 _GAME_FIELDS = (

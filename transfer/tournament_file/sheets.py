@@ -6,7 +6,7 @@ from django.core.management.color import no_style
 from django.db import IntegrityError, connection, transaction
 
 from core.name_checks import name_problem
-from games.models import Game
+from scoring.models import Game
 from skat.rules import RuleError
 from tournaments.models import Club, Player, Registration, Seat, Series, Table, Team, Tournament
 
