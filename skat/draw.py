@@ -175,34 +175,19 @@ def draw(
         members[team].append(player)
     sizes = table_sizes_apart(len(ids), (len(players) for players in members.values()))
     rng = random.Random(seed)
-    if ranking is not None:
-        if sorted(map(repr, ranking)) != sorted(map(repr, ids)):
-            raise RuleError(
-                "ranking", gettext_noop("the seeding must rank every player of the series exactly once"), "3.1.1"
-            )
-        order = list(ranking)
-    else:
-        order = list(ids)
-        rng.shuffle(order)
-
-    tables: list[list[PlayerId]] = []
-    start = 0
-    for size in sizes:
-        tables.append(order[start : start + size])
-        start += size
+    order = _order(ids, ranking, rng)
+    tables = _fill(order, sizes)
 
     conflicts = _Conflicts(entrants, met)
     swaps = _improve(tables, conflicts, rng, window if ranking is not None else None, max_rounds)
-    if ranking is not None and any(conflicts.table(players) >= TEAM_WEIGHT for players in tables):
+    if ranking is not None and _team_mates_together(tables, conflicts):
         # Team-mates never share a table (DOMAIN): where the seeding's neighbourhood
         # cannot separate them, look further, at the cost of the seeding.
         swaps += _improve(tables, conflicts, rng, None, max_rounds)
     # The swaps found no seating that keeps team-mates apart, though one exists when the
     # tables outnumber the largest team: build it, then let the swaps lower the rest
     # (repeat meetings, clubs) without putting team-mates together again.
-    if any(conflicts.table(players) >= TEAM_WEIGHT for players in tables) and max(
-        len(players) for players in members.values()
-    ) <= len(sizes):
+    if _team_mates_together(tables, conflicts) and max(len(players) for players in members.values()) <= len(sizes):
         groups = [list(players) for players in members.values()]
         groups += [[player] for player in order if player not in team_of]
         for group in groups:
@@ -214,7 +199,40 @@ def draw(
         rng.shuffle(players)
 
     result = DrawResult(tables=tables, swaps=swaps)
-    for players in tables:
+    _count_meetings(result, conflicts)
+    return result
+
+
+def _order(ids: list[PlayerId], ranking: Sequence[PlayerId] | None, rng: random.Random) -> list[PlayerId]:
+    """The players in the order they fill the tables: the seeding's, or shuffled."""
+    if ranking is not None:
+        if sorted(map(repr, ranking)) != sorted(map(repr, ids)):
+            raise RuleError(
+                "ranking", gettext_noop("the seeding must rank every player of the series exactly once"), "3.1.1"
+            )
+        return list(ranking)
+    order = list(ids)
+    rng.shuffle(order)
+    return order
+
+
+def _fill(order: list[PlayerId], sizes: Sequence[int]) -> list[list[PlayerId]]:
+    """The tables filled in turn from ``order``, table by table."""
+    tables: list[list[PlayerId]] = []
+    start = 0
+    for size in sizes:
+        tables.append(order[start : start + size])
+        start += size
+    return tables
+
+
+def _team_mates_together(tables: list[list[PlayerId]], conflicts: _Conflicts) -> bool:
+    return any(conflicts.table(players) >= TEAM_WEIGHT for players in tables)
+
+
+def _count_meetings(result: DrawResult, conflicts: _Conflicts) -> None:
+    """The pairs at the tables drawn who met before, who share a club, who share a team."""
+    for players in result.tables:
         for a, b in combinations(players, 2):
             times = conflicts.met.get(a, {}).get(b, 0)
             result.repeat_meetings += 1 if times else 0
@@ -222,7 +240,6 @@ def draw(
             result.club_meetings += 1 if club is not None and club == conflicts.club[b] else 0
             team = conflicts.team[a]
             result.team_meetings += 1 if team is not None and team == conflicts.team[b] else 0
-    return result
 
 
 def _improve(

@@ -132,6 +132,20 @@ def parse_line(text: str) -> PaperLine | None:
             given=letter or "…",
         )
     fields: dict[str, object] = {"declarer_seat": int(seat), "contract": contract.value}
+    _tops(reader, letter, contract, fields)
+    lost = _flags(reader, fields)
+    _points(reader, fields)
+    reader.spaces()
+    rest = reader.rest()
+    if rest:
+        fields["bid"] = _bid(rest)
+    _null_tricks(contract, lost, fields)
+    return PaperLine(**fields)  # type: ignore[arg-type]
+
+
+def _tops(reader: _Reader, letter: str, contract: Contract, fields: dict[str, object]) -> None:
+    """The tops right after the contract letter (2.4.1): ``2``, ``+2`` with, ``-3`` without;
+    none at null, required for a suit game or grand (2.4.2)."""
     # The tops follow the letter directly ("h2"): after a space a number is the card points.
     sign = reader.take() if reader.peek() in ("+", "-") else ""
     tops = reader.digits()
@@ -158,7 +172,10 @@ def parse_line(text: str) -> PaperLine | None:
             given=letter,
             contract=CONTRACT_NAMES[contract],
         )
-    lost = _flags(reader, fields)
+
+
+def _points(reader: _Reader, fields: dict[str, object]) -> None:
+    """The declarer's card points (1.2.2), and his tricks after a ``/`` (4.4.1)."""
     reader.spaces()
     points = reader.digits()
     if points:
@@ -177,12 +194,6 @@ def parse_line(text: str) -> PaperLine | None:
                     "4.4.1",
                 )
             fields["declarer_tricks"] = int(tricks)
-    reader.spaces()
-    rest = reader.rest()
-    if rest:
-        fields["bid"] = _bid(rest)
-    _null_tricks(contract, lost, fields)
-    return PaperLine(**fields)  # type: ignore[arg-type]
 
 
 def _flags(reader: _Reader, fields: dict[str, object]) -> bool:

@@ -35,9 +35,33 @@ _CONTRACT_LIST = ", ".join(c.value for c in Contract)
 
 
 def check_game(game: Game) -> Contract:
-    """Reject every game the rules do not allow; return the contract as an enum."""
+    """Reject every game the rules do not allow; return the contract as an enum.
+
+    The checks run in this order, each step raising the first :class:`RuleError` it
+    finds: the contract, the types of the fields, the irregularity, the bid, card
+    points and tricks; then a null game's own rules, or a suit or grand game's tops,
+    announcements and what a game played to its end must give.
+    """
+    contract = _contract_of(game)
+    _check_types(game)
+    _check_irregularity(game)
+    _check_bid(game)
+    _check_points_and_tricks(game)
+    if contract.is_null:
+        _check_null_game(game)
+        return contract
+    _check_tops(game, contract)
+    _check_announcements(game)
+    if game.irregularity is not None:
+        return contract  # 4.1.4: card points and tricks do not decide the game
+    _check_played_to_the_end(game, contract)
+    return contract
+
+
+def _contract_of(game: Game) -> Contract:
+    """2.1.1: the contract as an enum, or refused naming the choices."""
     try:
-        contract = Contract(game.contract)
+        return Contract(game.contract)
     except ValueError:
         raise RuleError(
             "contract",
@@ -46,6 +70,10 @@ def check_game(game: Game) -> Contract:
             given=repr(game.contract),
             choices=_CONTRACT_LIST,
         ) from None
+
+
+def _check_types(game: Game) -> None:
+    """The flags are true or false (5.2.1), the counts whole numbers or empty."""
     for name in ("hand", "schneider_announced", "schwarz_announced", "ouvert"):
         if not isinstance(getattr(game, name), bool):
             raise RuleError(name, gettext_noop("must be true or false"), "5.2.1")
@@ -54,6 +82,9 @@ def check_game(game: Game) -> Contract:
         if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
             raise RuleError(name, gettext_noop("must be a whole number"), _PARAGRAPH_OF[name])
 
+
+def _check_irregularity(game: Game) -> None:
+    """4.1.4: an irregularity, when given, names the party that committed it."""
     irregularity = game.irregularity
     if irregularity is not None and not (isinstance(irregularity, str) and irregularity in _IRREGULARITY_VALUES):
         raise RuleError(
@@ -62,6 +93,10 @@ def check_game(game: Game) -> Contract:
             "4.1.4",
             given=repr(game.irregularity),
         )
+
+
+def _check_bid(game: Game) -> None:
+    """3.3.2, 5.6.1: a bid, when given, is a game value."""
     if game.bid is not None and game.bid not in GAME_VALUES:
         raise RuleError(
             "bid",
@@ -69,6 +104,10 @@ def check_game(game: Game) -> Contract:
             "3.3.2, 5.6.1",
             bid=game.bid,
         )
+
+
+def _check_points_and_tricks(game: Game) -> None:
+    """Card points 0 to 120 (1.2.2), tricks 0 to 10 (4.4.1), and a count the cards can make."""
     points, tricks = game.declarer_points, game.declarer_tricks
     if points is not None and not 0 <= points <= TOTAL_POINTS:
         raise RuleError(
@@ -81,20 +120,26 @@ def check_game(game: Game) -> Contract:
     if points is not None:
         _check_card_points(points, tricks)
 
-    if contract.is_null:
-        if game.tops is not None:
-            raise RuleError("tops", gettext_noop("null games have no tops"), "2.4.3")
-        for name in ("schneider_announced", "schwarz_announced"):
-            if getattr(game, name):
-                raise RuleError(name, gettext_noop("a null game cannot announce schneider or schwarz"), "2.1.3")
-        if tricks is None and game.irregularity is None:
-            raise RuleError(
-                "declarer_tricks",
-                gettext_noop("required for a null game: the declarer wins by losing every trick"),
-                "5.2.7",
-            )
-        return contract
 
+def _check_null_game(game: Game) -> None:
+    """A null game: no tops (2.4.3), no schneider or schwarz announced (2.1.3), and its
+    tricks unless an irregularity decided it (5.2.7)."""
+    if game.tops is not None:
+        raise RuleError("tops", gettext_noop("null games have no tops"), "2.4.3")
+    for name in ("schneider_announced", "schwarz_announced"):
+        if getattr(game, name):
+            raise RuleError(name, gettext_noop("a null game cannot announce schneider or schwarz"), "2.1.3")
+    if game.declarer_tricks is None and game.irregularity is None:
+        raise RuleError(
+            "declarer_tricks",
+            gettext_noop("required for a null game: the declarer wins by losing every trick"),
+            "5.2.7",
+        )
+
+
+def _check_tops(game: Game, contract: Contract) -> None:
+    """A suit or grand game names its tops (2.4.2): at least 1 (2.4.1), at most its
+    contract's (2.4.3)."""
     if game.tops is None:
         raise RuleError(
             "tops",
@@ -119,6 +164,10 @@ def check_game(game: Game) -> Contract:
             kind=_kind(contract),
             tops=game.tops,
         )
+
+
+def _check_announcements(game: Game) -> None:
+    """Schneider and schwarz are announced (3.4.4), ouvert played (5.2.6), in a hand game only."""
     if not game.hand:
         for name in ("schneider_announced", "schwarz_announced", "ouvert"):
             if getattr(game, name):
@@ -128,8 +177,12 @@ def check_game(game: Game) -> Contract:
                     "5.2.6" if name == "ouvert" else "3.4.4",
                     announcement=FLAG_NAMES[name],
                 )
-    if game.irregularity is not None:
-        return contract  # 4.1.4: card points and tricks do not decide the game
+
+
+def _check_played_to_the_end(game: Game, contract: Contract) -> None:
+    """A suit or grand game played to its end gives the card points (5.2.2), and the
+    tricks where only they can tell schwarz (5.2.8)."""
+    points, tricks = game.declarer_points, game.declarer_tricks
     if points is None:
         raise RuleError(
             "declarer_points",
@@ -148,7 +201,6 @@ def check_game(game: Game) -> Contract:
             ),
             "5.2.8",
         )
-    return contract
 
 
 def _check_card_points(points: int, tricks: int | None) -> None:

@@ -76,6 +76,15 @@ class Rules:
 
     def check(self) -> Rules:
         """The rules themselves, before any result: each refusal names its field."""
+        self._check_choices()
+        self._check_best_of_planned()
+        self._check_minimum_and_penalty()
+        self._check_place_points()
+        self._check_tie_breaks()
+        return self
+
+    def _check_choices(self) -> None:
+        """What counts, the unit and the aggregate are among the choices."""
         for name, value, allowed in (
             ("counts", self.counts, COUNTS),
             ("unit", self.unit, UNITS),
@@ -88,6 +97,9 @@ class Rules:
                     allowed=", ".join(allowed),
                     value=repr(value),
                 )
+
+    def _check_best_of_planned(self) -> None:
+        """Best N and planned M are at least 1 or empty, and N is no more than M."""
         for name, value in (("best", self.best), ("planned", self.planned)):
             if value is not None and (not _is_int(value) or value < 1):
                 raise RankingRuleError(
@@ -100,6 +112,9 @@ class Rules:
                 best=self.best,
                 planned=self.planned,
             )
+
+    def _check_minimum_and_penalty(self) -> None:
+        """The minimum and the penalty are not negative; the minimum can be reached."""
         for name, value in (("minimum", self.minimum), ("penalty", self.penalty)):
             if not _is_int(value) or value < 0:
                 raise RankingRuleError(name, gettext_noop("must not be negative, not {value}"), value=repr(value))
@@ -110,6 +125,9 @@ class Rules:
                 minimum=self.minimum,
                 planned=self.planned,
             )
+
+    def _check_place_points(self) -> None:
+        """Points per place: at least the first place's, none negative."""
         if self.counts == "place_points":
             if not self.place_points:
                 raise RankingRuleError(
@@ -117,6 +135,9 @@ class Rules:
                 )
             if any(not _is_int(p) or p < 0 for p in self.place_points):
                 raise RankingRuleError("place_points", gettext_noop("the points of a place must not be negative"))
+
+    def _check_tie_breaks(self) -> None:
+        """Tie-breaks among the known ones, each named once."""
         unknown = [t for t in self.tie_breaks if t not in TIE_BREAKS]
         if unknown:
             raise RankingRuleError(
@@ -127,7 +148,6 @@ class Rules:
             )
         if len(set(self.tie_breaks)) != len(self.tie_breaks):
             raise RankingRuleError("tie_breaks", gettext_noop("each tie-break may be named once"))
-        return self
 
 
 def _is_int(value: object) -> bool:

@@ -1,4 +1,5 @@
-"""`python -m skat --matchday FILE`: the league rule on the command line, as issue 18 states it."""
+"""`python -m skat --matchday FILE`: the league rule on the command line (a league point per
+team outscored in each series on game points, the table by league points, then game points)."""
 
 from __future__ import annotations
 

@@ -186,7 +186,7 @@ def test_a_3000_player_field_with_clubs_teams_and_history():
     assert second.club_meetings <= 5
 
 
-# A match day a team does not turn up to: three teams of four (issue 27, item 5).
+# A match day a team does not turn up to: three teams of four (team-mates never share a table).
 
 
 def _teams_of(tables, entrants):

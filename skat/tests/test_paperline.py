@@ -58,7 +58,7 @@ def test_tops_with_and_without():
 
 
 def test_a_suit_or_grand_without_tops_is_refused_naming_the_letter_and_the_letters():
-    """Issue 26, 18: "2x 70" was "tops: 2.4.2: required"; x is diamonds (Karo), and the line
+    """A paper line without tops: "2x 70" was "tops: 2.4.2: required"; x is diamonds (Karo), and the line
     says so, with where the tops go and every contract letter."""
     with pytest.raises(RuleError) as raised:
         parse_line("2x 70")

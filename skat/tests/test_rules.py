@@ -214,19 +214,13 @@ class Rejected(NamedTuple):
 
 def reference_outcome(game: Game) -> Expected | Rejected:
     """What the Skatordnung says a (well-formed) game is worth, paragraph by paragraph."""
-    contract, hand, ouvert, bid = game.contract.value, game.hand, game.ouvert, game.bid
+    if game.contract.value == "null":
+        return reference_null(game)
     points, tricks = game.declarer_points, game.declarer_tricks
-
-    if contract == "null":
-        value = NULL[(hand, ouvert)]  # 5.1.2: invariable
-        if bid is not None and value < bid:
-            return Rejected("bid", "3.4.4")  # a null game that fails to justify the bid
-        won = tricks == 0  # 5.2.7
-        return Expected(won, value, value if won else -2 * value, False, None, False, False)
 
     # 5.2.6: ouvert is played "with schwarz predicted"; 2.1.3(b): predicting schwarz is an
     # undertaking to win every trick, which holds all 120 card points, so schneider too.
-    schwarz_predicted = game.schwarz_announced or ouvert
+    schwarz_predicted = game.schwarz_announced or game.ouvert
     schneider_predicted = game.schneider_announced or schwarz_predicted
     if points not in {p for _n, p in CARD_SUMS} or (tricks is not None and points not in held_points(tricks)):
         return Rejected("declarer_points", "1.2.2")  # no cards of the pack count these points
@@ -238,9 +232,7 @@ def reference_outcome(game: Game) -> Expected | Rejected:
     # take 120 minus the declarer's, the skat being his: 2.2.1). 5.2.4: a party is schwarz
     # when it fails to win any trick. 5.2.8: schwarz only counts when the tricks show it.
     opponents_schneidered = 120 - points <= 30
-    declarer_schneidered = points <= 30
     opponents_schwarz = tricks == 10
-    declarer_schwarz = tricks == 0
 
     won = points >= 61  # 5.2.2
     if schneider_predicted and not opponents_schneidered:
@@ -248,7 +240,29 @@ def reference_outcome(game: Game) -> Expected | Rejected:
     if schwarz_predicted and not opponents_schwarz:
         won = False
 
-    # 5.2.1, the table for a hand game, line by line.
+    multipliers, counts_schneider, counts_schwarz = reference_multipliers(game, schneider_predicted, schwarz_predicted)
+    return reference_bid(game, won, multipliers, counts_schneider, counts_schwarz)
+
+
+def reference_null(game: Game) -> Expected | Rejected:
+    """A null game: 5.1.2, 3.4.4, 5.2.7."""
+    value = NULL[(game.hand, game.ouvert)]  # 5.1.2: invariable
+    if game.bid is not None and value < game.bid:
+        return Rejected("bid", "3.4.4")  # a null game that fails to justify the bid
+    won = game.declarer_tricks == 0  # 5.2.7
+    return Expected(won, value, value if won else -2 * value, False, None, False, False)
+
+
+def reference_multipliers(game: Game, schneider_predicted: bool, schwarz_predicted: bool) -> tuple[int, bool, bool]:
+    """5.2.1, the table for a hand game, line by line: the multipliers, and whether
+    schneider and schwarz count."""
+    points, tricks = game.declarer_points, game.declarer_tricks
+    assert points is not None  # reference_outcome
+    opponents_schneidered = 120 - points <= 30  # 5.2.3, as above
+    declarer_schneidered = points <= 30
+    opponents_schwarz = tricks == 10  # 5.2.4
+    declarer_schwarz = tricks == 0
+
     multipliers = game.tops  # "count the number of tops being played 'with' or 'without'"
     multipliers += 1  # "plus 1 for game"
     if schneider_predicted:
@@ -265,19 +279,26 @@ def reference_outcome(game: Game) -> Expected | Rejected:
         counts_schwarz = opponents_schwarz or declarer_schwarz
         multipliers += counts_schneider  # "plus 1 for schneider"
         multipliers += counts_schwarz  # "plus 1 for schwarz"
-    multipliers += hand  # "plus 1 for playing from the hand"
+    multipliers += game.hand  # "plus 1 for playing from the hand"
     multipliers += schneider_predicted  # "plus 1 for predicting schneider"
     multipliers += schwarz_predicted  # "plus 1 for predicting schwarz"
-    multipliers += ouvert  # "plus 1 for playing ouvert"
+    multipliers += game.ouvert  # "plus 1 for playing ouvert"
+    return multipliers, counts_schneider, counts_schwarz
 
-    base = BASE[contract]  # 5.1.1
+
+def reference_bid(
+    game: Game, won: bool, multipliers: int, counts_schneider: bool, counts_schwarz: bool
+) -> Expected | Rejected:
+    """The value (5.1.1, 5.3.1) and the bid: an overbid game raised to it (5.4.1)."""
+    bid = game.bid
+    base = BASE[game.contract.value]  # 5.1.1
     overbid = bid is not None and base * multipliers < bid
     if overbid:
         # 5.4.1: the lost game is "increased by as many extra multipliers as may be
         # necessary to justify the bid", before doubling (5.3.4).
         while base * multipliers < bid:
             multipliers += 1
-        if multipliers > HIGHEST_MULTIPLIER[contract]:
+        if multipliers > HIGHEST_MULTIPLIER[game.contract.value]:
             return Rejected("bid", "3.4.2")  # no game of this contract can be worth the bid
         won = False
     value = base * multipliers  # 5.3.1

@@ -205,3 +205,52 @@ def test_a_tournament_twice_is_refused():
 def test_a_result_of_a_tournament_not_held_is_refused(unit):
     with pytest.raises(RankingRuleError, match="tournaments: a result of Vera"):
         compute(Rules(unit=unit), HELD[:1], {"Vera": [evening("E9", 1, (1, 1, 1))]})
+
+
+# Worked examples that tell line_of's arithmetic from three plausible slips: best N not
+# capped by the results held so far, the "best" tie-break reading the worst counted
+# result, an average over every result played instead of the counted ones.
+
+
+def test_best_n_with_a_penalty_counts_only_the_results_held_so_far():
+    """Best 3 of 5 planned, 20 per missed result; two evenings held so far.
+    Results that should count: min(3, 2) = 2, not 3 (E3 to E5 are not played yet).
+    Willi played E1 only (600): missed 2 - 1 = 1 -> penalty 1 x 20 = 20 -> 600 - 20 = 580.
+    Xaver played both (300, 200): missed 0 -> 300 + 200 = 500, no penalty."""
+    entries = {
+        "Willi": [evening("E1", 1, (600, 0, 1))],
+        "Xaver": [evening("E1", 2, (300, 0, 2)), evening("E2", 1, (200, 0, 1))],
+    }
+    lines = by_person(compute(Rules(best=3, planned=5, penalty=20), HELD[:2], entries))
+    assert (lines["Willi"].missed, lines["Willi"].penalty, lines["Willi"].value) == (1, 20, 580)
+    assert (lines["Xaver"].missed, lines["Xaver"].penalty, lines["Xaver"].value) == (0, 0, 500)
+
+
+def test_an_average_of_the_best_n_divides_by_the_counted_results_only():
+    """Best 2 of 3, average. Yvonne: 600, 200, 400 -> counted 600 and 400, 200 dropped:
+    (600 + 400) / 2 = 500 (not 1000 / 3 over all three played)."""
+    entries = {
+        "Yvonne": [
+            evening("E1", 1, (600, 0, 1)),
+            evening("E2", 2, (200, 0, 2)),
+            evening("E3", 1, (400, 0, 1)),
+        ]
+    }
+    (line,) = compute(Rules(best=2, planned=3, aggregate="average"), HELD, entries)
+    assert line.value == 500 and as_text(line.value) == "500"
+    assert [r.value for r in line.counted] == [600, 400] and [r.value for r in line.dropped] == [200]
+
+
+def test_the_best_tie_break_reads_the_highest_counted_result():
+    """Equal sums of 1000 over two evenings each. Zora 700 + 300, Albert 400 + 600.
+    "best": Zora's best 700 beats Albert's best 600, so Zora is first
+    (their worst, 300 and 400, would put Albert first)."""
+    entries = {
+        "Albert": [evening("E1", 2, (400, 0, 2)), evening("E2", 1, (600, 0, 1))],
+        "Zora": [evening("E1", 1, (700, 0, 1)), evening("E2", 2, (300, 0, 2))],
+    }
+    lines = compute(Rules(tie_breaks=("best",)), HELD[:2], entries)
+    assert [(line.person, line.value, line.place, line.decided_by) for line in lines] == [
+        ("Zora", 1000, 1, None),
+        ("Albert", 1000, 2, "best"),
+    ]
