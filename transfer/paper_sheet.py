@@ -7,9 +7,10 @@ announced, schwarz announced, ouvert, declarer card points, declarer tricks, bid
 out, and optionally the game value the scorekeeper wrote (compared with the engine's).
 Flags are ticked with x, ja, yes or 1 and left empty otherwise.
 
-Each row is valued by :meth:`scoring.models.Game.apply_rules`, so every refusal is the
+Each row is valued by the engine (:func:`scoring.services.value`), so every refusal is the
 engine's, with its paragraph, prefixed by the row and column. Nothing is written unless
-every row is valid, and only into a table that has no games yet.
+every row is valid, and only into a table that has no games yet; the deals are stored by
+:func:`scoring.services.create_deals`, valued again under the table's lock.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from django.utils.translation import ngettext
 from core.params import number_param
 from core.rule_messages import rule_message
 from core.spreadsheets import Row, SpreadsheetError, flag, read_table, whole_number
+from scoring import services
 from scoring.models import Game
 from scoring.models.deals import SHEET_IMPORT
 from skat.rules import NULL_VALUES, Contract, RuleError
@@ -179,7 +181,7 @@ def parse_row(row: Row, players: dict[int, str], expected: int, size: int, deals
             problems.append(_problem(filled[0], _("a passed-out deal has no declarer and no game (3.3.7)")))
         game.passed_out = True
         if not problems:
-            game.apply_rules(size)
+            services.value(game, size)
         return game, problems
 
     if row.get("declarer") is None:
@@ -266,7 +268,7 @@ def parse_row(row: Row, players: dict[int, str], expected: int, size: int, deals
     if problems:
         return game, problems
     try:
-        game.apply_rules(size)
+        services.value(game, size)
     except RuleError as error:
         return game, [_problem(_COLUMN_OF.get(error.field, error.field), rule_message(error))]
     if base_contract is Contract.NULL and base != game.value:
@@ -358,7 +360,7 @@ def import_sheet(table, upload: BinaryIO, name: str, *, entered_by: str = "") ->
         with transaction.atomic():
             Table.objects.lock(table.pk)
             _check_table(table)
-            Game.objects.bulk_create(games)
+            services.create_deals(games, locked=True)
             Series.objects.filter(pk=table.series_id, status=Series.Status.DRAWN).update(status=Series.Status.RUNNING)
     except IntegrityError:
         raise SpreadsheetError(_("Deals were entered at this table meanwhile; nothing was imported.")) from None
