@@ -17,7 +17,7 @@ from django.db import transaction
 from config import datadir
 from draw.series import draw_series
 from rehearsal.deals import random_game
-from scoring.models import Game
+from scoring import services
 from signoff.confirm import mark_on_paper
 from tournaments.models import Club, Player, Registration, Series, Team, Tournament
 from tournaments.services import DEFAULT_LOST_GAME_FEES, checked_in, give_start_numbers
@@ -97,6 +97,6 @@ def _play(series: Series, rng: random.Random, share: float) -> None:
             game.table = table
             game.entered_by = "demo"
             games.append(game)
-    Game.objects.bulk_create(games)
+    services.create_deals(games)
     series.status = Series.Status.RUNNING
     series.save(update_fields=["status"])

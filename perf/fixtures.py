@@ -16,7 +16,7 @@ from django.db import connection
 
 from draw.series import draw_series
 from rehearsal.deals import entry_data, random_game
-from scoring.models import Game
+from scoring import services
 from tournaments.models import Club, Player, Registration, Series, Team, Tournament
 
 from .timing import Log
@@ -85,7 +85,7 @@ def build(players: int, series: int, seed: int = 1, log: Log = print, *, open_la
                 game.table = table
                 game.entered_by = "bench"
                 games.append(game)
-        Game.objects.bulk_create(games, batch_size=2000)
+        services.create_deals(games)
         drawn.status = Series.Status.FINISHED
         drawn.save(update_fields=["status"])
         log(

@@ -17,7 +17,7 @@ from draw.series import draw_series
 from leagues import lineups
 from leagues.models import Group, League, LeagueTeam, MatchDay, RosterEntry
 from office.demo import random_game
-from scoring.models import Game
+from scoring import services
 from tournaments.models import Club, Player, Series
 
 #: Players on a team's roster: four regulars and two reserves.
@@ -78,7 +78,7 @@ def play_match_day(day: MatchDay, playing: list[LeagueTeam], rng: random.Random)
                 game.table = table
                 game.entered_by = "bench"
                 games.append(game)
-        Game.objects.bulk_create(games, batch_size=2000)
+        services.create_deals(games)
         entered += len(games)
         Series.objects.filter(pk=series.pk).update(status=Series.Status.FINISHED)
     return entered

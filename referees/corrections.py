@@ -2,7 +2,8 @@
 
 Each change is one transaction: the game is locked and its version compared with the
 version the referee saw (a second referee's change in between is refused and named, never
-silently overwritten), the engine values the new version (Game.apply_rules), and a
+silently overwritten), the engine values the new version as it is stored
+(:func:`scoring.services.save_deal`, under the table's lock), and a
 :class:`Correction` row keeps the game before and after. Nothing is deleted: voiding keeps
 the game, marked void and scoring nothing. A deal the table missed is added the same way
 (its ``before`` empty), and re-opening a confirmed sheet is recorded as a
@@ -15,6 +16,7 @@ from collections.abc import Mapping
 
 from django.db import models, transaction
 
+from scoring import services
 from scoring.models import Game, SeatConfirmation, SignOff
 from skat.rules import RuleError, gettext_noop
 from tournaments.models import Series, Table
@@ -100,12 +102,12 @@ def _apply(
         before = snapshot(game)
         for name, value in changes.items():
             setattr(game, name, value)
-        game.apply_rules(game.table.size)  # the engine values it; RuleError leaves the database as it was
+        services.value(game, game.table.size)  # the engine values it; RuleError leaves the database as it was
         after = snapshot(game)
         if after == before:
             raise RuleError("game", gettext_noop("the correction changes nothing"), "5.5.3")
         game.version = expected_version + 1
-        game.save()
+        services.save_deal(game, locked=True)
         correction = Correction.objects.create(
             game=game,
             dispute=dispute,
@@ -220,7 +222,7 @@ def restore_game(
     )
 
 
-def add_game(
+def add_missing_game(
     table_id: int,
     *,
     number: int,
@@ -277,10 +279,9 @@ def add_game(
             raise RuleError("game", template, "5.5.3", **params)
         if dispute is not None:
             _check_open(dispute, table.pk)
-        game = Game(table=table, number=number, **fields)
-        game.apply_rules(table.size)  # the engine values it; RuleError leaves the database as it was
-        game.entered_by = user.get_username()[:80]
-        game.save()
+        game = Game(table=table, number=number, entered_by=user.get_username()[:80], **fields)
+        # The engine values it as it is stored; RuleError leaves the database as it was.
+        services.save_deal(game, locked=True)
         correction = Correction.objects.create(
             game=game,
             dispute=dispute,

@@ -133,7 +133,8 @@ class Correction(models.Model):
 
     ``before`` and ``after`` are snapshots of the game's entered and computed fields
     (:data:`referees.corrections.SNAPSHOT_FIELDS`); the engine valued the new version
-    (Game.apply_rules), and the standings follow because they add up stored games.
+    as it was stored (scoring.services), and the standings follow because they add up
+    stored games.
     """
 
     class Kind(models.TextChoices):

@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 import uuid
 
+from scoring import services
 from scoring.models import Game
 from skat.rules import GAME_VALUES, Contract, RuleError
 from skat.sheet import active_seats
@@ -19,7 +20,7 @@ def random_game(rng: random.Random, number: int, size: int) -> Game:
     """A plausible valid deal: mostly suit games, some grands and nulls, a few passed out."""
     if rng.random() < 0.04:
         game = Game(number=number, passed_out=True)
-        game.apply_rules(size)
+        services.value(game, size)
         return game
     declarer = rng.choice(active_seats(number, size))
     while True:
@@ -43,14 +44,14 @@ def random_game(rng: random.Random, number: int, size: int) -> Game:
             if game.declarer_points == 120:
                 game.declarer_tricks = 10
         try:
-            value = game.apply_rules(size).value
+            value = services.value(game, size).value
             # Most bids are justified; now and then the skat spoils one (5.4.1).
             values = sorted(GAME_VALUES)
             reachable = [v for v in values if v <= value]
             game.bid = (
                 rng.choice(reachable[-4:]) if rng.random() < 0.95 else values[min(len(values) - 1, len(reachable) + 1)]
             )
-            game.apply_rules(size)
+            services.value(game, size)
         except RuleError:
             continue  # e.g. a null below its bid: deal again
         return game

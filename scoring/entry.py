@@ -18,12 +18,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from django.db import IntegrityError, connections, transaction
-from django.db.models import F, IntegerField, Max, OuterRef, Q, Subquery, Value
+from django.db.models import IntegerField, Max, OuterRef, Q, Subquery, Value
 
 from skat.rules import RuleError, gettext_noop
 from tournaments.models import Series, Table
 
-from . import hooks
+from . import hooks, services
 from .forms import GameForm
 from .models import ConflictingEntry, Deal, Game
 
@@ -177,7 +177,7 @@ def add_game(form: GameForm, *, entered_by: str) -> Saved:
                 )
             game.client_id = client_id
             game.entered_by = entered_by[:80]
-            game.save()
+            services.save_deal(game, locked=True)  # valued by the engine here, under the lock
             if table.series.status == Series.Status.DRAWN:  # the series' first deal starts it
                 Series.objects.filter(pk=table.series_id, status=Series.Status.DRAWN).update(
                     status=Series.Status.RUNNING
@@ -221,7 +221,7 @@ def taken_by(form: GameForm, *, entered_by: str) -> Deal | None:
     if stored is None or model is not Game or not differing_fields(sent, stored):
         return stored
     client_id = form.cleaned_data.get("client_id") or uuid.uuid4()
-    values = {name: getattr(sent, name) for name in _STORED_FIELDS}
+    values = {name: getattr(sent, name) for name in services.STORED_FIELDS}
     kept = ConflictingEntry.objects.filter(table=form.table, number=sent.number, sheet_version=stored.version)
     # Bounded: the same values again (a new client id each time) are kept once, and at
     # most MAX_CONFLICTS other entries per deal: anyone holding the link cannot grow
@@ -233,13 +233,15 @@ def taken_by(form: GameForm, *, entered_by: str) -> Deal | None:
     ):
         try:
             with transaction.atomic():
-                ConflictingEntry.objects.create(
-                    table=form.table,
-                    number=sent.number,
-                    client_id=client_id,
-                    entered_by=entered_by[:80],
-                    sheet_version=stored.version,
-                    **values,
+                services.save_deal(
+                    ConflictingEntry(
+                        table=form.table,
+                        number=sent.number,
+                        client_id=client_id,
+                        entered_by=entered_by[:80],
+                        sheet_version=stored.version,
+                        **values,
+                    )
                 )
         except IntegrityError:  # the same resend twice at once, or a forged id
             pass
@@ -286,9 +288,9 @@ def correct_last_game(form: GameForm, *, entered_by: str) -> Deal:
                 deal=game.number,
             )
         seen = form.cleaned_data.get("version")
-        updated = model.objects.filter(pk=game.pk, version=seen if seen is not None else game.version)
-        values = {f: getattr(game, f) for f in _STORED_FIELDS}
-        if not updated.update(**values, entered_by=entered_by[:80], version=F("version") + 1):
+        version = seen if seen is not None else game.version
+        # Valued by the engine again here, under the lock, and written if still at that version.
+        if not services.rewrite_deal(game, version=version, entered_by=entered_by, locked=True):
             raise RuleError(
                 "version",
                 gettext_noop("this deal was changed on another device meanwhile; reload and check it"),
@@ -296,7 +298,3 @@ def correct_last_game(form: GameForm, *, entered_by: str) -> Deal:
             )
     game.refresh_from_db()
     return game
-
-
-# What a correction writes: what the scorekeeper entered and what the engine derived.
-_STORED_FIELDS = (*Game.ENTERED_FIELDS, "dealer_seat", *Game.COMPUTED_FIELDS)

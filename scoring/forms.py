@@ -1,7 +1,10 @@
-"""The scorekeeper's game form: fields as on the paper list, valued by the engine.
+"""The scorekeeper's game form: fields as on the paper list, checked by the engine.
 
-``clean()`` asks :meth:`Game.apply_rules`, so every rejection is the engine's, shown
-at the field it concerns with its paragraph first ("5.4.1: ...").
+The form validates what was typed: after ``clean()`` it asks the engine
+(:func:`scoring.services.value`) for the preview and the refusals, so every rejection is
+the engine's, shown at the field it concerns with its paragraph first ("5.4.1: ...").
+It stores nothing: :mod:`scoring.entry` saves the deal, valued again under the table's
+lock (:mod:`scoring.services`).
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from django.utils.translation import gettext_lazy as _
 from core.rule_messages import rule_message
 from skat import rules
 
+from . import services
 from .models import ControlEntry, Game
 
 # Engine field names that differ from the form's.
@@ -278,14 +282,15 @@ class GameForm(forms.ModelForm):
             cite_paragraphs(self, self.paragraphs)
 
     def _post_clean(self) -> None:
-        # The instance is built from cleaned_data here; only then can the engine value it.
+        # The instance is built from cleaned_data here; only then can the engine value it
+        # (the preview and the refusal; the entry values it again when it stores it).
         super()._post_clean()
         if self.errors:
             return
         self.instance.number = self.cleaned_data["number"]
         self.instance.table = self.table
         try:
-            self.outcome = self.instance.apply_rules(self.table.size)
+            self.outcome = services.value(self.instance, self.table.size)
         except rules.RuleError as error:
             field = _FIELD_OF.get(error.field, error.field)
             self.add_error(field if field in self.fields else None, rule_message(error))

@@ -9,6 +9,7 @@ import uuid
 from django.contrib.auth import get_user_model
 
 from draw.series import draw_series
+from scoring import services
 from scoring.models import ControlEntry, Game
 from tournaments.models import Club, Player, Registration, Seat, Series, Table, Tournament
 
@@ -62,11 +63,12 @@ def table_of(size: int, **tournament_fields) -> Table:
 
 
 def game(table: Table, number: int, **fields) -> Game:
-    """A stored game valued by the engine, as the entry view stores it."""
-    g = Game(table=table, number=number, **fields)
-    g.apply_rules(table.size)
-    g.save()
-    return g
+    """A stored game valued by the engine, as the entry stores it (scoring.services.save_deal).
+
+    Its value and score are the engine's: a test states what it expects of them by hand,
+    with the Skatordnung's arithmetic in a comment, never read back from the game.
+    """
+    return services.save_deal(Game(table=table, number=number, **fields))
 
 
 def league_group(teams: int = 4, roster: int = 6, *, managers=(), **league_fields):
@@ -115,6 +117,7 @@ def play_series(series: Series, winner: str | None = None) -> None:
         done = False
         for number in range(1, table.deals + 1):
             if declarer and not done and declarer in active_seats(number, table.size):
+                # Won with 61 card points: 24 (5.2.1) x (1 top + 1 game) = +48.
                 game(table, number, declarer_seat=declarer, contract="grand", tops=1, declarer_points=61)
                 done = True
             else:
@@ -124,10 +127,7 @@ def play_series(series: Series, winner: str | None = None) -> None:
 
 def control_entry(table: Table, number: int, **fields) -> ControlEntry:
     """An entry of the table's second list, valued by the engine like a game."""
-    entry = ControlEntry(table=table, number=number, **fields)
-    entry.apply_rules(table.size)
-    entry.save()
-    return entry
+    return services.save_deal(ControlEntry(table=table, number=number, **fields))
 
 
 def phone_form(table, number: int = 1):

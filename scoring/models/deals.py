@@ -1,9 +1,10 @@
 """Games as the scoresheet records them (5.5.2), valued by the rules engine at save.
 
-A game's value, score, won/lost and overbid are never typed in: :meth:`Game.apply_rules`
-asks :func:`skat.rules.evaluate` and stores the answer, so the standings only add up
-stored numbers (per seat, kept by triggers: :class:`SeatTotal`) and no second place
-computes a game value.
+A game's value, score, won/lost and overbid are never typed in: :meth:`Deal.save` asks
+the engine (:meth:`Deal.apply_rules`, :func:`skat.rules.evaluate`) and stores the answer,
+and what bypasses ``save()`` goes through :mod:`scoring.services`, which values first. So
+the standings only add up stored numbers (per seat, kept by triggers: :class:`SeatTotal`)
+and no second place computes a game value.
 """
 
 from __future__ import annotations
@@ -143,9 +144,26 @@ class Deal(models.Model):
     )
     #: What apply_rules() derives with the engine; never typed in.
     COMPUTED_FIELDS = ("value", "score", "won", "lost", "overbid", "multiplier", "schneider", "schwarz")
+    #: What valuing a deal may change (a passed-out deal clears what was entered with it).
+    VALUED_FIELDS = (*ENTERED_FIELDS, "dealer_seat", *COMPUTED_FIELDS)
 
     class Meta:
         abstract = True
+
+    def save(self, *args, **kwargs) -> None:
+        """Value the deal with the engine (:meth:`apply_rules`), then store it: no ``save()``
+        stores a deal the engine did not value, whatever typed in the fields it derives.
+
+        Raises :class:`skat.rules.RuleError` and stores nothing when the deal is not
+        allowed. A save of some fields stores what the valuing changed with them. What
+        bypasses ``save()`` (bulk inserts, a versioned update) goes through
+        :mod:`scoring.services`, which values each row first.
+        """
+        self.apply_rules(self.table.size)
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None:
+            kwargs["update_fields"] = {*update_fields, *self.VALUED_FIELDS}
+        super().save(*args, **kwargs)
 
     @property
     def entered_by_label(self) -> str:
@@ -248,6 +266,8 @@ class Game(Deal):
     # A voided game keeps its row and its entries but scores nothing (a referee's decision,
     # e.g. 3.2.11: a game dealt out of turn is invalid); only a correction sets it.
     voided = models.BooleanField(_("void"), default=False)
+
+    VALUED_FIELDS = (*Deal.VALUED_FIELDS, "irregularity")  # a passed-out deal has none
 
     objects = GameQuerySet.as_manager()
 

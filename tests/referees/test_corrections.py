@@ -1,4 +1,10 @@
-"""referees.corrections: every change of a stored game is one transaction with its record."""
+"""referees.corrections: every change of a stored game is one transaction with its record.
+
+Every expected value is the Skatordnung's, worked out by hand: the base value (5.2.1:
+diamonds 9, hearts 10, spades 11, clubs 12, grand 24) times the multiplier (5.3.1: tops
+plus 1 for the game, plus hand, schneider, schwarz), a lost game counts twice its value
+against the declarer (5.3.4).
+"""
 
 from __future__ import annotations
 
@@ -7,8 +13,7 @@ import pytest
 from referees import corrections
 from referees.models import Correction, Dispute
 from scoring.models import Game
-from skat.rules import Contract, RuleError, evaluate
-from skat.rules import Game as RulesGame
+from skat.rules import RuleError
 from standings.ranking import standings
 from tests import factories
 
@@ -29,7 +34,8 @@ def test_a_correction_keeps_before_and_after_and_the_standings_follow_the_engine
     table = full_table(3)
     tournament = table.series.tournament
     referee = factories.user("ref")
-    game = table.games.get(number=2)  # Seat2: hearts with 2, 50 points: lost, -60
+    # Seat2: hearts with 2, 50 card points: 10 x (2 + 1 game) = 30, lost: -2 x 30 = -60 (5.3.4).
+    game = table.games.get(number=2)
     before_points = points_of(tournament)
     correction = corrections.correct_game(
         game.pk,
@@ -38,11 +44,11 @@ def test_a_correction_keeps_before_and_after_and_the_standings_follow_the_engine
         user=referee,
         reason="The opponents' tricks were counted twice.",
     )
-    expected = evaluate(RulesGame(Contract.HEARTS, tops=2, declarer_points=75))
+    # With 75 card points the same hearts with 2 is won: 10 x 3 = +30.
     game.refresh_from_db()
-    assert (game.score, game.won, game.version) == (expected.score, True, 2)
+    assert (game.score, game.value, game.won, game.version) == (30, 30, True, 2)
     assert correction.before["declarer_points"] == 50 and correction.after["declarer_points"] == 75
-    assert correction.before["score"] == -60 and correction.after["score"] == expected.score == 30
+    assert correction.before["score"] == -60 and correction.after["score"] == 30
     assert (correction.score_before, correction.score_after, correction.score_change) == (-60, 30, 90)
     assert (correction.version_before, correction.version_after) == (1, 2)
     assert correction.made_by == referee and correction.kind == "edit"
@@ -53,7 +59,7 @@ def test_a_correction_keeps_before_and_after_and_the_standings_follow_the_engine
         ("lost", True, False),
     ]
     after_points = points_of(tournament)
-    assert after_points["Seat2"] - before_points["Seat2"] == expected.score - (-60)
+    assert after_points["Seat2"] - before_points["Seat2"] == 30 - (-60)
     assert after_points["Seat1"] == before_points["Seat1"]
     # The extended rating moves by the score change, +100 (-50 lost -> +50 won), and the
     # opponents lose their 40 each for the game no longer lost (the engine's and rating's rules).
@@ -62,7 +68,7 @@ def test_a_correction_keeps_before_and_after_and_the_standings_follow_the_engine
 
 def test_an_irregularity_is_valued_by_the_engine():
     table = full_table(3)
-    game = table.games.get(number=1)  # Seat1: grand with 1, 70 points: won 48
+    game = table.games.get(number=1)  # Seat1: grand with 1, 70 card points: 24 x (1 + 1 game) = 48, won
     corrections.correct_game(
         game.pk,
         expected_version=1,
@@ -71,6 +77,7 @@ def test_an_irregularity_is_valued_by_the_engine():
         reason="4.2.3: the declarer revoked in trick 3.",
     )
     game.refresh_from_db()
+    # 4.1.4: the declarer's irregularity, the opponents win: the grand's 48 lost, -2 x 48 = -96 (5.3.4).
     assert (game.irregularity, game.won, game.score) == ("declarer", False, -96)
 
 
@@ -219,8 +226,8 @@ def test_adding_a_missed_deal_that_settles_a_dispute_decides_it_in_the_same_tran
     dispute = Dispute.objects.create(table=table, description="the last deal is missing", raised_by="A")
     missing = {"number": table.deals, "fields": {"passed_out": True}, "user": user, "dispute": dispute}
     with pytest.raises(RuleError, match="cite the paragraph"):
-        corrections.add_game(table.pk, reason="seen on paper", **missing)
-    correction = corrections.add_game(table.pk, reason="seen on paper", paragraph="5.5.3", **missing)
+        corrections.add_missing_game(table.pk, reason="seen on paper", **missing)
+    correction = corrections.add_missing_game(table.pk, reason="seen on paper", paragraph="5.5.3", **missing)
     dispute.refresh_from_db()
     assert (dispute.status, dispute.effect, dispute.paragraph) == ("decided", "corrected", "5.5.3")
     assert correction.dispute_id == dispute.pk and correction.kind == Correction.Kind.ADD

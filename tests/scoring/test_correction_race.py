@@ -16,6 +16,7 @@ from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
+from scoring import services
 from scoring.models import Game
 from tests import factories
 from tests.threads import in_parallel
@@ -41,7 +42,9 @@ def test_a_correction_meant_for_a_deal_saved_meanwhile_rewrites_nothing(client, 
     def lock_after_an_entry(pk) -> None:
         """Stands in for the table lock: another phone saves deal 2 while the correction waits."""
         if not Game.objects.filter(table=table, number=2).exists():
-            factories.game(table, 2, declarer_seat=3, contract="spades", tops=1, declarer_points=70)
+            # Stored as the entry stores it; the lock is the one this stands in for.
+            deal = Game(table=table, number=2, declarer_seat=3, contract="spades", tops=1, declarer_points=70)
+            services.save_deal(deal, locked=True)
         real_lock(pk)
 
     monkeypatch.setattr(Table.objects, "lock", lock_after_an_entry)

@@ -61,7 +61,7 @@ def test_the_preview_refuses(client, locked):
 
 
 def test_the_entry_functions_refuse_with_5_5_3():
-    """Below the views: add_game and correct_last_game themselves refuse a confirmed sheet."""
+    """Below the views: scoring.entry.add_game and correct_last_game themselves refuse a confirmed sheet."""
     table = open_table(4)  # four deals, three entered, signed on paper when the series was finished early
     for number in (1, 2, 3):
         factories.game(table, number, passed_out=True)

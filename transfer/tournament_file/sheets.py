@@ -6,6 +6,7 @@ from django.core.management.color import no_style
 from django.db import IntegrityError, connection, transaction
 
 from core.name_checks import name_problem
+from scoring import services
 from scoring.models import Game
 from skat.rules import RuleError
 from tournaments.models import Club, Player, Registration, Seat, Series, Table, Team, Tournament
@@ -189,7 +190,7 @@ def games(workbook, tables: dict[tuple[int, int], Table], differences: list[str]
         if game.tops_kind not in ("", *Game.TopsKind.values):
             raise TransferError(f"{where}, With/without: {game.tops_kind!r} is neither with nor without (2.4.1)")
         try:
-            game.apply_rules(table.size)
+            services.value(game, table.size)
         except RuleError as error:
             raise TransferError(f"{where}: {error}") from None
         for column, attribute in _COMPARED:
@@ -206,8 +207,8 @@ def games(workbook, tables: dict[tuple[int, int], Table], differences: list[str]
             )
         batch.append(game)
         if len(batch) >= 5000:
-            Game.objects.bulk_create(batch)
+            services.create_deals(batch)
             count += len(batch)
             batch = []
-    Game.objects.bulk_create(batch)
+    services.create_deals(batch)
     return count + len(batch)
