@@ -99,14 +99,15 @@ def _current(table: Table, model: type[Deal] = Game, client_id: uuid.UUID | None
         .annotate(
             last=Subquery(entries.values("table").annotate(m=Max("number")).values("m")[:1]),
             existing=existing,
+            signed=hooks.sheet_signed(),
         )
-        .values_list("token", "control_token", "signoff", "last", "existing")
+        .values_list("token", "control_token", "signed", "last", "existing")
         .first()
     )
     if row is None:
         return _Current(None, None, False, 0, None)
-    token, control_token, signoff, last, found = row
-    return _Current(token, control_token, signoff is not None, last or 0, found)
+    token, control_token, signed, last, found = row
+    return _Current(token, control_token, bool(signed), last or 0, found)
 
 
 def _check_open(table: Table, current: _Current | None = None) -> None:

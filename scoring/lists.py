@@ -162,7 +162,8 @@ def differing_deals(tables: Iterable | object) -> dict[int, list[int]]:
         score=OuterRef("score"),
     ).filter(Q(declarer_seat=OuterRef("declarer_seat")) | Q(declarer_seat__isnull=True, passed_out=True))
     rows = (
-        ControlEntry.objects.filter(table__in=tables, table__signoff__isnull=True)
+        ControlEntry.objects.filter(table__in=tables)
+        .exclude(hooks.sheet_signed("table"))
         .filter(Exists(sheet))
         .exclude(Exists(same))
         .order_by()
@@ -172,7 +173,8 @@ def differing_deals(tables: Iterable | object) -> dict[int, list[int]]:
     # (ConflictingEntry): it differs until the sheet's deal is corrected or a referee decides.
     unsettled = sheet.filter(version=OuterRef("sheet_version"))
     conflicts = (
-        ConflictingEntry.objects.filter(table__in=tables, table__signoff__isnull=True)
+        ConflictingEntry.objects.filter(table__in=tables)
+        .exclude(hooks.sheet_signed("table"))
         .filter(Exists(unsettled))
         .order_by()
         .values_list("table_id", "number")

@@ -1,5 +1,5 @@
-"""Scoring's models: the deals of both lists and the seat totals (deals.py), the sheet's
-sign-off (signoff.py), the results mark the public pages are cached by (marks.py)."""
+"""Scoring's models: the deals of both lists and the seat totals (deals.py), the results
+mark the public pages are cached by (marks.py). The sheet's sign-off is signoff.models."""
 
 from .deals import (
     IRREGULARITY_CHOICES,
@@ -12,7 +12,6 @@ from .deals import (
     SeatTotal,
 )
 from .marks import ResultsMark
-from .signoff import ListsAccepted, PinFailure, SeatConfirmation, SignOff
 
 __all__ = [
     "IRREGULARITY_CHOICES",
@@ -22,10 +21,6 @@ __all__ = [
     "Deal",
     "Game",
     "GameQuerySet",
-    "ListsAccepted",
-    "PinFailure",
     "ResultsMark",
-    "SeatConfirmation",
     "SeatTotal",
-    "SignOff",
 ]
