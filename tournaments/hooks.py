@@ -51,7 +51,7 @@ def unfilled(*args: Any, **kwargs: Any) -> Any:
 
 #: The front page's extra panels for the request's user, as rendered HTML (e.g. the
 #: tournaments he referees); filled by referees. Without it the front page has none.
-home_panels = Hook("tournaments.home_panels", lambda request: [])
+front_page_panels = Hook("tournaments.front_page_panels", lambda request: [])
 
 #: Whether a deal of the series is entered (seats and tables are then fixed, 3.1.2);
 #: filled by scoring, which keeps the games.
