@@ -1070,7 +1070,7 @@ MATRIX: list[Row] = [
     Row("leagues:hosts", league, get=STAFF, prepare=a_league),
     Row("leagues:host_new", league, post=STAFF, data=lambda w: {"name": "SV Herz"}, prepare=a_league),
     Row(
-        "leagues:host_token",
+        "leagues:renew_host_token",
         lambda w, token: league(w, token) | {"host_id": w.host.pk},
         post=STAFF,
         prepare=a_league_with_a_host,
