@@ -6,9 +6,9 @@ from .deals import (
     PASSED_OR_DECLARED,
     ConflictingEntry,
     ControlEntry,
-    Deal,
     Game,
     GameQuerySet,
+    ScoresheetLine,
     SeatTotal,
 )
 from .marks import ResultsMark
@@ -18,9 +18,9 @@ __all__ = [
     "PASSED_OR_DECLARED",
     "ConflictingEntry",
     "ControlEntry",
-    "Deal",
     "Game",
     "GameQuerySet",
     "ResultsMark",
+    "ScoresheetLine",
     "SeatTotal",
 ]

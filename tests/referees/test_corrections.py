@@ -7,8 +7,8 @@ import pytest
 from referees import corrections
 from referees.models import Correction, Dispute
 from scoring.models import Game
+from skat import terms
 from skat.rules import Contract, RuleError, evaluate
-from skat.rules import Game as RulesGame
 from standings.ranking import standings
 from tests import factories
 
@@ -38,7 +38,7 @@ def test_a_correction_keeps_before_and_after_and_the_standings_follow_the_engine
         user=referee,
         reason="The opponents' tricks were counted twice.",
     )
-    expected = evaluate(RulesGame(Contract.HEARTS, tops=2, declarer_points=75))
+    expected = evaluate(terms.Game(Contract.HEARTS, tops=2, declarer_points=75))
     game.refresh_from_db()
     assert (game.score, game.won, game.version) == (expected.score, True, 2)
     assert correction.before["declarer_points"] == 50 and correction.after["declarer_points"] == 75
