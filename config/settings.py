@@ -366,7 +366,7 @@ OFFICE_URL = os.environ.get("OFFICE_URL", "").strip().rstrip("/") or (
 # always accepted, so every link the office prints opens.
 _LOCAL_HOSTS = ["localhost", "127.0.0.1", "127.0.0.2", "[::1]"]
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", [*_LOCAL_HOSTS, "*"] if DEBUG else _LOCAL_HOSTS)
-_OFFICE_HOST = hall.host_of(OFFICE_URL)
+_OFFICE_HOST = hall.url_host(OFFICE_URL)
 if _OFFICE_HOST and _OFFICE_HOST not in ALLOWED_HOSTS:
     ALLOWED_HOSTS.append(_OFFICE_HOST)
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])

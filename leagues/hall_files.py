@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 from django.contrib.auth import get_user_model
 
-from referees.corrections import CORRECTABLE_FIELDS, add_game, correct_game, restore_game, void_game
+from referees.corrections import CORRECTABLE_FIELDS, add_missing_game, correct_game, restore_game, void_game
 from scoring.models import Game
 from skat.rules import RuleError
 from tournaments.models import Player, Registration, Seat, Table, Team
@@ -287,7 +287,7 @@ def apply(match_day: MatchDay, changes: Plan, host: Host) -> list[str]:
         }
         for (series, table, deal), fields in sorted(changes.added.items()):
             added = {f: v for f, v in fields.items() if f != "voided"}
-            add_game(tables[series, table].pk, number=deal, fields=added, user=user, reason=reason)
+            add_missing_game(tables[series, table].pk, number=deal, fields=added, user=user, reason=reason)
             done.append(f"series {series}, table {table}, deal {deal} (added)")
     except RuleError as error:
         raise PublicationRefused(409, f"file: {error}") from None

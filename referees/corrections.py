@@ -221,7 +221,7 @@ def restore_game(
     )
 
 
-def add_game(
+def add_missing_game(
     table_id: int,
     *,
     number: int,

@@ -108,7 +108,7 @@ def table_add_deal(request: HttpRequest, tournament: Tournament, table_id: int) 
         if form.is_valid():
             fields = {name: getattr(form.instance, name) for name in corrections.CORRECTABLE_FIELDS}
             try:
-                correction = corrections.add_game(
+                correction = corrections.add_missing_game(
                     table.pk,
                     number=form.cleaned_data["number"],
                     fields=fields,

@@ -219,8 +219,8 @@ def test_adding_a_missed_deal_that_settles_a_dispute_decides_it_in_the_same_tran
     dispute = Dispute.objects.create(table=table, description="the last deal is missing", raised_by="A")
     missing = {"number": table.deals, "fields": {"passed_out": True}, "user": user, "dispute": dispute}
     with pytest.raises(RuleError, match="cite the paragraph"):
-        corrections.add_game(table.pk, reason="seen on paper", **missing)
-    correction = corrections.add_game(table.pk, reason="seen on paper", paragraph="5.5.3", **missing)
+        corrections.add_missing_game(table.pk, reason="seen on paper", **missing)
+    correction = corrections.add_missing_game(table.pk, reason="seen on paper", paragraph="5.5.3", **missing)
     dispute.refresh_from_db()
     assert (dispute.status, dispute.effect, dispute.paragraph) == ("decided", "corrected", "5.5.3")
     assert correction.dispute_id == dispute.pk and correction.kind == Correction.Kind.ADD

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from draw.series import draw_series
-from referees.corrections import add_game, correct_game, void_game
+from referees.corrections import add_missing_game, correct_game, void_game
 from scoring.models import Game, ResultsMark
 from signoff.models import SignOff
 from standings.cache import results_mark
@@ -53,7 +53,7 @@ def test_each_kind_of_results_change_moves_the_mark(running):
     assert changes(t, lambda: Game.objects.filter(table=table, number=2).delete())
     assert changes(t, lambda: SignOff.objects.create(table=table, fingerprint="x", on_paper=True))
     assert changes(
-        t, lambda: add_game(table.pk, number=4, fields={"passed_out": True}, user=referee, reason="on paper")
+        t, lambda: add_missing_game(table.pk, number=4, fields={"passed_out": True}, user=referee, reason="on paper")
     )  # a deal added to a confirmed sheet by a referee
     assert changes(t, lambda: Series.objects.filter(pk=series.pk).update(status=Series.Status.FINISHED))
     assert changes(t, lambda: draw_series(t))  # the next series drawn
