@@ -45,6 +45,7 @@ HEAVY = {
 #: (the load test and bench scratch databases, the publication memory children).
 AGNOSTIC = {
     "tests/test_layers.py",
+    "tests/test_hooks_map.py",
     "tests/scoring/test_evaluate_command.py",
     "tests/config/test_security.py",
     "tests/office/test_loadtest_command.py",
