@@ -29,14 +29,14 @@ TABLE_LINK = re.compile(r"^/s/([^/]+)")
 PLAYER_LINK = re.compile(r"^/me/(?!find/)([^/]+)")
 
 
-def fingerprint(token: str) -> str:
+def token_fingerprint(token: str) -> str:
     return "#" + hashlib.sha256(token.encode()).hexdigest()[:8]
 
 
 def loggable_path(path: str) -> str:
     """``path`` without a table link's or a player's page's token (its fingerprint instead)."""
-    path = TABLE_LINK.sub(lambda m: f"/s/{fingerprint(m.group(1))}", path, count=1)
-    return PLAYER_LINK.sub(lambda m: f"/me/{fingerprint(m.group(1))}", path, count=1)
+    path = TABLE_LINK.sub(lambda m: f"/s/{token_fingerprint(m.group(1))}", path, count=1)
+    return PLAYER_LINK.sub(lambda m: f"/me/{token_fingerprint(m.group(1))}", path, count=1)
 
 
 class AccessLog:

@@ -101,7 +101,7 @@ class HallAddress:
         return is_loopback(self.host)
 
 
-def host_of(url: str) -> str:
+def url_host(url: str) -> str:
     """The host of ``url`` as ALLOWED_HOSTS spells it (an IPv6 address in brackets)."""
     host = urlsplit(url).hostname or "" if url else ""
     return f"[{host}]" if ":" in host else host

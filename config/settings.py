@@ -16,7 +16,7 @@ Everything a server needs comes from the environment:
 - ``CACHE_DIR``: where the computed standings are cached (default: beside the SQLite
   file, or ``.cache`` in the project); ``STANDINGS_SETTLE_SECONDS`` (5): the least the
   public standings lag behind the results while play goes on (ten times the time their
-  page takes when that is more, a minute at most: standings.cache.settle_window);
+  page takes when that is more, a minute at most: standings.cache.lag_seconds);
 - ``OFFICE_URL``: the address printed on table cards and in QR codes, e.g.
   ``http://192.168.1.20:8000``; detected from the laptop's interfaces (``config.hall``)
   with ``PORT`` when unset, or the request's own address behind HTTPS (``SECURE``).
@@ -192,7 +192,7 @@ CACHES = {
 #: The public standings and the projector page follow the results with this delay
 #: (seconds) at least: in play the results change many times a second, and the pages are
 #: computed once per this time instead of once per change; a page that takes longer makes
-#: it longer (ten times the page's time, standings.cache.settle_window).
+#: it longer (ten times the page's time, standings.cache.lag_seconds).
 STANDINGS_SETTLE_SECONDS = float(os.environ.get("STANDINGS_SETTLE_SECONDS", "5"))
 #: Entries first under overload (config.admission): at most this many spectator requests
 #: (the public pages under /p/) run at once in a server process; the others get the page
@@ -366,7 +366,7 @@ OFFICE_URL = os.environ.get("OFFICE_URL", "").strip().rstrip("/") or (
 # always accepted, so every link the office prints opens.
 _LOCAL_HOSTS = ["localhost", "127.0.0.1", "127.0.0.2", "[::1]"]
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", [*_LOCAL_HOSTS, "*"] if DEBUG else _LOCAL_HOSTS)
-_OFFICE_HOST = hall.host_of(OFFICE_URL)
+_OFFICE_HOST = hall.url_host(OFFICE_URL)
 if _OFFICE_HOST and _OFFICE_HOST not in ALLOWED_HOSTS:
     ALLOWED_HOSTS.append(_OFFICE_HOST)
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])

@@ -29,10 +29,11 @@ from transfer import urls as transfer_urls
 admin.site.login_form = ThrottledAdminAuthenticationForm
 
 
-def moved_admin(request: HttpRequest, rest: str) -> HttpResponsePermanentRedirect:
-    """The sign-offs moved from the referees app to scoring (issue 14): old admin bookmarks follow."""
+def moved_admin(request: HttpRequest, app: str, model: str, rest: str) -> HttpResponsePermanentRedirect:
+    """The sign-off's records moved from the referees app to scoring, then to signoff: old
+    admin bookmarks (``/admin/referees/signoff/``, ``/admin/scoring/listsaccepted/``) follow."""
     query = f"?{request.META['QUERY_STRING']}" if request.META.get("QUERY_STRING") else ""
-    return HttpResponsePermanentRedirect(f"/admin/scoring/signoff/{rest}{query}")
+    return HttpResponsePermanentRedirect(f"/admin/signoff/{model}/{rest}{query}")
 
 
 #: The URL namespaces by audience: each app lists its pages per audience in its urls.py
@@ -59,7 +60,11 @@ PUBLIC = [
 TABLE = [*tablelink_urls.table, *signoff_urls.table, *referee_table_urls.table]
 
 urlpatterns = [
-    re_path(r"^admin/referees/signoff/(?P<rest>.*)$", moved_admin, name="moved_admin_signoff"),
+    re_path(
+        r"^admin/(?P<app>referees|scoring)/(?P<model>signoff|listsaccepted)/(?P<rest>.*)$",
+        moved_admin,
+        name="moved_admin_signoff",
+    ),
     path("admin/", admin.site.urls),
     path("accounts/login/", LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),

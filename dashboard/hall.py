@@ -127,7 +127,7 @@ def parse_report(data: Mapping[str, str]) -> Report:
     return Report(sent=sent, received=received, **times)
 
 
-def play_started(table: Table) -> bool:
+def table_has_deals(table: Table) -> bool:
     """A deal is entered at the table: the check adds nothing while play is on."""
     return Game.objects.filter(table=table).exists()
 
@@ -136,7 +136,7 @@ def refuse_after_set_up(table: Table) -> None:
     """:class:`Refused` once the series is finished or a deal is entered at the table."""
     if table.series.status == Series.Status.FINISHED:
         raise Refused(_("This series is finished: there is nothing to check."), 410)
-    if play_started(table):
+    if table_has_deals(table):
         raise Refused(_("Play has started at this table: the connection check runs only before the first deal."), 409)
 
 

@@ -17,7 +17,7 @@ from core import backup_status
 from core.addresses import loopback_office
 from core.params import number_param
 from draw.series import can_draw_next, seats_editable
-from scoring.state import unconfirmed_tables
+from signoff.sheets import unconfirmed_tables
 from tournaments import hooks
 from tournaments.forms import DrawForm
 from tournaments.lookups import series_or_404

@@ -14,7 +14,7 @@ from django.db import transaction
 from django.db.models import Max
 
 from scoring.state import play_started as deals_on
-from scoring.state import unconfirmed_tables
+from signoff.sheets import unconfirmed_tables
 from skat.draw import DrawResult, Entrant, draw
 from skat.rules import RuleError, gettext_noop
 from standings.ranking import ranking_order

@@ -18,7 +18,7 @@ from django.views.decorators.http import require_POST
 
 from core.params import number_param
 from core.rule_messages import rule_message
-from scoring.state import unconfirmed_tables
+from signoff.sheets import unconfirmed_tables
 from skat.rules import RuleError
 from tournaments import services
 from tournaments.door import refund_text

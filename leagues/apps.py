@@ -15,7 +15,7 @@ class LeaguesConfig(AppConfig):
 
         hooks.correction_refused.fill(checks.correction_refused)
         hooks.game_corrected.fill(checks.game_corrected)
-        hooks.home_panels.fill(panels.home_panels)
+        hooks.front_page_above_referees.fill(panels.leagues_panel)
         tournaments_hooks.kept_director.fill(setup.kept_director)
         tournaments_hooks.player_elsewhere.fill(setup.player_elsewhere)
         tournaments_hooks.team_refused.fill(checks.team_refused)

@@ -1,4 +1,4 @@
-"""The front page's league panel (referees.hooks.home_panels): the published season
+"""The front page's league panel (fills referees.hooks.front_page_above_referees): the published season
 tables for everybody, anonymous visitors included; for a league official also the
 leagues he manages and the way to set up a new one. Two queries."""
 
@@ -24,7 +24,7 @@ def _leagues(user) -> list[League]:
     return list(found.prefetch_related(groups))
 
 
-def home_panels(request: HttpRequest) -> list[SafeString]:
+def leagues_panel(request: HttpRequest) -> list[SafeString]:
     """The panel, or none when there is nothing to show (no published league, nothing to manage)."""
     user = request.user
     leagues = _leagues(user)

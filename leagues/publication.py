@@ -110,7 +110,7 @@ def content_digest(content: bytes) -> str:
     return sha.hexdigest()
 
 
-def host_token() -> str:
+def new_host_token() -> str:
     """A new host token that never starts with "-": given as ``--token -Ky...`` to
     publish_tournament or import_matchday, such a token (one in 64) was taken for an option
     and refused ("expected one argument")."""
@@ -122,7 +122,7 @@ def host_token() -> str:
 
 def new_host(league, name: str) -> tuple[Host, str]:
     """A host and its token (shown once; only its digest is kept)."""
-    token = host_token()
+    token = new_host_token()
     return Host.objects.create(league=league, name=name, token_digest=digest(token)), token
 
 

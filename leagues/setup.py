@@ -24,7 +24,7 @@ from tournaments.models import Club, Player, Tournament
 from tournaments.names import identity_key
 
 from .models import REGULARS, Group, Host, League, LeagueTeam, MatchDay, RosterEntry
-from .publication import digest, host_token, new_host
+from .publication import digest, new_host, new_host_token
 
 
 @contextmanager
@@ -333,9 +333,9 @@ def add_host(league: League, name: str) -> tuple[Host, str]:
             return new_host(league, name)
 
 
-def new_token(host: Host) -> str:
+def replace_host_token(host: Host) -> str:
     """A fresh token for the host: the old one stops working at once (a lost laptop)."""
-    token = host_token()
+    token = new_host_token()
     Host.objects.filter(pk=host.pk).update(token_digest=digest(token), active=True)
     return token
 

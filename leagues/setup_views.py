@@ -220,9 +220,10 @@ def host_new(request: HttpRequest, league: League) -> HttpResponse:
 
 @require_POST
 @manager_required
-def host_token(request: HttpRequest, league: League, host_id: int) -> HttpResponse:
+def renew_host_token(request: HttpRequest, league: League, host_id: int) -> HttpResponse:
+    """A new token for the host, shown once on the hosts page: the old one stops working at once."""
     host = get_object_or_404(Host, pk=host_id, league=league)
-    token = setup.new_token(host)
+    token = setup.replace_host_token(host)
     host.refresh_from_db()
     return _hosts_page(request, league, token=token, host=host)
 

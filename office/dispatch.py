@@ -8,7 +8,7 @@ in the hall profile their p99 was seconds while their own work is milliseconds (
 Benchmarks). This queue lets an entry (a POST to a table link, ``/s/``) and a public
 page (``/p/``, mostly answered from the kept copy) pass the others, as do the static
 files and a table link's hall check round trip (a ping measures the hall's Wi-Fi, not
-the queue: tablelink.hall_views); an entry passes the spectators too (:func:`rank`);
+the queue: tablelink.hall_views); an entry passes the spectators too (:func:`queue_rank`);
 within each rank the order is kept, and nothing is ever dropped. Nothing waits for
 ever either: once the oldest of the others has waited ``PASS_SECONDS``, no request
 passes it any more (a
@@ -79,12 +79,12 @@ def others_at_once() -> int:
     return 2
 
 
-#: The order waitress's threads take queued requests in (:func:`rank`): the phones' own
+#: The order waitress's threads take queued requests in (:func:`queue_rank`): the phones' own
 #: first, then the spectators and static files, then every other request.
 ENTRY, SPECTATOR, OTHER = 0, 1, 2
 
 
-def rank(task: object) -> int:
+def queue_rank(task: object) -> int:
     """Which queued requests a request passes (it passes those of a higher rank):
 
     - ENTRY: a table link's POST (a deal entered), its hall check round trip, the health check;
@@ -115,8 +115,8 @@ def rank(task: object) -> int:
 
 
 def goes_first(task: object) -> bool:
-    """Whether a queued request passes the other requests (:func:`rank` ENTRY or SPECTATOR)."""
-    return rank(task) < OTHER
+    """Whether a queued request passes the other requests (:func:`queue_rank` ENTRY or SPECTATOR)."""
+    return queue_rank(task) < OTHER
 
 
 class EntriesFirst(ThreadedTaskDispatcher):
@@ -178,7 +178,7 @@ class EntriesFirst(ThreadedTaskDispatcher):
                         self.queue_cv.notify()  # a waiting other may run now
 
     def add_task(self, task) -> None:
-        order = rank(task)
+        order = queue_rank(task)
         task.skat_rank = order
         task.skat_first = order < OTHER
         task.skat_queued = time.monotonic()

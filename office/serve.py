@@ -114,7 +114,7 @@ def use_office_url(office_url: str, port: int) -> None:
     """The settings of this process, which serves: the hall address on cards and QR codes, and accepted as host."""
     settings.OFFICE_URL = office_url
     settings.PORT = port
-    host = hall.host_of(office_url)
+    host = hall.url_host(office_url)
     if host and host not in settings.ALLOWED_HOSTS:
         settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, host]
 

@@ -72,7 +72,7 @@ def group_sizes(teams: int) -> list[int]:
     return sizes
 
 
-def host_token(number: int, seed: int) -> str:
+def made_up_host_token(number: int, seed: int) -> str:
     """The bench's token of hall ``number`` (0-based): the publication load test sends it."""
     return f"bench-hall-{seed}-{number:05d}"
 
@@ -126,7 +126,7 @@ def _teams(league: League, sizes: list[int]) -> tuple[list[Group], dict[int, lis
 class HallFile:
     """A match day played in its hall, not yet published: the file its host will send."""
 
-    host: int  # the host's number (0-based, :func:`host_token`)
+    host: int  # the host's number (0-based, :func:`made_up_host_token`)
     key: str  # the match day's key (the package's), sent as ``?key=``
     path: Path
     deals: int
@@ -172,7 +172,7 @@ def build_national(
     per_day = teams // FOUR
     hosts = Host.objects.bulk_create(
         [
-            Host(league=league, name=f"Hall {h + 1:04d}", token_digest=digest(host_token(h, seed)))
+            Host(league=league, name=f"Hall {h + 1:04d}", token_digest=digest(made_up_host_token(h, seed)))
             for h in range(per_day)
         ],
         batch_size=2000,

@@ -3,7 +3,7 @@
 Right after a draw 3,000 phones ask at once (about 50 a second for a minute), so a page
 costs a handful of indexed queries and one cache read: his seat is read fresh from the
 database (a seat changed after the draw shows at once), his figures come from one index
-of every player's figures kept in the standings cache under the settled results mark
+of every player's figures kept in the standings cache under the results mark the public pages show
 (standings.cache: computed once per change of the results, shared by every worker).
 
 Unpublished standings stay unpublished: the page then shows the seat, never a place or a
@@ -19,7 +19,7 @@ from django.db.models import OuterRef, Subquery
 from django.urls import reverse
 
 from rankings.models import RankingLine, RankingTournament
-from standings.cache import Mark, cache_key, given_back, lookup, results_mark, settled, store
+from standings.cache import Mark, cache_key, computing_public_page, given_back, lookup, results_mark, store
 from standings.claims import claim, release
 from standings.pages import Scope, board
 from tournaments.models import Registration, Seat, Series, Tournament
@@ -232,7 +232,7 @@ def player_page(registration: Registration) -> PlayerPage:
     overall, per_series, updating = None, (), False
     if published:
         # The first page of a new mark computes its figures; the others show the mark before meanwhile.
-        with settled(tournament, results_mark(tournament)) as mark:
+        with computing_public_page(tournament, results_mark(tournament)) as mark:
             found = figures_of(tournament, mark, registration.player_id)
         updating = found == UPDATING
         if found and not updating:

@@ -13,6 +13,6 @@ class RefereesConfig(AppConfig):
 
         scoring_hooks.correction_reason.fill(corrections.latest_reason)
         scoring_hooks.corrected.fill(corrections.corrected)
-        tournaments_hooks.home_panels.fill(panels.home_panels)
+        tournaments_hooks.front_page_panels.fill(panels.front_page_from_referees)
         tournaments_hooks.reads_results.fill(permissions.is_referee)
         tournaments_hooks.types_paper_lists.fill(permissions.is_referee)

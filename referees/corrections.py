@@ -17,7 +17,8 @@ from collections.abc import Mapping
 from django.db import models, transaction
 
 from scoring import services
-from scoring.models import Game, SeatConfirmation, SignOff
+from scoring.models import Game
+from signoff.models import SeatConfirmation, SignOff
 from skat.rules import RuleError, gettext_noop
 from tournaments.models import Series, Table
 

@@ -15,6 +15,6 @@ correction_refused = Hook("referees.correction_refused", lambda tournament_id: N
 #: so its manager checks it again. Filled by leagues; by default nothing follows.
 game_corrected = Hook("referees.game_corrected", lambda tournament_id, *, user, note: None)
 
-#: The front page's panels of the apps above referees (it fills tournaments' own hook
-#: and adds these after its list of refereed tournaments).
-home_panels = Hook("referees.home_panels", lambda request: [])
+#: The front page's panels of the apps above referees (referees fills tournaments' own
+#: hook, front_page_panels, and adds these after its list of refereed tournaments).
+front_page_above_referees = Hook("referees.front_page_above_referees", lambda request: [])

@@ -12,4 +12,4 @@ class RehearsalConfig(AppConfig):
 
         from . import panels
 
-        hooks.dashboard_panels.fill(panels.dashboard_panels)
+        hooks.dashboard_panels.fill(panels.practice_panel)

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 from dashboard.progress import finish_series
 from draw.series import draw_series
-from scoring.models import SignOff
+from signoff.models import SignOff
 from signoff.pins import seat_pin
 from tournaments.models import Series, Table, Tournament
 

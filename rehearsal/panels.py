@@ -11,7 +11,8 @@ from . import background
 from .views import PaceForm
 
 
-def dashboard_panels(request: HttpRequest, tournament) -> list[SafeString]:
+def practice_panel(request: HttpRequest, tournament) -> list[SafeString]:
+    """The panel of a practice tournament, none for a real one; fills tournaments.hooks.dashboard_panels."""
     if not tournament.practice:
         return []
     context = {"tournament": tournament, "run": background.current(tournament.pk), "form": PaceForm()}

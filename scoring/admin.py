@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from .models import Game, ListsAccepted, SignOff
+from .models import Game
 
 
 @admin.register(Game)
@@ -47,18 +47,3 @@ class ReadOnly(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None) -> bool:
         return False
-
-
-@admin.register(SignOff)
-class SignOffAdmin(ReadOnly):
-    """A sheet is confirmed by the players' PINs or marked signed on paper (5.5.3)."""
-
-    list_display = ["table", "confirmed_at", "on_paper", "confirmed_by"]
-    list_select_related = ["table"]
-
-
-@admin.register(ListsAccepted)
-class ListsAcceptedAdmin(SignOffAdmin):
-    """Read-only: a referee's decision that the sheet stands over a differing second list."""
-
-    list_display = ["table", "accepted_at", "accepted_by", "deals", "reason"]

@@ -23,13 +23,13 @@ from django.utils.translation import get_language, gettext, pgettext
 
 from skat.rules import Contract
 
-from .models import Deal
+from .models import ScoresheetLine
 
 #: What :func:`game_parts` tags each word with: plain words, and the ones pages mark up.
 WORD, OVERBID, VALUE, IRREGULARITY, VOID = "word", "overbid", "value", "irregularity", "void"
 
 
-def announced(game: Deal) -> tuple[bool, bool]:
+def announced(game: ScoresheetLine) -> tuple[bool, bool]:
     """(schneider announced, schwarz announced) of a game as they count (see :func:`announced_levels`)."""
     if game.passed_out:
         return False, False
@@ -75,8 +75,8 @@ def words() -> Words:
     found = _WORDS.get(language)
     if found is None:
         found = _WORDS[language] = Words(
-            contracts={value: str(label) for value, label in Deal.CONTRACT_CHOICES},
-            tops_kinds={value: str(label) for value, label in Deal.TopsKind.choices},
+            contracts={value: str(label) for value, label in ScoresheetLine.CONTRACT_CHOICES},
+            tops_kinds={value: str(label) for value, label in ScoresheetLine.TopsKind.choices},
             passed_out=gettext("passed out"),
             hand=gettext("hand"),
             schneider=gettext("schneider"),
@@ -108,8 +108,8 @@ def short_words() -> Words:
                 Contract.NULL.value: pgettext("abbreviation", "Nu"),
             },
             tops_kinds={
-                Deal.TopsKind.WITH.value: pgettext("abbreviation", "w"),
-                Deal.TopsKind.WITHOUT.value: pgettext("abbreviation", "wo"),
+                ScoresheetLine.TopsKind.WITH.value: pgettext("abbreviation", "w"),
+                ScoresheetLine.TopsKind.WITHOUT.value: pgettext("abbreviation", "wo"),
             },
             passed_out=full.passed_out,
             hand=pgettext("abbreviation", "H"),
@@ -135,7 +135,9 @@ def legend() -> list[tuple[str, str]]:
     return pairs
 
 
-def game_parts(game: Deal, number: Callable[[int], str] = str, w: Words | None = None) -> list[tuple[str, str]]:
+def game_parts(
+    game: ScoresheetLine, number: Callable[[int], str] = str, w: Words | None = None
+) -> list[tuple[str, str]]:
     """The description as (kind, text) pairs in order; ``number`` formats the numbers,
     ``w`` gives the words (:func:`words` unless told: :func:`short_words`)."""
     w = w or words()
@@ -169,7 +171,7 @@ def game_parts(game: Deal, number: Callable[[int], str] = str, w: Words | None =
     return parts
 
 
-def game_text(game: Deal) -> str:
+def game_text(game: ScoresheetLine) -> str:
     """The game in words: "Hearts without 2 hand schneider announced = 60"."""
     return " ".join(text for _kind, text in game_parts(game))
 
@@ -183,13 +185,13 @@ _HTML = {
 }
 
 
-def game_html(game: Deal, number: Callable[[int], str] = str) -> SafeString:
+def game_html(game: ScoresheetLine, number: Callable[[int], str] = str) -> SafeString:
     """:func:`game_text` as the sheets show it: overbid bold, the value muted, marks set off."""
     html = " ".join(_HTML[kind].format(conditional_escape(text)) for kind, text in game_parts(game, number))
     return mark_safe(html)  # every text escaped above
 
 
-def game_short_html(game: Deal, number: Callable[[int], str] = str) -> SafeString:
+def game_short_html(game: ScoresheetLine, number: Callable[[int], str] = str) -> SafeString:
     """:func:`game_html` abbreviated ("♠ wo3 H = 40"), each abbreviation with its words as
     its title: a 390 px sheet shows it where whole words would break inside ("Spade s")."""
     html = []

@@ -25,7 +25,7 @@ from tournaments.models import Series, Table
 
 from . import hooks, services
 from .forms import GameForm
-from .models import ConflictingEntry, Deal, Game
+from .models import ConflictingEntry, Game, ScoresheetLine
 
 
 class DealTaken(RuleError):
@@ -66,7 +66,7 @@ class Saved:
     created: bool
 
 
-def next_deal(table: Table, model: type[Deal] = Game) -> int:
+def next_deal(table: Table, model: type[ScoresheetLine] = Game) -> int:
     """The deal the table enters next on its sheet, or on its second list (``model``
     ControlEntry) (3.2.1: deals are played in turn)."""
     return (model.objects.filter(table=table).aggregate(m=Max("number"))["m"] or 0) + 1
@@ -83,7 +83,7 @@ class _Current:
     existing: int | None  # the pk of this client id's entry on the list, if saved already
 
 
-def _current(table: Table, model: type[Deal] = Game, client_id: uuid.UUID | None = None) -> _Current:
+def _current(table: Table, model: type[ScoresheetLine] = Game, client_id: uuid.UUID | None = None) -> _Current:
     """The table's links, whether its sheet is signed, the list's last deal and (``client_id``)
     the entry already saved under that id: one query, not one each, since every deal a phone
     enters asks all of them under the table's lock (writers wait for each other there)."""
@@ -99,14 +99,15 @@ def _current(table: Table, model: type[Deal] = Game, client_id: uuid.UUID | None
         .annotate(
             last=Subquery(entries.values("table").annotate(m=Max("number")).values("m")[:1]),
             existing=existing,
+            signed=hooks.sheet_signed(),
         )
-        .values_list("token", "control_token", "signoff", "last", "existing")
+        .values_list("token", "control_token", "signed", "last", "existing")
         .first()
     )
     if row is None:
         return _Current(None, None, False, 0, None)
-    token, control_token, signoff, last, found = row
-    return _Current(token, control_token, signoff is not None, last or 0, found)
+    token, control_token, signed, last, found = row
+    return _Current(token, control_token, bool(signed), last or 0, found)
 
 
 def _check_open(table: Table, current: _Current | None = None) -> None:
@@ -143,7 +144,7 @@ def add_game(form: GameForm, *, entered_by: str) -> Saved:
     The form's model is :class:`Game` for the sheet, :class:`ControlEntry` for the
     second list: each list has its own deal order and its own client ids.
     """
-    game: Deal = form.instance
+    game: ScoresheetLine = form.instance
     model = type(game)
     table = form.table
     client_id = form.cleaned_data.get("client_id") or uuid.uuid4()
@@ -196,7 +197,7 @@ def add_game(form: GameForm, *, entered_by: str) -> Saved:
     return Saved(game, created=True)
 
 
-def differing_fields(a: Deal, b: Deal) -> bool:
+def differing_fields(a: ScoresheetLine, b: ScoresheetLine) -> bool:
     """Whether two entries of one deal differ in anything entered (or in what it scored)."""
     return any(getattr(a, name) != getattr(b, name) for name in (*Game.ENTERED_FIELDS, "score"))
 
@@ -206,7 +207,7 @@ def differing_fields(a: Deal, b: Deal) -> bool:
 MAX_CONFLICTS = 4
 
 
-def taken_by(form: GameForm, *, entered_by: str) -> Deal | None:
+def taken_by(form: GameForm, *, entered_by: str) -> ScoresheetLine | None:
     """The stored entry of the deal a refused ``form`` (DealTaken) sent, to compare with.
 
     When the sheet's deal differs from what this device sent, the device's values are
@@ -215,7 +216,7 @@ def taken_by(form: GameForm, *, entered_by: str) -> Deal | None:
     resend of the same entry (its client id) is kept once. The second list only says so:
     it counts nothing, and its keeper corrects his own list.
     """
-    sent: Deal = form.instance
+    sent: ScoresheetLine = form.instance
     model = type(sent)
     stored = model.objects.filter(table=form.table, number=sent.number).first()
     if stored is None or model is not Game or not differing_fields(sent, stored):
@@ -248,7 +249,7 @@ def taken_by(form: GameForm, *, entered_by: str) -> Deal | None:
     return stored
 
 
-def correct_last_game(form: GameForm, *, entered_by: str) -> Deal:
+def correct_last_game(form: GameForm, *, entered_by: str) -> ScoresheetLine:
     """Replace the table's last game with the form's (5.5.3: corrections while the
     session lasts), on the sheet or on the second list (the form's model; there any of
     its deals). A stale ``version`` means someone else changed it meanwhile.
@@ -259,7 +260,7 @@ def correct_last_game(form: GameForm, *, entered_by: str) -> Deal:
     one before it (issue 15), so the deal the form holds must still be the deal of that
     number, and on the sheet still its last.
     """
-    game: Deal = form.instance
+    game: ScoresheetLine = form.instance
     model = type(game)
     with _writer(), transaction.atomic():
         Table.objects.lock(form.table.pk)

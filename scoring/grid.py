@@ -27,10 +27,10 @@ from tournaments.models import Table
 
 from . import entry
 from .forms import ControlEntryForm, GameForm
-from .models import ControlEntry, Deal, Game
+from .models import ControlEntry, Game, ScoresheetLine
 
 #: The lists the grid types: the sheet (counts) and the second list (compared only).
-LISTS: dict[str, tuple[type[Deal], type[GameForm]]] = {
+LISTS: dict[str, tuple[type[ScoresheetLine], type[GameForm]]] = {
     "sheet": (Game, GameForm),
     "second": (ControlEntry, ControlEntryForm),
 }
@@ -86,7 +86,7 @@ class GridRow:
         return self.form.outcome if self.form is not None and not self.error else None
 
     @property
-    def game(self) -> Deal | None:
+    def game(self) -> ScoresheetLine | None:
         return self.form.instance if self.form is not None and not self.error else None
 
     @property
@@ -101,7 +101,7 @@ class GridRow:
         }
 
 
-def first_row(table: Table, model: type[Deal]) -> int:
+def first_row(table: Table, model: type[ScoresheetLine]) -> int:
     """The first deal the grid offers: the list's next deal (3.2.1: in turn)."""
     return entry.next_deal(table, model)
 

@@ -1,4 +1,4 @@
-"""Hooks scoring declares and a higher app (referees) fills: see :mod:`tournaments.hooks`."""
+"""Hooks scoring declares and higher apps (signoff, referees) fill: see :mod:`tournaments.hooks`."""
 
 from __future__ import annotations
 
@@ -17,3 +17,9 @@ correction_reason = Hook(
 #: table link may no longer change it; the second list no longer has to agree with it).
 #: The referees app fills it; until then no game is corrected.
 corrected = Hook("scoring.corrected", lambda: models.Q(pk__in=[]))
+
+#: An expression on a query with a table (``table``: the path to it from the query's rows,
+#: "pk" on tables, "table" on deals): true where that table's sheet is signed off, which
+#: locks it against the table link and ends its lists' differences (5.5.3). The signoff
+#: app fills it; until then no sheet is signed.
+sheet_signed = Hook("scoring.sheet_signed", lambda table="pk": models.Value(False, output_field=models.BooleanField()))

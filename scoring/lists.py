@@ -26,23 +26,23 @@ from django.utils.translation import gettext as _
 
 from . import hooks
 from .describe import game_text
-from .models import ConflictingEntry, ControlEntry, Deal, Game
+from .models import ConflictingEntry, ControlEntry, Game, ScoresheetLine
 
 #: What makes a line of the sheet: the same in both lists, or the lists differ.
 LINE = ("passed_out", "declarer_seat", "contract", "value", "won", "score")
 
 
-def line(deal: Deal) -> tuple:
+def line(deal: ScoresheetLine) -> tuple:
     return tuple(getattr(deal, name) for name in LINE)
 
 
-def decided(game: Deal) -> bool:
+def decided(game: ScoresheetLine) -> bool:
     """A referee's decision on the sheet: voided, or changed by a correction (its reason
     annotated by GameQuerySet.with_correction_reason)."""
     return bool(game.voided or getattr(game, "correction_reason", None))
 
 
-def describe(deal: Deal, names: Sequence[str]) -> str:
+def describe(deal: ScoresheetLine, names: Sequence[str]) -> str:
     """A deal as the lists show it: "Anna: Hearts with 1 hand = 30, won +30" or "passed out"
     (the game in the words of :func:`scoring.describe.game_text`, as every page says it)."""
     if deal.passed_out:
@@ -53,7 +53,7 @@ def describe(deal: Deal, names: Sequence[str]) -> str:
     return f"{name}: {game_text(deal)}, {outcome} {deal.score:+d}"
 
 
-def _shown(deal: Deal, name: str, names: Sequence[str]) -> str:
+def _shown(deal: ScoresheetLine, name: str, names: Sequence[str]) -> str:
     value = getattr(deal, name)
     if value is None or value == "":
         return "-"
@@ -69,21 +69,27 @@ def _shown(deal: Deal, name: str, names: Sequence[str]) -> str:
 
 
 #: What a field-by-field comparison looks at: what was entered, then the score it made.
-COMPARED = ("passed_out", *(f for f in Deal.ENTERED_FIELDS if f != "passed_out"), "score")
+COMPARED = ("passed_out", *(f for f in ScoresheetLine.ENTERED_FIELDS if f != "passed_out"), "score")
 
 
-def field_differences(first: Deal, second: Deal, names: Sequence[str]) -> list[tuple[str, str, str]]:
+def field_differences(
+    first: ScoresheetLine, second: ScoresheetLine, names: Sequence[str]
+) -> list[tuple[str, str, str]]:
     """(field, first's value, second's value) for each entered field that differs, and the
     score: "declarer's card points: 92 / 88" says what to check at the table, where two
     whole lines side by side leave the reader to find it."""
     return [
-        (str(Deal._meta.get_field(name).verbose_name), _shown(first, name, names), _shown(second, name, names))
+        (
+            str(ScoresheetLine._meta.get_field(name).verbose_name),
+            _shown(first, name, names),
+            _shown(second, name, names),
+        )
         for name in COMPARED
         if getattr(first, name) != getattr(second, name)
     ]
 
 
-def differences_text(first: Deal, second: Deal, names: Sequence[str]) -> str:
+def differences_text(first: ScoresheetLine, second: ScoresheetLine, names: Sequence[str]) -> str:
     """The differing fields in one line: "declarer's card points 92 / 88 · score +72 / +48"."""
     return " · ".join(f"{field} {a} / {b}" for field, a, b in field_differences(first, second, names))
 
@@ -91,8 +97,8 @@ def differences_text(first: Deal, second: Deal, names: Sequence[str]) -> str:
 @dataclass(frozen=True, slots=True)
 class Difference:
     number: int
-    sheet: Deal
-    control: Deal
+    sheet: ScoresheetLine
+    control: ScoresheetLine
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,7 +126,7 @@ class Comparison:
         return [d.number for d in self.differences]
 
 
-def compare(games: Sequence[Deal], entries: Sequence[Deal]) -> Comparison:
+def compare(games: Sequence[ScoresheetLine], entries: Sequence[ScoresheetLine]) -> Comparison:
     """The deals both lists hold whose lines differ, in deal order."""
     sheet = {game.number: game for game in games}
     differences = tuple(
@@ -162,7 +168,8 @@ def differing_deals(tables: Iterable | object) -> dict[int, list[int]]:
         score=OuterRef("score"),
     ).filter(Q(declarer_seat=OuterRef("declarer_seat")) | Q(declarer_seat__isnull=True, passed_out=True))
     rows = (
-        ControlEntry.objects.filter(table__in=tables, table__signoff__isnull=True)
+        ControlEntry.objects.filter(table__in=tables)
+        .exclude(hooks.sheet_signed("table"))
         .filter(Exists(sheet))
         .exclude(Exists(same))
         .order_by()
@@ -172,7 +179,8 @@ def differing_deals(tables: Iterable | object) -> dict[int, list[int]]:
     # (ConflictingEntry): it differs until the sheet's deal is corrected or a referee decides.
     unsettled = sheet.filter(version=OuterRef("sheet_version"))
     conflicts = (
-        ConflictingEntry.objects.filter(table__in=tables, table__signoff__isnull=True)
+        ConflictingEntry.objects.filter(table__in=tables)
+        .exclude(hooks.sheet_signed("table"))
         .filter(Exists(unsettled))
         .order_by()
         .values_list("table_id", "number")

@@ -1,6 +1,6 @@
 """The one place a deal is written: valued by the engine, under its table's lock.
 
-:meth:`Deal.save <scoring.models.Deal.save>` values every deal it stores, so no ``save()``
+:meth:`ScoresheetLine.save <scoring.models.ScoresheetLine.save>` values every deal it stores, so no ``save()``
 stores a row the engine did not value. What bypasses ``save()`` (an insert in bulk, the
 versioned update of a correction at the table) is here, and values each row first.
 Every write path of the office calls these: the phone and the office grid
@@ -24,13 +24,13 @@ from django.db.models import F
 from skat.rules import Outcome
 from tournaments.models import Table
 
-from .models import Deal
+from .models import ScoresheetLine
 
 #: What a deal's row holds of the deal: what was entered and what the engine derived.
-STORED_FIELDS = Deal.VALUED_FIELDS
+STORED_FIELDS = ScoresheetLine.VALUED_FIELDS
 
 
-def value(deal: Deal, table_size: int) -> Outcome | None:
+def value(deal: ScoresheetLine, table_size: int) -> Outcome | None:
     """The engine's valuation of ``deal``, in memory only: what a form shows before anything
     is stored (the preview, the refusal at its field) and what an import compares a
     written value with. Raises :class:`skat.rules.RuleError` (field and paragraph)."""
@@ -62,18 +62,18 @@ def _locked(table_ids: Iterable[int], locked: bool) -> Iterator[None]:
         yield
 
 
-def save_deal(deal: Deal, *, locked: bool = False) -> Deal:
+def save_deal(deal: ScoresheetLine, *, locked: bool = False) -> ScoresheetLine:
     """Value ``deal`` with the engine and store it (a new row or its own), under its table's lock.
 
     ``locked``: the caller took the table's lock in its transaction already. Raises
     :class:`skat.rules.RuleError` and stores nothing when the engine refuses the deal.
     """
     with _locked([deal.table_id], locked):
-        deal.save()  # Deal.save values it
+        deal.save()  # ScoresheetLine.save values it
     return deal
 
 
-def _sizes(deals: Sequence[Deal]) -> dict[int, int]:
+def _sizes(deals: Sequence[ScoresheetLine]) -> dict[int, int]:
     """Each deal's table size: from the table a deal holds, the others' in one query."""
     sizes = {deal.table_id: deal.table.size for deal in deals if type(deal).table.is_cached(deal)}
     missing = {deal.table_id for deal in deals} - sizes.keys()
@@ -82,7 +82,9 @@ def _sizes(deals: Sequence[Deal]) -> dict[int, int]:
     return sizes
 
 
-def create_deals(deals: Sequence[Deal], *, batch_size: int = 2000, locked: bool = False) -> list[Deal]:
+def create_deals(
+    deals: Sequence[ScoresheetLine], *, batch_size: int = 2000, locked: bool = False
+) -> list[ScoresheetLine]:
     """Value every deal with the engine, then insert them in bulk, under their tables' locks.
 
     ``bulk_create`` calls no ``save()``: the rows are valued here, each before the insert,
@@ -95,7 +97,7 @@ def create_deals(deals: Sequence[Deal], *, batch_size: int = 2000, locked: bool 
     with _locked(sizes, locked):
         for deal in deals:
             deal.apply_rules(sizes[deal.table_id])
-        by_model: dict[type[Deal], list[Deal]] = {}
+        by_model: dict[type[ScoresheetLine], list[ScoresheetLine]] = {}
         for deal in deals:
             by_model.setdefault(type(deal), []).append(deal)
         for model, rows in by_model.items():
@@ -103,7 +105,7 @@ def create_deals(deals: Sequence[Deal], *, batch_size: int = 2000, locked: bool 
     return list(deals)
 
 
-def rewrite_deal(deal: Deal, *, version: int, entered_by: str, locked: bool = False) -> bool:
+def rewrite_deal(deal: ScoresheetLine, *, version: int, entered_by: str, locked: bool = False) -> bool:
     """Value ``deal`` and write it over its stored row, if that row is still at ``version``.
 
     One statement compares the version and writes (a correction at the table, 5.5.3): no

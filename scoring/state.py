@@ -1,6 +1,6 @@
 """Where play stands, as the apps below the games ask it: whether a series or a tournament
-has deals entered (seats and tables are then fixed, 3.1.2) and which sheets are not yet
-confirmed (5.5.3). Filled into tournaments.hooks by this app; the draw imports it."""
+has deals entered (seats and tables are then fixed, 3.1.2). Filled into tournaments.hooks
+by this app; the draw imports it. Which sheets are confirmed is signoff.sheets."""
 
 from __future__ import annotations
 
@@ -15,13 +15,3 @@ def play_started(series: Series) -> bool:
 def deals_entered(tournament) -> bool:
     """Whether a deal of the tournament is entered (fills tournaments.hooks.deals_entered)."""
     return Table.objects.filter(series__tournament=tournament, games__isnull=False).exists()
-
-
-def unconfirmed_tables(tournament) -> list[tuple[int, int]]:
-    """(series, table) of every drawn table whose sheet is not confirmed, in order: a
-    seeded draw on them rests on provisional results (draw.series asks)."""
-    return list(
-        Table.objects.filter(series__tournament=tournament, signoff__isnull=True)
-        .order_by("series__number", "number")
-        .values_list("series__number", "number")
-    )

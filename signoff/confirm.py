@@ -39,9 +39,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from scoring.lists import differing_deals, number_ranges
-from scoring.models import ControlEntry, Game, ListsAccepted, PinFailure, SeatConfirmation, SignOff
+from scoring.models import ControlEntry, Game
 from tournaments.models import Series, Table
 
+from .models import ListsAccepted, PinFailure, SeatConfirmation, SignOff
 from .pins import pin_matches
 
 PIN_ATTEMPTS = 5

@@ -64,10 +64,10 @@ def results_mark(tournament: Tournament) -> Mark:
 #: the last move's page took: its computation then keeps a tenth of one core at most,
 #: however long it takes (at 9,000 players in a loaded hall 1-2 s of wall time, 16-18 a
 #: minute with a fixed 5 s, two processes computing the same page).
-SETTLE_FACTOR = 10
+LAG_FACTOR = 10
 #: ... and at least once per this many seconds while the results change: a slow moment
 #: (a backup, a swapping laptop) must not freeze the public standings.
-SETTLE_LONGEST = 60.0
+LAG_LONGEST = 60.0
 #: A move claimed by a request that never finished it (a killed worker) is taken over
 #: after this many seconds: until then the public pages show the mark before.
 MOVE_CLAIM_SECONDS = 60.0
@@ -76,20 +76,20 @@ MOVE_CLAIM_SECONDS = 60.0
 @dataclass(frozen=True, slots=True)
 class Shown:
     """The mark the public pages show, since when (epoch seconds), and what the page that
-    moved them to it took (seconds): the next move waits :func:`settle_window` of it."""
+    moved them to it took (seconds): the next move waits :func:`lag_seconds` of it."""
 
     mark: Mark
     since: float
     cost: float = 0.0
 
 
-def settle_window(cost: float) -> float:
+def lag_seconds(cost: float) -> float:
     """Seconds the public pages keep a mark: ``settings.STANDINGS_SETTLE_SECONDS`` at least,
-    :data:`SETTLE_FACTOR` times the last move's ``cost`` when that is more (a computation
+    :data:`LAG_FACTOR` times the last move's ``cost`` when that is more (a computation
     that grows with the field or with the load is made rarer, not more frequent), at
-    most :data:`SETTLE_LONGEST`."""
+    most :data:`LAG_LONGEST`."""
     shortest = getattr(settings, "STANDINGS_SETTLE_SECONDS", 0)
-    return min(max(shortest, SETTLE_FACTOR * cost), max(shortest, SETTLE_LONGEST))
+    return min(max(shortest, LAG_FACTOR * cost), max(shortest, LAG_LONGEST))
 
 
 def _shown_key(tournament: Tournament) -> str:
@@ -133,13 +133,13 @@ class Move:
         release(_move_key(self.tournament))
 
 
-def settle(tournament: Tournament, mark: Mark, now: float | None = None) -> tuple[Mark, Move | None]:
+def public_mark(tournament: Tournament, mark: Mark, now: float | None = None) -> tuple[Mark, Move | None]:
     """The mark the public pages show, and the :class:`Move` when this request is to move them.
 
     In play the results change many times a second (2,250 tables at 9,000 players):
     computing the pages again for each change would cost more than the spectators'
     refreshes save. So the public pages follow the results with a delay: one move per
-    :func:`settle_window`, whatever the number of changes, and one request moves them
+    :func:`lag_seconds`, whatever the number of changes, and one request moves them
     (an atomic :func:`claim` across the serving processes) while the others keep
     answering the mark shown so far, whose pages are in the cache: nobody waits for
     the new page nor computes it a second time. Each request's ETag is made from the
@@ -149,29 +149,27 @@ def settle(tournament: Tournament, mark: Mark, now: float | None = None) -> tupl
         return mark, None
     now = time.time() if now is None else now
     shown = shown_now(tournament)
-    if shown is not None and (
-        shown.mark.version == mark.version or fresh(now - shown.since, settle_window(shown.cost))
-    ):
+    if shown is not None and (shown.mark.version == mark.version or fresh(now - shown.since, lag_seconds(shown.cost))):
         return shown.mark, None
     if not claim(_move_key(tournament), MOVE_CLAIM_SECONDS):  # another request is computing the new mark
         return (shown.mark if shown is not None else mark), None
     return mark, Move(tournament, mark, now, time.monotonic())
 
 
-def settled_mark(tournament: Tournament, mark: Mark, now: float | None = None) -> Mark:
-    """The mark the public pages show (:func:`settle`), a move made at once: for a caller
+def public_mark_now(tournament: Tournament, mark: Mark, now: float | None = None) -> Mark:
+    """The mark the public pages show (:func:`public_mark`), a move made at once: for a caller
     that computes nothing the crowd would wait for."""
-    shown, move = settle(tournament, mark, now)
+    shown, move = public_mark(tournament, mark, now)
     if move is not None:
         move.done()
     return shown
 
 
 @contextmanager
-def settled(tournament: Tournament, mark: Mark) -> Iterator[Mark]:
-    """:func:`settle` around a computation: a move is shown once the block has computed
+def computing_public_page(tournament: Tournament, mark: Mark) -> Iterator[Mark]:
+    """:func:`public_mark` around a computation: a move is shown once the block has computed
     its page (the time it took sets the next window), dropped when the block fails."""
-    shown, move = settle(tournament, mark)
+    shown, move = public_mark(tournament, mark)
     try:
         yield shown
     except BaseException:
@@ -184,13 +182,13 @@ def settled(tournament: Tournament, mark: Mark) -> Iterator[Mark]:
 
 def mark_of(request: HttpRequest, tournament: Tournament) -> Mark:
     """The mark, read once per request: the ETag, Last-Modified and the view share it.
-    Public pages (:func:`conditional` with ``settle``) take the mark of :func:`settle`;
+    Public pages (:func:`conditional` with ``lagging``) take the mark of :func:`public_mark`;
     a move it gives this request is finished by :func:`conditional` after the view."""
     marks = request.__dict__.setdefault("_results_marks", {})
     if tournament.pk not in marks:
         mark = results_mark(tournament)
-        if request.__dict__.get("_settle_marks"):
-            mark, move = settle(tournament, mark)
+        if request.__dict__.get("_lagging_marks"):
+            mark, move = public_mark(tournament, mark)
             if move is not None:
                 request.__dict__.setdefault("_moves", []).append(move)
         marks[tournament.pk] = mark
@@ -322,14 +320,14 @@ def _htmx(request: HttpRequest) -> str:
     return f"htmx:{htmx.target}" if htmx else ""
 
 
-def conditional(view: Callable[..., HttpResponse] | None = None, *, settle: bool = True):
+def conditional(view: Callable[..., HttpResponse] | None = None, *, lagging: bool = True):
     """ETag and Last-Modified from the results mark (django's ``condition``): an unchanged
     refresh (If-None-Match) is a 304. ``Cache-Control: no-cache`` makes browsers ask every time instead of
     guessing a lifetime from Last-Modified (a stale standings page on a phone).
-    ``settle``: the page shows the mark of :func:`settle` (public pages); the director's
-    pages show every change at once (``settle=False``)."""
+    ``lagging``: the page shows the mark of :func:`public_mark` (public pages); the director's
+    pages show every change at once (``lagging=False``)."""
     if view is None:
-        return lambda view: conditional(view, settle=settle)
+        return lambda view: conditional(view, lagging=lagging)
     # Only the ETag answers 304: Last-Modified counts whole seconds, and in play the
     # results change several times a second, so If-Modified-Since alone would call a
     # changed page unchanged. Last-Modified is still sent (it says when they changed).
@@ -337,7 +335,7 @@ def conditional(view: Callable[..., HttpResponse] | None = None, *, settle: bool
 
     @wraps(view)
     def wrapper(request: HttpRequest, tournament: Tournament, *args: Any, **kwargs: Any) -> HttpResponse:
-        request.__dict__["_settle_marks"] = settle
+        request.__dict__["_lagging_marks"] = lagging
         try:
             response = checked(request, tournament, *args, **kwargs)
         except BaseException:

@@ -4,7 +4,7 @@ A chart shows :func:`standings.statistics.running_scores` for one player: the ru
 total of game points deal by deal, a dashed line where each series begins, axes with
 round-numbered ticks and a zero line. :func:`chart_layout` computes every coordinate
 for a given box (the polyline, the ticks, the series boundaries), so the SVG here and
-the ranking list's PDF appendix (:mod:`printing.documents.ranking`) scale alike.
+the ranking list's PDF appendix (:mod:`printing.documents.standings_list`) scale alike.
 """
 
 from __future__ import annotations

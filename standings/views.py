@@ -151,7 +151,7 @@ def _standings(request: HttpRequest, tournament: Tournament, public: bool) -> Ht
 
 
 @results_reader_required
-@conditional(settle=False)
+@conditional(lagging=False)
 def standings_view(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """The director's standings, a page at a time; the tournament's referees may read them
     too (the page changes nothing). ``?category=<id>``: the category's own ranking;
@@ -252,7 +252,7 @@ def _live(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 def standings_csv(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The full list of the scope as CSV (for a spreadsheet): every place, no paging; for
     everybody once published, for its director and referees always. Theirs shows every
-    change at once, as their standings page does (the public one settles)."""
+    change at once, as their standings page does (the public one lags behind)."""
     tournament = get_object_or_404(Tournament, pk=tournament_id)
     user = request.user
     if tournament.is_director(user) or hooks.reads_results(tournament, user):
@@ -272,4 +272,4 @@ def _standings_csv(request: HttpRequest, tournament: Tournament) -> HttpResponse
 
 
 _public_standings_csv = conditional(_standings_csv)
-_staff_standings_csv = conditional(_standings_csv, settle=False)
+_staff_standings_csv = conditional(_standings_csv, lagging=False)

@@ -29,7 +29,7 @@ from core.rule_messages import rule_message
 from scoring import entry, lists, tablesheet
 from scoring.describe import legend
 from scoring.forms import ControlEntryForm, GameForm, phone_checks
-from scoring.models import ConflictingEntry, ControlEntry, Deal, Game
+from scoring.models import ConflictingEntry, ControlEntry, Game, ScoresheetLine
 from scoring.models.deals import TABLE_LINK, UNSHOWN_FIELDS
 from scoring.preview import preview_response
 from signoff import confirm as signoff
@@ -53,7 +53,7 @@ class Link:
     control: bool
 
     @property
-    def model(self) -> type[Deal]:
+    def model(self) -> type[ScoresheetLine]:
         return ControlEntry if self.control else Game
 
     @property
@@ -140,7 +140,9 @@ def _context(request: HttpRequest, link: Link, form: GameForm | None, known: obj
     }
 
 
-def _other_device(table: Table, games: list[Deal], names: list[str], state: signoff.SignOffState) -> list[tuple]:
+def _other_device(
+    table: Table, games: list[ScoresheetLine], names: list[str], state: signoff.SignOffState
+) -> list[tuple]:
     """The deals another device sent with other values, not settled yet (scoring.entry.taken_by):
     (number, the sheet's line, the other device's, what differs). One query. Settled too
     where a referee decided that the sheet stands (awaiting: not in ``state.lists_differ``)
@@ -223,7 +225,9 @@ def table_sheet(request: HttpRequest, token: str) -> HttpResponse:
     return render(request, "tablelink/table_sheet.html", _context(request, link, form, known))
 
 
-def _taken(request: HttpRequest, link: Link, number: int, *, sent: Deal, stored: Deal | None) -> HttpResponse:
+def _taken(
+    request: HttpRequest, link: Link, number: int, *, sent: ScoresheetLine, stored: ScoresheetLine | None
+) -> HttpResponse:
     """409: the posted deal was entered on another device (a second phone at the table,
     or a form older than the sheet): say so, with each field where the stored entry and
     this device's differ (entry.taken_by keeps those as a difference to settle), and give
@@ -237,13 +241,13 @@ def _taken(request: HttpRequest, link: Link, number: int, *, sent: Deal, stored:
     return render(request, template, context, status=409)
 
 
-def _entered_text(game: Deal) -> str:
+def _entered_text(game: ScoresheetLine) -> str:
     if game.passed_out:
         return _("Deal %(number)s entered: passed out.") % {"number": game.number}
     return _("Deal %(number)s entered: %(score)s.") % {"number": game.number, "score": f"{game.score:+d}"}
 
 
-def _corrected_text(game: Deal, confirmed: frozenset[int]) -> str:
+def _corrected_text(game: ScoresheetLine, confirmed: frozenset[int]) -> str:
     text = (
         _("Deal %(number)s corrected: passed out.") % {"number": game.number}
         if game.passed_out
@@ -263,7 +267,7 @@ def _posted_number(request: HttpRequest, default: int) -> int:
 
 def _who(request: HttpRequest) -> str:
     """Who enters: the user logged in, else the table link's code (stored in no language,
-    shown translated: Deal.entered_by_label)."""
+    shown translated: ScoresheetLine.entered_by_label)."""
     if request.user.is_authenticated:
         return request.user.get_username()
     return TABLE_LINK

@@ -46,6 +46,7 @@ HEAVY = {
 AGNOSTIC = {
     "tests/test_layers.py",
     "tests/test_one_valuing.py",
+    "tests/test_hooks_map.py",
     "tests/scoring/test_evaluate_command.py",
     "tests/config/test_security.py",
     "tests/office/test_loadtest_command.py",
@@ -113,8 +114,8 @@ def _office_url_of_the_request(settings):
 
 @pytest.fixture(autouse=True)
 def _standings_follow_every_change(settings):
-    """Public standings show every change at once in tests (the hall lets them settle for a
-    few seconds: standings.cache.settled_mark, tested on its own)."""
+    """Public standings show every change at once in tests (the hall lets them lag for a
+    few seconds: standings.cache.public_mark_now, tested on its own)."""
     settings.STANDINGS_SETTLE_SECONDS = 0
 
 

@@ -43,7 +43,8 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from referees.models import Dispute, RefereeAssignment
-from scoring.models import Game, PinFailure, SignOff
+from scoring.models import Game
+from signoff.models import PinFailure, SignOff
 from signoff.pins import seat_pin
 from tests import factories
 from tournaments.models import Registration, Seat, Series, Table
@@ -579,11 +580,11 @@ MATRIX: list[Row] = [
     ),
     # The language switch as a link (config/language.py): a cookie for anyone, no form.
     Row("language", lambda w, token: {"code": "de"}, get=dict.fromkeys(EVERYONE, REDIRECT), writes=False),
-    # The sign-offs' admin address before they moved to scoring: a permanent redirect for
+    # The sign-offs' admin address before they moved to signoff: a permanent redirect for
     # everyone (the admin it leads to asks for a staff login).
     Row(
         "moved_admin_signoff",
-        lambda w, token: {"rest": ""},
+        lambda w, token: {"app": "scoring", "model": "signoff", "rest": ""},
         get=dict.fromkeys(EVERYONE, 301),
         post=dict.fromkeys(EVERYONE, 301),
         writes=False,
@@ -1069,7 +1070,7 @@ MATRIX: list[Row] = [
     Row("leagues:hosts", league, get=STAFF, prepare=a_league),
     Row("leagues:host_new", league, post=STAFF, data=lambda w: {"name": "SV Herz"}, prepare=a_league),
     Row(
-        "leagues:host_token",
+        "leagues:renew_host_token",
         lambda w, token: league(w, token) | {"host_id": w.host.pk},
         post=STAFF,
         prepare=a_league_with_a_host,

@@ -209,6 +209,8 @@ def url_kwargs(w: SimpleNamespace) -> dict[str, object]:
         "forfeit_id": 1,
         "kind": "pdf",  # a ranking's file: CSV and XLSX are the variants in EXPORTS
         "sheet": "Ranking",
+        "app": "scoring",  # the sign-off's old admin addresses: a redirect, no file
+        "model": "signoff",
         "rest": "",
         "path": "",  # the help pages (config/help.py): their index
         "code": "de",  # the language switch (config/language.py): a redirect, no file

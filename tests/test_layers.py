@@ -15,7 +15,7 @@ above another top-level package's.
 
 Every import statement counts, also one inside a function: a lazy import is still a
 dependency. A lower app that must show something of a higher one defines a hook
-(``tournaments.hooks``, ``scoring.hooks``, ``referees.hooks``; the "Layout" page maps
+(``tournaments.hooks``, ``scoring.hooks``, ``referees.hooks``; the "Hooks" page maps
 them) that the higher app fills in its AppConfig.
 """
 

@@ -2,7 +2,7 @@
 derived fields around it.
 
 What this protects: every stored deal carries the engine's value, score and won/lost,
-because every write goes through :meth:`scoring.models.Deal.save` (it values the deal)
+because every write goes through :meth:`scoring.models.ScoresheetLine.save` (it values the deal)
 or :mod:`scoring.services` (bulk inserts and versioned updates, valued first, under the
 table's lock). A new write path that stores a game nobody valued (a ``bulk_create`` of
 games, a queryset ``update(score=...)``, its own call of the engine) fails here, named
@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pytest
 
-from scoring.models import Deal, Game
+from scoring.models import Game, ScoresheetLine
 from tests.test_layers import PACKAGES, ROOT
 
 #: The one place: the model's save() and its valuation, and the service beside it.
@@ -35,7 +35,7 @@ THE_PLACE = {"scoring/models/deals.py", "scoring/services.py"}
 DEAL_NAMES = {"Game", "ControlEntry", "ConflictingEntry", "games", "control_entries", "conflicting_entries"}
 #: A variable the deal lists are written through (scoring.entry: ``model = type(game)``).
 DEAL_VARIABLES = {"model"}
-COMPUTED = set(Deal.COMPUTED_FIELDS)
+COMPUTED = set(ScoresheetLine.COMPUTED_FIELDS)
 #: What the valuing reads or writes: a change of any of these needs the engine again.
 VALUED = set(Game.VALUED_FIELDS) | {"voided"}
 
@@ -77,9 +77,9 @@ def valuing_outside(source: str) -> list[str]:
         elif name == "evaluate" and "rules" in {root, *receiver}:
             found.append(f"line {node.lineno}: values a game itself (rules.evaluate)")
         elif name in {"bulk_create", "bulk_update"} and about_deals:
-            found.append(f"line {node.lineno}: {name} of deals, around Deal.save")
+            found.append(f"line {node.lineno}: {name} of deals, around ScoresheetLine.save")
         elif name == "update" and (keywords & COMPUTED or (about_deals and (keywords & VALUED or None in keywords))):
-            found.append(f"line {node.lineno}: update() of a deal's derived fields, around Deal.save")
+            found.append(f"line {node.lineno}: update() of a deal's derived fields, around ScoresheetLine.save")
     return found
 
 
@@ -99,7 +99,7 @@ def test_no_module_values_or_writes_a_deal_around_the_one_place():
         where = path.relative_to(ROOT).as_posix()
         if where not in THE_PLACE and (lines := valuing_outside(path.read_text(encoding="utf-8"))):
             found[where] = lines
-    assert found == {}, "store deals through Deal.save or scoring.services, which value them with the engine"
+    assert found == {}, "store deals through ScoresheetLine.save or scoring.services, which value them with the engine"
 
 
 def test_the_one_place_is_where_the_test_says():

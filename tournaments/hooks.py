@@ -4,15 +4,21 @@ The office's apps import only downwards (docs, "Layout"): tournaments, then the 
 sign-off, standings, the draw and the rest, then referees and leagues. When a lower app
 needs an answer only a higher one has (whether deals are entered; the front page lists
 the tournaments a user referees), it declares a :class:`Hook` here with a default, and
-the higher app fills it in its ``AppConfig.ready``. Nothing here knows who fills it.
+the higher app fills it in its ``AppConfig.ready``. Nothing here knows who fills it; the
+docs' "Hooks" page maps every hook (:data:`DECLARED`) and its filler.
 """
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from typing import Any
 
 from django.core.exceptions import ImproperlyConfigured
+
+#: Every hook declared so far, in the order their modules were imported: the hook map
+#: (docs, "Hooks") is checked against it (tests/test_hooks_map.py).
+DECLARED: list[Hook] = []
 
 
 class Hook:
@@ -26,6 +32,9 @@ class Hook:
         self.name = name
         self._default = default
         self._filled: Callable[..., Any] | None = None
+        #: The module that declares it (the one calling this), for the hook map.
+        self.declared_in: str = sys._getframe(1).f_globals.get("__name__", "")
+        DECLARED.append(self)
 
     def fill(self, function: Callable[..., Any]) -> Callable[..., Any]:
         """Fill the slot (usable as a decorator); a second app filling it is a mistake."""
@@ -37,6 +46,13 @@ class Hook:
     @property
     def filled(self) -> bool:
         return self._filled is not None
+
+    @property
+    def filled_by(self) -> str | None:
+        """The dotted name of the function that fills it (None: unfilled), for the hook map."""
+        if self._filled is None:
+            return None
+        return f"{self._filled.__module__}.{self._filled.__qualname__}"
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if self._filled is None and self._default is unfilled:
@@ -51,7 +67,7 @@ def unfilled(*args: Any, **kwargs: Any) -> Any:
 
 #: The front page's extra panels for the request's user, as rendered HTML (e.g. the
 #: tournaments he referees); filled by referees. Without it the front page has none.
-home_panels = Hook("tournaments.home_panels", lambda request: [])
+front_page_panels = Hook("tournaments.front_page_panels", lambda request: [])
 
 #: Whether a deal of the series is entered (seats and tables are then fixed, 3.1.2);
 #: filled by scoring, which keeps the games.

@@ -37,7 +37,7 @@ def home(request: HttpRequest) -> HttpResponse:
     mine = Tournament.objects.for_user(request.user).filter(archived=False)
     public = Tournament.objects.filter(standings_public=True, archived=False)
     # Panels of the apps above (the tournaments a user referees): tournaments.hooks.
-    panels = hooks.home_panels(request)
+    panels = hooks.front_page_panels(request)
     return render(request, "tournaments/home.html", {"mine": mine, "public": public, "panels": panels})
 
 

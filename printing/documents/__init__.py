@@ -210,11 +210,11 @@ def standings_pdf(
     from standings.statistics import running_scores
 
     from .appendix import ChartEntry
-    from .ranking import write_ranking
+    from .standings_list import write_standings_list
 
     ranked = standings(tournament, series_number)
     if teams:
-        write_ranking(
+        write_standings_list(
             team_standings(tournament, series_number, players=ranked),
             out,
             tournament=tournament,
@@ -235,7 +235,7 @@ def standings_pdf(
             if series_number:
                 points = within_series(points, series_number)
             charts.append(ChartEntry(entry.place, entry.item.name, entry.rating.points, points))
-    write_ranking(
+    write_standings_list(
         ranked,
         out,
         tournament=tournament,

@@ -12,8 +12,8 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 
 from .common import MARGIN, PAGE_HEIGHT, PAGE_WIDTH, Text, choose_fonts, fit, new_canvas, width
-from .ranking import status_line
 from .settlement import money
+from .standings_list import status_line
 
 #: Tall enough to sign in.
 ROW = 24.0

@@ -12,9 +12,10 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from core.rule_messages import rule_message
 from scoring import lists, tablesheet
-from scoring.models import ConflictingEntry, Game, ListsAccepted
+from scoring.models import ConflictingEntry, Game
 from scoring.preview import preview_response
 from signoff import confirm as signoff
+from signoff.models import ListsAccepted
 from skat.rules import RuleError
 from skat.sheet import active_seats
 from tournaments.models import Seat, Tournament

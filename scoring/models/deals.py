@@ -1,7 +1,7 @@
 """Games as the scoresheet records them (5.5.2), valued by the rules engine at save.
 
-A game's value, score, won/lost and overbid are never typed in: :meth:`Deal.save` asks
-the engine (:meth:`Deal.apply_rules`, :func:`skat.rules.evaluate`) and stores the answer,
+A game's value, score, won/lost and overbid are never typed in: :meth:`ScoresheetLine.save` asks
+the engine (:meth:`ScoresheetLine.apply_rules`, :func:`skat.rules.evaluate`) and stores the answer,
 and what bypasses ``save()`` goes through :mod:`scoring.services`, which values first. So
 the standings only add up stored numbers (per seat, kept by triggers: :class:`SeatTotal`)
 and no second place computes a game value.
@@ -15,7 +15,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from skat import rules
+from skat import rules, terms
 from skat.rules import gettext_noop
 from skat.sheet import active_seats, dealer_seat
 
@@ -65,7 +65,7 @@ PASSED_OR_DECLARED = Q(passed_out=True, declarer_seat__isnull=True, score=0, won
 )
 
 
-class Deal(models.Model):
+class ScoresheetLine(models.Model):
     """One line of a scoresheet (5.5.2): what the scorekeeper enters and what the engine
     derives from it. Abstract: the sheet's games (:class:`Game`, the list that counts)
     and the second list kept at the table (:class:`ControlEntry`) share it."""
@@ -173,9 +173,9 @@ class Deal(models.Model):
 
     entered_by_label.fget.short_description = _("entered by")  # the admin's column
 
-    def rules_game(self) -> rules.Game:
+    def rules_game(self) -> terms.Game:
         """This game as the engine sees it."""
-        return rules.Game(
+        return terms.Game(
             contract=self.contract,  # type: ignore[arg-type]  # the engine checks and converts it (2.1.1)
             tops=self.tops,
             hand=self.hand,
@@ -249,7 +249,7 @@ class Deal(models.Model):
         return outcome
 
 
-class Game(Deal):
+class Game(ScoresheetLine):
     """A deal on the table's scoresheet: the list that counts (DOMAIN: seat 1's)."""
 
     table = models.ForeignKey("tournaments.Table", on_delete=models.CASCADE, related_name="games")
@@ -267,7 +267,7 @@ class Game(Deal):
     # e.g. 3.2.11: a game dealt out of turn is invalid); only a correction sets it.
     voided = models.BooleanField(_("void"), default=False)
 
-    VALUED_FIELDS = (*Deal.VALUED_FIELDS, "irregularity")  # a passed-out deal has none
+    VALUED_FIELDS = (*ScoresheetLine.VALUED_FIELDS, "irregularity")  # a passed-out deal has none
 
     objects = GameQuerySet.as_manager()
 
@@ -297,7 +297,7 @@ class Game(Deal):
         return f"{self.table} #{self.number}"
 
 
-class ControlEntry(Deal):
+class ControlEntry(ScoresheetLine):
     """A deal on the table's second list (DOMAIN: two lists are kept, seats 1 and 3).
 
     Entered through the table's control link, independently of the sheet; it never
@@ -325,7 +325,7 @@ class ControlEntry(Deal):
         return f"{self.table} #{self.number} (2)"
 
 
-class ConflictingEntry(Deal):
+class ConflictingEntry(ScoresheetLine):
     """A deal as a second device on the sheet's own link sent it, after the sheet already
     held that deal with other values (two phones on one link, DOMAIN: two lists).
 

@@ -7,7 +7,7 @@ import logging
 
 import pytest
 
-from config.access import fingerprint, loggable_path
+from config.access import loggable_path, token_fingerprint
 
 pytestmark = pytest.mark.django_db
 
@@ -36,8 +36,8 @@ def test_a_table_links_token_is_replaced_by_its_fingerprint(client, access_log):
     token = "Zx81-secret-capability-token"
     client.get(f"/s/{token}/preview/")
     (line,) = [r.getMessage() for r in access_log.records if r.name == "office.access"]
-    assert token not in line and f"GET /s/{fingerprint(token)}/preview/ 405 " in line
-    assert loggable_path(f"/s/{token}/") == f"/s/{fingerprint(token)}/"
+    assert token not in line and f"GET /s/{token_fingerprint(token)}/preview/ 405 " in line
+    assert loggable_path(f"/s/{token}/") == f"/s/{token_fingerprint(token)}/"
     assert loggable_path("/p/1/standings/") == "/p/1/standings/"
 
 
@@ -46,7 +46,7 @@ def test_django_s_own_refusal_line_does_not_carry_the_token_either(client, caplo
     with caplog.at_level(logging.WARNING, logger="django.request"):
         client.get(f"/s/{token}/preview/")
     (line,) = [r.getMessage() for r in caplog.records if r.name == "django.request"]
-    assert line == f"Method Not Allowed (GET): /s/{fingerprint(token)}/preview/"
+    assert line == f"Method Not Allowed (GET): /s/{token_fingerprint(token)}/preview/"
 
 
 def test_off_by_default_in_development(client, caplog):

@@ -122,9 +122,9 @@ def test_no_linux_only_call_or_ifconfig_is_left():
 def test_the_office_url_and_its_host():
     assert hall.office_url("192.168.1.20", 8000) == "http://192.168.1.20:8000"
     assert hall.office_url("fd00::5", 80) == "http://[fd00::5]:80"
-    assert hall.host_of("http://[fd00::5]:80") == "[fd00::5]"
-    assert hall.host_of("http://192.168.1.20:8000") == "192.168.1.20"
-    assert hall.host_of("") == ""
+    assert hall.url_host("http://[fd00::5]:80") == "[fd00::5]"
+    assert hall.url_host("http://192.168.1.20:8000") == "192.168.1.20"
+    assert hall.url_host("") == ""
 
 
 def test_the_key_file_is_beside_the_sqlite_database(tmp_path):

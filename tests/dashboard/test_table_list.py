@@ -6,7 +6,7 @@ import pytest
 from django.test import RequestFactory
 
 from dashboard.table_list import table_list
-from scoring.models import SignOff
+from signoff.models import SignOff
 from tests import factories
 from tournaments.models import Seat
 

@@ -7,7 +7,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from scoring.models import SignOff
+from signoff.models import SignOff
 from tests import factories
 from tournaments.models import Seat
 

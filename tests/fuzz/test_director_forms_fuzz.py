@@ -32,7 +32,7 @@ def snapshot() -> dict:
     return {
         m._meta.label: list(m.objects.order_by("pk").values_list())
         for m in apps.get_models()
-        if m._meta.app_label in {"tournaments", "scoring", "referees"}
+        if m._meta.app_label in {"tournaments", "scoring", "signoff", "referees"}
     }
 
 

@@ -20,7 +20,8 @@ from hypothesis import strategies as st
 
 from referees import paragraphs
 from referees.models import Correction, Dispute, RefereeAssignment
-from scoring.models import Game, PinFailure, SeatConfirmation, SignOff
+from scoring.models import Game
+from signoff.models import PinFailure, SeatConfirmation, SignOff
 from signoff.pins import seat_pin
 from tests import factories
 from tests.referees.helpers import full_table, referee_of
@@ -57,7 +58,7 @@ def _state(*, pin_failures: bool = True) -> dict:
     """What a refused post must leave alone (a wrong PIN's failure record aside)."""
     state = snapshot()
     if not pin_failures:
-        state.pop("scoring.PinFailure")
+        state.pop("signoff.PinFailure")
     return state
 
 

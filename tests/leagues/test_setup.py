@@ -78,7 +78,7 @@ def test_a_withdrawn_host_token_publishes_no_more_and_a_new_one_does():
     setup.set_active(host, False)
     with pytest.raises(Exception, match="unknown or withdrawn"):
         host_of(token)
-    fresh = setup.new_token(host)
+    fresh = setup.replace_host_token(host)
     assert host_of(fresh) == host and Host.objects.get().token_digest == digest(fresh)
     with pytest.raises(Exception, match="unknown or withdrawn"):
         host_of(token)
@@ -92,7 +92,7 @@ def test_a_host_token_never_starts_with_a_dash_an_option_would_take_it_for(monke
     _host, token = setup.add_host(league, "SC Kreuz")
     assert token == "third"
     drawn = iter(["-again", "fourth"])
-    assert setup.new_token(_host) == "fourth"
+    assert setup.replace_host_token(_host) == "fourth"
 
 
 @pytest.mark.django_db(transaction=True)

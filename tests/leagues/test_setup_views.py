@@ -249,7 +249,7 @@ def test_a_host_token_is_shown_once_and_can_be_withdrawn(client):
     assert Host.objects.get().active
     client.post(reverse("leagues:host_active", args=[league.pk, host.pk]), {"active": "0"})
     assert not Host.objects.get().active
-    answer = client.post(reverse("leagues:host_token", args=[league.pk, host.pk]))
+    answer = client.post(reverse("leagues:renew_host_token", args=[league.pk, host.pk]))
     fresh = answer.context["token"]
     host.refresh_from_db()
     assert fresh != token and host.token_digest == digest(fresh) and host.active

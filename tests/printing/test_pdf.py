@@ -29,7 +29,8 @@ from printing.documents.cards import draw_qr
 from printing.documents.slips import COLUMNS, ROWS, Slip, layout
 from referees import corrections
 from scoring import tablesheet
-from scoring.models import Game, SignOff
+from scoring.models import Game
+from signoff.models import SignOff
 from signoff.pins import seat_pin
 from standings.ranking import standings
 from tests import factories

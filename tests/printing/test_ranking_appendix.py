@@ -160,11 +160,11 @@ def test_names_beyond_western_european_in_the_embedded_font():
 def test_deal_ticks_and_narrow_series_in_a_drawn_chart():
     """Twelve series of 36 deals: every 12th deal ticked, labels thinned, series named by number only."""
     from printing.documents.appendix import ChartEntry
-    from printing.documents.ranking import write_ranking
+    from printing.documents.standings_list import write_standings_list
 
     points = [(s, d, s * d) for s in range(1, 13) for d in range(1, 37)]
     out = io.BytesIO()
-    write_ranking(
+    write_standings_list(
         [], out, tournament=factories.tournament(), series_number=None, charts=[ChartEntry(1, "Anna", 432, points)]
     )
     page = pages(out.getvalue())[1]

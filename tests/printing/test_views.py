@@ -12,7 +12,8 @@ from django.urls import reverse
 from pypdf import PdfReader
 
 from office.demo import random_game
-from scoring.models import Game, SignOff
+from scoring.models import Game
+from signoff.models import SignOff
 from signoff.pins import seat_pin
 from tests import factories
 from tournaments.models import Series

@@ -7,8 +7,8 @@ from django.urls import reverse
 
 from referees import corrections
 from referees.models import Dispute, RefereeAssignment
-from scoring.models import SignOff
 from signoff.confirm import SignOffRefused, confirm_seat, mark_on_paper
+from signoff.models import SignOff
 from tests import factories
 
 from .helpers import full_table
@@ -31,7 +31,7 @@ def test_the_audit_records_are_listed_but_not_editable(admin_client):
     for model, obj in (
         ("referees_dispute", dispute),
         ("referees_correction", correction),
-        ("scoring_signoff", signoff),
+        ("signoff_signoff", signoff),
     ):
         assert admin_client.get(reverse(f"admin:{model}_changelist")).status_code == 200
         assert admin_client.get(reverse(f"admin:{model}_add")).status_code == 403
@@ -60,9 +60,13 @@ def test_the_service_refuses_a_seat_the_table_does_not_have():
     assert "Seat 4 is not at this table" in caught.value.message
 
 
-def test_the_sign_offs_old_admin_address_leads_to_its_new_one(admin_client):
-    """SignOff moved from referees to scoring (issue 14); an old bookmark still arrives."""
+def test_the_sign_offs_old_admin_addresses_lead_to_its_new_one(admin_client):
+    """SignOff moved from referees to scoring, then to signoff; an old bookmark still arrives."""
     response = admin_client.get("/admin/referees/signoff/5/change/?_changelist_filters=on_paper")
     assert response.status_code == 301
-    assert response["Location"] == "/admin/scoring/signoff/5/change/?_changelist_filters=on_paper"
-    assert admin_client.get("/admin/referees/signoff/")["Location"] == "/admin/scoring/signoff/"
+    assert response["Location"] == "/admin/signoff/signoff/5/change/?_changelist_filters=on_paper"
+    assert admin_client.get("/admin/referees/signoff/")["Location"] == "/admin/signoff/signoff/"
+    assert admin_client.get("/admin/scoring/signoff/3/change/")["Location"] == "/admin/signoff/signoff/3/change/"
+    assert admin_client.get("/admin/scoring/listsaccepted/")["Location"] == "/admin/signoff/listsaccepted/"
+    assert admin_client.get("/admin/signoff/listsaccepted/").status_code == 200
+    assert admin_client.get("/admin/scoring/game/").status_code == 200  # the games stay where they are

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from scoring.models import SignOff
+from signoff.models import SignOff
 
 from .helpers import director_of, full_table
 

@@ -7,8 +7,9 @@ import pytest
 from django.urls import reverse
 
 from referees.models import Correction, Reopening
-from scoring.models import Game, ListsAccepted, PinFailure, SeatConfirmation, SignOff
+from scoring.models import Game
 from signoff import confirm as signoff
+from signoff.models import ListsAccepted, PinFailure, SeatConfirmation, SignOff
 from signoff.pins import seat_pin
 from tests import factories
 from tournaments.models import Series

@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from referees import corrections
 from referees.models import Dispute
-from scoring.models import SignOff
+from signoff.models import SignOff
 from signoff.pins import seat_pin
 from tests import factories
 

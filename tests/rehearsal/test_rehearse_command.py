@@ -9,7 +9,8 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from referees.models import Dispute
-from scoring.models import Game, SignOff
+from scoring.models import Game
+from signoff.models import SignOff
 from tests import factories
 from tournaments.models import Category, Prize, Registration, Series, Team, Tournament
 

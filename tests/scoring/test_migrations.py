@@ -1,5 +1,6 @@
-"""The sheet's sign-off moved from referees to scoring (migrations referees/0002, scoring/0006):
-a database migrated from the office before the move keeps every row, games included."""
+"""The sheet's sign-off moved from referees to scoring (migrations referees/0002, scoring/0006),
+later on to signoff (tests/signoff/test_migrations.py):
+a database migrated from the office before the first move keeps every row, games included."""
 
 from __future__ import annotations
 
@@ -9,8 +10,9 @@ from django.contrib.contenttypes.models import ContentType
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
-from scoring.models import Game, PinFailure, SeatConfirmation, SeatTotal, SignOff
+from scoring.models import Game, SeatTotal
 from signoff.confirm import is_signed
+from signoff.models import PinFailure, SeatConfirmation, SignOff
 from tournaments.models import Table
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -8,7 +8,8 @@ import pytest
 
 from draw.series import draw_series
 from referees.corrections import add_missing_game, correct_game, void_game
-from scoring.models import Game, ResultsMark, SignOff
+from scoring.models import Game, ResultsMark
+from signoff.models import SignOff
 from standings.cache import results_mark
 from tests import factories
 from tournaments.models import Category, Player, Registration, Seat, Series, Table, Team, Tournament

@@ -1,5 +1,5 @@
 """The one place a deal is written: whatever a caller typed into the fields the engine
-derives, the stored row carries the engine's value (Deal.save, scoring.services).
+derives, the stored row carries the engine's value (ScoresheetLine.save, scoring.services).
 
 The expected values are the Skatordnung's, worked out by hand in the comments: the base
 value (5.2.x) times the multiplier (5.3.x), a lost game counts twice its value against

@@ -7,8 +7,8 @@ from datetime import timedelta
 import pytest
 from django.urls import reverse
 
-from scoring.models import PinFailure, SeatConfirmation, SignOff
 from signoff.confirm import PIN_ATTEMPTS, PIN_LOCK
+from signoff.models import PinFailure, SeatConfirmation, SignOff
 from signoff.pins import seat_pin
 from tests import factories
 from tests.referees.helpers import confirm_all, full_table, open_table

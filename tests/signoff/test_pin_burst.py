@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from scoring.models import PinFailure
 from signoff import confirm as signoff
+from signoff.models import PinFailure
 from signoff.pins import seat_pin
 from tests.referees.helpers import full_table
 from tests.threads import in_parallel

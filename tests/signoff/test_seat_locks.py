@@ -12,8 +12,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from scoring.models import PinFailure, SeatConfirmation, SignOff
 from signoff.confirm import PIN_ATTEMPTS
+from signoff.models import PinFailure, SeatConfirmation, SignOff
 from signoff.pins import seat_pin
 from tests.referees.helpers import director_of, full_table, referee_of
 

@@ -7,8 +7,9 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from scoring.models import ControlEntry, ListsAccepted, SeatConfirmation, SignOff
+from scoring.models import ControlEntry
 from signoff import confirm as signoff
+from signoff.models import ListsAccepted, SeatConfirmation, SignOff
 from signoff.pins import seat_pin
 from tests import factories
 from tests.referees.helpers import full_table

@@ -154,7 +154,7 @@ def reference_standings(tournament, series_number=None) -> dict[int, tuple]:
     Voided games are kept out like passed-out deals (they score nothing); a table counts as
     provisional for each of its players until its sheet is signed off.
     """
-    from scoring.models import SignOff
+    from signoff.models import SignOff
 
     totals: dict[int, list] = {}
     tables = [table for s in tournament.series.all() for table in s.tables.all()]
@@ -178,7 +178,7 @@ def reference_standings(tournament, series_number=None) -> dict[int, tuple]:
 @pytest.mark.parametrize("seed", range(4))
 def test_standings_equal_rate_table_per_table_on_random_tournaments(seed):
     """Equivalence: the fast per-player sums against the reference, with voided games and sign-offs."""
-    from scoring.models import SignOff
+    from signoff.models import SignOff
 
     rng = random.Random(seed)
     t = factories.tournament(series_count=2, rounds_per_series=rng.randint(1, 3))

@@ -283,7 +283,7 @@ def test_the_projector_turns_only_while_the_standings_are_public_even_for_its_di
     assert "Not published" not in standings_page and "(not published)" not in standings_page
 
 
-# --- in play: the public pages settle for a few seconds ----------------------------------------
+# --- in play: the public pages lag behind a few seconds----------------------------------------
 
 
 def test_the_public_pages_follow_the_results_within_the_settling_time(client, director, settings):
@@ -312,35 +312,35 @@ def test_the_directors_csv_shows_every_change_at_once_like_his_page(client, dire
     assert "Neu Benannt" in client.get(url).content.decode("utf-8-sig")
 
 
-def test_the_settled_mark_is_the_one_shown_until_the_time_is_up(settings):
-    from standings.cache import Mark, settled_mark
+def test_the_public_mark_is_the_one_shown_until_the_time_is_up(settings):
+    from standings.cache import Mark, public_mark_now
 
     settings.STANDINGS_SETTLE_SECONDS = 5
     t = factories.tournament()
     one, two, three = Mark(1, None), Mark(2, None), Mark(3, None)
-    assert settled_mark(t, one, now=1000.0) == one
-    assert settled_mark(t, two, now=1004.0) == one  # 4 s later: still the one shown
-    assert settled_mark(t, two, now=1005.5) == two  # the time is up: the new one
-    assert settled_mark(t, three, now=1006.0) == two
-    assert settled_mark(factories.tournament(), three, now=1006.0) == three  # each tournament its own
+    assert public_mark_now(t, one, now=1000.0) == one
+    assert public_mark_now(t, two, now=1004.0) == one  # 4 s later: still the one shown
+    assert public_mark_now(t, two, now=1005.5) == two  # the time is up: the new one
+    assert public_mark_now(t, three, now=1006.0) == two
+    assert public_mark_now(factories.tournament(), three, now=1006.0) == three  # each tournament its own
 
 
 def test_a_slow_page_keeps_its_mark_longer(settings):
     """The window is ten times what the last move's page took (at 9,000 players in a
     loaded hall 1-2 s): that computation keeps a tenth of a core at most; never less than
-    STANDINGS_SETTLE_SECONDS, never more than SETTLE_LONGEST."""
-    from standings.cache import SETTLE_FACTOR, SETTLE_LONGEST, Mark, settle, settle_window
+    STANDINGS_SETTLE_SECONDS, never more than LAG_LONGEST."""
+    from standings.cache import LAG_FACTOR, LAG_LONGEST, Mark, lag_seconds, public_mark
 
     settings.STANDINGS_SETTLE_SECONDS = 5
-    assert settle_window(0.1) == 5 and settle_window(2.0) == 2.0 * SETTLE_FACTOR == 20
-    assert settle_window(3600.0) == SETTLE_LONGEST
+    assert lag_seconds(0.1) == 5 and lag_seconds(2.0) == 2.0 * LAG_FACTOR == 20
+    assert lag_seconds(3600.0) == LAG_LONGEST
     t = factories.tournament()
     one, two = Mark(1, None), Mark(2, None)
-    shown, move = settle(t, one, now=1000.0)
+    shown, move = public_mark(t, one, now=1000.0)
     assert shown == one
     move.done(cost=2.0)  # the first page of mark one took 2 s
-    assert settle(t, two, now=1015.0) == (one, None)  # 15 s: past 5 s, not past 20 s
-    shown, move = settle(t, two, now=1020.5)
+    assert public_mark(t, two, now=1015.0) == (one, None)  # 15 s: past 5 s, not past 20 s
+    shown, move = public_mark(t, two, now=1020.5)
     assert shown == two and move is not None
 
 
@@ -348,20 +348,20 @@ def test_one_request_moves_the_public_pages_and_the_others_keep_the_mark_before(
     """The new mark's first page takes a second or two: meanwhile every other request, in
     any serving process, shows the mark before (its pages are in the cache) instead of
     waiting for the new page or computing it a second time."""
-    from standings.cache import Mark, settle, shown_now
+    from standings.cache import Mark, public_mark, shown_now
 
     settings.STANDINGS_SETTLE_SECONDS = 5
     t = factories.tournament()
     one, two = Mark(1, None), Mark(2, None)
-    settle(t, one, now=1000.0)[1].done(cost=0.1)
-    shown, move = settle(t, two, now=1010.0)
+    public_mark(t, one, now=1000.0)[1].done(cost=0.1)
+    shown, move = public_mark(t, two, now=1010.0)
     assert shown == two and move is not None  # this request computes mark two
-    assert settle(t, two, now=1010.5) == (one, None)  # the crowd meanwhile
+    assert public_mark(t, two, now=1010.5) == (one, None)  # the crowd meanwhile
     move.done(cost=1.5)
     assert shown_now(t).mark == two and shown_now(t).cost == 1.5 and shown_now(t).since == 1010.0
-    assert settle(t, two, now=1011.0) == (two, None)
-    settle(t, Mark(3, None), now=1030.0)[1].failed()  # an error: the next request moves instead
-    assert settle(t, Mark(3, None), now=1030.1)[0] == Mark(3, None)
+    assert public_mark(t, two, now=1011.0) == (two, None)
+    public_mark(t, Mark(3, None), now=1030.0)[1].failed()  # an error: the next request moves instead
+    assert public_mark(t, Mark(3, None), now=1030.1)[0] == Mark(3, None)
 
 
 def test_the_crowd_gets_the_page_and_etag_of_the_mark_before_while_the_new_one_is_computed(client, settings):

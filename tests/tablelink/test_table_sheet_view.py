@@ -9,7 +9,8 @@ import pytest
 from django.db import connection
 from django.urls import reverse
 
-from scoring.models import Game, SeatConfirmation
+from scoring.models import Game
+from signoff.models import SeatConfirmation
 from signoff.pins import seat_pin
 from tablelink.views import _open_link
 from tests import factories

@@ -21,7 +21,7 @@ def test_the_installed_apps_fill_every_hook():
     assert {h.name for h in found} >= {
         "tournaments.deals_entered",
         "tournaments.play_started",
-        "tournaments.home_panels",
+        "tournaments.front_page_panels",
         "scoring.correction_reason",
         "scoring.corrected",
     }

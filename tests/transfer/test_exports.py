@@ -10,7 +10,8 @@ import pytest
 from openpyxl import load_workbook
 
 from draw.series import draw_series
-from scoring.models import Game, SignOff
+from scoring.models import Game
+from signoff.models import SignOff
 from standings.ranking import standings, team_standings
 from tests import factories
 from tests.standings.test_ranking import play

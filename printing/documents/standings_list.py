@@ -1,4 +1,4 @@
-"""The ranking list (overall or one series): many pages, the header row on each.
+"""The printed ranking list (Rangliste) of one tournament (overall or one series): many pages, the header row on each.
 
 Columns as the standings page: place, name, club, game points, games won and lost,
 the bonus for games lost by others, the rating (extended Seeger-Fabian) and the tables
@@ -80,7 +80,7 @@ def status_line(finality) -> str:
     ) % {"numbers": numbers, **counts}
 
 
-def write_ranking(
+def write_standings_list(
     ranked: Sequence,
     out,
     *,

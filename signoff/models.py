@@ -1,8 +1,10 @@
-"""The sheet's sign-off (5.5.3): the players' confirmations, wrong PINs, the final sign-off.
+"""The sheet's sign-off (5.5.3): the players' confirmations, wrong PINs, the final sign-off,
+a referee's decision that the sheet stands over the second list.
 
-The signatures under a scoresheet belong to the sheet, so these live in scoring. They
-were the referees app's until issue 14; their tables keep the old names (``db_table``),
-so moving them changed no data (migrations scoring/0006, referees/0002).
+They live beside their logic (signoff.confirm, signoff.pins). They were the referees
+app's first, then scoring's; their tables keep the names they had (``db_table``), so
+neither move changed a row (migrations referees/0002 and scoring/0006, then scoring/0014
+and signoff/0001).
 """
 
 from __future__ import annotations
@@ -84,6 +86,7 @@ class ListsAccepted(models.Model):
     reason = models.TextField(_("why"), max_length=2000)
 
     class Meta:
+        db_table = "scoring_listsaccepted"
         ordering = ["-accepted_at", "-pk"]
         verbose_name = _("sheet accepted over the second list")
         verbose_name_plural = _("sheets accepted over the second list")
