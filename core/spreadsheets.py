@@ -177,10 +177,25 @@ def read_table(
         rows.pop(0)
     if not rows:
         raise SpreadsheetError(_("The file is empty."))
+    positions, unknown = _header(rows[0], columns, titles)
+    _check_columns(positions, unknown, columns, required, allow_unknown)
+    result = _data_rows(rows[1:], positions)
+    if len(result) > max_rows:
+        raise SpreadsheetError(_("The file has more than %(max)s rows.") % {"max": max_rows})
+    if not result:
+        raise SpreadsheetError(_("The file has a header but no rows."))
+    return result
+
+
+def _header(
+    header: list[object], columns: Mapping[str, Iterable[str]], titles: dict[str, str] | None
+) -> tuple[dict[str, int], list[str]]:
+    """Each known column's position in the header row, and the titles of those not known.
+    A column named twice (under any of its names) is refused."""
     aliases = {header_key(alias): key for key, names in columns.items() for alias in (key, *names)}
     positions: dict[str, int] = {}
     unknown = []
-    for index, title in enumerate(rows[0]):
+    for index, title in enumerate(header):
         if cell(title) is None:
             continue
         key = aliases.get(header_key(title))
@@ -192,6 +207,17 @@ def read_table(
             positions[key] = index
             if titles is not None:
                 titles[key] = str(title).strip()
+    return positions, unknown
+
+
+def _check_columns(
+    positions: dict[str, int],
+    unknown: list[str],
+    columns: Mapping[str, Iterable[str]],
+    required: Iterable[str],
+    allow_unknown: bool,
+) -> None:
+    """Refuse a header without a required column, or with an unknown one unless allowed."""
     missing = [key for key in required if key not in positions]
     if missing:
         raise SpreadsheetError(
@@ -203,16 +229,16 @@ def read_table(
             _("Unknown columns: %(unknown)s. Known columns: %(known)s.")
             % {"unknown": ", ".join(unknown), "known": ", ".join(columns)}
         )
+
+
+def _data_rows(rows: list[list[object]], positions: dict[str, int]) -> list[Row]:
+    """The rows under the header keyed by column, numbered as the file numbers them; blank rows skipped."""
     result = []
-    for number, values in enumerate(rows[1:], start=2):
+    for number, values in enumerate(rows, start=2):
         row = {key: cell(values[index]) if index < len(values) else None for key, index in positions.items()}
         if all(value is None for value in row.values()):
             continue
         result.append(Row(number=number, values=row))
-    if len(result) > max_rows:
-        raise SpreadsheetError(_("The file has more than %(max)s rows.") % {"max": max_rows})
-    if not result:
-        raise SpreadsheetError(_("The file has a header but no rows."))
     return result
 
 

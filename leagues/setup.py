@@ -256,38 +256,7 @@ def save_roster(team: LeagueTeam, rows: list[RosterRow], captain: int | None) ->
         current = {identity_key(e.player.name, e.player.club_id): e.player for e in entries}
         others = _other_rosters(team)
         seen: dict[str, RosterRow] = {}
-        resolved: list[tuple[RosterRow, Club | None, Player | None]] = []
-        for row in filled:
-            club = _club(row.club) if row.club else team.club
-            player = _existing(row, current, club)
-            person = identity_key(row.name, club.pk if club else None)
-            keys = [f"no {row.membership_number}" if row.membership_number else person]
-            keys += [f"player {player.pk}"] if player else []
-            for key in keys:
-                if key in seen:
-                    raise RuleError(
-                        "player",
-                        gettext_noop("{player} is at position {other} already: a player is once in a roster"),
-                        "league",
-                        position=row.position,
-                        player=row.name,
-                        other=seen[key].position,
-                    )
-                seen[key] = row
-            other = others.get(f"player {player.pk}") if player else None
-            other = other or (None if row.membership_number else others.get(person))
-            if other is not None:
-                raise RuleError(
-                    "player",
-                    gettext_noop(
-                        "{player} is on the roster of {team} already: a player plays for one team of the league"
-                    ),
-                    "league",
-                    position=row.position,
-                    player=row.name,
-                    team=other,
-                )
-            resolved.append((row, club, player))
+        resolved = [_resolve(row, team, current, others, seen) for row in filled]
         if captain is not None and captain not in {row.position for row in filled}:
             raise RuleError(
                 "captain",
@@ -306,6 +275,45 @@ def save_roster(team: LeagueTeam, rows: list[RosterRow], captain: int | None) ->
         team.captain = next((p for row, p in players if row.position == captain), None)
         team.save(update_fields=["captain"])
     return made
+
+
+def _resolve(
+    row: RosterRow,
+    team: LeagueTeam,
+    current: dict[str, Player],
+    others: dict[str, str],
+    seen: dict[str, RosterRow],
+) -> tuple[RosterRow, Club | None, Player | None]:
+    """A roster line's club and player (None: a new one), refused when the player is on an
+    earlier line (``seen``, filled here) or on another roster of the league."""
+    club = _club(row.club) if row.club else team.club
+    player = _existing(row, current, club)
+    person = identity_key(row.name, club.pk if club else None)
+    keys = [f"no {row.membership_number}" if row.membership_number else person]
+    keys += [f"player {player.pk}"] if player else []
+    for key in keys:
+        if key in seen:
+            raise RuleError(
+                "player",
+                gettext_noop("{player} is at position {other} already: a player is once in a roster"),
+                "league",
+                position=row.position,
+                player=row.name,
+                other=seen[key].position,
+            )
+        seen[key] = row
+    other = others.get(f"player {player.pk}") if player else None
+    other = other or (None if row.membership_number else others.get(person))
+    if other is not None:
+        raise RuleError(
+            "player",
+            gettext_noop("{player} is on the roster of {team} already: a player plays for one team of the league"),
+            "league",
+            position=row.position,
+            player=row.name,
+            team=other,
+        )
+    return row, club, player
 
 
 def _other_rosters(team: LeagueTeam) -> dict[str, str]:

@@ -100,24 +100,10 @@ def settlements(tournament, series_list, table_pk: int | None = None) -> list[Ta
     Seven queries whatever the number of tables: tables, seats, games, registrations and
     the tournament's three fee tables.
     """
-    from scoring.models import Game
-    from tournaments.models import Registration
-
     series_list = list(series_list)
     tables = _tables(tournament, [s.pk for s in series_list], table_pk)
-    table_ids = [t.pk for t in tables]
-    games: dict[int, list] = {}
-    rows = Game.objects.filter(table_id__in=table_ids).order_by("table_id", "number").values_list(*SHEET_GAME_FIELDS)
-    for row in rows:
-        game = PrintedGame(*row)  # its correction mark left at None: not printed here
-        games.setdefault(game.table_id, []).append(game)
-    player_ids = {s.player_id for t in tables for s in t.seats.all()}
-    registrations = {
-        r.player_id: r
-        for r in Registration.objects.filter(tournament=tournament, player_id__in=player_ids).only(
-            "player_id", "first_series", "paid", "list_fees_paid"
-        )
-    }
+    games = _games_by_table([t.pk for t in tables])
+    registrations = _registrations(tournament, tables)
     rules = tournament.fee_rules()
     result = []
     for table in tables:
@@ -127,49 +113,83 @@ def settlements(tournament, series_list, table_pk: int | None = None) -> list[Ta
         )
         if len(seats) != table.size:
             continue  # a table whose seats are being changed has no settlement yet
-        table_games = games.get(table.pk, [])
-        sheet = tablesheet.build(table.size, tournament.deals_per_table(table.size), table_games)
-        ratings = sheet.ratings
-        totals = [r.points for r in ratings]
-        places = fees.places(ratings, [s.player_id for s in seats], tournament.lot_seed)
-        passed_out = sum(1 for g in table_games if g.passed_out)
-        due = []
-        for seat in seats:
-            registration = registrations.get(seat.player_id)
-            due.append(
-                registration is not None and not registration.paid and registration.first_series == table.series.number
-            )
-        # Who paid his list fees at the desk pays none at the table.
-        list_due = [
-            not (registrations.get(seat.player_id) and registrations[seat.player_id].list_fees_paid) for seat in seats
-        ]
-        accounts = fees.table_account(
-            rules,
-            size=table.size,
-            lost=[r.lost for r in ratings],
-            places=places,
-            passed_out=passed_out,
-            entry_due=due,
-            list_due=list_due,
-        )
-        result.append(
-            TableSettlement(
-                series=table.series.number,
-                table=table.number,
-                size=table.size,
-                deals=sheet.deals,
-                entered=sheet.entered,
-                passed_out=passed_out,
-                seats=seats,
-                ratings=ratings,
-                settlement=tuple(settle(totals)),
-                transactions=tuple(tuple(row) for row in pairwise(totals)),
-                places=tuple(places),
-                accounts=accounts,
-                confirmed=getattr(table, "signoff", None) is not None,
-            )
-        )
+        result.append(_settlement(tournament, rules, table, seats, games.get(table.pk, []), registrations))
     return result
+
+
+def _games_by_table(table_ids: list[int]) -> dict[int, list[PrintedGame]]:
+    """The tables' games in the order of their sheets, in one query."""
+    from scoring.models import Game
+
+    games: dict[int, list] = {}
+    rows = Game.objects.filter(table_id__in=table_ids).order_by("table_id", "number").values_list(*SHEET_GAME_FIELDS)
+    for row in rows:
+        game = PrintedGame(*row)  # its correction mark left at None: not printed here
+        games.setdefault(game.table_id, []).append(game)
+    return games
+
+
+def _registrations(tournament, tables) -> dict[int, object]:
+    """The seated players' registrations by player id: who still owes his fees, in one query."""
+    from tournaments.models import Registration
+
+    player_ids = {s.player_id for t in tables for s in t.seats.all()}
+    return {
+        r.player_id: r
+        for r in Registration.objects.filter(tournament=tournament, player_id__in=player_ids).only(
+            "player_id", "first_series", "paid", "list_fees_paid"
+        )
+    }
+
+
+def _settlement(
+    tournament, rules, table, seats: tuple[SeatPlayer, ...], table_games: list, registrations: dict
+) -> TableSettlement:
+    """One fully seated table's settlement (5.5.5) and fee account from its sheet."""
+    sheet = tablesheet.build(table.size, tournament.deals_per_table(table.size), table_games)
+    ratings = sheet.ratings
+    totals = [r.points for r in ratings]
+    places = fees.places(ratings, [s.player_id for s in seats], tournament.lot_seed)
+    passed_out = sum(1 for g in table_games if g.passed_out)
+    due, list_due = _fees_due(seats, registrations, table.series.number)
+    accounts = fees.table_account(
+        rules,
+        size=table.size,
+        lost=[r.lost for r in ratings],
+        places=places,
+        passed_out=passed_out,
+        entry_due=due,
+        list_due=list_due,
+    )
+    return TableSettlement(
+        series=table.series.number,
+        table=table.number,
+        size=table.size,
+        deals=sheet.deals,
+        entered=sheet.entered,
+        passed_out=passed_out,
+        seats=seats,
+        ratings=ratings,
+        settlement=tuple(settle(totals)),
+        transactions=tuple(tuple(row) for row in pairwise(totals)),
+        places=tuple(places),
+        accounts=accounts,
+        confirmed=getattr(table, "signoff", None) is not None,
+    )
+
+
+def _fees_due(seats, registrations: dict, series_number: int) -> tuple[list[bool], list[bool]]:
+    """Per seat, whether the entry fee is paid at this table (not paid, and his first
+    series) and whether the list fees are (not paid at the desk)."""
+    due = []
+    for seat in seats:
+        registration = registrations.get(seat.player_id)
+        due.append(registration is not None and not registration.paid and registration.first_series == series_number)
+    # Who paid his list fees at the desk pays none at the table.
+    list_due = [
+        not (registrations.get(seat.player_id) and registrations[seat.player_id].list_fees_paid) for seat in seats
+    ]
+    return due, list_due
 
 
 def total_account(items: Iterable[TableSettlement]) -> fees.Account:

@@ -134,22 +134,7 @@ def _run(scratch, directory, teams, halls, every, league_days, workers, threads,
 def audit(scratch, season, sent: Sent, elapsed: float, server_text: str, every: float, server_log: str) -> Outcome:
     """Every hall's match day stored once, by its host, with its file's deals."""
     held = season.held
-    keys = {hall.key: hall for hall in held}
-    days = {day.key: day for day in MatchDay.objects.filter(key__in=keys).select_related("host")}
-    publications = list(
-        Publication.objects.filter(match_day__key__in=keys).values_list("match_day__key", "host__name")
-    )
-    per_key: dict[str, int] = {}
-    for key, _host in publications:
-        per_key[key] = per_key.get(key, 0) + 1
-    lost = [key for key in keys if key not in per_key]
-    duplicated = [key for key, count in per_key.items() if count > 1]
-    wrong_host = [key for key, host in publications if host != days[key].host.name]
-    short = [
-        key
-        for key, day in days.items()
-        if Game.objects.filter(table__series__tournament=day.tournament_id).count() != keys[key].deals
-    ]
+    stored = _stored(held)
     five_xx = sum(count for status, count in sent.statuses.items() if isinstance(status, int) and status >= 500)
     p99 = percentile(sent.latencies, 0.99)
     deals = sum(hall.deals for hall in held)
@@ -161,19 +146,59 @@ def audit(scratch, season, sent: Sent, elapsed: float, server_text: str, every: 
         f"latency       p50 {percentile(sent.latencies, 0.5):.2f} s, p95 {percentile(sent.latencies, 0.95):.2f} s,"
         f" p99 {p99:.2f} s, max {max(sent.latencies, default=0):.2f} s",
         "statuses      " + ", ".join(f"{status}: {count}" for status, count in sorted(sent.statuses.items(), key=str)),
-        f"stored        {len(per_key)} match days: lost {len(lost)}, stored twice {len(duplicated)},"
-        f" by another host {len(wrong_host)}, deals differing from the file {len(short)}",
+        f"stored        {stored.days} match days: lost {len(stored.lost)}, stored twice {len(stored.duplicated)},"
+        f" by another host {len(stored.wrong_host)}, deals differing from the file {len(stored.short)}",
         f"errors        {len(sent.errors)}; 5xx: {five_xx}",
     ]
     lines += [f"  {error}" for error in sent.errors[:10]]
     if five_xx and server_log.strip():
         lines.append("server log (end):\n" + server_log)
+    failed = _failures(stored, sent, p99)
+    lines.append("result        " + ("pass" if not failed else "FAIL: " + "; ".join(failed)))
+    return Outcome(lines, failed)
+
+
+@dataclass
+class _Stored:
+    """What the server holds of the halls' match days."""
+
+    days: int
+    lost: list[str]
+    duplicated: list[str]
+    wrong_host: list[str]
+    short: list[str]
+
+
+def _stored(held: list[national.HallFile]) -> _Stored:
+    """The halls' publications as stored: each match day once, by its own host, with every deal of its file."""
+    keys = {hall.key: hall for hall in held}
+    days = {day.key: day for day in MatchDay.objects.filter(key__in=keys).select_related("host")}
+    publications = list(
+        Publication.objects.filter(match_day__key__in=keys).values_list("match_day__key", "host__name")
+    )
+    per_key: dict[str, int] = {}
+    for key, _host in publications:
+        per_key[key] = per_key.get(key, 0) + 1
+    return _Stored(
+        days=len(per_key),
+        lost=[key for key in keys if key not in per_key],
+        duplicated=[key for key, count in per_key.items() if count > 1],
+        wrong_host=[key for key, host in publications if host != days[key].host.name],
+        short=[
+            key
+            for key, day in days.items()
+            if Game.objects.filter(table__series__tournament=day.tournament_id).count() != keys[key].deals
+        ],
+    )
+
+
+def _failures(stored: _Stored, sent: Sent, p99: float) -> list[str]:
+    """Why the run failed; empty when it passed."""
     failed = []
-    if lost or duplicated or wrong_host or short:
+    if stored.lost or stored.duplicated or stored.wrong_host or stored.short:
         failed.append("publications lost, stored twice, by another host or not as sent")
     if sent.errors:
         failed.append("halls refused or timed out")
     if p99 >= P99_TARGET:
         failed.append(f"publication p99 {p99:.2f} s >= {P99_TARGET:g} s")
-    lines.append("result        " + ("pass" if not failed else "FAIL: " + "; ".join(failed)))
-    return Outcome(lines, failed)
+    return failed

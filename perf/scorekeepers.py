@@ -56,16 +56,10 @@ async def scorekeeper(port: int, table: dict, plan: Plan, stats: Stats, intended
     """One phone entering one whole table, deal by deal, through its link."""
     path = table["url"]
     await asyncio.sleep(rng.uniform(0, plan.ramp))
-    page = await timed(stats, "GET", port, path, timeout=plan.timeout)
-    if page is None or page.status != 200:
-        stats.errors.append(f"{path}: GET answered {page.status if page else 'nothing'}")
+    opened = await _open_sheet(port, path, plan, stats)
+    if opened is None:
         return
-    cookie = COOKIE.search(page.headers.get("set-cookie", ""))
-    if cookie is None:
-        stats.errors.append(f"{path}: no CSRF cookie")
-        return
-    headers = {"Cookie": f"csrftoken={cookie.group(1)}", "HX-Request": "true", "HX-Current-URL": path}
-    body = page.body
+    headers, body = opened
     for number in range(1, table["deals"] + 1):
         client_id, csrf = CLIENT_ID.search(body), CSRF.search(body)
         if client_id is None or csrf is None:
@@ -75,30 +69,7 @@ async def scorekeeper(port: int, table: dict, plan: Plan, stats: Stats, intended
         data = entry_data(random_game(rng, number, table["size"]))
         intended[(table["id"], number)] = {k: v for k, v in data.items() if k != "client_id"}
         form = data | {"client_id": client_id.group(1).decode(), "csrfmiddlewaretoken": csrf.group(1).decode()}
-        roll = rng.random()
-        if roll < plan.double:
-            # A double tap: the same submission twice at once; both must answer with the sheet.
-            stats.double_submits += 1
-            answers = await asyncio.gather(
-                timed(stats, "POST", port, path, form=form, headers=headers, timeout=plan.timeout),
-                timed(stats, "POST", port, path, form=form, headers=headers, timeout=plan.timeout),
-            )
-            if all(a is not None and a.status == 200 for a in answers):
-                stats.double_answered += 1
-            answer = next((a for a in answers if a is not None and a.status == 200), None)
-        else:
-            if roll < plan.double + plan.retry:
-                # The phone gives up waiting (Wi-Fi), then sends the same submission again.
-                stats.abandoned += 1
-                await abandon(port, path, form, headers, after=rng.uniform(0.001, 0.03))
-                await asyncio.sleep(rng.uniform(0.05, 0.3))
-            answer = None
-            for attempt in range(3):
-                answer = await timed(stats, "POST", port, path, form=form, headers=headers, timeout=plan.timeout)
-                if answer is not None and answer.status == 200:
-                    break
-                stats.resent += 1
-                await asyncio.sleep(0.5 * (attempt + 1))
+        answer = await _send_deal(port, path, form, headers, plan, stats, rng)
         if answer is None or answer.status != 200:
             detail = answer.body[:300] if answer is not None else b""
             stats.errors.append(f"{path}: deal {number} not entered: {detail!r}")
@@ -108,6 +79,55 @@ async def scorekeeper(port: int, table: dict, plan: Plan, stats: Stats, intended
         else:
             stats.acknowledged.add((table["id"], number))
         body = answer.body
+
+
+async def _open_sheet(port: int, path: str, plan: Plan, stats: Stats) -> tuple[dict[str, str], bytes] | None:
+    """The table link's sheet and the headers htmx sends with the CSRF cookie, or None
+    (the error counted) when it does not open."""
+    page = await timed(stats, "GET", port, path, timeout=plan.timeout)
+    if page is None or page.status != 200:
+        stats.errors.append(f"{path}: GET answered {page.status if page else 'nothing'}")
+        return None
+    cookie = COOKIE.search(page.headers.get("set-cookie", ""))
+    if cookie is None:
+        stats.errors.append(f"{path}: no CSRF cookie")
+        return None
+    headers = {"Cookie": f"csrftoken={cookie.group(1)}", "HX-Request": "true", "HX-Current-URL": path}
+    return headers, page.body
+
+
+async def _send_deal(
+    port: int, path: str, form: dict, headers: dict, plan: Plan, stats: Stats, rng: random.Random
+) -> Response | None:
+    """POST one deal as a phone does: now and then a double tap, or given up and sent again."""
+    roll = rng.random()
+    if roll < plan.double:
+        return await _double_tap(port, path, form, headers, plan, stats)
+    if roll < plan.double + plan.retry:
+        # The phone gives up waiting (Wi-Fi), then sends the same submission again.
+        stats.abandoned += 1
+        await abandon(port, path, form, headers, after=rng.uniform(0.001, 0.03))
+        await asyncio.sleep(rng.uniform(0.05, 0.3))
+    answer = None
+    for attempt in range(3):
+        answer = await timed(stats, "POST", port, path, form=form, headers=headers, timeout=plan.timeout)
+        if answer is not None and answer.status == 200:
+            break
+        stats.resent += 1
+        await asyncio.sleep(0.5 * (attempt + 1))
+    return answer
+
+
+async def _double_tap(port: int, path: str, form: dict, headers: dict, plan: Plan, stats: Stats) -> Response | None:
+    """The same submission twice at once; both must answer with the sheet."""
+    stats.double_submits += 1
+    answers = await asyncio.gather(
+        timed(stats, "POST", port, path, form=form, headers=headers, timeout=plan.timeout),
+        timed(stats, "POST", port, path, form=form, headers=headers, timeout=plan.timeout),
+    )
+    if all(a is not None and a.status == 200 for a in answers):
+        stats.double_answered += 1
+    return next((a for a in answers if a is not None and a.status == 200), None)
 
 
 async def timed(stats: Stats, method: str, port: int, path: str, **kwargs) -> Response | None:

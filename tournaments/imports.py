@@ -56,6 +56,8 @@ GERMAN_GENDER_HEADERS = frozenset({"geschlecht"})
 #: The longest values the database takes (tournaments.models).
 MAX_LENGTH = {"name": 120, "club": 120, "membership_number": 32, "nationality": 3, "team": 120, "category": 60}
 MAX_PLAYERS = 5000
+#: A checked row: its number in the file and its values by column.
+Entry = tuple[int, dict[str, str]]
 
 
 @dataclass
@@ -133,6 +135,27 @@ def import_players(
     rows = read_table(upload, name, PLAYER_COLUMNS, required=["name"], max_rows=MAX_PLAYERS, titles=titles)
     women = women_category(tournament, titles.get("gender", ""))
     result = PlayerImport()
+    first_series = _first_open_series(tournament)
+    entries = _checked_rows(rows, titles, women, result)
+    known = _known_by_number(entries)
+    result.errors += _database_problems(tournament, entries, known, user)
+    if result.errors:
+        entries = _drop_bad_rows(result, entries, skip_bad_rows)
+        if not entries:
+            return result
+    try:
+        with transaction.atomic():
+            _write(tournament, entries, known, first_series, result)
+    except IntegrityError:
+        # Someone registered one of these players or took a number meanwhile.
+        raise SpreadsheetError(
+            _("The players changed while the list was imported; nothing was saved. Try again.")
+        ) from None
+    return result
+
+
+def _first_open_series(tournament: Tournament) -> int:
+    """The series a late list's players start in: the first not drawn yet (3.1.2)."""
     drawn = tournament.series.count()
     first_series = drawn + 1
     if first_series > tournament.series_count:
@@ -144,67 +167,103 @@ def import_players(
             )
             % {"count": drawn}
         )
+    return first_series
 
+
+def _checked_rows(rows: list[Row], titles: dict[str, str], women: str, result: PlayerImport) -> list[Entry]:
+    """Every row as (row number, values), its problems added to ``result.errors``."""
     entries = []
-    seen_numbers: dict[str, int] = {}
-    seen_names: dict[tuple[str, str], int] = {}
-    numbered_names: dict[tuple[str, str], int] = {}
+    seen = _SeenInFile()
     for row in rows:
-        values = {key: _text(row, key) for key in PLAYER_COLUMNS}
-        values["nationality"] = values["nationality"].upper()
-        problems = _cell_problems(row, values, titles)
-        first_name = values.pop("first_name")
-        if first_name and values["name"]:
-            values["name"] = f"{first_name} {values['name']}"
-        gender = values.pop("gender").casefold()
-        if not values["category"] and gender in WOMEN:
-            values["category"] = women
-        if not values["name"] and row.get("name") is not True:
-            # Named as the file names it: "Nachname: empty" beside a filled "Vorname".
-            problems.append(
-                _("%(column)s: empty; every player needs a name") % {"column": titles.get("name", _("name"))}
-            )
-        for key, limit in MAX_LENGTH.items():
-            if len(values[key]) > limit:
-                problems.append(
-                    _("%(column)s: longer than %(limit)s characters")
-                    % {"column": titles.get(key) or key.replace("_", " "), "limit": limit}
-                )
-        number = values["membership_number"]
-        key = identity_key(values["name"], values["club"].casefold())
-        if number:
-            if number in seen_numbers:
-                problems.append(
-                    _("membership number %(number)s: already in row %(row)s of this file")
-                    % {"number": number, "row": seen_numbers[number]}
-                )
-            else:
-                seen_numbers[number] = row.number
-                numbered_names.setdefault(key, row.number)
-            # The same name and club without a number earlier in the file: the same player.
-            if values["name"] and key in seen_names:
-                problems.append(
-                    _("%(name)s: already in row %(row)s of this file (give a membership number to tell them apart)")
-                    % {"name": values["name"], "row": seen_names[key]}
-                )
-        elif values["name"] and not problems:
-            # Without a number, the same name and club is the player of the earlier row,
-            # whether that row gave a number or not.
-            earlier = seen_names.get(key) or numbered_names.get(key)
-            if earlier:
-                problems.append(
-                    _("%(name)s: already in row %(row)s of this file (give a membership number to tell them apart)")
-                    % {"name": values["name"], "row": earlier}
-                )
-            else:
-                seen_names[key] = row.number
+        values, problems = _row_values(row, titles, women)
+        problems += seen.problems(row.number, values, clean=not problems)
         for problem in problems:
             result.errors.append((row.number, problem))
         entries.append((row.number, values))
+    return entries
 
-    # Two queries for the whole list: players known by number, and who is registered.
+
+def _row_values(row: Row, titles: dict[str, str], women: str) -> tuple[dict[str, str], list[str]]:
+    """A row's values as a registration takes them (first name joined, a woman's category
+    filled) and the problems of its cells."""
+    values = {key: _text(row, key) for key in PLAYER_COLUMNS}
+    values["nationality"] = values["nationality"].upper()
+    problems = _cell_problems(row, values, titles)
+    first_name = values.pop("first_name")
+    if first_name and values["name"]:
+        values["name"] = f"{first_name} {values['name']}"
+    gender = values.pop("gender").casefold()
+    if not values["category"] and gender in WOMEN:
+        values["category"] = women
+    if not values["name"] and row.get("name") is not True:
+        # Named as the file names it: "Nachname: empty" beside a filled "Vorname".
+        problems.append(_("%(column)s: empty; every player needs a name") % {"column": titles.get("name", _("name"))})
+    for key, limit in MAX_LENGTH.items():
+        if len(values[key]) > limit:
+            problems.append(
+                _("%(column)s: longer than %(limit)s characters")
+                % {"column": titles.get(key) or key.replace("_", " "), "limit": limit}
+            )
+    return values, problems
+
+
+@dataclass
+class _SeenInFile:
+    """The membership numbers and names of the rows read so far: a player twice in one file."""
+
+    numbers: dict[str, int] = field(default_factory=dict)
+    names: dict[tuple[str, str], int] = field(default_factory=dict)
+    numbered_names: dict[tuple[str, str], int] = field(default_factory=dict)
+
+    def problems(self, row_number: int, values: dict[str, str], *, clean: bool) -> list[str]:
+        """The row's problems with the earlier rows; ``clean``: the row has none of its own."""
+        number = values["membership_number"]
+        key = identity_key(values["name"], values["club"].casefold())
+        if number:
+            return self._numbered(row_number, number, key, values["name"])
+        if values["name"] and clean:
+            # Without a number, the same name and club is the player of the earlier row,
+            # whether that row gave a number or not.
+            earlier = self.names.get(key) or self.numbered_names.get(key)
+            if earlier:
+                return [_same_name(values["name"], earlier)]
+            self.names[key] = row_number
+        return []
+
+    def _numbered(self, row_number: int, number: str, key: tuple[str, str], name: str) -> list[str]:
+        problems = []
+        if number in self.numbers:
+            problems.append(
+                _("membership number %(number)s: already in row %(row)s of this file")
+                % {"number": number, "row": self.numbers[number]}
+            )
+        else:
+            self.numbers[number] = row_number
+            self.numbered_names.setdefault(key, row_number)
+        # The same name and club without a number earlier in the file: the same player.
+        if name and key in self.names:
+            problems.append(_same_name(name, self.names[key]))
+        return problems
+
+
+def _same_name(name: str, row: int) -> str:
+    """The player of an earlier row named again: without a number he cannot be told apart."""
+    return _("%(name)s: already in row %(row)s of this file (give a membership number to tell them apart)") % {
+        "name": name,
+        "row": row,
+    }
+
+
+def _known_by_number(entries: list[Entry]) -> dict[str, Player]:
+    """The players the file's membership numbers name, in one query."""
     numbers = [values["membership_number"] for _n, values in entries if values["membership_number"]]
-    known = {p.membership_number: p for p in Player.objects.filter(membership_number__in=numbers)}
+    return {p.membership_number: p for p in Player.objects.filter(membership_number__in=numbers)}
+
+
+def _database_problems(
+    tournament: Tournament, entries: list[Entry], known: dict[str, Player], user
+) -> list[tuple[int, str]]:
+    """What the database says against the rows: a number of another name, a player registered already."""
     registered = set(Registration.objects.filter(tournament=tournament).values_list("player_id", flat=True))
     # A row without a membership number is the registered player of that name and club,
     # whether or not he was registered with a number.
@@ -214,56 +273,61 @@ def import_players(
             "player__name", "player__club__name"
         )
     }
-    differing = {
-        player.pk
-        for _n, values in entries
-        if (player := known.get(values["membership_number"])) and player.name.casefold() != values["name"].casefold()
-    }
-    visible = Player.objects.known_to(user).filter(pk__in=differing) if differing else Player.objects.none()
-    shown = set(visible.values_list("pk", flat=True))
+    differing, shown = _differing_names(entries, known, user)
+    errors = []
     for number, values in entries:
         player = known.get(values["membership_number"])
         if player is not None:
             if values["name"] and player.pk in differing:
-                if player.pk in shown:
-                    message = _("membership number %(number)s belongs to %(name)s, not %(given)s")
-                else:  # a player of tournaments this director cannot see: not his name
-                    message = _("membership number %(number)s belongs to another player, not %(given)s")
-                given = {"number": player.membership_number, "name": player.name, "given": values["name"]}
-                result.errors.append((number, message % given))
+                errors.append((number, _number_of_another(player, values["name"], shown)))
             elif player.pk in registered:
-                result.errors.append((number, _("%(name)s is already registered") % {"name": player.name}))
+                errors.append((number, _("%(name)s is already registered") % {"name": player.name}))
         elif not values["membership_number"] and identity_key(values["name"], values["club"].casefold()) in (
             registered_names
         ):
-            result.errors.append(
+            errors.append(
                 (
                     number,
                     _("%(name)s is already registered (give a membership number to tell them apart)")
                     % {"name": values["name"]},
                 )
             )
-    if result.errors:
-        result.errors.sort(key=lambda error: error[0])
-        bad = {number for number, _problem in result.errors}
-        result.valid = len([number for number, _values in entries if number not in bad])
-        if not skip_bad_rows:
-            return result
-        entries = [(number, values) for number, values in entries if number not in bad]
-        result.skipped, result.errors = result.errors, []
-        if not entries:
-            result.errors = result.skipped
-            return result
+    return errors
 
-    try:
-        with transaction.atomic():
-            _write(tournament, entries, known, first_series, result)
-    except IntegrityError:
-        # Someone registered one of these players or took a number meanwhile.
-        raise SpreadsheetError(
-            _("The players changed while the list was imported; nothing was saved. Try again.")
-        ) from None
-    return result
+
+def _differing_names(entries: list[Entry], known: dict[str, Player], user) -> tuple[set[int], set[int]]:
+    """The players whose membership number a row gives with another name, and those of
+    them ``user`` may see (only their names are shown)."""
+    differing = {
+        player.pk
+        for _n, values in entries
+        if (player := known.get(values["membership_number"])) and player.name.casefold() != values["name"].casefold()
+    }
+    visible = Player.objects.known_to(user).filter(pk__in=differing) if differing else Player.objects.none()
+    return differing, set(visible.values_list("pk", flat=True))
+
+
+def _number_of_another(player: Player, given: str, shown: set[int]) -> str:
+    if player.pk in shown:
+        message = _("membership number %(number)s belongs to %(name)s, not %(given)s")
+    else:  # a player of tournaments this director cannot see: not his name
+        message = _("membership number %(number)s belongs to another player, not %(given)s")
+    return message % {"number": player.membership_number, "name": player.name, "given": given}
+
+
+def _drop_bad_rows(result: PlayerImport, entries: list[Entry], skip_bad_rows: bool) -> list[Entry]:
+    """The rows still to register: none unless ``skip_bad_rows``, then the good ones, the
+    bad moved to ``result.skipped`` (kept as errors when no row is good)."""
+    result.errors.sort(key=lambda error: error[0])
+    bad = {number for number, _problem in result.errors}
+    result.valid = len([number for number, _values in entries if number not in bad])
+    if not skip_bad_rows:
+        return []
+    entries = [(number, values) for number, values in entries if number not in bad]
+    result.skipped, result.errors = result.errors, []
+    if not entries:
+        result.errors = result.skipped
+    return entries
 
 
 def _write(tournament: Tournament, entries, known: dict[str, Player], first_series: int, result: PlayerImport) -> None:

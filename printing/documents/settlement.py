@@ -77,9 +77,25 @@ class SettlementWriter:
         return y - 18
 
     def page(self, item: TableSettlement) -> None:
-        t = self.text
+        """One table's settlement page: the game points settled (5.5.5), who pays whom, the
+        fee account, where the money goes, and the lines to sign."""
         top = PAGE_HEIGHT - MARGIN
         right = PAGE_WIDTH - MARGIN
+        self.title(item, top, right)
+        n = item.size
+        col = (right - MARGIN - LABEL_WIDTH) / (n + 1)
+        names = [f"{s.number} {s.name}" for s in item.seats]
+        y = self.game_points(item, top - 40, col, names)
+        y = self.transactions(item, y - 10, col, names)
+        y = self.fee_account(item, y - 10, col, names)
+        y = self.money_share(item, y - 10, col)
+        self.signatures(y - 46, (right - MARGIN) / (n + 1), names)
+        self.text.flush()
+        self.canvas.showPage()
+
+    def title(self, item: TableSettlement, top: float, right: float) -> None:
+        """The table, its series and tournament, how far its sheet is, and whether it is final."""
+        t = self.text
         t.left(MARGIN, top - 14, _("Settlement"), self.bold, 14)
         t.right(right, top - 16, _("Table %(number)s") % {"number": item.table}, self.bold, 18)
         series = _("Series %(number)s") % {"number": item.series}
@@ -94,12 +110,10 @@ class SettlementWriter:
         if not item.confirmed:
             # Only a confirmed sheet is final (5.5.3): money settled on it may have to be taken back.
             t.left(MARGIN, top - 38, _("Provisional: this sheet is not confirmed yet (5.5.3)."), self.bold, 8)
-        n = item.size
-        col = (right - MARGIN - LABEL_WIDTH) / (n + 1)
-        names = [f"{s.number} {s.name}" for s in item.seats]
-        head = names
 
-        y = self.heading(top - 40, _("Settlement of the game points (5.5.5)"))
+    def game_points(self, item: TableSettlement, y: float, col: float, head: list[str]) -> float:
+        n = item.size
+        y = self.heading(y, _("Settlement of the game points (5.5.5)"))
         overall = sum(r.points for r in item.ratings)
         rows = [
             (_("Players"), head, True),
@@ -112,16 +126,18 @@ class SettlementWriter:
             (_("c. Overall total (sum of line a)"), [str(overall)] * n, False),
             (_("d. Settlement = b - c (game points)"), [points(v) for v in item.settlement], True),
         ]
-        y = self.grid(y, LABEL_WIDTH, n + 1, col, rows)
+        return self.grid(y, LABEL_WIDTH, n + 1, col, rows)
 
-        y = self.heading(y - 10, _("Table of transactions: the row's player receives from the column's"))
+    def transactions(self, item: TableSettlement, y: float, col: float, head: list[str]) -> float:
+        y = self.heading(y, _("Table of transactions: the row's player receives from the column's"))
         rows = [(_("receives from"), [*head, _("total")], True)]
         for seat, row, total in zip(item.seats, item.transactions, item.settlement, strict=True):
             cells = ["" if i == seat.number - 1 else points(v) for i, v in enumerate(row)] + [points(total)]
             rows.append((f"{seat.number} {seat.name}", cells, False))
-        y = self.grid(y, LABEL_WIDTH, n + 1, col, rows)
+        return self.grid(y, LABEL_WIDTH, item.size + 1, col, rows)
 
-        y = self.heading(y - 10, _("Fee account"))
+    def fee_account(self, item: TableSettlement, y: float, col: float, head: list[str]) -> float:
+        y = self.heading(y, _("Fee account"))
         accounts = item.accounts
         total = item.account
         rows = [
@@ -149,9 +165,12 @@ class SettlementWriter:
                 True,
             ),
         ]
-        y = self.grid(y, LABEL_WIDTH, n + 1, col, rows)
+        return self.grid(y, LABEL_WIDTH, item.size + 1, col, rows)
 
-        y = self.heading(y - 10, _("Where the money goes"))
+    def money_share(self, item: TableSettlement, y: float, col: float) -> float:
+        """What the table leaves after the table money, shared between prize pool and organiser."""
+        y = self.heading(y, _("Where the money goes"))
+        total = item.account
         share = distribute(total.kept, self.percent)
         rows = [
             (_("Collected at this table"), [money(total.collected)], False),
@@ -160,18 +179,18 @@ class SettlementWriter:
             (_("Prize pool (%(percent)s %%)") % {"percent": self.percent}, [money(share.prize_pool)], False),
             (_("Organiser"), [money(share.organiser)], False),
         ]
-        y = self.grid(y, LABEL_WIDTH, 1, col, rows)
+        return self.grid(y, LABEL_WIDTH, 1, col, rows)
 
-        y -= 46
-        slot = (right - MARGIN) / (n + 1)
+    def signatures(self, y: float, slot: float, names: list[str]) -> None:
+        """A line to sign for every player and the cashier."""
+        t = self.text
         c = self.canvas
         c.setLineWidth(0.4)
+        n = len(names)
         for i in range(n + 1):
             c.line(MARGIN + i * slot + 4, y, MARGIN + (i + 1) * slot - 8, y)
             label = names[i] if i < n else _("Cashier")
             t.left(MARGIN + i * slot + 4, y - 9, fit(label, self.font, 7, slot - 12), self.font, 7)
-        t.flush()
-        c.showPage()
 
 
 def write_settlements(items: Sequence[TableSettlement], out, *, tournament, title: str) -> None:

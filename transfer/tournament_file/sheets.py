@@ -23,12 +23,7 @@ KEPT_ID_MAX = INT_MAX
 def players(workbook, tournament: Tournament, *, most: int | None = None) -> dict[int, Player]:
     """Players sheet -> {file's Player ID: player}; existing players are matched by membership
     number. ``most``: the most players the file may hold (a publication's bound)."""
-    rows = list(sheet_rows(workbook, "Players", PLAYERS_COLUMNS))
-    if most is not None and len(rows) > most:
-        raise TransferError(
-            f"Players: {len(rows)} players, more than the {most} a file sent here may hold; "
-            "a larger tournament is imported on the server (manage.py import_tournament)"
-        )
+    rows = _player_rows(workbook, most)
     numbers = [text(r[3]) for _n, r in rows if text(r[3])]
     known = {p.membership_number: p for p in Player.objects.filter(membership_number__in=numbers)}
     # New players keep the file's Player ID where it is free (always in an empty database):
@@ -47,48 +42,88 @@ def players(workbook, tournament: Tournament, *, most: int | None = None) -> dic
         if key in by_id:
             raise TransferError(f"{where}, Player ID: {key} appears twice")
         name, club_name, membership = text(name), text(club_name), text(membership)
-        if not name:
-            raise TransferError(f"{where}, Name: empty")
-        for column, value in (("Name", name), ("Club", club_name), ("Team", text(team))):
-            if value and (problem := name_problem(value)):
-                raise TransferError(f"{where}, {column}: {problem}")
-        if membership and membership in seen:
-            raise TransferError(f"{where}, Membership number: {membership} is on row {seen[membership]} already")
-        seen[membership] = number
-        player = known.get(membership) if membership else None
-        if player is not None and player.name.casefold() != name.casefold():
-            raise TransferError(f"{where}, Membership number: {membership} belongs to {player.name}, not {name}")
+        _check_names(where, name, club_name, text(team))
+        player = _known_player(where, number, name, membership, known, seen)
         if player is None:
-            club = None
-            if club_name:
-                club = clubs.get(club_name) or Club.objects.create(name=club_name)
-                clubs[club_name] = club
             keep = key <= KEPT_ID_MAX and key not in taken
             player = Player(
                 pk=key if keep else None,
                 name=name,
-                club=club,
+                club=_club(clubs, club_name),
                 membership_number=membership,
                 nationality=text(nationality)[:3],
             ).fill_keys()
             new.append(player)
         by_id[key] = player
-        team_obj = None
-        if text(team):
-            team_obj = teams.get(text(team)) or Team.objects.create(tournament=tournament, name=text(team))
-            teams[text(team)] = team_obj
         registrations.append(
             Registration(
                 tournament=tournament,
                 player=player,
-                team=team_obj,
+                team=_team(tournament, teams, text(team)),
                 first_series=whole(first, f"{where}, Plays from series", optional=True) or 1,
                 withdrawn_after_series=whole(withdrawn, f"{where}, Withdrew after series", optional=True),
                 paid=flag(paid),
             )
         )
-    # In bulk, a few queries for any number of players: those keeping their file's id first,
-    # then the others, whose ids the database gives (and bulk_create sets on them).
+    _save_players(new, registrations)
+    return by_id
+
+
+def _player_rows(workbook, most: int | None) -> list[tuple[int, tuple]]:
+    """The Players sheet's rows, refused when there are more than ``most``."""
+    rows = list(sheet_rows(workbook, "Players", PLAYERS_COLUMNS))
+    if most is not None and len(rows) > most:
+        raise TransferError(
+            f"Players: {len(rows)} players, more than the {most} a file sent here may hold; "
+            "a larger tournament is imported on the server (manage.py import_tournament)"
+        )
+    return rows
+
+
+def _check_names(where: str, name: str, club_name: str, team: str) -> None:
+    """A player needs a name; a name, club or team must be one a person can read."""
+    if not name:
+        raise TransferError(f"{where}, Name: empty")
+    for column, value in (("Name", name), ("Club", club_name), ("Team", team)):
+        if value and (problem := name_problem(value)):
+            raise TransferError(f"{where}, {column}: {problem}")
+
+
+def _known_player(
+    where: str, number: int, name: str, membership: str, known: dict[str, Player], seen: dict[str, int]
+) -> Player | None:
+    """The player a row's membership number names (it must be his name), or None for a new one;
+    a number on two rows of the file is refused."""
+    if membership and membership in seen:
+        raise TransferError(f"{where}, Membership number: {membership} is on row {seen[membership]} already")
+    seen[membership] = number
+    player = known.get(membership) if membership else None
+    if player is not None and player.name.casefold() != name.casefold():
+        raise TransferError(f"{where}, Membership number: {membership} belongs to {player.name}, not {name}")
+    return player
+
+
+def _club(clubs: dict[str, Club], club_name: str) -> Club | None:
+    """The club of that name, created the first time the database does not know it."""
+    if not club_name:
+        return None
+    club = clubs.get(club_name) or Club.objects.create(name=club_name)
+    clubs[club_name] = club
+    return club
+
+
+def _team(tournament: Tournament, teams: dict[str, Team], name: str) -> Team | None:
+    """The tournament's team of that name, created on its first row."""
+    if not name:
+        return None
+    team = teams.get(name) or Team.objects.create(tournament=tournament, name=name)
+    teams[name] = team
+    return team
+
+
+def _save_players(new: list[Player], registrations: list[Registration]) -> None:
+    """In bulk, a few queries for any number of players: those keeping their file's id first,
+    then the others, whose ids the database gives (and bulk_create sets on them)."""
     Player.objects.bulk_create([p for p in new if p.pk is not None], batch_size=1000)
     Player.objects.bulk_create([p for p in new if p.pk is None], batch_size=1000)
     Registration.objects.bulk_create(registrations, batch_size=1000)
@@ -96,7 +131,6 @@ def players(workbook, tournament: Tournament, *, most: int | None = None) -> dic
     with connection.cursor() as cursor:
         for sql in connection.ops.sequence_reset_sql(no_style(), [Player]):
             cursor.execute(sql)
-    return by_id
 
 
 def tables(workbook, tournament: Tournament, players: dict[int, Player]) -> dict[tuple[int, int], Table]:
