@@ -30,7 +30,7 @@ admin.site.login_form = ThrottledAdminAuthenticationForm
 
 
 def moved_admin(request: HttpRequest, rest: str) -> HttpResponsePermanentRedirect:
-    """The sign-offs moved from the referees app to scoring (issue 14): old admin bookmarks follow."""
+    """The sign-offs moved from the referees app to scoring: old admin bookmarks follow."""
     query = f"?{request.META['QUERY_STRING']}" if request.META.get("QUERY_STRING") else ""
     return HttpResponsePermanentRedirect(f"/admin/scoring/signoff/{rest}{query}")
 

@@ -302,7 +302,7 @@ def _etag(request: HttpRequest, tournament: Tournament, *args: Any, **kwargs: An
             (
                 tournament.pk,
                 created,
-                # The pages say whether the standings are published (issue 26, 10).
+                # The pages say whether the standings are published.
                 tournament.standings_public,
                 mark.version,
                 get_language(),

@@ -1,8 +1,8 @@
 """The sheet's sign-off (5.5.3): the players' confirmations, wrong PINs, the final sign-off.
 
-The signatures under a scoresheet belong to the sheet, so these live in scoring. They
-were the referees app's until issue 14; their tables keep the old names (``db_table``),
-so moving them changed no data (migrations scoring/0006, referees/0002).
+The signatures under a scoresheet belong to the sheet, so these live in scoring. Their
+tables keep the referees app's names (``db_table``): the models came from that app
+without a change to the data (migrations scoring/0006, referees/0002).
 """
 
 from __future__ import annotations

@@ -61,7 +61,7 @@ def test_the_service_refuses_a_seat_the_table_does_not_have():
 
 
 def test_the_sign_offs_old_admin_address_leads_to_its_new_one(admin_client):
-    """SignOff moved from referees to scoring (issue 14); an old bookmark still arrives."""
+    """SignOff moved from referees to scoring; an old bookmark still arrives."""
     response = admin_client.get("/admin/referees/signoff/5/change/?_changelist_filters=on_paper")
     assert response.status_code == 301
     assert response["Location"] == "/admin/scoring/signoff/5/change/?_changelist_filters=on_paper"

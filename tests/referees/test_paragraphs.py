@@ -61,7 +61,7 @@ def test_choices_are_grouped_by_section_and_labels_name_it():
 
 
 def test_a_german_reader_gets_no_english_sentence_in_the_list():
-    """Issue 26, 17: the correction form's paragraph list was English in German."""
+    """The correction form's paragraph list is German in German, titles and all."""
     from django.utils import translation
 
     with translation.override("de"):

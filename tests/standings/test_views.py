@@ -271,7 +271,7 @@ def test_the_projector_turns_only_while_the_standings_are_public_even_for_its_di
     t = field(12, director=director, standings_public=False)
     url = reverse("public:live", args=[t.pk])
     page = client.get(url).content.decode()
-    # Issue 26, 10: the page says it is a preview and keeps its page (data-preview: no blanking).
+    # The page says it is a preview and keeps its page (data-preview: no blanking).
     assert "data-preview" in page and "the standings are not published" in page
     assert client.get(url, {"part": "board", "page": "1"}).status_code == 404
     standings_page = client.get(reverse("director:standings", args=[t.pk])).content.decode()

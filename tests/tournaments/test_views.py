@@ -381,7 +381,7 @@ def test_saving_the_rules_page_never_writes_an_older_start_number_counter_back(c
 
 
 def test_a_form_error_on_the_players_page_stays_in_its_fields_cell(client, director):
-    """Issue 17: an error list must not take a cell of the field grid of its own."""
+    """An error list must not take a cell of the field grid of its own."""
     import re
 
     t = factories.tournament(directors=[director])
