@@ -172,13 +172,6 @@ def settlements(tournament, series_list, table_pk: int | None = None) -> list[Ta
     return result
 
 
-def total_account(items: Iterable[TableSettlement]) -> fees.Account:
-    account = fees.Account()
-    for item in items:
-        account = account + item.account
-    return account
-
-
 @dataclass(frozen=True, slots=True)
 class FeeAccount:
     """The tournament's money overall: per series, the entry fees (and list fees) paid at

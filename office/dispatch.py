@@ -114,11 +114,6 @@ def rank(task: object) -> int:
     return OTHER
 
 
-def goes_first(task: object) -> bool:
-    """Whether a queued request passes the other requests (:func:`rank` ENTRY or SPECTATOR)."""
-    return rank(task) < OTHER
-
-
 class EntriesFirst(ThreadedTaskDispatcher):
     """waitress's dispatcher, with entries and spectators ahead of every other waiting
     request, and at most ``others`` of the other requests running at once."""

@@ -158,15 +158,6 @@ def settle(tournament: Tournament, mark: Mark, now: float | None = None) -> tupl
     return mark, Move(tournament, mark, now, time.monotonic())
 
 
-def settled_mark(tournament: Tournament, mark: Mark, now: float | None = None) -> Mark:
-    """The mark the public pages show (:func:`settle`), a move made at once: for a caller
-    that computes nothing the crowd would wait for."""
-    shown, move = settle(tournament, mark, now)
-    if move is not None:
-        move.done()
-    return shown
-
-
 @contextmanager
 def settled(tournament: Tournament, mark: Mark) -> Iterator[Mark]:
     """:func:`settle` around a computation: a move is shown once the block has computed

@@ -113,7 +113,7 @@ def _office_url_of_the_request(settings):
 @pytest.fixture(autouse=True)
 def _standings_follow_every_change(settings):
     """Public standings show every change at once in tests (the hall lets them settle for a
-    few seconds: standings.cache.settled_mark, tested on its own)."""
+    few seconds: standings.cache.settle, tested on its own in tests/standings/test_cache.py)."""
     settings.STANDINGS_SETTLE_SECONDS = 0
 
 

@@ -8,7 +8,7 @@ from django.db.models import Max
 from django.urls import reverse
 
 from scoring.models import ResultsMark
-from tests.standings.test_views import field, rename
+from tests.standings.test_views import field, rename, settled_mark
 
 pytestmark = pytest.mark.django_db
 
@@ -200,7 +200,7 @@ def test_a_clock_set_back_does_not_hold_the_public_pages_on_the_mark_shown(setti
     """The serving processes share the wall clock, and a laptop that meets the hall's time
     server may set it back, by an hour say: the mark shown "in the future" counts as old,
     so the next change is shown after the window as ever, not once the clock caught up."""
-    from standings.cache import Mark, settled_mark
+    from standings.cache import Mark
     from tests import factories
 
     file_cache(settings, tmp_path / "cache")

@@ -312,8 +312,19 @@ def test_the_directors_csv_shows_every_change_at_once_like_his_page(client, dire
     assert "Neu Benannt" in client.get(url).content.decode("utf-8-sig")
 
 
+def settled_mark(tournament, mark, now: float):
+    """The mark a public page shows at ``now`` (standings.cache.settle), its move finished
+    as the page's request finishes it (standings.cache.conditional)."""
+    from standings.cache import settle
+
+    shown, move = settle(tournament, mark, now)
+    if move is not None:
+        move.done()
+    return shown
+
+
 def test_the_settled_mark_is_the_one_shown_until_the_time_is_up(settings):
-    from standings.cache import Mark, settled_mark
+    from standings.cache import Mark
 
     settings.STANDINGS_SETTLE_SECONDS = 5
     t = factories.tournament()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from decimal import Decimal
 
 import pytest
 from django.urls import reverse
@@ -218,7 +219,7 @@ def test_the_rules_and_fees_page_saves_the_fee_schedule(client, director):
     assert client.post(url, data).status_code == 302
     t.refresh_from_db()
     assert (t.series_count, t.deals_at_four, t.standings_public) == (3, 40, True)
-    assert str(t.lost_game_fee(5)) == "1.00"
+    assert t.fee_rules().lost_game_steps == ((1, Decimal("1.00")),)
 
 
 URLS = ["detail", "edit", "players", "standings", "progress"]
