@@ -89,10 +89,10 @@ def test_the_office_grid_and_a_phone_at_once_both_save(monkeypatch):
     from its start (IMMEDIATE); a phone's entry meanwhile holds the process's writer lock
     (scoring.entry._ONE_WRITER) while it waits for SQLite's. Had the grid's rows waited for
     that lock too, each would wait for the other until SQLite's busy timeout failed the
-    phone's deal ("database is locked", 20 s in the hall; 3 s here)."""
+    phone's deal ("database is locked", 20 s in the hall; 10 s here)."""
     if connection.vendor != "sqlite":
         pytest.skip("the process's writer lock is SQLite's (PostgreSQL locks each table's row)")
-    monkeypatch.setitem(connections.settings["default"]["OPTIONS"], "timeout", 3)  # each thread's connection
+    monkeypatch.setitem(connections.settings["default"]["OPTIONS"], "timeout", 10)  # each thread's connection
     sheet, phone_table = factories.table_of(3, rounds_per_series=2), factories.table_of(3)
     typed = grid.read_rows(sheet, names_by_seat(sheet), GameForm, 1, {"line-1": "1h2 75", "line-2": "2n"})
     phone = factories.phone_form(phone_table)
@@ -102,7 +102,7 @@ def test_the_office_grid_and_a_phone_at_once_both_save(monkeypatch):
     def office(_index: int) -> object:
         with transaction.atomic():  # the grid's transaction: SQLite's write lock from here
             grid_began.set()
-            for _ in range(500):  # bounds a hang only
+            for _ in range(3000):  # bounds a hang only (30 s): left as soon as the phone holds it
                 if entry._ONE_WRITER.locked():
                     break
                 time.sleep(0.01)
