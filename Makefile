@@ -115,7 +115,7 @@ test-fast: $(STAMP)
 	$(BIN)/python -m pytest $(NO_DJANGO) -n $(FAST_WORKERS) $(FAST) -q -p no:cacheprovider skat/tests
 	$(BIN)/python manage.py compiletranslations
 	$(if $(FAST_REFERENCE),,@echo "test-fast: no shared/reference beside the checkout: the paragraph list is not checked against the Skatordnung (SKAT_NO_REFERENCE=1; make test fails without it)")
-	DATABASE_URL= $(if $(FAST_REFERENCE),,SKAT_NO_REFERENCE=1) $(BIN)/python -m pytest -n $(FAST_WORKERS) $(FAST) -q --durations=10 -p no:cacheprovider tests $(PYTEST_ARGS)
+	DATABASE_URL= FUZZ_EXAMPLES=15 $(if $(FAST_REFERENCE),,SKAT_NO_REFERENCE=1) $(BIN)/python -m pytest -n $(FAST_WORKERS) $(FAST) -q --durations=10 -p no:cacheprovider tests $(PYTEST_ARGS)
 
 ## Mutation testing of the engine (mutmut; its settings in pyproject.toml [tool.mutmut]):
 ## every mutant of skat/ against skat/tests, then the survivors. Passes only when none
