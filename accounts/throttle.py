@@ -266,16 +266,6 @@ def locked_for(username: str, ip: str, now: float | None = None) -> int:
     return math.ceil(_wait(_keys(username, ip), now, pending_too=False))
 
 
-def record_failure(username: str, ip: str, now: float | None = None) -> None:
-    """Count a failed login for the username and the address, without any check."""
-    now = time.time() if now is None else now
-    with transaction.atomic():
-        _prune(now)
-        LoginAttempt.objects.bulk_create(
-            [LoginAttempt(key=count.key, created=_moment(now)) for count in _keys(username, ip)]
-        )
-
-
 def clear_failures(username: str, ip: str, *, address_too: bool = False) -> None:
     """Forget the username's failures (and the address's, its /64's for an IPv6 address,
     when asked: `manage.py unlocklogin`)."""

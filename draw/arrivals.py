@@ -33,12 +33,6 @@ class Arrival:
     reason: RuleError | None = None
 
 
-def current_series(tournament: Tournament) -> Series | None:
-    """The last drawn series, while it is not finished: the one arrivals change."""
-    last = tournament.series.order_by("-number").first()
-    return last if last is not None and last.status != Series.Status.FINISHED else None
-
-
 def no_show(series: Series, registration: Registration) -> seating.Change:
     """Take the player off his table of ``series`` and rebalance; he withdraws after the
     series before it (and is no longer present). Raises RuleError and changes nothing

@@ -69,7 +69,7 @@ def no_show(request: HttpRequest, tournament: Tournament, number: int) -> HttpRe
         return redirect("director:series", tournament.pk, number)
     messages.success(
         request,
-        # He is withdrawn (arrivals.no_show), not only off this series: said so (issue 26, 20).
+        # He is withdrawn (arrivals.no_show), not only off this series: said so.
         _(
             "%(name)s did not turn up and is withdrawn from the rest of the tournament (from series %(series)s "
             "on; undo it at the desk or on the players page). Changed: %(changes)s."

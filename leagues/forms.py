@@ -32,7 +32,7 @@ def refusal(error: RuleError, *, named: bool = True) -> str:
 class PlainSelect(forms.Select):
     """A select whose options are written here, not by a template each: Django renders
     an option template per option, 0.15 ms each, and a national league's host list of 250
-    halls took 40 ms on every group's league page (issue 27). No option groups."""
+    halls took 40 ms on every group's league page. No option groups."""
 
     def render(self, name, value, attrs=None, renderer=None) -> SafeString:
         widget = self.get_context(name, value, attrs)["widget"]

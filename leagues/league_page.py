@@ -2,7 +2,7 @@
 
 Which groups a page shows (:func:`groups_shown`): all of a small league, one of a
 national one. A regional league of up to :data:`ONE_PAGE_GROUPS` groups shows them all
-on one page; a larger one (the DSkV's national league: about 63 groups of 16, issue 27)
+on one page; a larger one (the DSkV's national league: about 63 groups of 16)
 one group a page, ``?group=`` or ``?page=``, with the list of all its groups. So the
 season table, the cross table and the manager's league page cost the same at 40 teams as
 at 1,000: a group's full season costs about 50 ms to rank, every group of 1,000 teams

@@ -214,7 +214,7 @@ def team_season(team: LeagueTeam) -> TeamSeason:
             )
             place = next(p.place for p in ranked if p.result.team == team)
             days.append((day, place, result[team]))
-    # Its players sat only at its own match days: a quarter of a group of 16's (issue 27).
+    # Its players sat only at its own match days: a quarter of a group of 16's.
     ids = [day.tournament_id for day, _place, _result in days]
     if not ids:
         return TeamSeason(team, days, [], as_of([season]))

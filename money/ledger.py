@@ -192,13 +192,6 @@ def _fees_due(seats, registrations: dict, series_number: int) -> tuple[list[bool
     return due, list_due
 
 
-def total_account(items: Iterable[TableSettlement]) -> fees.Account:
-    account = fees.Account()
-    for item in items:
-        account = account + item.account
-    return account
-
-
 @dataclass(frozen=True, slots=True)
 class FeeAccount:
     """The tournament's money overall: per series, the entry fees (and list fees) paid at

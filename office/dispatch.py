@@ -114,11 +114,6 @@ def queue_rank(task: object) -> int:
     return OTHER
 
 
-def goes_first(task: object) -> bool:
-    """Whether a queued request passes the other requests (:func:`queue_rank` ENTRY or SPECTATOR)."""
-    return queue_rank(task) < OTHER
-
-
 class EntriesFirst(ThreadedTaskDispatcher):
     """waitress's dispatcher, with entries and spectators ahead of every other waiting
     request, and at most ``others`` of the other requests running at once."""

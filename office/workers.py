@@ -185,9 +185,6 @@ class Children:
             self.failed_starts = 0
         return True
 
-    def alive(self) -> int:
-        return sum(process.is_alive() for process in self.processes)
-
     def stop(self) -> None:
         """Stop them all: asked first (SIGTERM, on Windows TerminateProcess), killed after STOP_SECONDS."""
         self.stopping.set()

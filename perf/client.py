@@ -64,21 +64,34 @@ def run_loop(coroutine: Coroutine[Any, Any, T]) -> T:
     except RuntimeError:
         return asyncio.run(coroutine)
     loop = asyncio.new_event_loop()
+    # The run's task exists before its thread starts, so a Ctrl-C that comes while the
+    # thread is still starting (inside pool.submit) cancels it too.
+    run = loop.create_task(coroutine)
     with concurrent.futures.ThreadPoolExecutor(1) as pool:
-        finished = pool.submit(_run_on, loop, coroutine)
         try:
-            return finished.result()
+            return pool.submit(_run_on, loop, run).result()
         except BaseException:
-            if not finished.done():  # interrupted here: the run stops too, and the pool's exit waits for that only
-                with contextlib.suppress(RuntimeError):  # it ended and closed its loop meanwhile
-                    loop.call_soon_threadsafe(_cancel_all, loop)
+            with contextlib.suppress(RuntimeError):  # it ended and closed its loop meanwhile
+                loop.call_soon_threadsafe(run.cancel)  # the pool's exit waits for that only
             raise
 
 
-def _run_on(loop: asyncio.AbstractEventLoop, coroutine: Coroutine[Any, Any, T]) -> T:
-    """``coroutine`` run to its end on ``loop`` in this thread, cleaned up and closed as by ``asyncio.run``."""
-    with asyncio.Runner(loop_factory=lambda: loop) as runner:
-        return runner.run(coroutine)
+def _run_on(loop: asyncio.AbstractEventLoop, run: asyncio.Task[T]) -> T:
+    """``run`` to its end on ``loop`` in this thread, cleaned up and closed as by ``asyncio.run``."""
+    asyncio.set_event_loop(loop)
+    try:
+        return loop.run_until_complete(run)
+    finally:
+        try:
+            _cancel_all(loop)
+            left = asyncio.all_tasks(loop)
+            if left:
+                loop.run_until_complete(asyncio.gather(*left, return_exceptions=True))
+            loop.run_until_complete(loop.shutdown_asyncgens())
+            loop.run_until_complete(loop.shutdown_default_executor())
+        finally:
+            asyncio.set_event_loop(None)
+            loop.close()
 
 
 def _cancel_all(loop: asyncio.AbstractEventLoop) -> None:

@@ -38,7 +38,7 @@ from .scratch import Scratch
 from .server import Server, describe
 from .timing import Log
 
-#: The targets (issue 16): p99 of entering a deal and of the public standings.
+#: The targets: p99 of entering a deal and of the public standings.
 ENTRY_P99 = 0.200
 STANDINGS_P99 = 0.300
 

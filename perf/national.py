@@ -1,4 +1,4 @@
-"""A national league season for ``manage.py bench --league-teams N`` (issue 27, "At national scale").
+"""A national league season for ``manage.py bench --league-teams N``.
 
 The DSkV's league (DOMAIN, "Teams and leagues"): about 1,000 teams in groups of 16, five
 league days a season; on each league day every team plays one match day with three other

@@ -34,7 +34,7 @@ from .ranking import build_ranking, ranking_size
 from .timing import MS, Log
 
 KIB = 1024
-#: The targets of every HTML page at 3,000 players (issue 16).
+#: The targets of every HTML page at 3,000 players.
 TIME_TARGET = 100 * MS
 SIZE_TARGET = 250 * KIB
 

@@ -1,4 +1,4 @@
-"""``loadtest --profile publish``: the halls of a national league day publish their match days (issue 27).
+"""``loadtest --profile publish``: the halls of a national league day publish their match days.
 
 A national league (:func:`perf.national.build_national`) is built in the scratch
 database with its last league day's first ``halls`` match days played in their halls:

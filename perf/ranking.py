@@ -1,6 +1,6 @@
 """A ranking over many tournaments beside the bench tournament, for the ranking pages' figures.
 
-Issue 28's size: 200 tournaments and 3,000 players in 100 clubs. The tournaments'
+A federation's size: 200 tournaments and 3,000 players in 100 clubs. The tournaments'
 results are written as the ranking reads them (:class:`rankings.models.RankingResult`:
 each player's place and three series), not played deal by deal: the pages read the
 computed lines, whose cost does not depend on how the results came about. Each
@@ -47,7 +47,7 @@ LAST = _names(
 
 
 def ranking_size(players: int) -> dict[str, int]:
-    """Issue 28's size (200 tournaments, 3,000 players, 300 a tournament) at the bench's own
+    """A federation's size (200 tournaments, 3,000 players, 300 a tournament) at the bench's own
     size of 1,000 players and more; a small ranking beside a small bench (its tests)."""
     if players >= 1000:
         return {"tournaments": 200, "players": max(players, 3000), "per_tournament": 300}

@@ -1,4 +1,4 @@
-"""The load test's seats profile: a hall looking up its seats right after a draw (issue 28).
+"""The load test's seats profile: a hall looking up its seats right after a draw.
 
 3,000 players (series 1 played and finished, series 2 just drawn, the standings
 published) all want their seat within a minute of the draw: about 50 requests a second
@@ -38,7 +38,7 @@ from .scratch import Scratch
 from .server import Server, describe
 from .timing import Log
 
-#: The target (issue 28): the lookup answers p99 < 200 ms.
+#: The target: the lookup answers p99 < 200 ms.
 SEAT_P99 = 0.200
 CSRF = re.compile(rb'name="csrfmiddlewaretoken" value="([^"]+)"')
 COOKIE = re.compile(r"csrftoken=([^;]+)")

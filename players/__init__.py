@@ -1,1 +1,1 @@
-"""The player's own page: where he sits, his results, his place, his rankings (issue 28)."""
+"""The player's own page: where he sits, his results, his place, his rankings."""

@@ -257,7 +257,7 @@ def correct_last_game(form: GameForm, *, entered_by: str) -> ScoresheetLine:
     The deal is loaded and checked under the table's lock: the view built the form on
     the deal it read before the lock, and a new entry may have been saved in between.
     Checking only the posted number let a correction meant for the new deal rewrite the
-    one before it (issue 15), so the deal the form holds must still be the deal of that
+    one before it, so the deal the form holds must still be the deal of that
     number, and on the sheet still its last.
     """
     game: ScoresheetLine = form.instance

@@ -178,12 +178,6 @@ def lift_pin_lock(table: Table, seat_number: int) -> int:
     return deleted
 
 
-def undecided_differences(table: Table, current: str | None = None) -> tuple[int, ...]:
-    """The deals where the second list differs from the sheet, unless a referee accepted
-    the sheet as it stands (``current``: its fingerprint, when known) over all of them."""
-    return undecided(table, current)[0]
-
-
 def missing_deals(table: Table) -> list[int]:
     """The sheet's deals a second list kept at this table does not hold: none when no
     second list is kept (it has no entry). A list holding 6 of 48 deals agrees with the

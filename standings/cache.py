@@ -156,15 +156,6 @@ def public_mark(tournament: Tournament, mark: Mark, now: float | None = None) ->
     return mark, Move(tournament, mark, now, time.monotonic())
 
 
-def public_mark_now(tournament: Tournament, mark: Mark, now: float | None = None) -> Mark:
-    """The mark the public pages show (:func:`public_mark`), a move made at once: for a caller
-    that computes nothing the crowd would wait for."""
-    shown, move = public_mark(tournament, mark, now)
-    if move is not None:
-        move.done()
-    return shown
-
-
 @contextmanager
 def computing_public_page(tournament: Tournament, mark: Mark) -> Iterator[Mark]:
     """:func:`public_mark` around a computation: a move is shown once the block has computed
@@ -300,7 +291,7 @@ def _etag(request: HttpRequest, tournament: Tournament, *args: Any, **kwargs: An
             (
                 tournament.pk,
                 created,
-                # The pages say whether the standings are published (issue 26, 10).
+                # The pages say whether the standings are published.
                 tournament.standings_public,
                 mark.version,
                 get_language(),

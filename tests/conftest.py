@@ -38,6 +38,23 @@ HEAVY = {
 }
 
 
+#: Long checks a developer does not need between edits, by test or module: make test-fast
+#: leaves them out (marker ``slow``, as the engine's exhaustive grid), make test and both of
+#: CI's databases run them. The migrations replayed from an old schema, the bench's and
+#: load test's commands end to end, a serving process killed and restored, a publication
+#: between two offices, the hostile publications' memory and CPU in processes of their own.
+SLOW = {
+    "tests/scoring/test_migrations.py",
+    "tests/leagues/test_migrations.py",
+    "tests/office/test_bench_command.py",
+    "tests/office/test_loadtest_command.py",
+    "tests/office/test_league_bench.py",
+    "tests/office/test_backup_after_kill.py",
+    "tests/leagues/test_publication_e2e.py",
+    "tests/fuzz/test_publication_fuzz.py::test_a_hostile_body_costs_at_most_100_mb_and_2_s",
+}
+
+
 #: Tests that answer the same on every database, by test or module: .ci/run's second database
 #: (PostgreSQL) leaves them out (marker ``agnostic``), the first (SQLite) runs them. Each
 #: either touches no database (static checks, the engine's command line, settings) or runs
@@ -68,6 +85,8 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if _listed(item, HEAVY):
             item.add_marker(pytest.mark.heavy)
+        if _listed(item, SLOW):
+            item.add_marker(pytest.mark.slow)
         if _listed(item, AGNOSTIC):
             item.add_marker(pytest.mark.agnostic)
 
@@ -115,7 +134,7 @@ def _office_url_of_the_request(settings):
 @pytest.fixture(autouse=True)
 def _standings_follow_every_change(settings):
     """Public standings show every change at once in tests (the hall lets them lag for a
-    few seconds: standings.cache.public_mark_now, tested on its own)."""
+    few seconds: standings.cache.public_mark, tested on its own in tests/standings/test_cache.py)."""
     settings.STANDINGS_SETTLE_SECONDS = 0
 
 

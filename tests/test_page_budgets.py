@@ -23,7 +23,7 @@ from tournaments.models import Club, Player, Registration, Series
 
 pytestmark = pytest.mark.django_db
 
-#: The HTML budget of a page (issue 16), in bytes.
+#: The HTML budget of a page, in bytes.
 BUDGET = 250 * 1024
 
 #: name -> (URL arguments, queries at most)

@@ -201,7 +201,7 @@ def roll_over(request: HttpRequest, league: League) -> HttpResponse:
 
 def _cross(request: HttpRequest, league: League, *, staff: bool) -> HttpResponse:
     """The cross table of the groups the page shows, as the season table shows them: a
-    national league's page ranks one group, not all 63 (issue 27)."""
+    national league's page ranks one group, not all 63."""
     return season_page(request, league, staff=staff, template="seasons/cross.html")
 
 

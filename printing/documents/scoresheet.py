@@ -311,7 +311,7 @@ class ScoresheetWriter:
         table = _("Table %(number)s") % {"number": data.table}
         series = _("Series %(number)s") % {"number": data.series}
         # The series beside the table number, never at the end of a line a long venue cuts:
-        # table 1 of series 1 and of series 2 are told apart at a glance (issue 26, 11).
+        # table 1 of series 1 and of series 2 are told apart at a glance.
         t.right(RIGHT, top - 16, f"{series} · {table}", self.bold, 18)
         line = " · ".join(part for part in (data.tournament, data.date, data.venue) if part)
         t.left(MARGIN, top - 27, fit(line, self.font, 9, 400), self.font, 9)

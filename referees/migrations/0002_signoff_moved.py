@@ -8,7 +8,7 @@ class Migration(migrations.Migration):
         ('referees', '0001_initial'),
     ]
 
-    # The sheet's sign-off moved to scoring (issue 14: the signatures of 5.5.3 belong to the
+    # The sheet's sign-off moves to scoring (the signatures of 5.5.3 belong to the
     # sheet). Only Django's idea of the models moves: the tables stay as they are, with their
     # rows, and scoring's models keep their names (db_table); scoring/0006 takes them over.
     operations = [

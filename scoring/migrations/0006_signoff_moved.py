@@ -31,7 +31,7 @@ class Migration(migrations.Migration):
         ('tournaments', '0007_table_control_token_unique'),
     ]
 
-    # The sheet's sign-off, taken over from the referees app (issue 14): its tables keep their
+    # The sheet's sign-off, taken over from the referees app: its tables keep their
     # names and rows (db_table), so only the state moves, and the content types (with the
     # permissions that hang on them) are relabelled so nothing is left behind under referees.
     operations = [

@@ -1,5 +1,5 @@
 """``entered_by`` of the table link's deals as a code ("table-link"), not in the phone's
-language: the deals entered before this stored "table link" or "Tisch-Link" (issue 26, 7)."""
+language: the deals entered before this stored "table link" or "Tisch-Link"."""
 
 from django.db import migrations
 

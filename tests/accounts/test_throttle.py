@@ -29,6 +29,14 @@ pytestmark = pytest.mark.django_db
 LOCKED = "Too many failed logins"
 
 
+def fail(username: str, ip: str, now: float | None = None) -> None:
+    """A wrong password as the login form records it: the attempt admitted and counted
+    (throttle.begin_attempt), then found wrong (Attempt.failed)."""
+    attempt = throttle.begin_attempt(username, ip, now=now)
+    assert attempt.wait == 0, attempt
+    attempt.failed()
+
+
 def login(client, username, password, ip="10.0.0.1", url=None):
     return client.post(url or reverse("login"), {"username": username, "password": password}, REMOTE_ADDR=ip)
 
@@ -149,7 +157,7 @@ def test_failures_counted_per_address_before_still_count_until_they_leave_the_wi
 
 def test_the_lock_ends_when_the_failures_leave_the_window():
     for _ in range(5):
-        throttle.record_failure("anna", "10.0.0.1", now=1000.0)
+        fail("anna", "10.0.0.1", now=1000.0)
     assert throttle.locked_for("anna", "10.0.0.1", now=1000.0) == 900
     assert throttle.locked_for("anna", "10.0.0.1", now=1899.5) == 1
     assert throttle.locked_for("anna", "10.0.0.1", now=1900.0) == 0
@@ -238,7 +246,7 @@ def test_a_form_without_a_password_counts_nothing():
 
 def test_a_refused_attempt_writes_nothing_and_does_not_prolong_the_lock():
     for _ in range(5):
-        throttle.record_failure("anna", "10.0.0.1", now=1000.0)
+        fail("anna", "10.0.0.1", now=1000.0)
     refused = throttle.begin_attempt("anna", "10.0.0.1", now=1500.0)
     assert refused.wait == 400 and refused.row_ids == ()
     assert LoginAttempt.objects.count() == 10
@@ -248,7 +256,7 @@ def test_a_refused_attempt_writes_nothing_and_does_not_prolong_the_lock():
 
 def test_an_admitted_attempt_counts_before_its_password_is_checked():
     for _ in range(4):
-        throttle.record_failure("anna", "10.0.0.1", now=1000.0)
+        fail("anna", "10.0.0.1", now=1000.0)
     assert throttle.begin_attempt("anna", "10.0.0.2", now=1001.0).wait == 0
     # Still being checked, it already locks the username for everybody else.
     assert throttle.begin_attempt("anna", "10.0.0.3", now=1002.0).wait == 898
@@ -257,8 +265,8 @@ def test_an_admitted_attempt_counts_before_its_password_is_checked():
 def test_expired_attempts_are_pruned_a_bounded_batch_at_a_time(monkeypatch):
     monkeypatch.setattr(throttle, "PRUNE_BATCH", 3)
     for name in ("a", "b", "c"):
-        throttle.record_failure(name, "10.0.0.1", now=1000.0)
-    throttle.record_failure("d", "10.0.0.2", now=1500.0)
+        fail(name, "10.0.0.1", now=1000.0)
+    fail("d", "10.0.0.2", now=1500.0)
     assert LoginAttempt.objects.count() == 8
     throttle.begin_attempt("e", "10.0.0.3", now=1900.0)  # 6 expired: 3 of them go
     assert LoginAttempt.objects.filter(created__lte=throttle._moment(1000.0)).count() == 3
@@ -341,7 +349,7 @@ def test_of_parallel_guesses_only_the_limit_reach_the_password_check(counting_ba
 @pytest.mark.django_db(transaction=True)
 @override_settings(LOGIN_FAILURE_LIMIT=100)
 def test_no_parallel_failure_is_lost():
-    in_parallel(lambda i: throttle.record_failure("anna", "10.0.0.1"), GUESSES)
+    in_parallel(lambda i: fail("anna", "10.0.0.1"), GUESSES)
     assert throttle.locked_for("anna", "10.0.0.1") == 0
     assert LoginAttempt.objects.count() == 2 * GUESSES
 

@@ -1,4 +1,4 @@
-"""Accessibility as a standing check (issue 26): axe-core on the pages the evening lives
+"""Accessibility as a standing check: axe-core on the pages the evening lives
 on, the table link, the desk, the standings, the projector and the paper grid, in
 English and German at one size, failing on any serious or critical violation.
 

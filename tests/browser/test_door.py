@@ -109,7 +109,7 @@ def test_the_door_from_the_club_list_to_the_start_list(live_server, desktop, bro
     expect(desktop.locator("table")).to_contain_text("Canan Özdemir-Kaya")
 
     # The women's own ranking: only them, placed from 1.
-    desktop.click("text=Damen")  # a German club list's women (issue 26, 12)
+    desktop.click("text=Damen")  # a German club list's women
     desktop.wait_for_load_state()  # the rows read below are whole
     women = {"Anna Müller", "Canan Özdemir-Kaya", "Elke Krüger", "Gisela Hoffmann", "Ines Lange", "Karin Richter"}
     women.add("Monika Vogel")

@@ -1,4 +1,4 @@
-"""The evening's rough edges (issue 26, the director's part) in a real browser, one
+"""The evening's rough edges, the director's part, in a real browser, one
 evening: the desk on a phone (one tap checks in and takes the fee, the search is emptied
 and keeps the focus, a withdrawn player is said withdrawn, the counts agree with the
 dashboard, no sideways scrolling), the paper grid on a 1366 px laptop, the projector's

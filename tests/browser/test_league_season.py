@@ -1,4 +1,4 @@
-"""A league season in a real browser, through the pages only (issue 18, "Done when").
+"""A league season in a real browser, through the pages only.
 
 A league official sets up the league on the office's pages (the league and its rule,
 a group, four teams with their rosters and captains, a host and its token), then runs
@@ -214,7 +214,7 @@ def test_a_season_of_two_match_days_through_the_pages(browser, live_server):
     fits(visitor, SCREENSHOTS / "league-season-390.png")
     desktop.goto(f"{base}/p/league/{league.pk}/")
     fits(desktop, SCREENSHOTS / "league-season-1920.png")
-    row = "table.league-table tbody tr:nth-child({})"  # points won and lost in two columns (issue 27, 11)
+    row = "table.league-table tbody tr:nth-child({})"  # points won and lost in two columns
     points = {desktop.locator(f"{row.format(n)} td").nth(1).inner_text(): ":".join(
         desktop.locator(f"{row.format(n)} td.points").all_inner_texts()) for n in range(1, 5)}  # fmt: skip
     assert all(re.fullmatch(r"\d+½?:\d+½?", v) for v in points.values()), points

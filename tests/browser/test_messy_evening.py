@@ -189,7 +189,7 @@ def test_a_messy_evening_through_the_pages_only(live_server, desktop, browser, d
 
     # The women's own ranking, places from 1.
     desktop.click("nav.subnav >> text=Standings")
-    desktop.click("text=Damen")  # a German club list's women (issue 26, 12)
+    desktop.click("text=Damen")  # a German club list's women
     desktop.wait_for_load_state()  # the rows read below are whole
     rows = desktop.locator("table.standings tbody tr")
     expect(rows).to_have_count(7)

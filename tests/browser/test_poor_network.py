@@ -27,8 +27,8 @@ SCREENSHOTS = Path(os.environ.get("BROWSER_SCREENSHOTS", tempfile.gettempdir()))
 def phone(browser):
     """A phone without the table links' service worker. Once the worker controls the page
     (it claims it as soon as it is active), the deal POSTs pass through it, and Playwright's
-    ``page.route`` no longer sees them: the "lost" deal got through and the test saw no loss
-    (CI, twelfth session). The worker's own part is tests/browser/test_offline.py's."""
+    ``page.route`` no longer sees them: the "lost" deal would get through and the test would
+    see no loss. The worker's own part is tests/browser/test_offline.py's."""
     context = browser.new_context(
         viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, locale="en-GB", service_workers="block"
     )

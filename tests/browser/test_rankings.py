@@ -1,4 +1,4 @@
-"""A Jahreswertung in a real browser (issue 28, "Done when").
+"""A Jahreswertung in a real browser.
 
 Three short club evenings are played (tests/rankings/helpers.py: one series of one
 round at tables of four, a win is a grand of 98 rating points). The director sets up a

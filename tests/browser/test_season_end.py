@@ -1,4 +1,4 @@
-"""The end of a season in a real browser (issue 27, items 10-11): the manager sets the
+"""The end of a season in a real browser: the manager sets the
 places, deducts points with a reason, sees the table with its zones, footnote, "As of" and
 cross table on a phone, the individual ranking, and rolls the season over."""
 

@@ -1,4 +1,4 @@
-"""A league season whose match day travels to a hall laptop and back (issue 27, "Done when").
+"""A league season whose match day travels to a hall laptop and back.
 
 Two offices, each with its own database, on loopback only:
 

@@ -34,7 +34,7 @@ def test_find_a_player_as_you_type(browser, live_server, width, height):
         expect(page.locator("nav.pager")).to_contain_text("Rows 1\N{EN DASH}50 of 60")
         expect(page.locator("table.standings tbody tr")).to_have_count(50)
         page.screenshot(path=str(SCREENSHOTS / f"standings-{width}.png"), full_page=True)
-        # The rating, what the list is read for, is on the screen (issue 26, 8).
+        # The rating, what the list is read for, is on the screen.
         rating = page.locator("table.standings tbody tr td.rating").first.bounding_box()
         assert rating is not None and rating["x"] >= 0 and rating["x"] + rating["width"] <= width
         page.locator("#find-q").press_sequentially("weissmu jur", delay=30)

@@ -1,4 +1,4 @@
-"""The table link's rough edges of issue 26, on a 390 x 844 phone in English and German:
+"""The table link's rough edges, on a 390 x 844 phone in English and German:
 a deal corrected to passed out, a second phone's other values, a refused waiting deal
 that keeps what was half typed for the next, the offline banner beside the heading, tap
 targets and "Enter deal" in reach, the tops box, a partial second list."""

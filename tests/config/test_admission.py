@@ -177,7 +177,7 @@ def test_invented_queries_do_not_push_out_the_page_the_flood_asks_for():
 
 @pytest.mark.django_db
 def test_the_directors_projector_preview_never_reaches_a_busy_spectator(settings):
-    """Issue 26, 10 meets issue 25, 8: the director opens /p/<id>/live/ before publishing;
+    """A standings preview meets the spectators' copies: the director opens /p/<id>/live/ before publishing;
     the page (no cookie set) must not become the copy a flood of spectators gets."""
     from django.core.signals import request_started
     from django.core.wsgi import get_wsgi_application

@@ -1,5 +1,5 @@
 """`/healthz`: one query, one cache round-trip, no session, no cookie; 200 when the office
-can serve, 503 naming what failed (issue 25)."""
+can serve, 503 naming what failed."""
 
 from __future__ import annotations
 

@@ -80,7 +80,7 @@ def terminal():
 
 @pytest.mark.django_db
 def test_a_403_and_a_csrf_failure_are_one_line_each_in_the_terminal_with_debug_on(terminal, settings):
-    """Issue 26, 21: with DEBUG on (``manage.py runserver``) Django's own console handler on
+    """With DEBUG on (``manage.py runserver``) Django's own console handler on
     "django" printed every refusal a second time, beside the root's."""
     settings.DEBUG = True
     client = Client(enforce_csrf_checks=True)

@@ -86,7 +86,7 @@ def test_a_workbook_s_error_cells_and_ticks_are_not_names():
     data = hostile_xlsx.workbook(hostile_xlsx.sheet_xml(rows, dimension=None))
     result = import_players(t, io.BytesIO(data), "players.xlsx")
     assert result.errors == [
-        # The columns as the file names them (issue 26, 19).
+        # The columns as the file names them.
         (3, "Name: #DIV/0! is a spreadsheet error, not a name"),
         (4, "Name: a ticked box (TRUE) is not text"),
         (5, "Team: a ticked box (TRUE) is not text"),

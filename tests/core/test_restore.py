@@ -1,5 +1,5 @@
 """core.restore.check: only a backup the office made is brought back; anything else is
-refused, naming why, before anything is changed (issue 25). The restore itself runs
+refused, naming why, before anything is changed. The restore itself runs
 for real in tests/office/test_backup_after_kill.py."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """On PostgreSQL (the league server): a pg_dump backup passes the check and comes back
-with pg_restore, the database in use saved first (issue 25). Runs in the PostgreSQL pass."""
+with pg_restore, the database in use saved first. Runs in the PostgreSQL pass."""
 
 from __future__ import annotations
 

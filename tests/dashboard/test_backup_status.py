@@ -1,5 +1,5 @@
 """The dashboard says when and where the last backup was made, and what went wrong with
-the last attempt (issue 25); it reads core.backup_status, which core.backups writes."""
+the last attempt; it reads core.backup_status, which core.backups writes."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Only confirmed sheets are final (issue 15): finishing a series whose sheets are not all
+"""Only confirmed sheets are final: finishing a series whose sheets are not all
 confirmed, or whose second list differs, asks the director with the list of those tables."""
 
 from __future__ import annotations
@@ -70,7 +70,7 @@ def test_the_series_page_lists_the_tables_and_the_refusal_names_them(client):
 
 
 def test_a_finished_series_is_announced_after_the_commit(django_capture_on_commit_callbacks):
-    """core.backups makes a backup then (issue 25), through dashboard.signals."""
+    """core.backups makes a backup then, through dashboard.signals."""
     from dashboard.signals import series_finished
 
     series = _series_of_three_tables()
@@ -92,7 +92,7 @@ def test_a_finished_series_is_announced_after_the_commit(django_capture_on_commi
 
 
 def test_the_dashboard_offers_to_finish_a_series_whose_sheets_are_all_confirmed(client):
-    """Issue 26, 20: not "Series 1 · running" without a button once every sheet is confirmed."""
+    """Not "Series 1 · running" without a button once every sheet is confirmed."""
     series = _series_of_three_tables()
     t = series.tournament
     client.force_login(director_of(t))

@@ -139,7 +139,7 @@ def test_the_largest_tournament_seed_still_draws():
 
 
 def test_a_seeded_draw_on_unconfirmed_sheets_says_so_and_draws_nothing():
-    """Issue 15: the standings a seeded draw uses are provisional while a sheet is unconfirmed."""
+    """The standings a seeded draw uses are provisional while a sheet is unconfirmed."""
 
     t = factories.tournament(series_count=2)
     factories.registered(t, 8)

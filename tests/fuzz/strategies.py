@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import os
 import re
 
 from hypothesis import HealthCheck, settings
@@ -12,7 +13,12 @@ from skat import rules
 
 # Function-scoped fixtures (client, world) are shared by the examples of one test on
 # purpose: the state they accumulate (games entered, players registered) is more input.
-FUZZ = settings(max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+# FUZZ_EXAMPLES: make test-fast runs the first 15 of the same derandomized examples, make
+# test and CI all 60.
+FUZZ = settings(
+    max_examples=int(os.environ.get("FUZZ_EXAMPLES", "60")),
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 
 NASTY = [
     "",

@@ -37,7 +37,7 @@ pytestmark = pytest.mark.django_db
 
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 #: What a hostile publication may cost the worker. CPU: openpyxl parses through defusedxml
-#: since it is installed (issue 25, 7), about 1.8 times the plain parser's time per cell;
+#: since it is installed, about 1.8 times the plain parser's time per cell;
 #: the worst body (one row of 110,000 cells, parsed whole before the guard's clock is read
 #: again) took 2.25 s of CPU on an idle 2-core machine here, 1.0 s without defusedxml.
 PEAK_GROWTH = 100 * MB

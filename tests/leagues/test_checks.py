@@ -86,7 +86,7 @@ def test_a_match_day_without_play_cannot_be_checked():
 
 
 def test_a_match_day_with_an_open_series_cannot_be_checked():
-    """Loose end of issue 27: the check refused while a series is still open, naming it."""
+    """The check refused while a series is still open, naming it."""
     from draw.series import draw_series
     from tournaments.models import Series
 

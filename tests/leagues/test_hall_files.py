@@ -1,5 +1,5 @@
 """What the league server checks in a hall's file and takes from it (leagues/hall_files.py,
-republication.py, rejection.py): issue 27, items 3, 4 and 6."""
+republication.py, rejection.py)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A league season a Ligaleiter can trust (issue 27, Integrity): a bound result does not
+"""A league season a Ligaleiter can trust: a bound result does not
 change without a record, binding is stored, line-ups are not overwritten unseen."""
 
 from __future__ import annotations

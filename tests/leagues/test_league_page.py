@@ -1,4 +1,4 @@
-"""The manager's league page and the cross table of a league of many groups (issue 27, a
+"""The manager's league page and the cross table of a league of many groups (a
 national league of about 63 groups of 16): one group a page with the list of all groups,
 a refused form shown on its group's page, and the same queries whatever the league's size."""
 

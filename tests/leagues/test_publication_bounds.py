@@ -4,7 +4,6 @@ may bring (found by the hostile review of the guard; each failed on both databas
 from __future__ import annotations
 
 import io
-import time
 
 import openpyxl
 import pytest
@@ -140,12 +139,11 @@ def test_a_small_valid_body_cannot_hold_the_league_for_seconds(client):
         queries.append(1)
         return execute(sql, params, many, context)
 
-    started = time.process_time()
     with connection.execute_wrapper(count):
         answer = _publish(client, content)
-    cpu = time.process_time() - started
     if answer.status_code >= 400:  # refused: the expected outcome for a file this size
         assert Player.objects.count() < 100
         return
-    assert len(queries) < 2_000, f"{len(queries)} queries, {cpu:.1f} s CPU for a {len(content)} byte body"
-    assert cpu < 2.0, f"{cpu:.1f} s CPU"
+    # The cost is counted, not timed (a slow machine must not fail it): one query per row
+    # is what held the league for seconds; written in bulk it is a few hundred at most.
+    assert len(queries) < 2_000, f"{len(queries)} queries for a {len(content)} byte body"

@@ -196,7 +196,7 @@ def test_without_a_connection_the_hall_is_told_to_send_again(capsys):
 
 
 def test_a_hall_imports_its_match_day_plays_it_and_publishes_it_without_naming_it(server, capsys, settings):
-    """Issue 27, item 8: nothing retyped on the hall, no --matchday guessed. Match days 1 and 3
+    """Nothing retyped on the hall, no --matchday guessed. Match days 1 and 3
     have the same teams on the same day, so only the key the hall kept names match day 3."""
     from draw.series import draw_series
     from leagues import lineups

@@ -1,5 +1,5 @@
 """Warnings for players who play on a match day without being on their team's roster
-(issue 27, item 12): the match-day page names them and the rule."""
+: the match-day page names them and the rule."""
 
 from __future__ import annotations
 

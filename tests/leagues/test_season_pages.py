@@ -1,4 +1,4 @@
-"""The season table of a league of many groups (issue 27, a national league of about 63
+"""The season table of a league of many groups (a national league of about 63
 groups of 16): a page of groups at a time, each group's own page (``?group=``), the
 groups listed, and a number of queries that does not grow with the groups."""
 

@@ -162,7 +162,7 @@ def test_the_fee_account_is_a_fixed_number_of_queries(client, director, django_a
 
 
 def test_a_category_has_prizes_of_its_own_on_the_fee_account_and_the_pdf(client, director):
-    """Issue 26, 22: the best woman, place 1 of the category's own ranking, besides the
+    """The best woman, place 1 of the category's own ranking, besides the
     overall prizes and from the same pool."""
     t = finished(director)
     women = t.categories.create(name="Damen")

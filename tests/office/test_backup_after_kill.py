@@ -1,4 +1,4 @@
-"""Issue 25: a laptop that dies at 22:00 keeps the evening up to its last backup.
+"""A laptop that dies at 22:00 keeps the evening up to its last backup.
 
 A real server (its own process and SQLite database in a data directory) takes deals
 from phones over loopback HTTP; `manage.py backup` runs while they keep entering; the

@@ -6,11 +6,17 @@ import threading
 from types import SimpleNamespace
 
 from office import dispatch
-from office.dispatch import EntriesFirst, goes_first
+from office.dispatch import EntriesFirst
 
 
 def task(command: str, path: str) -> SimpleNamespace:
     return SimpleNamespace(request=SimpleNamespace(command=command, path=path), name=f"{command} {path}")
+
+
+def goes_first(waiting: SimpleNamespace) -> bool:
+    """Whether the dispatcher queues ``waiting`` among those that pass the other requests."""
+    EntriesFirst().add_task(waiting)
+    return waiting.skat_first
 
 
 def test_entries_pass_spectators_and_both_pass_the_waiting_pages_each_in_their_own_order():

@@ -1,4 +1,4 @@
-"""The national league profile (issue 27): ``bench --league-teams`` and ``loadtest --profile publish``
+"""The national league profile: ``bench --league-teams`` and ``loadtest --profile publish``
 work end to end at a tiny size (speed is their output, never asserted here), and the schedule
 is the federation's: in a group of 16 every team meets every other exactly once in five days."""
 

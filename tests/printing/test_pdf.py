@@ -210,7 +210,7 @@ def test_names_beyond_western_european_switch_to_an_embedded_font():
 
 
 def test_the_font_for_every_alphabet_is_the_one_the_office_ships(monkeypatch):
-    """Issue 25: on Windows and macOS there is no /usr/share/fonts; the shipped DejaVu Sans
+    """On Windows and macOS there is no /usr/share/fonts; the shipped DejaVu Sans
     prints Ł, ř, ő, ø there too, and its licence travels with it."""
     from reportlab.pdfbase import pdfmetrics
 
@@ -551,7 +551,7 @@ def test_a_table_being_reseated_has_no_settlement_yet():
 
 
 def test_a_settlement_on_an_unconfirmed_sheet_says_it_is_provisional():
-    """Issue 15: only confirmed sheets are final (5.5.3), and money settled on one may go back."""
+    """Only confirmed sheets are final (5.5.3), and money settled on one may go back."""
     table = named_table(3, ["Anna", "Bernd", "Clara"])
     factories.game(table, 1, declarer_seat=2, contract="grand", tops=1, declarer_points=70)
     assert "Provisional: this sheet is not confirmed yet (5.5.3)." in pages(table_settlement_pdf(table))[0]
@@ -590,7 +590,7 @@ def test_wrapping_a_name_whole_shrinks_it_rather_than_cutting_it():
 
 @pytest.mark.parametrize("filled", [False, True])
 def test_the_sheets_header_names_the_series_beside_the_table_however_long_the_venue(filled):
-    """Issue 26, 11: the series stood at the end of a line a long venue cut off."""
+    """The series and the table stand where a long venue cannot cut them off."""
     # As long as the field holds (160 characters; PostgreSQL refuses more, SQLite does not).
     venue = ("Vereinsheim des Skatclubs Herz Dame Altenburg, großer Saal im ersten Obergeschoss " * 2)[:160]
     table = named_table(4, ["Anna", "Bernd", "Clara", "Dieter"], venue=venue)

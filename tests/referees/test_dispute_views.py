@@ -168,7 +168,7 @@ def test_a_dispute_of_another_tournament_is_404(client, setup):
 
 
 def test_the_dispute_pages_button_opens_the_correction_settling_it(client, setup):
-    """Issue 26, 16: "Correct or void deal 1" preselects "settles dispute" in both forms,
+    """The button "Correct or void deal 1" preselects "settles dispute" in both forms,
     as the small deal number link did."""
     import re
 

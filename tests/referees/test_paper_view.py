@@ -1,4 +1,4 @@
-"""Signed on paper needs authority (issue 15): it confirms the sheet for every player with
+"""Signed on paper needs authority: it confirms the sheet for every player with
 no PIN, so only the director or a referee marks it (referees:table_paper), never a
 holder of the table link."""
 

@@ -1,5 +1,5 @@
 """referees:table_accept, table_unlock, table_reopen, table_add_deal: a referee's decisions
-about a whole sheet (issue 15), each refused with a message that changes nothing."""
+about a whole sheet, each refused with a message that changes nothing."""
 
 from __future__ import annotations
 

@@ -29,7 +29,7 @@ def test_the_sheet_with_sign_off_disputes_and_correct_links(client):
     Dispute.objects.create(table=table, description="claim about seating", raised_by="A")
     client.force_login(referee)
     page = client.get(reverse("referees:table", args=[tournament.pk, table.pk])).content.decode()
-    # Issue 26, 18: each name says where it stands, no dangling "Seat1 ·,".
+    # Each name says where it stands, no dangling "Seat1 ·,".
     assert "Awaiting confirmation" in page and "✓ Seat2 confirmed" in page and "Seat1 not yet," in page
     assert " ·," not in page
     assert "claim about seating" in page

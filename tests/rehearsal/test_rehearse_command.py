@@ -55,8 +55,7 @@ def test_a_forty_player_evening_is_played_to_the_end_with_no_server_error():
     """Every series of a 40-player evening to the end, of two rounds each (8 deals a table of
     four) to keep the suite's time: the draws, disputes, corrections and sign-offs of a
     long series are the same requests, only more of them (the full evening of 12 rounds,
-    1,440 deals, is `manage.py rehearse --players 40`; the closing note of issue 28 gives
-    its figures)."""
+    1,440 deals, is `manage.py rehearse --players 40`)."""
     out = rehearse("--players", "40", "--rounds", "2")
     assert "5xx: 0" in out
     practice = Tournament.objects.get()

@@ -1,4 +1,4 @@
-"""A correction racing a new entry (issue 15): the deal is loaded and checked under the
+"""A correction racing a new entry: the deal is loaded and checked under the
 table's lock, so a correction meant for deal n never rewrites deal n-1.
 
 The first test replays the race in one thread (the new deal is saved while the

@@ -17,7 +17,7 @@ from tournaments.models import Table
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-#: The office before the move (main at the start of issue 14).
+#: The office before the sign-off's models moved from referees to scoring.
 BEFORE = [
     ("tournaments", "0007_table_control_token_unique"),
     ("scoring", "0005_control_entry"),

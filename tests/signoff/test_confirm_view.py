@@ -86,7 +86,7 @@ def test_guessing_locks_pin_entry_for_that_seat_for_some_minutes(client):
     assert "Seat 1 (Seat1): too many wrong PINs, PIN entry is locked until" in page
     assert 'name="seat" value="1"' not in page and 'name="seat" value="2"' in page
     assert not SeatConfirmation.objects.exists()
-    # The other players are not locked out by one seat's guesses (issue 15).
+    # The other players are not locked out by one seat's guesses.
     confirm(client, table, 2, seat_pin(table, 2))
     assert SeatConfirmation.objects.filter(table=table, seat_number=2).exists()
     # After the lock time seat 1's right PIN works again.

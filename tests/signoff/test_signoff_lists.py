@@ -1,4 +1,4 @@
-"""A differing second list blocks the players' confirmation (issue 15; DOMAIN: the seat-1
+"""A differing second list blocks the players' confirmation (DOMAIN: the seat-1
 list counts unless the players or a referee agree otherwise): until the scorekeepers
 bring the lists in line or a referee accepts the sheet as it is."""
 
@@ -110,7 +110,7 @@ def test_one_seats_wrong_pins_lock_only_that_seat():
 
 
 def partial_table():
-    """A sheet of 3 deals and a second list that holds only the first (issue 26, 6)."""
+    """A sheet of 3 deals and a second list that holds only the first."""
     table = full_table(3)
     factories.control_entry(table, 1, declarer_seat=1, contract="grand", tops=1, declarer_points=70)
     return table

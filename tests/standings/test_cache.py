@@ -8,7 +8,7 @@ from django.db.models import Max
 from django.urls import reverse
 
 from scoring.models import ResultsMark
-from tests.standings.test_views import field, rename
+from tests.standings.test_views import field, rename, shown_mark
 
 pytestmark = pytest.mark.django_db
 
@@ -200,18 +200,18 @@ def test_a_clock_set_back_does_not_hold_the_public_pages_on_the_mark_shown(setti
     """The serving processes share the wall clock, and a laptop that meets the hall's time
     server may set it back, by an hour say: the mark shown "in the future" counts as old,
     so the next change is shown after the window as ever, not once the clock caught up."""
-    from standings.cache import Mark, public_mark_now
+    from standings.cache import Mark
     from tests import factories
 
     file_cache(settings, tmp_path / "cache")
     settings.STANDINGS_SETTLE_SECONDS = 5
     t = factories.tournament()
     one, two, three = Mark(1, None), Mark(2, None), Mark(3, None)
-    assert public_mark_now(t, one, now=10_000.0) == one
-    assert public_mark_now(t, two, now=9_999.5) == one  # a clock's grain is no clock set back
-    assert public_mark_now(t, two, now=10_000.0 - 3600) == two  # set back an hour: shown now
-    assert public_mark_now(t, three, now=10_000.0 - 3598) == two  # then the window as ever
-    assert public_mark_now(t, three, now=10_000.0 - 3594) == three
+    assert shown_mark(t, one, now=10_000.0) == one
+    assert shown_mark(t, two, now=9_999.5) == one  # a clock's grain is no clock set back
+    assert shown_mark(t, two, now=10_000.0 - 3600) == two  # set back an hour: shown now
+    assert shown_mark(t, three, now=10_000.0 - 3598) == two  # then the window as ever
+    assert shown_mark(t, three, now=10_000.0 - 3594) == three
 
 
 def test_a_claim_made_before_the_clock_was_set_back_is_taken_over(settings, tmp_path):

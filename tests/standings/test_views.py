@@ -271,7 +271,7 @@ def test_the_projector_turns_only_while_the_standings_are_public_even_for_its_di
     t = field(12, director=director, standings_public=False)
     url = reverse("public:live", args=[t.pk])
     page = client.get(url).content.decode()
-    # Issue 26, 10: the page says it is a preview and keeps its page (data-preview: no blanking).
+    # The page says it is a preview and keeps its page (data-preview: no blanking).
     assert "data-preview" in page and "the standings are not published" in page
     assert client.get(url, {"part": "board", "page": "1"}).status_code == 404
     standings_page = client.get(reverse("director:standings", args=[t.pk])).content.decode()
@@ -312,17 +312,28 @@ def test_the_directors_csv_shows_every_change_at_once_like_his_page(client, dire
     assert "Neu Benannt" in client.get(url).content.decode("utf-8-sig")
 
 
+def shown_mark(tournament, mark, now: float):
+    """The mark a public page shows at ``now`` (standings.cache.public_mark), its move finished
+    as the page's request finishes it (standings.cache.conditional)."""
+    from standings.cache import public_mark
+
+    shown, move = public_mark(tournament, mark, now)
+    if move is not None:
+        move.done()
+    return shown
+
+
 def test_the_public_mark_is_the_one_shown_until_the_time_is_up(settings):
-    from standings.cache import Mark, public_mark_now
+    from standings.cache import Mark
 
     settings.STANDINGS_SETTLE_SECONDS = 5
     t = factories.tournament()
     one, two, three = Mark(1, None), Mark(2, None), Mark(3, None)
-    assert public_mark_now(t, one, now=1000.0) == one
-    assert public_mark_now(t, two, now=1004.0) == one  # 4 s later: still the one shown
-    assert public_mark_now(t, two, now=1005.5) == two  # the time is up: the new one
-    assert public_mark_now(t, three, now=1006.0) == two
-    assert public_mark_now(factories.tournament(), three, now=1006.0) == three  # each tournament its own
+    assert shown_mark(t, one, now=1000.0) == one
+    assert shown_mark(t, two, now=1004.0) == one  # 4 s later: still the one shown
+    assert shown_mark(t, two, now=1005.5) == two  # the time is up: the new one
+    assert shown_mark(t, three, now=1006.0) == two
+    assert shown_mark(factories.tournament(), three, now=1006.0) == three  # each tournament its own
 
 
 def test_a_slow_page_keeps_its_mark_longer(settings):

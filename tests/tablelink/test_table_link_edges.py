@@ -1,4 +1,4 @@
-"""The table link's rough edges of issue 26, as views: a correction to passed out, a second
+"""The table link's rough edges, as views: a correction to passed out, a second
 device's other values told and counted, "entered by" in no language, a forced bid, the
 phone's checks, the sheet abbreviated for a phone."""
 

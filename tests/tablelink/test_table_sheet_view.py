@@ -74,7 +74,7 @@ def test_a_valid_game_is_valued_by_the_engine_and_stored(client):
     assert "Deal 1 entered: -100." in client.get(response.url).content.decode()
     game = Game.objects.get(table=table)
     assert (game.number, game.declarer_seat, game.value, game.score, game.overbid) == (1, 2, 50, -100, True)
-    # Stored as a code, in no phone's language; shown translated (issue 26, 7).
+    # Stored as a code, in no phone's language; shown translated.
     assert game.entered_by == "table-link" and game.entered_by_label == "table link"
     table.series.refresh_from_db()
     assert table.series.status == "running"

@@ -1,4 +1,4 @@
-"""Nothing bypasses the lock (issue 15): once deals are entered the admin cannot delete
+"""Nothing bypasses the lock: once deals are entered the admin cannot delete
 games, change seats or a series' status, or change a tournament's rounds; the director's
 edit form refuses the same changes with the same message."""
 

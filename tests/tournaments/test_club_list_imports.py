@@ -29,7 +29,7 @@ def test_a_separate_first_name_column_and_the_gender_make_name_and_category():
     assert result.errors == []
     anna = Registration.objects.get(tournament=t, player__name="Anna Müller")
     assert anna.player.membership_number == "00417", "read as text: the leading zeros stay"
-    # Issue 26, 12: a German list's women are "Damen", whatever the director reads the office in.
+    # A German list's women are "Damen", whatever the director reads the office in.
     assert anna.category.name == "Damen" and anna.start_number == 1
     frank = Registration.objects.get(tournament=t, player__name="Frank Becker")
     assert frank.category is None and frank.start_number == 2
@@ -77,7 +77,7 @@ def test_the_womens_category_is_named_in_the_lists_language_or_is_the_tournament
 
 
 def test_bad_rows_name_the_files_column_and_can_be_skipped():
-    """Issue 26, 19: "Nachname: empty" for a row with its Vorname filled; with
+    """A row with its Vorname filled and no Nachname says "Nachname: empty"; with
     skip_bad_rows the valid rows are registered and the others come back with their rows."""
     t = factories.tournament()
     text = "Nachname;Vorname\nMüller;Anna\n;Bernd\nBecker;Frank\n;Carl\n"

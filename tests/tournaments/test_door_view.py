@@ -196,7 +196,7 @@ def test_the_desk_cash_is_net_of_the_list_fees_refunded_to_withdrawals():
 
 
 def test_one_tap_checks_in_and_takes_the_fee(client, director):
-    """Issue 26, 15: the usual arrival is one tap, not two."""
+    """The usual arrival is one tap, not two."""
     t = factories.tournament(directors=[director], entry_fee=Decimal("10"), list_fee=Decimal("2"), series_count=3)
     anna = _register(t, "Anna Müller")
     page = client.get(reverse("director:desk", args=[t.pk])).content.decode()
@@ -210,7 +210,7 @@ def test_one_tap_checks_in_and_takes_the_fee(client, director):
 
 
 def test_the_desk_counts_as_the_dashboard_and_finds_a_withdrawn_player(client, director):
-    """Issue 26, 14: after a no-show the desk's counts leave him out, as the dashboard's do,
+    """After a no-show the desk's counts leave him out, as the dashboard's do,
     and searching him says he withdrew and offers him back, not "add him above"."""
     t = factories.tournament(directors=[director])
     regs = factories.registered(t, 4)

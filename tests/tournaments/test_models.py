@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from django.db import IntegrityError, transaction
 
+from skat import fees
 from tests import factories
 from tournaments.models import Player, Registration, Seat, Table
 
@@ -62,4 +63,5 @@ def test_lost_game_fee_steps():
     t = factories.tournament()
     t.lost_game_fees.create(from_lost_game=1, amount="0.50")
     t.lost_game_fees.create(from_lost_game=4, amount="1.00")
-    assert [str(t.lost_game_fee(n)) for n in (1, 3, 4, 9)] == ["0.50", "0.50", "1.00", "1.00"]
+    steps = t.fee_rules().lost_game_steps  # what the settlements count by
+    assert [str(fees.step_amount(steps, n)) for n in (1, 3, 4, 9)] == ["0.50", "0.50", "1.00", "1.00"]

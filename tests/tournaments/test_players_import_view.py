@@ -49,7 +49,7 @@ def test_bad_rows_are_listed_and_nothing_is_registered(client, tournament):
 
 
 def test_the_valid_rows_are_imported_and_the_others_listed_when_ticked(client, tournament):
-    """Issue 26, 19: two bad rows no longer cost the whole list."""
+    """Two bad rows cost themselves only, not the whole list."""
     response = client.post(
         reverse("director:players_import", args=[tournament.pk]),
         {

@@ -114,14 +114,14 @@ def test_an_unknown_preset_is_none(client, director):
 
 
 def test_a_preset_publishes_the_standings_a_tournament_from_scratch_does_not(client, director):
-    """Issue 26, 10: the usual events show their standings to the hall."""
+    """The usual events show their standings to the hall."""
     assert create(client, "club").standings_public
     form = client.get(reverse("director:create")).context["form"]
     assert not form["standings_public"].value()
 
 
 def test_the_new_tournament_form_leads_to_the_fee_and_prize_tables(client, director):
-    """Issue 26, 20: the fees and prizes are tables the new form cannot hold; it says so and
+    """The fees and prizes are tables the new form cannot hold; it says so and
     its second button saves and opens them."""
     page = client.get(reverse("director:create")).content.decode()
     assert "Save and set fees and prizes" in page and "the prizes (overall and per category" in page

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from decimal import Decimal
 
 import pytest
 from django.urls import reverse
@@ -218,7 +219,7 @@ def test_the_rules_and_fees_page_saves_the_fee_schedule(client, director):
     assert client.post(url, data).status_code == 302
     t.refresh_from_db()
     assert (t.series_count, t.deals_at_four, t.standings_public) == (3, 40, True)
-    assert str(t.lost_game_fee(5)) == "1.00"
+    assert t.fee_rules().lost_game_steps == ((1, Decimal("1.00")),)
 
 
 URLS = ["detail", "edit", "players", "standings", "progress"]
@@ -381,7 +382,7 @@ def test_saving_the_rules_page_never_writes_an_older_start_number_counter_back(c
 
 
 def test_a_form_error_on_the_players_page_stays_in_its_fields_cell(client, director):
-    """Issue 17: an error list must not take a cell of the field grid of its own."""
+    """An error list must not take a cell of the field grid of its own."""
     import re
 
     t = factories.tournament(directors=[director])

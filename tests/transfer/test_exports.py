@@ -222,7 +222,7 @@ def test_schwarz_announced_and_ouvert_mark_schneider_announced_too():
 
 
 def test_the_tournament_sheet_says_whether_the_results_are_final():
-    """Issue 15: the league export marks provisional data (5.5.3: only confirmed sheets are final)."""
+    """The league export marks provisional data (5.5.3: only confirmed sheets are final)."""
     t = finished_tournament(players=7, series=1)
     status = dict(sheet_rows(workbook_of(t), "Tournament")[1])["Standings"]
     assert status == "provisional: 2 of 2 sheets not confirmed"
@@ -261,7 +261,7 @@ def test_the_provisional_status_counts_one_sheet_in_the_singular():
 
 
 def test_the_ranking_and_players_sheets_name_each_players_category():
-    """Issue 26, 22: the best woman found in the spreadsheet too."""
+    """The best woman found in the spreadsheet too."""
     t = finished_tournament()
     women = t.categories.create(name="Damen")
     first = standings(t)[0].item.player_id

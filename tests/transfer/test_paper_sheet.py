@@ -310,7 +310,7 @@ def test_the_engine_refuses_a_paper_row_the_form_refuses(table, row, column, rul
 
 
 def test_entered_by_is_a_code_in_no_language(table):
-    """As the table link's (issue 26, 7): a German import stores what an English one does."""
+    """As the table link's: a German import stores what an English one does."""
     text = HEADER + "1;1;Seat2;clubs;with;2;;75;;36;\n"
     with translation.override("de"):
         import_sheet(table, upload(text), "s.csv")

@@ -142,11 +142,3 @@ class Tournament(models.Model):
             if prize.category_id is not None:
                 rules.setdefault(prize.category_id, []).append(prize.rule())
         return {category: tuple(lines) for category, lines in rules.items()}
-
-    def lost_game_fee(self, nth_lost: int) -> Decimal:
-        """The fee for a player's nth lost game on one sheet, from the step table."""
-        fee = Decimal("0")
-        for step in self.lost_game_fees.all():
-            if step.from_lost_game <= nth_lost:
-                fee = step.amount
-        return fee

@@ -90,7 +90,7 @@ PLAYERS_COLUMNS = (
     "Paid",
 )
 #: The sheets as written: the columns above, which the tournament import requires (files of
-#: before keep importing), and the player's category last (issue 26, 22: best woman, best senior).
+#: before keep importing), and the player's category last (best woman, best senior).
 RANKING_EXPORT_COLUMNS = (*RANKING_COLUMNS, "Category")
 PLAYERS_EXPORT_COLUMNS = (*PLAYERS_COLUMNS, "Category")
 TABLES_COLUMNS = (

@@ -1,4 +1,4 @@
-"""The match report (issue 27, item 12): each player's score per series with table, seat
+"""The match report: each player's score per series with table, seat
 and membership number, the captains' remarks and protests, place and time of signing;
 as a page and as PDF."""
 

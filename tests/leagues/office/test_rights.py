@@ -1,5 +1,5 @@
 """The rights page: the office's administrator grants and withdraws league rights, each on
-the record (issue 27, item 12: administration without the Django admin)."""
+the record (administration without the Django admin)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The end of a season (leagues/seasons/): places, deductions and forfeits in the table, the
-rollover, the individual ranking, and the tables as leagues print them (issue 27, 10-11)."""
+rollover, the individual ranking, and the tables as leagues print them."""
 
 from __future__ import annotations
 
