@@ -56,7 +56,7 @@ class Board:
 
 def board(tournament: Tournament, mark: Mark, scope: Scope) -> Board:
     """The scope's rows as they stand at ``mark``, from the cache or computed (five queries at most:
-    :func:`standings.ranking.standings`, the teams or the category, :func:`standings.ranking.finality`)."""
+    :func:`standings.places.standings`, the teams or the category, :func:`standings.places.finality`)."""
     return cached(cache_key(tournament, mark, "board", *scope.key()), lambda: _compute_board(tournament, scope))
 
 

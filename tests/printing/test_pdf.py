@@ -31,7 +31,7 @@ from referees import corrections
 from scoring import tablesheet
 from scoring.models import Game, SignOff
 from signoff.pins import seat_pin
-from standings.ranking import standings
+from standings.places import standings
 from tests import factories
 from tournaments.models import Seat, Series, Table
 

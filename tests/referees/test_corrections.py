@@ -9,7 +9,7 @@ from referees.models import Correction, Dispute
 from scoring.models import Game
 from skat.rules import Contract, RuleError, evaluate
 from skat.rules import Game as RulesGame
-from standings.ranking import standings
+from standings.places import standings
 from tests import factories
 
 from .helpers import full_table

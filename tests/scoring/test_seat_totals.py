@@ -13,9 +13,9 @@ from office.demo import random_game
 from referees.corrections import correct_game, void_game
 from scoring.models import Game, SeatTotal
 from skat.rules import RuleError
-from standings.ranking import seat_totals_differ, standings, stored_seat_totals
+from standings.places import seat_totals_differ, standings, stored_seat_totals
 from tests import factories
-from tests.standings.test_ranking import reference_standings
+from tests.standings.test_places import reference_standings
 from tournaments.models import Table
 
 pytestmark = pytest.mark.django_db

@@ -1,4 +1,6 @@
-"""Standings: the extended Seeger-Fabian rating of every player, from stored games.
+"""The standings of one tournament, computed from the stored seat totals: ratings and places.
+
+(Not the rankings over many tournaments: those are the ``rankings`` app's.)
 
 Each seat's game points, games won and games lost are the games it declared, summed
 per (table, declarer seat). Database triggers keep those sums in
@@ -257,7 +259,7 @@ def _player_totals(table_rows: list[tuple], seat_rows: list[tuple], names: list[
 
     ``table_rows``: (table id, size, sign-off id or None); ``seat_rows``: (table id,
     player id, points, won, lost) as :func:`_seats_with_totals` reads them; ``names``:
-    (player id, name, club, start number). The sums of :func:`rated_seats` (tests/standings/test_ranking.py
+    (player id, name, club, start number). The sums of :func:`rated_seats` (tests/standings/test_places.py
     holds them equal to the engine's :func:`skat.rating.rate_table` per table), in
     fewer steps: this runs over every seat of a 3,000-player tournament on each
     standings page, so the loops keep plain integers and one list per player, and

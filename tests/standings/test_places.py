@@ -13,7 +13,7 @@ from perf import oracle
 from scoring.models import Game
 from skat.rating import Rating, rate_table
 from skat.sheet import evaluate_sheet
-from standings.ranking import standings
+from standings.places import standings
 from tests import factories
 from tournaments.models import Series
 
@@ -111,7 +111,7 @@ def test_standings_are_a_fixed_number_of_queries(django_assert_max_num_queries):
 
 def test_each_seat_is_rated_as_the_engine_rates_its_table():
     """rated_seats (the league export's Results rows) gives each seat the engine's rating of its sheet."""
-    from standings.ranking import rated_seats, seat_aggregates
+    from standings.places import rated_seats, seat_aggregates
     from tournaments.models import Seat
 
     t = factories.tournament(series_count=2, rounds_per_series=2)
