@@ -2,7 +2,7 @@
 
 The pure draw lives in :mod:`skat.draw`; this module feeds it the series'
 players, their clubs and teams, who already met, and (for a seeded draw) the current
-standings (standings.ranking), then writes tables and seats in
+standings (standings.places), then writes tables and seats in
 one transaction.
 """
 
@@ -17,7 +17,7 @@ from scoring.state import play_started as deals_on
 from signoff.sheets import unconfirmed_tables
 from skat.draw import DrawResult, Entrant, draw
 from skat.rules import RuleError, gettext_noop
-from standings.ranking import ranking_order
+from standings.places import ranking_order
 from tournaments import hooks
 from tournaments.models import Registration, Seat, Series, Table, Tournament
 

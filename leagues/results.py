@@ -1,7 +1,7 @@
 """Match-day results, the season table and a team's season, from the stored games.
 
 A team's game points in a series are the ratings of its players who sat in that series
-(:func:`standings.ranking.rated_seats`, the standings' own sum); the league points and
+(:func:`standings.places.rated_seats`, the standings' own sum); the league points and
 the ranking are :mod:`skat.league`'s. Three queries read every seat of every match
 day of a group, whatever the number of match days.
 
@@ -21,7 +21,7 @@ from fractions import Fraction
 from django.utils import timezone
 
 from skat import league as rule
-from standings.ranking import rated_seats, stored_seat_totals
+from standings.places import rated_seats, stored_seat_totals
 from tournaments.hooks import Hook
 from tournaments.models import Registration, Seat, Table
 

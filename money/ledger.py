@@ -329,7 +329,7 @@ def prize_payout(tournament, pool: Decimal, ranked=None) -> PrizePayout:
     around the rules page's checks, e.g. shares above 100 %).
     """
     from standings.categories import within_category
-    from standings.ranking import standings
+    from standings.places import standings
 
     if ranked is None:
         ranked = standings(tournament)

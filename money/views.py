@@ -8,7 +8,7 @@ from django.shortcuts import render
 
 from skat.fees import FeeError
 from standings.cache import cached_standings
-from standings.ranking import finality
+from standings.places import finality
 from tournaments.models import Tournament
 from tournaments.permissions import director_required
 

@@ -31,7 +31,7 @@ from draw.series import previous_meetings
 from office.demo import random_game
 from scoring.models import Game
 from skat.draw import Entrant, draw
-from standings.ranking import standings
+from standings.places import standings
 from tournaments.models import Registration, Series, Tournament
 
 from .fixtures import entry_data

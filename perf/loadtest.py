@@ -27,7 +27,7 @@ from django.db import connections
 
 from draw.series import draw_series
 from scoring.models import Game
-from standings.ranking import seat_totals_differ, standings
+from standings.places import seat_totals_differ, standings
 from tournaments.models import Player, Registration, Table, Tournament
 
 from .client import LOOPBACK, request, run_loop

@@ -1,6 +1,6 @@
 """The engine oracle: every player's rating recomputed from the entered fields alone.
 
-The independent check of :func:`standings.ranking.standings` that the tests and the
+The independent check of :func:`standings.places.standings` that the tests and the
 load test's audit hold the office to.
 """
 
@@ -39,7 +39,7 @@ def sheet_of(table, games: Iterable[Game]) -> dict:
 def engine_ratings(tournament: Tournament) -> dict[int, Rating]:
     """Every player's rating recomputed table by table from the entered fields alone.
 
-    The independent check of :func:`standings.ranking.standings`: it reads no stored
+    The independent check of :func:`standings.places.standings`: it reads no stored
     value or score, only what was entered, through the sheet evaluator and the engine.
     """
     games_by_table: dict[int, list[Game]] = defaultdict(list)

@@ -24,7 +24,7 @@ from skat.fees import FeeError
 from standings.cache import cache_key, cached, cached_standings, conditional, mark_of
 from standings.categories import CategoryError, chosen_category
 from standings.pages import scope_query
-from standings.ranking import finality
+from standings.places import finality
 from standings.views import bad_category, scope_for
 from tournaments.lookups import published_tournament, series_or_404
 from tournaments.models import Table, Tournament

@@ -11,7 +11,7 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
-from standings.ranking import standings
+from standings.places import standings
 from tournaments.models import Registration, Series, Tournament
 
 from .compute import compute_lines

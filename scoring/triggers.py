@@ -8,7 +8,7 @@ tables they sum, in the same transaction as the change:
   A game inserted adds its score to its declarer's row, a game deleted takes it away, a
   game updated does both (a corrected declarer moves the points to the right seat). The
   standings read one row per seat instead of grouping every game of the tournament
-  (:func:`standings.ranking.seat_totals_differ` checks them against the games).
+  (:func:`standings.places.seat_totals_differ` checks them against the games).
 - **The results mark** (:class:`scoring.models.ResultsMark`, ``scoring_resultsmark``):
   a counter per tournament and scope, one more at every change of what its standings
   and projector page show: a sheet's games and sign-off count on the sheet's row (scope:

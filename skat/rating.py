@@ -11,6 +11,12 @@ his table: 40 to each of the two opponents at a table of three, 30 to each of th
 others, the dealer included, at a table of four. Passed-out deals count nothing (5.5.1):
 they are simply not passed to :func:`rate_table`.
 
+This module is the only place that rates. A seat's rating follows from its totals alone
+(its game points, games won and lost, and its table's lost games): :func:`rate_seat`,
+checked, which :func:`rate_table` and the office's per-seat rows use; and
+:func:`rate_players`, its unchecked fast form, which sums it per player over every seat
+of a tournament for the standings. Both take the bonus from :func:`_seat_bonus`.
+
 Ranking order (the usual published rule, made explicit here and in the README):
 
 1. higher rating;
@@ -29,12 +35,13 @@ from __future__ import annotations
 
 import hashlib
 import itertools
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from typing import Generic, NamedTuple, TypeVar
 
 from .rules import RuleError, gettext_noop
 
 T = TypeVar("T")
+K = TypeVar("K", bound=Hashable)
 
 WIN_POINTS = 50
 LOSS_POINTS = 50
@@ -97,7 +104,7 @@ def rate_table(table_size: int, games: Iterable[tuple[int, bool, int]]) -> list[
     refused rather than guessed. Passed-out deals are not given. Returns one
     :class:`Rating` per seat, in seat order.
     """
-    bonus = opponent_bonus(table_size)
+    opponent_bonus(table_size)  # 3.2.7: the size is refused before the seats are counted
     points = [0] * table_size
     won = [0] * table_size
     lost = [0] * table_size
@@ -123,11 +130,108 @@ def rate_table(table_size: int, games: Iterable[tuple[int, bool, int]]) -> list[
         else:
             lost[declarer] += 1
     total_lost = sum(lost)
-    # Every lost game credits each other seat once: all lost games but one's own.
-    return [
-        Rating(points=points[i], won=won[i], lost=lost[i], bonus=(total_lost - lost[i]) * bonus)
-        for i in range(table_size)
-    ]
+    return [rate_seat(table_size, total_lost, points[i], won[i], lost[i]) for i in range(table_size)]
+
+
+def _seat_bonus(per_lost: int, table_lost: int, lost: int) -> int:
+    """The one formula of the opponent bonus: every game lost at the table but the seat's own.
+
+    A lost game credits each other seat once (40 at three, 30 at four: ``per_lost``),
+    never the declarer who lost it.
+    """
+    return (table_lost - lost) * per_lost
+
+
+def _count(field: str, value: object) -> int:
+    """A count of games: a true int, not below zero (5.5.1: each game is one win or one loss)."""
+    if not _is_int(value) or value < 0:  # type: ignore[operator]
+        raise RuleError(
+            field, gettext_noop("a count of games is a whole number >= 0, not {count}"), "5.5.1", count=repr(value)
+        )
+    return value  # type: ignore[return-value]
+
+
+def _points_agree(points: int, won: int, lost: int) -> bool:
+    """Whether ``won`` games of at least +1 and ``lost`` ones of at most -1 can add up to ``points``."""
+    if lost == 0:
+        return points >= won if won else points == 0
+    return points <= -lost if won == 0 else True
+
+
+def rate_seat(table_size: int, table_lost: int, points: int, won: int, lost: int) -> Rating:
+    """Rate one seat from its stored totals: the sum of what :func:`rate_table` credits it.
+
+    ``points`` are the scores of the games it declared (won +value, lost -2 x value), ``won``
+    and ``lost`` their number, ``table_lost`` the games lost at its table by every declarer,
+    its own included. Totals that no games could add up to are refused, as
+    :func:`rate_table` refuses such a game: a count below zero, a table that lost fewer
+    games than the seat, or game points of the wrong sign (each won game scores at least
+    1, each lost one at most -1, none nothing; 5.5.1).
+    """
+    per_lost = opponent_bonus(table_size)
+    _count("won", won)
+    _count("lost", lost)
+    _count("table_lost", table_lost)
+    if table_lost < lost:
+        raise RuleError(
+            "table_lost",
+            gettext_noop("the table lost {table_lost} games, fewer than this seat's {lost}"),
+            "5.5.1",
+            table_lost=table_lost,
+            lost=lost,
+        )
+    if not (_is_int(points) and _points_agree(points, won, lost)):
+        raise RuleError(
+            "points",
+            gettext_noop("{won} won and {lost} lost games cannot score {points}"),
+            "5.5.1",
+            won=won,
+            lost=lost,
+            points=repr(points),
+        )
+    return Rating(points, won, lost, _seat_bonus(per_lost, table_lost, lost))
+
+
+def rate_players(
+    table_sizes: Mapping[Hashable, int], seats: Iterable[tuple[Hashable, K, int | None, int | None, int | None]]
+) -> dict[K, Rating]:
+    """Each player's :func:`rate_seat` summed over his seats: the standings' fast form.
+
+    ``table_sizes``: the size of every table; ``seats``: (table, player, points, won,
+    lost) per seat, all three None where the seat declared nothing (a LEFT JOIN to the
+    stored seat totals). Each table's lost games are the sum over its seats.
+    Only the table sizes are checked, once per size; the counts are taken as the
+    database's triggers keep them, unchecked: this runs over every seat of a
+    3,000-player tournament on each standings page, where building a checked
+    :class:`Rating` per seat and adding them costs more than the query. The engine's
+    tests hold it equal to the sums of the checked :func:`rate_seat`.
+    """
+    per_lost_of = {size: opponent_bonus(size) for size in set(table_sizes.values())}
+    rows = list(seats)
+    table_lost: dict[Hashable, int] = {}
+    lost_of = table_lost.get
+    for table, _player, _points, _won, lost in rows:
+        if lost:
+            table_lost[table] = lost_of(table, 0) + lost
+    # Per table: its bonus per lost game and its lost games, looked up once per seat.
+    terms = {table: (per_lost_of[size], lost_of(table, 0)) for table, size in table_sizes.items()}
+    totals: dict[K, list[int]] = {}
+    entry_of = totals.get
+    bonus = _seat_bonus
+    for table, player, points, won, lost in rows:
+        per_lost, lost_there = terms[table]
+        if points is None:  # declared nothing at this table
+            points = won = lost = 0
+        seat_bonus = bonus(per_lost, lost_there, lost)
+        entry = entry_of(player)
+        if entry is None:
+            totals[player] = [points, won, lost, seat_bonus]
+        else:
+            entry[0] += points
+            entry[1] += won
+            entry[2] += lost
+            entry[3] += seat_bonus
+    return {player: Rating(*entry) for player, entry in totals.items()}
 
 
 def tie_break_key(r: Rating) -> tuple[int, int, int]:

@@ -349,7 +349,7 @@ def cached_standings(request: HttpRequest, tournament: Tournament) -> list:
     """The overall standings as they stand at the request's mark, computed once per change
     of the results (every worker shares them): the money pages name the prize winners
     from them without ranking 3,000 players on every view."""
-    from .ranking import standings
+    from .places import standings
 
     return cached(
         cache_key(tournament, mark_of(request, tournament), "overall-standings"), lambda: standings(tournament)

@@ -17,7 +17,7 @@ from django.db.models import Count
 from tournaments.models import Series, Table, Tournament
 
 from .cache import Mark, cache_key, cached
-from .ranking import Finality
+from .places import Finality
 
 #: Rows on one projector page: large type for 1920x1080 and 1280x720 without scrolling.
 ROWS = 20

@@ -23,7 +23,7 @@ from tournaments.names import query_words, search_key
 
 from .cache import Mark, cache_key, cached
 from .categories import within_category
-from .ranking import Finality, finality, standings, team_standings
+from .places import Finality, finality, standings, team_standings
 from .tables import StandingsTable, TeamStandingsTable, rows, team_rows
 
 #: Rows on a page of the standings: a phone scrolls 50 rows easily, and the page stays small.
@@ -56,7 +56,7 @@ class Board:
 
 def board(tournament: Tournament, mark: Mark, scope: Scope) -> Board:
     """The scope's rows as they stand at ``mark``, from the cache or computed (five queries at most:
-    :func:`standings.ranking.standings`, the teams or the category, :func:`standings.ranking.finality`)."""
+    :func:`standings.places.standings`, the teams or the category, :func:`standings.places.finality`)."""
     return cached(cache_key(tournament, mark, "board", *scope.key()), lambda: _compute_board(tournament, scope))
 
 

@@ -3,7 +3,7 @@
 Every function is a fixed number of queries whatever the size of the tournament:
 conditional aggregates in SQL (``Count``/``Sum`` with ``filter=Q(...)``) grouped by
 (table, declarer seat), then one pass over the seats adds each seat's figures to its
-player, as :mod:`standings.ranking` does.
+player, as :mod:`standings.places` does.
 
 * :func:`player_statistics` - per player: games declared, won, lost, suit games, grands,
   nulls, hand games, average game value (2 queries);

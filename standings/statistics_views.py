@@ -16,7 +16,7 @@ from tournaments.permissions import director_required
 
 from .cache import cache_key, cached, mark_of
 from .charts import running_score_svg
-from .ranking import standings
+from .places import standings
 from .statistics import player_statistics, running_scores, tournament_statistics
 
 

@@ -34,7 +34,7 @@ def rows(ranked) -> list[dict]:
 
 
 def team_rows(ranked) -> list[dict]:
-    """Flatten ranked team standings (:func:`standings.ranking.team_standings`) for the table."""
+    """Flatten ranked team standings (:func:`standings.places.team_standings`) for the table."""
     return [_figures(r) | {"members": r.item.members, "team_id": r.item.team_id} for r in ranked]
 
 

@@ -1,5 +1,5 @@
 """The standings pages: the director's, the public one once published, the projector's
-live page and the full list as CSV and PDF. Thin: standings.ranking ranks,
+live page and the full list as CSV and PDF. Thin: standings.places ranks,
 standings.pages pages and searches, standings.live_board lays out the projector,
 standings.cache keeps what they computed until the results change."""
 

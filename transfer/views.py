@@ -19,7 +19,7 @@ from core.filenames import Name, file_name
 from core.tabular import CSV_TYPE, XLSX_TYPE
 from core.uploads import import_upload
 from standings.categories import CategoryError, chosen_category
-from standings.ranking import finality
+from standings.places import finality
 from tournaments.models import Table, Tournament
 from tournaments.permissions import director_required
 

@@ -4,7 +4,7 @@ seating plan, the players not on a roster, the captains' remarks and protests, a
 and when it was signed.
 
 A player's score in a series is his extended Seeger-Fabian rating at his table
-(:func:`standings.ranking.rated_seats`), the number the team's game points add up
+(:func:`standings.places.rated_seats`), the number the team's game points add up
 (leagues.results). Remarks and signings are kept row by row (who typed them, when):
 a binding match day's report is closed (5.5.3), as its results are.
 """
@@ -21,7 +21,7 @@ from leagues.lineups import seating_of
 from leagues.models import LeagueTeam, MatchDay
 from leagues.results import MatchDayResult, match_day_result
 from skat.rules import RuleError, gettext_noop
-from standings.ranking import rated_seats, stored_seat_totals
+from standings.places import rated_seats, stored_seat_totals
 from tournaments.models import Registration, Seat, Table
 
 from .models import ReportRemark, ReportSigning

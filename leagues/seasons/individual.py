@@ -1,7 +1,7 @@
 """The league-wide individual ranking (Einzelwertung): every player's series of the season,
 ranked by the league's rules (skat.individual), as a page, PDF, CSV and XLSX.
 
-A series counts with the player's rating at his table (standings.ranking.rated_seats,
+A series counts with the player's rating at his table (standings.places.rated_seats,
 the standings' own sum); only players who played for a team count. Four queries for the
 whole league, whatever its size: the match days, the players' teams, the seats and the
 tables' totals.
@@ -25,7 +25,7 @@ from core.tabular import CSV_TYPE, XLSX_TYPE, Sheet, write_csv, write_xlsx
 from leagues.models import League, MatchDay
 from printing.documents.common import MARGIN, PAGE_WIDTH, PageWriter, fit
 from skat.individual import rank_individuals
-from standings.ranking import rated_seats, stored_seat_totals
+from standings.places import rated_seats, stored_seat_totals
 from tournaments.models import Registration, Seat, Table
 
 from .services import rules_of

@@ -195,18 +195,18 @@ def standings_pdf(
     teams: bool = False,
     category=None,
 ) -> None:
-    """The ranking list, overall or for one series, from :func:`standings.ranking.standings`;
+    """The ranking list, overall or for one series, from :func:`standings.places.standings`;
     with a ``category``, that category's own ranking (standings.categories).
 
     The appendix charts the running score of every player placed up to ``appendix``
     (0: no appendix; None: every player), from :func:`standings.statistics.running_scores`:
     two more queries, whatever the number of players. One more for how final it is
-    (:func:`standings.ranking.finality`), printed under the title of every page.
-    ``teams``: the team ranking list instead (:func:`standings.ranking.team_standings`),
+    (:func:`standings.places.finality`), printed under the title of every page.
+    ``teams``: the team ranking list instead (:func:`standings.places.team_standings`),
     each team with its players where a player's club stands; no appendix.
     """
     from standings.categories import within_category
-    from standings.ranking import finality, standings, team_standings
+    from standings.places import finality, standings, team_standings
     from standings.statistics import running_scores
 
     from .appendix import ChartEntry

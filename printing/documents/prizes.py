@@ -33,7 +33,7 @@ SIGNATURE = PRIZE_RIGHT + 14
 
 def write_prize_list(payout, out, *, tournament, finality=None) -> None:
     """``payout``: :func:`money.ledger.prize_payout`'s answer; ``finality``:
-    :func:`standings.ranking.finality`'s (None: no status line)."""
+    :func:`standings.places.finality`'s (None: no status line)."""
     from .scoresheet import _date
 
     title = _("Prize list")

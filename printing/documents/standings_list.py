@@ -91,10 +91,10 @@ def write_standings_list(
     teams: bool = False,
     category: str = "",
 ) -> None:
-    """``ranked`` is :func:`standings.ranking.standings`'s answer, best first; ``charts``
+    """``ranked`` is :func:`standings.places.standings`'s answer, best first; ``charts``
     the running-score charts of the appendix (:mod:`.appendix`), in ranking order;
-    ``finality`` :func:`standings.ranking.finality`'s answer (None: no status line).
-    ``teams``: ``ranked`` holds :class:`standings.ranking.TeamStanding` entries, printed
+    ``finality`` :func:`standings.places.finality`'s answer (None: no status line).
+    ``teams``: ``ranked`` holds :class:`standings.places.TeamStanding` entries, printed
     with the team's players where a player's club stands. ``category``: the name of the
     category whose own ranking ``ranked`` is, printed in the title."""
     title = _("Team ranking list") if teams else _("Ranking list")

@@ -360,7 +360,7 @@ class SeatTotal(models.Model):
     update and delete of a game, bulk imports and corrections included, adds or takes
     away its numbers in the same transaction, so no code path can forget it. The
     standings read these few thousand rows instead of grouping every game of the
-    tournament on each page; :func:`standings.ranking.seat_totals_differ` checks them
+    tournament on each page; :func:`standings.places.seat_totals_differ` checks them
     against the GROUP BY itself (tests, ``manage.py loadtest``).
     """
 

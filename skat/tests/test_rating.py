@@ -10,7 +10,17 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from skat.rating import LOSS_POINTS, WIN_POINTS, Rating, opponent_bonus, rank, rate_table, tie_break_key
+from skat.rating import (
+    LOSS_POINTS,
+    WIN_POINTS,
+    Rating,
+    opponent_bonus,
+    rank,
+    rate_players,
+    rate_seat,
+    rate_table,
+    tie_break_key,
+)
 from skat.rules import RuleError
 
 # The federation's figures, written out rather than read back from the module under test.
@@ -195,6 +205,204 @@ def test_rating_identity(table):
     for r in rate_table(size, games):
         assert r.rating == r.points + 50 * r.won - 50 * r.lost + r.bonus
         assert r.seeger == r.rating - r.bonus
+
+
+# --- worked examples: several declarers, won and lost, at three and at four -------
+
+# A table of three, seats A B C (index 0 1 2); real game values.
+TABLE_OF_THREE = [
+    (0, True, 36),  # A wins clubs with 2, game 3: 12 x 3
+    (1, False, -44),  # B loses spades with 1, game 2: -2 x 11 x 2
+    (2, True, 23),  # C wins a null
+    (0, False, -96),  # A loses a grand with 1, game 2: -2 x 24 x 2
+    (1, True, 30),  # B wins hearts without 2, game 3: 10 x 3
+    (2, False, -36),  # C loses diamonds with 1, game 2: -2 x 9 x 2
+    (2, False, -40),  # C loses hearts with 1, game 2: -2 x 10 x 2
+]
+# The table lost 4 games (A 1, B 1, C 2); each lost game gives 40 to the two others.
+THREE_RATED = [
+    # A: 36 - 96 = -60 points, 1 won, 1 lost; bonus (4 - 1) x 40 = 120; -60 + 50 - 50 + 120 = 60
+    Rating(points=-60, won=1, lost=1, bonus=120),
+    # B: -44 + 30 = -14 points, 1 won, 1 lost; bonus (4 - 1) x 40 = 120; -14 + 50 - 50 + 120 = 106
+    Rating(points=-14, won=1, lost=1, bonus=120),
+    # C: 23 - 36 - 40 = -53 points, 1 won, 2 lost; bonus (4 - 2) x 40 = 80; -53 + 50 - 100 + 80 = -23
+    Rating(points=-53, won=1, lost=2, bonus=80),
+]
+THREE_RATINGS = [60, 106, -23]
+
+# A table of four, seats A B C D (index 0 1 2 3): the dealer of each game gets the bonus too.
+TABLE_OF_FOUR = [
+    (0, True, 72),  # A wins a grand with 2, game 3: 24 x 3
+    (1, False, -48),  # B loses clubs with 1, game 2: -2 x 12 x 2
+    (3, True, 35),  # D wins a null hand
+    (1, False, -96),  # B loses a grand with 1, game 2: -2 x 24 x 2
+    (2, True, 44),  # C wins spades with 3, game 4: 11 x 4
+    (3, False, -46),  # D loses a null: -2 x 23
+    (0, True, 18),  # A wins diamonds with 1, game 2: 9 x 2
+]
+# The table lost 3 games (B 2, D 1); each lost game gives 30 to the three others.
+FOUR_RATED = [
+    # A: 72 + 18 = 90 points, 2 won; bonus 3 x 30 = 90; 90 + 100 + 90 = 280
+    Rating(points=90, won=2, lost=0, bonus=90),
+    # B: -48 - 96 = -144 points, 2 lost; bonus (3 - 2) x 30 = 30; -144 - 100 + 30 = -214
+    Rating(points=-144, won=0, lost=2, bonus=30),
+    # C: 44 points, 1 won; bonus 3 x 30 = 90; 44 + 50 + 90 = 184
+    Rating(points=44, won=1, lost=0, bonus=90),
+    # D: 35 - 46 = -11 points, 1 won, 1 lost; bonus (3 - 1) x 30 = 60; -11 + 50 - 50 + 60 = 49
+    Rating(points=-11, won=1, lost=1, bonus=60),
+]
+FOUR_RATINGS = [280, -214, 184, 49]
+
+
+def test_a_table_of_three_rated_by_hand():
+    ratings = rate_table(3, TABLE_OF_THREE)
+    assert ratings == THREE_RATED
+    assert [r.rating for r in ratings] == THREE_RATINGS
+
+
+def test_a_table_of_four_rated_by_hand():
+    ratings = rate_table(4, TABLE_OF_FOUR)
+    assert ratings == FOUR_RATED
+    assert [r.rating for r in ratings] == FOUR_RATINGS
+
+
+@pytest.mark.parametrize(
+    ("size", "table_lost", "totals", "expected"),
+    [
+        (3, 4, [(-60, 1, 1), (-14, 1, 1), (-53, 1, 2)], THREE_RATINGS),
+        (4, 3, [(90, 2, 0), (-144, 0, 2), (44, 1, 0), (-11, 1, 1)], FOUR_RATINGS),
+    ],
+)
+def test_each_seat_rated_from_its_totals_alone(size, table_lost, totals, expected):
+    # The stored form of the same tables: a seat's points, won and lost, and its table's lost games.
+    ratings = [rate_seat(size, table_lost, points, won, lost) for points, won, lost in totals]
+    assert ratings == (THREE_RATED if size == 3 else FOUR_RATED)
+    assert [r.rating for r in ratings] == expected
+
+
+def test_a_seat_that_declared_nothing_gets_the_bonus_of_every_lost_game():
+    # Three games lost at a table of four, none by this seat: 3 x 30; at three, 2 lost: 2 x 40.
+    assert rate_seat(4, 3, 0, 0, 0) == Rating(bonus=90)
+    assert rate_seat(3, 2, 0, 0, 0) == Rating(bonus=80)
+
+
+def test_the_players_summed_over_their_tables_by_hand():
+    """rate_players, the standings' fast form, on the two tables above and a third.
+
+    Anna sat at A of the table of three, then at A of the table of four; at a second table
+    of three only Gerd declared, and lost clubs with 1, game 2 (-2 x 12 x 2 = -48): Bernd
+    and Clara, who declared nothing there (None, as the LEFT JOIN reads them), get 40 each.
+    """
+    sizes = {"t3": 3, "t4": 4, "u3": 3}
+    seats = [
+        ("t3", "anna", -60, 1, 1),
+        ("t3", "bernd", -14, 1, 1),
+        ("t3", "clara", -53, 1, 2),
+        ("t4", "anna", 90, 2, 0),
+        ("t4", "dora", -144, 0, 2),
+        ("t4", "emil", 44, 1, 0),
+        ("t4", "fritz", -11, 1, 1),
+        ("u3", "bernd", None, None, None),
+        ("u3", "clara", None, None, None),
+        ("u3", "gerd", -48, 0, 1),
+    ]
+    rated = rate_players(sizes, iter(seats))
+    assert rated == {
+        # -60 + 90 = 30 points, 1 + 2 won, 1 lost, bonus 120 + 90 = 210: 30 + 150 - 50 + 210 = 340
+        "anna": Rating(points=30, won=3, lost=1, bonus=210),
+        # -14 points, 1 won, 1 lost, bonus 120 + 40 = 160: -14 + 50 - 50 + 160 = 146
+        "bernd": Rating(points=-14, won=1, lost=1, bonus=160),
+        # -53 points, 1 won, 2 lost, bonus 80 + 40 = 120: -53 + 50 - 100 + 120 = 17
+        "clara": Rating(points=-53, won=1, lost=2, bonus=120),
+        "dora": Rating(points=-144, won=0, lost=2, bonus=30),
+        "emil": Rating(points=44, won=1, lost=0, bonus=90),
+        "fritz": Rating(points=-11, won=1, lost=1, bonus=60),
+        # -48 points, 1 lost, no bonus (nobody else lost there): -48 - 50 = -98
+        "gerd": Rating(points=-48, won=0, lost=1, bonus=0),
+    }
+    assert {name: r.rating for name, r in rated.items()} == {
+        "anna": 340,
+        "bernd": 146,
+        "clara": 17,
+        "dora": -214,
+        "emil": 184,
+        "fritz": 49,
+        "gerd": -98,
+    }
+
+
+def test_the_fast_form_checks_the_table_sizes():
+    with pytest.raises(RuleError) as raised:
+        rate_players({"t": 5}, [("t", "anna", None, None, None)])
+    assert (raised.value.field, raised.value.paragraph) == ("table_size", "3.2.7")
+    assert rate_players({}, []) == {}
+
+
+@pytest.mark.parametrize("size", [2, 5, 4.0, None])
+def test_a_seat_sits_at_a_table_of_three_or_four(size):
+    with pytest.raises(RuleError) as raised:
+        rate_seat(size, 0, 0, 0, 0)
+    assert str(raised.value) == f"table_size: a table has 3 or 4 players, not {size} (3.2.7)"
+
+
+@pytest.mark.parametrize("field", ["table_lost", "won", "lost"])
+@pytest.mark.parametrize("count", [-1, 1.0, True, None, "2"])
+def test_a_count_of_games_is_a_whole_number_not_below_zero(field, count):
+    totals = {"table_lost": 2, "points": 0, "won": 1, "lost": 1} | {field: count}
+    with pytest.raises(RuleError) as raised:
+        rate_seat(4, **totals)
+    assert str(raised.value) == f"{field}: a count of games is a whole number >= 0, not {count!r} (5.5.1)"
+
+
+def test_a_table_loses_at_least_the_seats_own_lost_games():
+    assert rate_seat(3, 2, -100, 0, 2) == Rating(points=-100, lost=2)  # its own two: no bonus
+    with pytest.raises(RuleError) as raised:
+        rate_seat(3, 1, -100, 0, 2)
+    assert str(raised.value) == "table_lost: the table lost 1 games, fewer than this seat's 2 (5.5.1)"
+
+
+# A won game scores at least +1, a lost one at most -1, no game nothing (as rate_table checks each game).
+@pytest.mark.parametrize(
+    ("points", "won", "lost"),
+    [(0, 0, 0), (1, 1, 0), (2, 2, 0), (-1, 0, 1), (-2, 0, 2), (0, 1, 1), (500, 1, 1), (-500, 1, 1)],
+)
+def test_game_points_any_games_could_add_up_to_are_taken(points, won, lost):
+    assert rate_seat(4, lost, points, won, lost) == Rating(points, won, lost, 0)
+
+
+@pytest.mark.parametrize(
+    ("points", "won", "lost"),
+    [(1, 0, 0), (-1, 0, 0), (1, 2, 0), (0, 1, 0), (-1, 0, 2), (0, 0, 1), (1.0, 1, 1), (True, 1, 0), (None, 0, 0)],
+)
+def test_game_points_no_games_add_up_to_are_refused(points, won, lost):
+    with pytest.raises(RuleError) as raised:
+        rate_seat(3, lost, points, won, lost)
+    assert str(raised.value) == f"points: {won} won and {lost} lost games cannot score {points!r} (5.5.1)"
+
+
+tables_strategy = st.lists(games_strategy, min_size=1, max_size=5)
+
+
+@given(tables_strategy, st.randoms(use_true_random=False))
+def test_the_fast_form_sums_the_checked_one(tables, shuffler):
+    """rate_players equals rate_seat added up per player, whoever sits where and whatever the order."""
+    names = ["anna", "bernd", "clara", "dora", "emil"]
+    sizes: dict[int, int] = {}
+    seats: list[tuple] = []
+    expected: dict[str, Rating] = {}
+    for number, (size, games) in enumerate(tables):
+        sizes[number] = size
+        table_lost = sum(1 for _seat, won, _score in games if not won)
+        players = shuffler.sample(names, size)
+        for seat, player in enumerate(players):
+            points = sum(score for declarer, _won, score in games if declarer == seat)
+            won = sum(1 for declarer, w, _score in games if declarer == seat and w)
+            lost = sum(1 for declarer, w, _score in games if declarer == seat and not w)
+            declared = won + lost > 0
+            seats.append((number, player, points, won, lost) if declared else (number, player, None, None, None))
+            expected[player] = expected.get(player, Rating()) + rate_seat(size, table_lost, points, won, lost)
+    shuffler.shuffle(seats)
+    assert rate_players(sizes, seats) == expected
 
 
 # --- ranking ------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from playwright.sync_api import expect
 
 from draw.series import draw_series
 from tests import factories
-from tests.standings.test_ranking import play
+from tests.standings.test_places import play
 from tournaments.models import Registration
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]

@@ -12,10 +12,10 @@ from pypdf import PdfReader
 
 from draw.series import draw_series
 from signoff.confirm import mark_on_paper
-from standings.ranking import standings
+from standings.places import standings
 from tests import factories
 from tests.printing.test_views import rules_post
-from tests.standings.test_ranking import play
+from tests.standings.test_places import play
 from tournaments.models import Prize, Series
 
 pytestmark = pytest.mark.django_db

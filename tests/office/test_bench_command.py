@@ -99,7 +99,7 @@ def test_the_built_tournament_is_what_the_engine_says():
         assert sizes == [3, 3, 4, 4, 4, 4, 4]  # 26 = 5 x 4 + 2 x 3
         assert tournament.teams.count() == 3
         # every deal entered, and the stored standings equal the engine's sheets
-        from standings.ranking import standings
+        from standings.places import standings
 
         assert Game.objects.count() == 2 * (5 * 48 + 2 * 36)
         assert {row.item.player_id: row.rating for row in standings(tournament)} == oracle.engine_ratings(tournament)

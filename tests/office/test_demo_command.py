@@ -12,8 +12,8 @@ from django.utils import translation
 
 from office.demo import demo_players
 from scoring.models import Game
-from standings.ranking import standings, team_standings
-from tests.standings.test_ranking import engine_ratings
+from standings.places import standings, team_standings
+from tests.standings.test_places import engine_ratings
 from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db

@@ -32,7 +32,7 @@ from scoring import tablesheet
 from scoring.models import Game
 from signoff.models import SignOff
 from signoff.pins import seat_pin
-from standings.ranking import standings
+from standings.places import standings
 from tests import factories
 from tournaments.models import Seat, Series, Table
 

@@ -12,7 +12,7 @@ from pypdf import PdfReader
 from printing.documents import APPENDIX_PLACES, standings_pdf, within_series
 from printing.documents import appendix as sheet
 from standings.charts import Box, chart_layout
-from standings.ranking import standings
+from standings.places import standings
 from standings.statistics import running_scores
 from tests import factories
 from tests.printing.test_pdf import pages, play

@@ -407,7 +407,7 @@ def test_the_ranking_list_with_charts_takes_a_fixed_number_of_queries(client, di
         t, series = factories.drawn(players=players, directors=[director])
         for table in series.tables.all():
             factories.game(table, 1, declarer_seat=2, contract="grand", tops=1, declarer_points=70)
-        # 11: one of them counts the confirmed sheets and unfinished series (standings.ranking.finality).
+        # 11: one of them counts the confirmed sheets and unfinished series (standings.places.finality).
         with django_assert_max_num_queries(11) as captured:
             response = client.get(urls(t)["standings_pdf"], {"appendix": "all"})
         assert response.status_code == 200 and charted(text_of(response)) == players

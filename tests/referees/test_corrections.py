@@ -14,7 +14,7 @@ from referees import corrections
 from referees.models import Correction, Dispute
 from scoring.models import Game
 from skat.rules import RuleError
-from standings.ranking import standings
+from standings.places import standings
 from tests import factories
 
 from .helpers import full_table

@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from referees import corrections
 from signoff.confirm import mark_on_paper
-from standings.ranking import finality, standings
+from standings.places import finality, standings
 from tests import factories
 from tournaments.models import Seat, Series, Table, Tournament
 

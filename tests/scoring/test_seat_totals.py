@@ -12,13 +12,40 @@ from django.db.models import F
 from office.demo import random_game
 from referees.corrections import correct_game, void_game
 from scoring.models import Game, SeatTotal
+from skat.rating import Rating, rate_table
 from skat.rules import RuleError
-from standings.ranking import seat_totals_differ, standings, stored_seat_totals
+from standings.places import seat_totals_differ, standings, stored_seat_totals
 from tests import factories
-from tests.standings.test_ranking import reference_standings
 from tournaments.models import Table
 
 pytestmark = pytest.mark.django_db
+
+
+def reference_standings(tournament, series_number=None) -> dict[int, tuple]:
+    """The straightforward computation: every table rated by rate_table, summed per player.
+
+    Voided games are kept out like passed-out deals (they score nothing); a table counts as
+    provisional for each of its players until its sheet is signed off.
+    """
+    from signoff.models import SignOff
+
+    totals: dict[int, list] = {}
+    tables = [table for s in tournament.series.all() for table in s.tables.all()]
+    if series_number is not None:
+        tables = [table for table in tables if table.series.number == series_number]
+    signed = set(SignOff.objects.values_list("table_id", flat=True))
+    for table in tables:
+        games = [
+            (g.declarer_seat - 1, g.won, g.score)
+            for g in table.games.all()
+            if not g.passed_out and not g.voided and g.declarer_seat is not None
+        ]
+        for seat, rating in zip(table.seats.order_by("number"), rate_table(table.size, games), strict=True):
+            entry = totals.setdefault(seat.player_id, [Rating(), 0, 0, seat.player.name])
+            entry[0] = entry[0] + rating
+            entry[1] += 1
+            entry[2] += table.pk not in signed
+    return {pk: tuple(entry) for pk, entry in totals.items()}
 
 
 def tables_of(tournament):

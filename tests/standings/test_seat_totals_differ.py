@@ -1,4 +1,4 @@
-"""The oracle of the seat totals: :func:`standings.ranking.seat_totals_differ` names every drift.
+"""The oracle of the seat totals: :func:`standings.places.seat_totals_differ` names every drift.
 
 The trigger tests (tests/scoring/test_seat_totals.py) hold ``seat_totals_differ(...) == {}``
 after every kind of write; that proves something only if the helper reports a stored row
@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from scoring.models import Game, SeatTotal
-from standings.ranking import seat_totals_differ, stored_seat_totals
+from standings.places import seat_totals_differ, stored_seat_totals
 from tests import factories
 from tournaments.models import Table
 

@@ -82,7 +82,7 @@ def test_a_tournament_without_games():
 
 def test_the_running_totals_end_at_each_players_game_points():
     t = finished_tournament(players=10, series=2)
-    from standings.ranking import standings
+    from standings.places import standings
 
     scores = running_scores(t)
     for entry in standings(t):

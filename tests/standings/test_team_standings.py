@@ -10,9 +10,9 @@ import pytest
 from draw.series import draw_series
 from signoff.confirm import mark_on_paper
 from skat.rating import Rating
-from standings.ranking import standings, team_standings
+from standings.places import standings, team_standings
 from tests import factories
-from tests.standings.test_ranking import engine_ratings, play
+from tests.standings.test_places import engine_ratings, play
 from tournaments.models import Series, Team
 
 pytestmark = pytest.mark.django_db

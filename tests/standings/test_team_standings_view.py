@@ -10,9 +10,9 @@ from django.urls import reverse
 from pypdf import PdfReader
 
 from draw.series import draw_series
-from standings.ranking import team_standings
+from standings.places import team_standings
 from tests import factories
-from tests.standings.test_ranking import play
+from tests.standings.test_places import play
 from tests.standings.test_team_standings import with_teams
 
 pytestmark = pytest.mark.django_db

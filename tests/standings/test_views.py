@@ -13,9 +13,9 @@ from django.utils import translation
 from draw.series import draw_series
 from scoring.models import Game
 from standings.pages import PER_PAGE
-from standings.ranking import standings
+from standings.places import standings
 from tests import factories
-from tests.standings.test_ranking import play
+from tests.standings.test_places import play
 from tournaments.models import Player, Registration, Tournament
 from tournaments.names import search_key
 

@@ -12,7 +12,7 @@ from pypdf import PdfReader
 
 from scoring.models import ControlEntry, Game
 from signoff.confirm import mark_on_paper
-from standings.ranking import standings
+from standings.places import standings
 from tests import factories
 from tests.referees.helpers import full_table
 from tournaments.models import Series

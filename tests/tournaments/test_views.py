@@ -11,7 +11,7 @@ from django.urls import reverse
 from draw.series import draw_series
 from scoring.models import Game
 from tests import factories
-from tests.standings.test_ranking import play
+from tests.standings.test_places import play
 from tournaments.models import Registration, Seat, Series, Team, Tournament
 
 pytestmark = pytest.mark.django_db

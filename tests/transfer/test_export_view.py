@@ -9,7 +9,7 @@ import pytest
 from django.urls import reverse
 from openpyxl import load_workbook
 
-from standings.ranking import standings
+from standings.places import standings
 from tests import factories
 from tests.transfer.test_exports import finished_tournament
 from transfer.exports import RANKING_COLUMNS

@@ -12,9 +12,9 @@ from openpyxl import load_workbook
 from draw.series import draw_series
 from scoring.models import Game
 from signoff.models import SignOff
-from standings.ranking import standings, team_standings
+from standings.places import standings, team_standings
 from tests import factories
-from tests.standings.test_ranking import play
+from tests.standings.test_places import play
 from tests.standings.test_team_standings import with_teams
 from tournaments.models import Player, Series, Table
 from transfer.exports import (

@@ -11,7 +11,7 @@ from django.core.management.base import CommandError
 from openpyxl import load_workbook
 
 from scoring.models import Game
-from standings.ranking import standings
+from standings.places import standings
 from tests.transfer.test_exports import finished_tournament
 from tournaments.models import Club, Player, Registration, Seat, Series, Table, Tournament
 from transfer.exports import GAMES_COLUMNS, league_xlsx

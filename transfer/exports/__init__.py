@@ -3,8 +3,8 @@
 The workbook carries everything a league needs and everything needed to rebuild the
 tournament elsewhere (``manage.py import_tournament``):
 
-* **Ranking** - the standings of :func:`standings.ranking.standings`, one row per player;
-* **Teams** - the team standings of :func:`standings.ranking.team_standings`, one row per
+* **Ranking** - the standings of :func:`standings.places.standings`, one row per player;
+* **Teams** - the team standings of :func:`standings.places.team_standings`, one row per
   team (headers only in a tournament without teams);
 * **Results** - one row per player and series (table, seat, rating of that table);
 * **Games** - every deal as entered, with the values the engine gave it;

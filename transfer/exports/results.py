@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from standings.ranking import rated_seats, standings, stored_seat_totals, team_standings
+from standings.places import rated_seats, standings, stored_seat_totals, team_standings
 
 
 def _players(tournament) -> dict[int, tuple[str, str, str]]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from standings.ranking import finality
+from standings.places import finality
 
 from .columns import FORMAT_VERSION
 

@@ -13,7 +13,7 @@ from django.db import transaction
 from core.name_checks import name_problem
 from core.workbooks import TOURNAMENT_FILES, Limits, WorkbookError, open_workbook
 from skat.fees import FeeError, PrizeRule, check_prize_rules
-from standings.ranking import standings
+from standings.places import standings
 from tournaments.models import LostGameFee, PassedOutFee, Prize, TableMoney, Tournament
 
 from ..exports import RANKING_COLUMNS

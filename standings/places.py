@@ -1,4 +1,4 @@
-"""Standings: the extended Seeger-Fabian rating of every player, from stored games.
+"""The standings of one tournament, computed from the stored seat totals: ratings and places.
 
 Each seat's game points, games won and games lost are the games it declared, summed
 per (table, declarer seat). Database triggers keep those sums in
@@ -6,13 +6,15 @@ per (table, declarer seat). Database triggers keep those sums in
 so a standings page reads one row per seat instead of grouping every game of the
 tournament; :func:`seat_aggregates` is the same sum as one GROUP BY over the games,
 the reference the stored rows are checked against (:func:`seat_totals_differ`).
-Everything else follows per seat, not per game: a seat's opponent bonus is the games
-lost by the others at its table (the table's lost games minus its own) times 40 at a
-table of three or 30 at four (:func:`skat.rating.opponent_bonus`).
+A seat's rating follows from those totals and its table's lost games alone; the engine
+computes it (:func:`skat.rating.rate_seat` per seat, :func:`skat.rating.rate_players`
+summed per player), and nothing here repeats its formula. (Not the rankings over many
+tournaments: those are the ``rankings`` app's.)
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
@@ -20,7 +22,7 @@ from django.db import connections
 from django.db.models import Count, IntegerField, Q, Sum, Value
 
 from scoring.models import Game, SeatTotal
-from skat.rating import Ranked, Rating, opponent_bonus, rank
+from skat.rating import Ranked, Rating, rank, rate_players, rate_seat
 
 
 @dataclass(slots=True)
@@ -100,10 +102,10 @@ def rated_seats(seats: Iterable[tuple], aggregates: Iterable[tuple]) -> Iterator
     """Each seat with its :class:`Rating` at its table, from :func:`seat_aggregates`-shaped rows.
 
     ``seats`` are tuples starting (table id, seat number, player id, table size, ...);
-    each is yielded unchanged beside its rating, so callers carry what they print. A
-    seat's bonus is (its table's lost games - its own) x
-    :func:`skat.rating.opponent_bonus` of the table size. A player's total is the
-    sum of his seats' ratings (tested against the engine's :func:`skat.rating.rate_table`).
+    each is yielded unchanged beside its rating, so callers carry what they print. The
+    rating is the engine's :func:`skat.rating.rate_seat` of the seat's totals and its
+    table's lost games (the sum of every seat's there); a player's total is the sum of
+    his seats' ratings.
     """
     per_seat: dict[tuple[int, int], tuple[int, int, int]] = {}
     table_lost: dict[int, int] = {}
@@ -114,8 +116,7 @@ def rated_seats(seats: Iterable[tuple], aggregates: Iterable[tuple]) -> Iterator
     for seat in seats:
         table, number, _player, size = seat[:4]
         points, won, lost = per_seat.get((table, number), nothing)
-        bonus = (table_lost.get(table, 0) - lost) * opponent_bonus(size)
-        yield seat, Rating(points, won, lost, bonus)
+        yield seat, rate_seat(size, table_lost.get(table, 0), points, won, lost)
 
 
 def standings(tournament, series_number: int | None = None) -> list[Ranked[PlayerStanding]]:
@@ -257,54 +258,22 @@ def _player_totals(table_rows: list[tuple], seat_rows: list[tuple], names: list[
 
     ``table_rows``: (table id, size, sign-off id or None); ``seat_rows``: (table id,
     player id, points, won, lost) as :func:`_seats_with_totals` reads them; ``names``:
-    (player id, name, club, start number). The sums of :func:`rated_seats` (tests/standings/test_ranking.py
-    holds them equal to the engine's :func:`skat.rating.rate_table` per table), in
-    fewer steps: this runs over every seat of a 3,000-player tournament on each
-    standings page, so the loops keep plain integers and one list per player, and
-    build the :class:`Rating` and :class:`PlayerStanding` objects once per player.
+    (player id, name, club, start number). The ratings are the engine's fast form,
+    :func:`skat.rating.rate_players` (the sums of its checked :func:`skat.rating.rate_seat`
+    per seat): this runs over every seat of a 3,000-player tournament on each standings
+    page. Here only the tables played and those not confirmed yet are counted.
     """
-    table_lost: dict[int, int] = {}
-    lost_of = table_lost.get
-    for table, _player, _points, _won, lost in seat_rows:
-        if lost:
-            table_lost[table] = lost_of(table, 0) + lost
-    bonus_for = {size: opponent_bonus(size) for size in (3, 4)}
-    # Per table: the bonus of a seat that lost nothing, the bonus per game it lost itself, unsigned.
-    table_of = {}
-    for table, size, signoff in table_rows:
-        per_lost = bonus_for[size]
-        table_of[table] = (lost_of(table, 0) * per_lost, per_lost, signoff is None)
-    totals: dict[int, list[int]] = {}
-    entry_of = totals.get
-    for table, player_id, points, won, lost in seat_rows:
-        table_bonus, per_lost, unsigned = table_of[table]
-        entry = entry_of(player_id)
-        if points is None:  # declared nothing at this table
-            if entry is None:
-                totals[player_id] = [0, 0, 0, table_bonus, 1, unsigned]
-            else:
-                entry[3] += table_bonus
-                entry[4] += 1
-                entry[5] += unsigned
-            continue
-        if entry is None:
-            totals[player_id] = [points, won, lost, table_bonus - lost * per_lost, 1, unsigned]
-        else:
-            entry[0] += points
-            entry[1] += won
-            entry[2] += lost
-            entry[3] += table_bonus - lost * per_lost
-            entry[4] += 1
-            entry[5] += unsigned
+    sizes = {table: size for table, size, _signoff in table_rows}
+    unsigned_tables = {table for table, _size, signoff in table_rows if signoff is None}
+    ratings = rate_players(sizes, seat_rows)
+    tables = Counter([row[1] for row in seat_rows])
+    unconfirmed = Counter([row[1] for row in seat_rows if row[0] in unsigned_tables])
     result = []
     append = result.append
     for pk, name, club, start in names:
-        entry = entry_of(pk)
-        if entry is not None:  # registered players without a seat are not in the standings
-            points, won, lost, bonus, tables, unconfirmed = entry
-            rating = Rating(points, won, lost, bonus)
-            append(PlayerStanding(pk, name, club or "", rating, tables, int(unconfirmed), start))
-    return result if len(result) == len(totals) else None
+        if pk in tables:  # registered players without a seat are not in the standings
+            append(PlayerStanding(pk, name, club or "", ratings[pk], tables[pk], unconfirmed[pk], start))
+    return result if len(result) == len(tables) else None
 
 
 @dataclass(frozen=True, slots=True)
