@@ -64,8 +64,13 @@ GONE = 410
 # Namespaces that belong to Django itself: checked below with a basic expectation
 # (anonymous users are sent to the admin login), not row by row.
 DJANGO_OWN_NAMESPACES = {"admin"}
-#: Every app of the office's own (its folder in the project): their rows are the snapshot's.
-PROJECT_APPS = {config.label for config in apps.get_app_configs() if Path(config.path).parent == settings.BASE_DIR}
+#: Every app of the office's own (its folder in the project, nested ones such as
+#: leagues/seasons too): their rows are the snapshot's.
+PROJECT_APPS = {
+    config.label
+    for config in apps.get_app_configs()
+    if Path(config.path) == Path(settings.BASE_DIR, *config.name.split("."))
+}
 
 TABLE_1_NAMES = ["Amalia Oneworth", "Adrian Oneworth", "Agnes Oneworth", "Anton Oneworth"]
 TABLE_2_NAMES = ["Berta Twofield", "Bruno Twofield", "Britta Twofield"]
@@ -1428,3 +1433,10 @@ def test_a_new_role_needs_one_line():
         assert expected(TABLE_LINK, "referee_of_another_tournament") == NOT_FOUND
     finally:
         del ROLES["referee_of_another_tournament"]
+
+
+def test_the_snapshot_reads_every_app_of_the_office_nested_ones_too():
+    """An allowed POST must be seen writing: the snapshot reads the tables of every app in the
+    project's folders, the league's nested apps included, and none of Django's own."""
+    assert {"scoring", "signoff", "leagues", "seasons", "packages", "leagueoffice", "perf"} <= PROJECT_APPS
+    assert not PROJECT_APPS & {"auth", "admin", "sessions", "contenttypes"}
