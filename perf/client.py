@@ -14,16 +14,17 @@ around them (about twice the CPU). Other loops (Windows' proactor) take the port
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import contextlib
 import errno
 import functools
 import ipaddress
 import os
+import signal
 import socket
+import threading
 import urllib.parse
 from asyncio.selector_events import BaseSelectorEventLoop
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Iterator
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -56,8 +57,9 @@ def run_loop(coroutine: Coroutine[Any, Any, T]) -> T:
     (a notebook, an async caller, or a test after a browser test: Playwright's sync API
     keeps its loop running in the thread), where ``asyncio.run`` refuses to start.
 
-    Ctrl-C while it runs there (a KeyboardInterrupt raised in this thread) cancels the
-    run and raises at once, as ``asyncio.run`` does: the thread is not waited out.
+    Ctrl-C while it runs there (a KeyboardInterrupt raised in this thread), even while its
+    thread is still starting, cancels the run and raises as soon as the run has stopped
+    (at its next ``await``), as ``asyncio.run`` does: the run is not waited out.
     """
     try:
         asyncio.get_running_loop()
@@ -65,15 +67,53 @@ def run_loop(coroutine: Coroutine[Any, Any, T]) -> T:
         return asyncio.run(coroutine)
     loop = asyncio.new_event_loop()
     # The run's task exists before its thread starts, so a Ctrl-C that comes while the
-    # thread is still starting (inside pool.submit) cancels it too.
+    # thread is still starting cancels it too; the caller waits for the cancelled run.
     run = loop.create_task(coroutine)
-    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+    outcome: list[Any] = []
+    ended = threading.Event()
+
+    def in_thread() -> None:
         try:
-            return pool.submit(_run_on, loop, run).result()
-        except BaseException:
-            with contextlib.suppress(RuntimeError):  # it ended and closed its loop meanwhile
-                loop.call_soon_threadsafe(run.cancel)  # the pool's exit waits for that only
-            raise
+            outcome.append((True, _run_on(loop, run)))
+        except BaseException as error:  # handed to the caller's thread
+            outcome.append((False, error))
+        finally:
+            ended.set()
+
+    thread = threading.Thread(target=in_thread, name="run_loop")
+    started = False
+    try:
+        # Ctrl-C held back while the thread starts (a signal mask, not on Windows): taken
+        # inside start() it would leave a thread not known to be running.
+        with _sigint_held():
+            thread.start()
+        started = True
+        # An event, not join(): a join() interrupted by Ctrl-C may count the thread as
+        # ended already (CPython 3.11), and the second would not wait.
+        ended.wait()
+    except BaseException:
+        with contextlib.suppress(RuntimeError):  # it ended and closed its loop meanwhile
+            loop.call_soon_threadsafe(run.cancel)
+        if started:
+            ended.wait()
+        raise
+    ok, value = outcome[0]
+    if not ok:
+        raise value
+    return value
+
+
+@contextlib.contextmanager
+def _sigint_held() -> Iterator[None]:
+    """SIGINT blocked in this thread for the block; a Ctrl-C meanwhile is taken after it."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 def _run_on(loop: asyncio.AbstractEventLoop, run: asyncio.Task[T]) -> T:
