@@ -108,8 +108,8 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "rating-bonus-to-the-declarer-too",
         "skat/rating.py",
-        "bonus=(total_lost - lost[i]) * bonus",
-        "bonus=total_lost * bonus",
+        "return (table_lost - lost) * per_lost",
+        "return table_lost * per_lost",
         "every lost game of the table credited to every seat, the declarer who lost it included.",
     ),
     Mutant(
