@@ -81,20 +81,20 @@ def run_loop(coroutine: Coroutine[Any, Any, T]) -> T:
             ended.set()
 
     thread = threading.Thread(target=in_thread, name="run_loop")
-    started = False
     try:
         # Ctrl-C held back while the thread starts (a signal mask, not on Windows): taken
         # inside start() it would leave a thread not known to be running.
         with _sigint_held():
             thread.start()
-        started = True
         # An event, not join(): a join() interrupted by Ctrl-C may count the thread as
         # ended already (CPython 3.11), and the second would not wait.
         ended.wait()
     except BaseException:
         with contextlib.suppress(RuntimeError):  # it ended and closed its loop meanwhile
             loop.call_soon_threadsafe(run.cancel)
-        if started:
+        # Started (its ident is set before start() returns) even when the Ctrl-C held back
+        # was raised as the mask was lifted, before the next line: wait for the cancelled run.
+        if thread.ident is not None:
             ended.wait()
         raise
     ok, value = outcome[0]
