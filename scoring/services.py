@@ -9,7 +9,7 @@ Every write path of the office calls these: the phone and the office grid
 the demo and the bench (:mod:`office.demo`, :mod:`perf`). The triggers
 (:mod:`scoring.triggers`) then keep the seat totals, whatever wrote the row.
 
-``tests/scoring/test_services.py`` fails for a module that values a deal or writes a
+``tests/test_one_valuing.py`` fails for a module that values a deal or writes a
 deal's derived fields any other way.
 """
 
