@@ -250,6 +250,28 @@ def test_a_folder_around_another_package_is_found():
     assert interleaved_folders(("core", "leagues", "leagues.office", "rehearsal")) == []
 
 
+#: A row of the "Layout" page's table: "| 18 | `leagues/seasons/` | ...".
+LAYOUT_ROW = re.compile(r"^\| (\d+) \| `([a-z_/]+)/` \|", re.MULTILINE)
+
+
+def layout_order(page: str) -> list[str]:
+    """The apps the "Layout" page's table lists, by dotted name, in its numbered order."""
+    rows = sorted((int(number), folder.replace("/", ".")) for number, folder in LAYOUT_ROW.findall(page))
+    return [app for _number, app in rows]
+
+
+def test_the_layout_page_lists_the_layers_in_this_order():
+    """The page says what each layer holds and that this test keeps its order: an app added
+    to INSTALLED_APPS (a nested one too) in another place than the page's fails here."""
+    page = (ROOT / "docs" / "pages" / "developers" / "layout.md").read_text(encoding="utf-8")
+    assert layout_order(page) == list(ORDER)
+
+
+def test_a_layout_page_out_of_order_is_found():
+    page = "| 1 | `skat/` | engine |\n| 3 | `leagues/office/` | x |\n| 2 | `leagues/` | y |\n"
+    assert layout_order(page) == ["skat", "leagues", "leagues.office"]
+
+
 def test_the_composition_is_the_last_of_the_installed_apps():
     ours = [app for app in settings.INSTALLED_APPS if app in ORDER]
     assert ours[-2:] == ["office", "perf"] and ORDER[-3:] == TOP
