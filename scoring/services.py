@@ -114,7 +114,8 @@ def rewrite_deal(deal: ScoresheetLine, *, version: int, entered_by: str, locked:
     """
     with _locked([deal.table_id], locked):
         deal.apply_rules(deal.table.size)
-        values = {name: getattr(deal, name) for name in STORED_FIELDS}
+        # The deal's own model's: a game's irregularity too (4.1.4), which its score rests on.
+        values = {name: getattr(deal, name) for name in type(deal).VALUED_FIELDS}
         return bool(
             type(deal)
             .objects.filter(pk=deal.pk, version=version)
