@@ -9,7 +9,7 @@ Every write path of the office calls these: the phone and the office grid
 the demo and the bench (:mod:`office.demo`, :mod:`perf`). The triggers
 (:mod:`scoring.triggers`) then keep the seat totals, whatever wrote the row.
 
-``tests/scoring/test_services.py`` fails for a module that values a deal or writes a
+``tests/test_one_valuing.py`` fails for a module that values a deal or writes a
 deal's derived fields any other way.
 """
 
@@ -114,7 +114,8 @@ def rewrite_deal(deal: ScoresheetLine, *, version: int, entered_by: str, locked:
     """
     with _locked([deal.table_id], locked):
         deal.apply_rules(deal.table.size)
-        values = {name: getattr(deal, name) for name in STORED_FIELDS}
+        # The deal's own model's: a game's irregularity too (4.1.4), which its score rests on.
+        values = {name: getattr(deal, name) for name in type(deal).VALUED_FIELDS}
         return bool(
             type(deal)
             .objects.filter(pk=deal.pk, version=version)

@@ -1,6 +1,6 @@
 """One line of a paper scoresheet as typed at the office's desk: ``1h2 75`` is a deal.
 
-The office grid (:mod:`games.grid`) lets a director or referee type a table's paper
+The office grid (:mod:`scoring.grid`) lets a director or referee type a table's paper
 list row by row, keyboard only. A row is short, in the order of the printed sheet
 (5.5.2): the declarer's seat, the contract by its letter, the tops, the flags, the card
 points. ``1h2 75``: seat 1 played hearts with 2 and took 75 card points (7 keystrokes

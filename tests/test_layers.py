@@ -28,26 +28,31 @@ import sys
 from pathlib import Path
 
 import pytest
-from django.conf import settings
+from django.apps import apps
 
 ROOT = Path(__file__).resolve().parent.parent
 #: Composition, on top and in this order: config (settings, root URLs), office (serve, the
 #: CLI, the demo, backups; it runs on config) and perf (bench and load test; they run the
 #: office). The last two are the last apps of settings.INSTALLED_APPS.
 TOP = ("config", "office", "perf")
+
+
+def office_apps(configs) -> list[str]:
+    """The office's apps among Django's app configs, by dotted name, in their order: those
+    whose code is this checkout's. Read from the configs, not the INSTALLED_APPS strings, so
+    an app installed by its AppConfig ("standings.apps.StandingsConfig") is still its app
+    and not left out of every check here."""
+    return [
+        config.name
+        for config in configs
+        if Path(config.path) == ROOT / config.name.replace(".", "/") and config.name not in TOP
+    ]
+
+
 #: The office's apps by dotted name, lowest first: each imports only those before it.
 #: Below the Django apps the engine and the shared helpers; the apps in the order
 #: settings.INSTALLED_APPS lists them, the one table of that order.
-ORDER = (
-    "skat",
-    "core",
-    *[
-        app
-        for app in settings.INSTALLED_APPS
-        if (ROOT / app.replace(".", "/") / "apps.py").exists() and app not in TOP
-    ],
-    *TOP,
-)
+ORDER = ("skat", "core", *office_apps(apps.get_app_configs()), *TOP)
 #: The top-level folders that hold the office's code.
 PACKAGES = tuple(dict.fromkeys(app.split(".")[0] for app in ORDER))
 #: The engine: pure Python (the standard library and each other only).
@@ -250,9 +255,43 @@ def test_a_folder_around_another_package_is_found():
     assert interleaved_folders(("core", "leagues", "leagues.office", "rehearsal")) == []
 
 
+#: A row of the "Layout" page's table: "| 18 | `leagues/seasons/` | ...".
+LAYOUT_ROW = re.compile(r"^\| (\d+) \| `([a-z_/]+)/` \|", re.MULTILINE)
+
+
+def layout_order(page: str) -> list[str]:
+    """The apps the "Layout" page's table lists, by dotted name, in its numbered order."""
+    rows = sorted((int(number), folder.replace("/", ".")) for number, folder in LAYOUT_ROW.findall(page))
+    return [app for _number, app in rows]
+
+
+def test_the_layout_page_lists_the_layers_in_this_order():
+    """The page says what each layer holds and that this test keeps its order: an app added
+    to INSTALLED_APPS (a nested one too) in another place than the page's fails here."""
+    page = (ROOT / "docs" / "pages" / "developers" / "layout.md").read_text(encoding="utf-8")
+    assert layout_order(page) == list(ORDER)
+
+
+def test_a_layout_page_out_of_order_is_found():
+    page = "| 1 | `skat/` | engine |\n| 3 | `leagues/office/` | x |\n| 2 | `leagues/` | y |\n"
+    assert layout_order(page) == ["skat", "leagues", "leagues.office"]
+
+
 def test_the_composition_is_the_last_of_the_installed_apps():
-    ours = [app for app in settings.INSTALLED_APPS if app in ORDER]
+    ours = [config.name for config in apps.get_app_configs() if config.name in ORDER]
     assert ours[-2:] == ["office", "perf"] and ORDER[-3:] == TOP
+
+
+def test_an_app_installed_by_its_app_config_is_an_app():
+    from types import SimpleNamespace
+
+    configs = [
+        SimpleNamespace(name="django.contrib.admin", path="/usr/lib/python3/django/contrib/admin"),
+        SimpleNamespace(name="standings", path=str(ROOT / "standings")),  # "standings.apps.StandingsConfig"
+        SimpleNamespace(name="leagues.office", path=str(ROOT / "leagues" / "office")),
+        SimpleNamespace(name="perf", path=str(ROOT / "perf")),
+    ]
+    assert office_apps(configs) == ["standings", "leagues.office"]
 
 
 # The checks themselves, on made-up modules: each finds what it is for.

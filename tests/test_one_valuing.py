@@ -56,10 +56,38 @@ def _chain(node: ast.AST) -> tuple[str, set[str]]:
             return (node.id if isinstance(node, ast.Name) else ""), names
 
 
+def _about_deals(node: ast.AST, names: set[str]) -> bool:
+    """Whether an expression is built from the deals (``Game.objects.filter(...)``,
+    ``table.games``) or from a variable that holds them (``names``)."""
+    root, receiver = _chain(node)
+    return root in names or bool(receiver & DEAL_NAMES)
+
+
+def _deal_variables(tree: ast.AST) -> set[str]:
+    """The names a module binds to the deals, besides :data:`DEAL_NAMES`: a queryset kept
+    in a variable (``updated = model.objects.filter(pk=pk, version=v)``, then
+    ``updated.update(**values)``, as the table's correction once wrote it) is the deals too."""
+    names = DEAL_NAMES | DEAL_VARIABLES
+    while True:
+        bound = {
+            target.id
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Assign | ast.AnnAssign)
+            and node.value is not None
+            and _about_deals(node.value, names)
+            for target in (node.targets if isinstance(node, ast.Assign) else [node.target])
+            if isinstance(target, ast.Name)
+        }
+        if bound <= names:
+            return names
+        names = names | bound
+
+
 def valuing_outside(source: str) -> list[str]:
     """Where ``source`` values a deal or writes its derived fields itself ("line 12: ...")."""
     found = []
     tree = ast.parse(source)
+    deal_names = _deal_variables(tree)
     for node in ast.walk(tree):
         if (
             isinstance(node, ast.ImportFrom)
@@ -71,7 +99,7 @@ def valuing_outside(source: str) -> list[str]:
             continue
         name, (root, receiver) = node.func.attr, _chain(node.func.value)
         keywords = {k.arg for k in node.keywords}
-        about_deals = root in DEAL_NAMES | DEAL_VARIABLES or bool(receiver & DEAL_NAMES)
+        about_deals = root in deal_names or bool(receiver & DEAL_NAMES)
         if name == "apply_rules":
             found.append(f"line {node.lineno}: values a deal itself (apply_rules)")
         elif name == "evaluate" and "rules" in {root, *receiver}:
@@ -121,6 +149,9 @@ def test_the_one_place_is_where_the_test_says():
         "anything.filter(pk=1).update(won=True)",
         "Game.objects.filter(pk=1).update(voided=True)",
         "table.games.filter(number=2).update(**values)",
+        # A queryset of deals kept in a variable first (the table's correction once did).
+        "updated = model.objects.filter(pk=1, version=2)\nupdated.update(**values, version=3)",
+        "stale: QuerySet = table.control_entries.all()\nrows = stale.filter(number=4)\nrows.update(bid=18)",
     ],
 )
 def test_the_scan_sees_each_way_around(source):
@@ -137,6 +168,7 @@ def test_the_scan_sees_each_way_around(source):
         "Game.objects.filter(pk=1).update(entered_by='desk')",
         "totals.update(points)",
         "rows.model.objects.bulk_create(copies)",
+        "stored = Game.objects.get(pk=1)\nseries = Series.objects.filter(pk=1)\nseries.update(status='running')",
     ],
 )
 def test_the_scan_leaves_other_writes_alone(source):

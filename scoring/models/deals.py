@@ -288,7 +288,7 @@ class Game(ScoresheetLine):
             ),
         ]
         # Covers the GROUP BY (table, declarer seat) that checks the seat totals
-        # (standings.seat_totals_differ): answered from the index alone.
+        # (standings.places.seat_totals_differ): answered from the index alone.
         indexes = [
             models.Index(fields=["table", "declarer_seat", "score", "won", "lost"], name="game_seat_totals"),
         ]

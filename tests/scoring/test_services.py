@@ -113,6 +113,20 @@ def test_rewriting_values_the_deal_and_refuses_a_stale_version():
     assert (game.score, game.lost, game.version, game.entered_by) == (-96, True, 2, "desk")
 
 
+def test_rewriting_stores_the_irregularity_the_engine_valued_the_deal_with():
+    """A game's irregularity (4.1.4) is valued, so a rewrite stores it with the score: a
+    deal read from a tournament file with one, then corrected at the table to passed out,
+    keeps no irregularity beside its passed-out line."""
+    table = factories.table_of(3)
+    # 4.1.4: the declarer's irregularity, the opponents win; the grand's 48 lost: -2 x 48 = -96 (5.3.4).
+    game = services.save_deal(Game(table=table, irregularity="declarer", **grand_with_one()))
+    assert stored(game) == (48, -96, False, True, False, 2)
+    game.passed_out = True
+    assert services.rewrite_deal(game, version=1, entered_by="desk") is True
+    game = Game.objects.get(pk=game.pk)
+    assert (game.passed_out, game.score, game.irregularity) == (True, 0, "")
+
+
 def test_a_deal_is_stored_once_per_table_and_number_whatever_writes_it():
     table = factories.table_of(3)
     services.save_deal(Game(table=table, number=1, passed_out=True))
