@@ -46,6 +46,7 @@ HEAVY = {
 SLOW = {
     "tests/scoring/test_migrations.py",
     "tests/leagues/test_migrations.py",
+    "tests/signoff/test_migrations.py",
     "tests/office/test_bench_command.py",
     "tests/office/test_loadtest_command.py",
     "tests/office/test_league_bench.py",
