@@ -101,10 +101,11 @@ ifeq ($(DATABASE_AGNOSTIC),1)
 	$(MAKE) --no-print-directory docs
 endif
 
-## A developer's quick check (about 3 minutes on a 2-core machine, no browser): lint, the
+## A developer's quick check (under 3 minutes on a 2-core machine, no browser): lint, the
 ## engine's tests without the exhaustive grid, and the office's tests on SQLite without the
-## browser tests and the big parametrisations (access matrix, widget parity: marker heavy,
-## tests/conftest.py). `make test` runs everything; CI runs `make test`.
+## browser tests, the big parametrisations (marker heavy) and the long end-to-end checks
+## (marker slow; both by name in tests/conftest.py), the fuzz tests' first 8 examples.
+## `make test` runs everything; CI runs `make test`.
 FAST_WORKERS ?= 2
 FAST := -m "not browser and not slow and not heavy"
 # The Skatordnung tests/referees/test_paragraphs.py checks against (../shared or ../../shared).
@@ -115,7 +116,7 @@ test-fast: $(STAMP)
 	$(BIN)/python -m pytest $(NO_DJANGO) -n $(FAST_WORKERS) $(FAST) -q -p no:cacheprovider skat/tests
 	$(BIN)/python manage.py compiletranslations
 	$(if $(FAST_REFERENCE),,@echo "test-fast: no shared/reference beside the checkout: the paragraph list is not checked against the Skatordnung (SKAT_NO_REFERENCE=1; make test fails without it)")
-	DATABASE_URL= FUZZ_EXAMPLES=15 $(if $(FAST_REFERENCE),,SKAT_NO_REFERENCE=1) $(BIN)/python -m pytest -n $(FAST_WORKERS) $(FAST) -q --durations=10 -p no:cacheprovider tests $(PYTEST_ARGS)
+	DATABASE_URL= FUZZ_EXAMPLES=8 $(if $(FAST_REFERENCE),,SKAT_NO_REFERENCE=1) $(BIN)/python -m pytest -n $(FAST_WORKERS) $(FAST) -q --durations=10 -p no:cacheprovider tests $(PYTEST_ARGS)
 
 ## Mutation testing of the engine (mutmut; its settings in pyproject.toml [tool.mutmut]):
 ## every mutant of skat/ against skat/tests, then the survivors. Passes only when none
