@@ -30,8 +30,8 @@ admin.site.login_form = ThrottledAdminAuthenticationForm
 
 
 def moved_admin(request: HttpRequest, app: str, model: str, rest: str) -> HttpResponsePermanentRedirect:
-    """The sign-off's records moved from the referees app to scoring, then to signoff: old
-    admin bookmarks (``/admin/referees/signoff/``, ``/admin/scoring/listsaccepted/``) follow."""
+    """Admin bookmarks of the sign-off's records made by earlier releases
+    (``/admin/referees/signoff/``, ``/admin/scoring/listsaccepted/``) lead to signoff's."""
     query = f"?{request.META['QUERY_STRING']}" if request.META.get("QUERY_STRING") else ""
     return HttpResponsePermanentRedirect(f"/admin/signoff/{model}/{rest}{query}")
 

@@ -1,10 +1,9 @@
 """The sheet's sign-off (5.5.3): the players' confirmations, wrong PINs, the final sign-off,
 a referee's decision that the sheet stands over the second list.
 
-They live beside their logic (signoff.confirm, signoff.pins). They were the referees
-app's first, then scoring's; their tables keep the names they had (``db_table``), so
-neither move changed a row (migrations referees/0002 and scoring/0006, then scoring/0014
-and signoff/0001).
+They live beside their logic (signoff.confirm, signoff.pins), on tables named
+``referees_*`` and ``scoring_listsaccepted`` (``db_table``): databases made by any release
+keep their rows (migrations signoff/0001 and scoring/0014 change Django's state only).
 """
 
 from __future__ import annotations

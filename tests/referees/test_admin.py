@@ -61,7 +61,7 @@ def test_the_service_refuses_a_seat_the_table_does_not_have():
 
 
 def test_the_sign_offs_old_admin_addresses_lead_to_its_new_one(admin_client):
-    """SignOff moved from referees to scoring, then to signoff; an old bookmark still arrives."""
+    """An admin bookmark of a sign-off made by an earlier release (under referees or scoring) still arrives."""
     response = admin_client.get("/admin/referees/signoff/5/change/?_changelist_filters=on_paper")
     assert response.status_code == 301
     assert response["Location"] == "/admin/signoff/signoff/5/change/?_changelist_filters=on_paper"
