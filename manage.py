@@ -15,9 +15,9 @@ def main() -> None:
 
         print(f"skat-office {__version__} (Django {django.get_version()})")
         return
-    from django.core.management import execute_from_command_line
+    from office.cli import execute
 
-    execute_from_command_line(argv)
+    execute(argv)
 
 
 if __name__ == "__main__":

@@ -49,9 +49,23 @@ def main(args: list[str] | None = None) -> None:
 
         print(f"skat-office {__version__} (Django {django.get_version()})")
         return
+    execute(argv)
+
+
+def execute(argv: list[str]) -> None:
+    """Run the management command ``argv``; settings the office cannot start with (a
+    database address that cannot be read, a refused secret key) end it with their message
+    alone: they name the variable and the rule, and a traceback would only hide that."""
+    from django.conf import settings
+    from django.core.exceptions import ImproperlyConfigured
     from django.core.management import execute_from_command_line
 
-    execute_from_command_line(argv)
+    try:
+        execute_from_command_line(argv)
+    except ImproperlyConfigured as error:
+        if settings.configured:  # loaded fine: a fault of the code, shown with its traceback
+            raise
+        sys.exit(f"ImproperlyConfigured: {error}")
 
 
 if __name__ == "__main__":  # pragma: no cover - python -m office.cli

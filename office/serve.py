@@ -14,7 +14,6 @@ spectator admission (config.admission) it keeps the entries' targets at three ti
 from __future__ import annotations
 
 import errno
-import io
 import logging
 import os
 import select
@@ -23,22 +22,36 @@ import socket
 import sys
 import threading
 
-import segno
 from django.conf import settings
-from django.core.management import call_command
-from django.utils import translation
 
 from config import hall
-from office import workers
+from core.addresses import is_loopback
+from office import cores, workers
 
 logger = logging.getLogger("office.serve")
 
 
-def hall_url(port: int) -> tuple[str, hall.HallAddress | None]:
-    """The office's address: ``OFFICE_URL`` as set (and None), or the detected one."""
+#: ``--bind`` values that listen on every interface: the hall address is then detected.
+EVERY_INTERFACE = ("", "0.0.0.0", "::", "[::]")
+
+
+def hall_url(port: int, bind: str = "0.0.0.0") -> tuple[str, hall.HallAddress | None]:
+    """The office's address: ``OFFICE_URL`` as set (and None); else the address it listens on.
+
+    Bound to every interface (``--bind 0.0.0.0``) the hall address is detected; bound to
+    loopback (``--bind 127.0.0.1``) the office opens on this computer only, and says so
+    (its address is loopback, and None); bound to one address, that address, with the
+    interface that has it (None for a name or an address no interface lists)."""
     configured = os.environ.get("OFFICE_URL", "").strip().rstrip("/")
     if configured:
         return configured, None
+    bind = bind.strip()
+    if is_loopback(bind):
+        return hall.office_url(hall.LOOPBACK if bind.lower().startswith("localhost") else bind.strip("[]"), port), None
+    if bind not in EVERY_INTERFACE:
+        host = bind.strip("[]")
+        name = next((found.name for found in hall.interfaces() if found.address == host), None)
+        return hall.office_url(host, port), hall.HallAddress(host, name) if name else None
     found = hall.detect()
     return hall.office_url(found.host, port), found
 
@@ -56,7 +69,7 @@ DEFAULT_THREADS = 5
 
 def default_workers() -> int:
     """gunicorn's processes in the load test's comparison: one per core, two to four."""
-    return max(2, min(4, os.cpu_count() or 1))
+    return max(2, min(4, cores.usable()))
 
 
 def gunicorn_argv(bind: str, port: int, workers: int, threads: int) -> list[str]:
@@ -83,6 +96,14 @@ def gunicorn_argv(bind: str, port: int, workers: int, threads: int) -> list[str]
     ]
 
 
+def _another_port(port: int) -> str:
+    """How to ask for ``port`` the way the office was started: ``make run`` takes no
+    ``--port`` (its recipe runs under make, which exports MAKELEVEL), but ``PORT=``."""
+    if os.environ.get("MAKELEVEL"):
+        return f"make run PORT={port}"
+    return f"--port {port}"
+
+
 def port_problem(bind: str, port: int) -> str | None:
     """One line saying what to do when ``bind:port`` cannot be listened on, or None."""
     if not 0 < port < 65536:
@@ -100,7 +121,7 @@ def port_problem(bind: str, port: int) -> str | None:
         if error.errno in (errno.EADDRINUSE, getattr(errno, "WSAEADDRINUSE", -1)):
             return (
                 f"Port {port} is in use on {bind} (another office or program listens there): "
-                f"stop it, or start with another port, e.g. --port {port + 1 if port < 65535 else 8000}."
+                f"stop it, or start with another port, e.g. {_another_port(port + 1 if port < 65535 else 8000)}."
             )
         if error.errno in (errno.EACCES, getattr(errno, "WSAEACCES", -1)):
             return (
@@ -120,8 +141,11 @@ def use_office_url(office_url: str, port: int) -> None:
 
 
 def collect_static() -> None:
-    """The static files for whitenoise, with the hashed names DEBUG off serves (into the data directory)."""
-    call_command("collectstatic", interactive=False, verbosity=0)
+    """The static files for whitenoise, with the hashed names DEBUG off serves (into the data
+    directory): collected once per version of the code, durably (config.staticfiles)."""
+    from config import staticfiles
+
+    staticfiles.collect()
 
 
 #: The connections one serving process holds open at once (``SERVE_CONNECTION_LIMIT``).
@@ -139,7 +163,8 @@ def connection_limit() -> int:
     when it is a whole number of at least 10 (below 500 on Windows), else :data:`CONNECTION_LIMIT`."""
     value = os.environ.get("SERVE_CONNECTION_LIMIT", "").strip()
     ceiling = 10_000 if hasattr(select, "poll") else CONNECTION_LIMIT
-    if value.isdigit() and int(value) >= 10:
+    # ASCII digits: "²" passes isdigit() but int() refuses it, a traceback at the start.
+    if value.isascii() and value.isdigit() and len(value) <= 9 and int(value) >= 10:
         return min(int(value), ceiling)
     if value:
         logger.warning(
@@ -253,19 +278,3 @@ def serve_forever(server, children: workers.Children | None = None) -> None:
 
 def _interrupt(signum, frame) -> None:
     raise KeyboardInterrupt
-
-
-def terminal_qr(url: str) -> str:
-    """``url`` as a QR code drawn with characters, for a phone to scan off the screen."""
-    drawing = io.StringIO()
-    segno.make(url, error="m").terminal(out=drawing, compact=True)
-    return drawing.getvalue()
-
-
-def terminal_language() -> str:
-    """The terminal's language (``LANG=de_DE.UTF-8``: German), else English."""
-    locale = os.environ.get("LC_ALL") or os.environ.get("LC_MESSAGES") or os.environ.get("LANG") or ""
-    try:
-        return translation.get_supported_language_variant(translation.to_language(locale.split(".")[0]))
-    except LookupError:
-        return "en"

@@ -27,8 +27,11 @@ def test_manage_py_version_names_the_office_and_django():
     assert done.stdout.decode().startswith(f"skat-office {__version__} (Django 5.")
 
 
-def test_the_distribution_takes_its_version_from_the_engine():
-    assert 'version = { attr = "skat.__version__" }' in (ROOT / "pyproject.toml").read_text()
+def test_the_distribution_takes_its_version_from_git_through_the_build():
+    """setup.py numbers the commits (tests/test_setup.py) and writes skat/_version.py, which git ignores."""
+    assert 'dynamic = ["version"]' in (ROOT / "pyproject.toml").read_text()
+    assert "setup(version=version()," in (ROOT / "setup.py").read_text()
+    assert "skat/_version.py" in (ROOT / ".gitignore").read_text().splitlines()
     assert (ROOT / "LICENSE").read_text().startswith("GNU AFFERO GENERAL PUBLIC LICENSE")
     assert (
         f"## [{__version__}]" in (ROOT / "CHANGELOG.md").read_text()

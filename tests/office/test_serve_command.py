@@ -41,6 +41,7 @@ def started(monkeypatch, settings, tmp_path):
     """Runs the command; returns what the server would have been started with, and the settings it serves."""
     settings.SECRET_KEY_FILE = tmp_path / "db.sqlite3.secret-key"
     settings.DATA_DIR = tmp_path
+    settings.SECRET_KEY = settings.SECRET_KEY  # serve puts the key file's in force: restored after the test
     for name in ("OFFICE_URL", "SECRET_KEY", "SECURE", "PORT", "HOST", "LANG", "LC_ALL", "LC_MESSAGES"):
         monkeypatch.delenv(name, raising=False)
     calls = {}
@@ -92,7 +93,7 @@ def test_the_first_start_prepares_the_hall_and_serves_the_network_in_its_own_pro
 
 
 def test_more_processes_serve_on_the_same_socket_one_per_core_by_default(started, monkeypatch):
-    monkeypatch.setattr(workers.os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(workers.cores, "usable", lambda: 2)
     assert started("--port", "8123")["children"] == (
         "0.0.0.0:8123",
         1,
@@ -100,7 +101,7 @@ def test_more_processes_serve_on_the_same_socket_one_per_core_by_default(started
         "http://192.168.1.20:8123",
         8123,
     )
-    monkeypatch.setattr(workers.os, "cpu_count", lambda: 12)
+    monkeypatch.setattr(workers.cores, "usable", lambda: 12)
     assert started()["children"][1] == 3  # four at most: the director's browser needs a core too
     assert started("--processes", "1", "--threads", "4")["children"][1:3] == (0, 4)
     monkeypatch.setenv("SERVE_PROCESSES", "2")  # the environment's choice, as PORT and HOST
@@ -163,9 +164,6 @@ def test_without_a_network_it_says_phones_cannot_reach_it(started, monkeypatch):
 def test_the_terminal_speaks_german_when_its_language_is(started, monkeypatch):
     monkeypatch.setenv("LANG", "de_DE.UTF-8")
     assert "Handys im Saal öffnen" in started()["out"]
-    assert serve.terminal_language() == "de"
-    monkeypatch.setenv("LANG", "C")
-    assert serve.terminal_language() == "en"
 
 
 def test_at_a_terminal_the_director_types_the_password_twice(monkeypatch):
@@ -193,7 +191,6 @@ def test_the_server_pieces():
     assert serve.default_workers() in (2, 3, 4)
     argv = serve.gunicorn_argv("0.0.0.0", 8000, 2, 4)
     assert argv[argv.index("--worker-class") + 1] == "gthread"
-    assert serve.terminal_qr("http://192.168.1.20:8000/").count("\n") > 10
 
 
 def test_make_run_serves_the_network_on_the_chosen_port_and_make_dev_stays_on_loopback():
@@ -209,8 +206,9 @@ def test_make_run_serves_the_network_on_the_chosen_port_and_make_dev_stays_on_lo
     assert "DEBUG=1 OFFICE_URL=http://127.0.0.1:9123 .venv/bin/python manage.py runserver 127.0.0.1:9123" in dev
 
 
-def test_a_port_in_use_is_refused_with_what_to_do(settings, tmp_path):
+def test_a_port_in_use_is_refused_with_what_to_do(settings, tmp_path, monkeypatch):
     settings.DATA_DIR = tmp_path
+    monkeypatch.delenv("MAKELEVEL", raising=False)
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
@@ -218,6 +216,18 @@ def test_a_port_in_use_is_refused_with_what_to_do(settings, tmp_path):
         with pytest.raises(CommandError, match=rf"Port {port} is in use on 127.0.0.1 .*--port {port + 1}"):
             call_command("serve", "--no-input", "--bind", "127.0.0.1", "--port", str(port), stdout=io.StringIO())
     assert not Tournament.objects.exists()  # refused before anything was prepared
+
+
+def test_a_port_in_use_under_make_run_says_make_run_port(monkeypatch):
+    """``make run`` takes no ``--port``: started by make (MAKELEVEL), the hint is its PORT=."""
+    monkeypatch.setenv("MAKELEVEL", "1")
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        problem = serve.port_problem("127.0.0.1", port)
+    assert problem.endswith(f"start with another port, e.g. make run PORT={port + 1}.")
+    assert "--port" not in problem
 
 
 def test_a_data_directory_that_cannot_be_written_is_refused(settings, tmp_path):
@@ -240,7 +250,8 @@ def test_the_entry_point_says_one_line_and_no_traceback(tmp_path):
     """`manage.py serve` (as skat-office serve) with a data directory that cannot be made, and a port in use."""
     root = Path(__file__).resolve().parents[2]
     (tmp_path / "a-file").write_text("")
-    env = {k: v for k, v in os.environ.items() if k not in ("DJANGO_SETTINGS_MODULE", "DATABASE_URL", "DEBUG")}
+    unset = ("DJANGO_SETTINGS_MODULE", "DATABASE_URL", "DEBUG", "MAKELEVEL")
+    env = {k: v for k, v in os.environ.items() if k not in unset}
     bad = subprocess.run(
         [sys.executable, "manage.py", "serve", "--data-dir", str(tmp_path / "a-file" / "data")],
         cwd=root,
@@ -374,11 +385,11 @@ def test_a_process_holds_500_connections_unless_the_environment_says_otherwise(m
     assert serve.connection_limit() == 500
     monkeypatch.setenv("SERVE_CONNECTION_LIMIT", "200")
     assert serve.connection_limit() == 200
-    for unusable in ("3", "many", "-1"):
+    for unusable in ("3", "many", "-1", "²", "9" * 5000):
         monkeypatch.setenv("SERVE_CONNECTION_LIMIT", unusable)
         caplog.clear()
         assert serve.connection_limit() == 500
-        assert f"SERVE_CONNECTION_LIMIT={unusable!r} is not a whole number of at least 10" in caplog.text
+        assert f"SERVE_CONNECTION_LIMIT={unusable[:40]!r} is not a whole number of at least 10" in caplog.text
     monkeypatch.setattr(serve.select, "poll", None, raising=False)
     monkeypatch.delattr(serve.select, "poll")
     monkeypatch.setenv("SERVE_CONNECTION_LIMIT", "4000")

@@ -6,7 +6,8 @@ generated once in the data directory) listening on the laptop's network (``--bin
 migrated the database, created the director's login on the first start
 (office.director) and loaded the demo into an empty database (not with ``--no-demo``:
 a league server). It prints the address phones use and its QR code; Ctrl-C stops it.
-A data directory that cannot be written or a port in use stop it with one line.
+A data directory that cannot be written, a port in use, another office on the same data
+folder, a damaged database or one that may lose confirmed deals stop it with one line (office.start).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import django
 from django.conf import settings
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
@@ -27,26 +29,37 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from config import datadir, hall
-from core.addresses import url_is_loopback
-from office import serve, workers
+from core.addresses import is_loopback, url_is_loopback
+from core.datalock import DataLock
+from office import serve, start, terminal, upgrades, workers
 from office.demo import create_demo
-from office.director import DIRECTOR, DirectorLogin, ensure_director, password_message
+from office.director import DIRECTOR, ensure_director, password_message
+from skat import __version__
 from tournaments.models import Tournament
 
 
 class Command(BaseCommand):
+    #: The data folder's lock while this command prepares and serves (office.start.hold).
+    lock: DataLock | None = None
     help = (
         "Serve the office to the hall: waitress in this process (and --processes - 1 more) on the laptop's "
         "network, DEBUG off, the data in "
         "the data directory, the demo in an empty database (--no-demo: none, for a league server)."
     )
 
+    def get_version(self) -> str:
+        """``serve --version``: the office's version, not Django's alone."""
+        return f"skat-office {__version__} (Django {django.get_version()})"
+
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--bind", default=os.environ.get("HOST") or "0.0.0.0", help="address to listen on")
         # A string default is read by ``type`` as if typed: PORT=abc is "invalid int value", not a traceback.
         parser.add_argument("--port", type=int, default=os.environ.get("PORT") or 8000)
         parser.add_argument(
-            "--threads", type=int, default=serve.DEFAULT_THREADS, help="threads serving requests (default 8)"
+            "--threads",
+            type=int,
+            default=serve.DEFAULT_THREADS,
+            help=f"threads serving requests in each process (default {serve.DEFAULT_THREADS})",
         )
         parser.add_argument(
             "--processes",
@@ -71,15 +84,18 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         # Before any German text is looked up: a catalogue missing now would stay missing in this process.
         call_command("compiletranslations", verbosity=0, stdout=io.StringIO())
-        with translation.override(serve.terminal_language()):
+        with translation.override(terminal.language()):
             try:
                 self.prepare_and_serve(options)
             except KeyboardInterrupt:
                 # Ctrl-C before the office served (a migration, the demo, the password
                 # prompt): each of those is one transaction or writes nothing, so nothing
                 # is half done; said as a stop is said, not with a traceback.
-                self.stdout.write("")
-                self.stdout.write(_("The office has stopped."))
+                self.say("")
+                self.say(_("The office has stopped."))
+            finally:
+                if self.lock is not None:  # the data folder is free for the next office or a restore
+                    self.lock.release()
 
     def prepare_and_serve(self, options: dict[str, Any]) -> None:
         if settings.DEBUG:
@@ -100,17 +116,26 @@ class Command(BaseCommand):
                 f"--processes must be from 1 to {workers.MAX_PROCESSES}, "
                 f"e.g. --processes {workers.default_processes()}."
             )
-        office_url, detected = serve.hall_url(port)
+        self.lock = start.hold(Path(settings.DATA_DIR))  # one office per data folder, until it stops
+        start.check_database()  # damaged, or may lose commits: one line, before anything is migrated
+        office_url, detected = serve.hall_url(port, bind)
         serve.use_office_url(office_url, port)
         if not os.environ.get("SECRET_KEY", "").strip():
             # Generated already when the settings loaded (config.datadir.prepare); made private here.
-            hall.ensure_secret_key(settings.SECRET_KEY_FILE)
-        call_command("migrate", interactive=False, verbosity=0)
+            for line in start.secret_key():
+                self.say(line, error=True)
+        if problem := upgrades.refusal(Path(settings.DATA_DIR)):
+            raise CommandError(problem)
+        with start.damage_told():  # a damaged file that migrate trips on: the same one line
+            upgrades.migrate(Path(settings.DATA_DIR))
         ask = self.ask_password if options["interactive"] and sys.stdin.isatty() else None
         login = ensure_director(ask)
+        # First, before anything that could fail: a generated password is shown only now.
+        self.say(password_message(login))
+        self.stdout.flush()
         if not options["no_demo"] and not Tournament.objects.exists():
             create_demo(login.user if login.user.is_superuser else None)
-            self.stdout.write(_("The demo tournament is loaded (the database was empty)."))
+            self.say(_("The demo tournament is loaded (the database was empty)."))
         serve.collect_static()
         try:
             sock = workers.listening_socket(bind, port)
@@ -120,11 +145,11 @@ class Command(BaseCommand):
         children = workers.Children(
             sock, options["processes"] - 1, serve.child_main, options["threads"], office_url, port
         )
-        self.banner(office_url, detected, login)
-        self.stdout.write(_("Data directory: %(path)s") % {"path": settings.DATA_DIR})
+        self.banner(office_url, detected, bind, port)
+        self.say(_("Data directory: %(path)s") % {"path": settings.DATA_DIR})
         self.stdout.flush()
         serve.serve_forever(server, children)
-        self.stdout.write(_("The office has stopped."))
+        self.say(_("The office has stopped."))
 
     def ask_password(self, user) -> str:
         """The director's chosen password, typed twice; empty: generate one."""
@@ -144,24 +169,42 @@ class Command(BaseCommand):
                 continue
             return first
 
-    def banner(self, office_url: str, detected, login: DirectorLogin) -> None:
-        write = self.stdout.write
-        write("")
-        write(_("Phones in the hall open: %(url)s/") % {"url": office_url})
-        write(_("(the table cards' QR codes carry this address; scan this one to try it)"))
-        write(serve.terminal_qr(office_url + "/"), ending="")
-        if url_is_loopback(office_url):
-            self.stderr.write(
+    def say(self, text: str, ending: str = "\n", error: bool = False) -> None:
+        """A line to the terminal that no console or file encoding can turn into a failed start (office.terminal)."""
+        terminal.write(self.stderr if error else self.stdout, text, ending)
+
+    def banner(self, office_url: str, detected, bind: str, port: int) -> None:
+        say = self.say
+        say("")
+        say(_("Phones in the hall open: %(url)s/") % {"url": office_url})
+        if terminal.can_draw_qr(terminal.stream_encoding(self.stdout)):
+            say(_("(the table cards' QR codes carry this address; scan this one to try it)"))
+            say(terminal.terminal_qr(office_url + "/"), ending="")
+        else:
+            say(_("(the table cards' QR codes carry this address; this output cannot draw one: see the dashboard)"))
+        if url_is_loopback(office_url) and is_loopback(bind):
+            lan = hall.detect()
+            phones = hall.office_url(lan.host, port) + "/" if not lan.loopback else _("the hall's Wi-Fi address")
+            say(
+                _(
+                    "Listening on %(bind)s: the office opens on this computer only. For phones, start it "
+                    "with --bind 0.0.0.0; they would open %(phones)s"
+                )
+                % {"bind": bind, "phones": phones},
+                error=True,
+            )
+        elif url_is_loopback(office_url):
+            say(
                 _(
                     "No network found: %(url)s opens on this computer only. Join the hall's Wi-Fi and start "
                     "again, or set OFFICE_URL to the address phones reach, before printing table cards."
                 )
-                % {"url": office_url}
+                % {"url": office_url},
+                error=True,
             )
         elif detected is not None:
-            write(
+            say(
                 _("(found on the network interface %(name)s; set OFFICE_URL to use another)")
                 % {"name": detected.interface}
             )
-        write(password_message(login))
-        write(_("Stop the office with Ctrl-C."))
+        say(_("Stop the office with Ctrl-C."))
