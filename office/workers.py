@@ -29,6 +29,8 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 
+from office import cores
+
 logger = logging.getLogger(__name__)
 
 #: How long the first process waits for the others to stop before it kills them.
@@ -45,8 +47,9 @@ MAX_PROCESSES = 16
 
 
 def default_processes() -> int:
-    """One process per core, at least one and at most four: the laptop's director needs a core too on big laptops."""
-    return max(1, min(4, os.cpu_count() or 1))
+    """One process per core this office may use (office.cores: a container's CPU limit
+    counts), at least one and at most four: the laptop's director needs a core too on big laptops."""
+    return max(1, min(4, cores.usable()))
 
 
 def listening_socket(bind: str, port: int, backlog: int = 2048) -> socket.socket:
