@@ -16,9 +16,8 @@ database (mode 0600, ignored by git) and read by every later start and every wor
 from __future__ import annotations
 
 import ipaddress
-import os
 import secrets
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
@@ -27,6 +26,7 @@ from urllib.parse import urlsplit
 import ifaddr
 
 from core.addresses import is_loopback
+from core.files import write_atomic
 
 LOOPBACK = "127.0.0.1"
 #: Interface name prefixes (Linux, BSD, macOS; case as the system spells them) that are
@@ -169,27 +169,67 @@ def key_file_beside(database: dict, base_dir: Path) -> Path:
 
 
 def read_secret_key(path: Path) -> str:
+    """The key in ``path``; "" when there is none, or when the file is empty or damaged
+    (not text, or control characters such as the zeros a power cut can leave)."""
     try:
-        return path.read_text(encoding="utf-8").strip()
+        data = path.read_bytes()
     except (FileNotFoundError, NotADirectoryError):
         return ""
+    try:
+        key = data.decode("utf-8").strip()
+    except UnicodeDecodeError:
+        return ""
+    return key if key.isprintable() else ""
 
 
-def ensure_secret_key(path: Path) -> str:
-    """The key in ``path``, generated and written there (mode 0600) the first time.
+#: The key files this process found empty or damaged and filled with a new key: ``serve``
+#: says so in one line (printed PINs and player links changed), never silently.
+replaced: list[Path] = []
 
-    A key readable by others is made private again; an empty file gets a new key.
+
+def ensure_secret_key(path: Path, *, replace: bool = True) -> str:
+    """The key in ``path``, generated and written there (mode 0600, durably:
+    core.files.write_atomic) the first time.
+
+    A key readable by others is made private again. An empty or damaged file gets a new
+    key, and ``path`` is noted in :data:`replaced`; with ``replace`` False (the settings,
+    before ``serve`` holds the data folder's lock) it is left as it is and a key for this
+    process only is returned: a second office, refused by the lock, never replaces the
+    key of the one that serves.
     """
     key = read_secret_key(path)
     if key:
         if path.stat().st_mode & 0o077:
             path.chmod(0o600)
         return key
+    if path.exists():
+        if not replace:
+            return secrets.token_urlsafe(50)
+        if path not in replaced:
+            replaced.append(path)
     key = secrets.token_urlsafe(50)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(f".{path.name}.{os.getpid()}")
-    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
-        handle.write(key + "\n")
-    os.replace(temporary, path)
+    write_atomic(path, key + "\n", private=True)
     return key
+
+
+def replaced_key_message(path: Path) -> str:
+    """The one line ``serve`` says when the key file was empty or damaged and a new key was made."""
+    from django.utils.translation import gettext as _
+
+    return _(
+        "The secret key file %(path)s was empty or damaged: a new key was made, so the printed PINs and "
+        "player links have changed (print them again). Restoring a backup brings the old key back."
+    ) % {"path": path}
+
+
+def port_from(environ: dict[str, str] | Mapping[str, str]) -> int:
+    """The port the office serves on: ``PORT``, a whole number from 1 to 65535 (8000 unset).
+
+    Read when the settings load, before any command: a port that is none ("abc", "²")
+    stops the start in one line naming the variable, not with int()'s traceback."""
+    from django.core.exceptions import ImproperlyConfigured
+
+    value = (environ.get("PORT") or "").strip() or "8000"
+    if not (value.isascii() and value.isdigit() and len(value) <= 5 and 1 <= int(value) <= 65535):
+        raise ImproperlyConfigured(f"PORT must be a port number from 1 to 65535, not {value[:20]!r}.")
+    return int(value)

@@ -1,7 +1,8 @@
 """``/healthz``: is this office able to serve? For a league server's monitor, a container's
 health check or a load balancer.
 
-One query (``SELECT 1``) and one round-trip through the cache (the standings' pages live
+One query (the database's durability settings, core.durability: ``PRAGMA synchronous``
+or PostgreSQL's ``synchronous_commit`` and ``fsync``) and one round-trip through the cache (the standings' pages live
 there), nothing else: no session is read or saved and no cookie is set, so a probe every
 few seconds costs nothing and leaves nothing behind. 200 with ``{"status": "ok", ...}``,
 or 503 naming the part that failed.
@@ -18,18 +19,26 @@ from django.http import HttpRequest, JsonResponse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
+from core import durability
+
 logger = logging.getLogger("config.health")
 CACHE_KEY = "office:healthz"
 
 
 def _database() -> str:
+    """ "ok"; "failed" when the database does not answer; "not durable" when its settings may
+    lose a confirmed deal in a power cut (core.durability: the same one query answers both)."""
+    sql = durability.query(connection.vendor)
     try:
         with connection.cursor() as cursor:
-            cursor.execute("SELECT 1")
-            cursor.fetchone()
+            cursor.execute(sql or "SELECT 1")
+            row = cursor.fetchone()
     except DatabaseError as error:
         logger.warning("Health: the database does not answer: %s", error)
         return "failed"
+    if sql and (problem := durability.problem_of(connection.vendor, row)):
+        logger.warning("Health: %s", problem)
+        return "not durable"
     return "ok"
 
 

@@ -8,7 +8,8 @@ Everything a server needs comes from the environment:
   by default the project folder of a checkout, else the platform's user data folder
   (config.datadir);
 
-- ``DATABASE_URL``: e.g. ``postgres://postgres@127.0.0.1:5432/skat`` (dj-database-url);
+- ``DATABASE_URL``: e.g. ``postgres://postgres@127.0.0.1:5432/skat`` (dj-database-url), the
+  password apart from it in ``DATABASE_PASSWORD`` or ``DATABASE_PASSWORD_FILE`` (config.database);
 - ``SECRET_KEY`` (or ``SECRET_KEY_FILE``: a file holding it; by default the file
   ``manage.py serve`` generates beside the SQLite database), ``DEBUG`` (``0``/``1``),
   ``ALLOWED_HOSTS`` (comma-separated), ``CSRF_TRUSTED_ORIGINS`` (comma-separated),
@@ -27,11 +28,10 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
-from config import datadir, hall
+from config import database, datadir, environment, hall
 
 #: The code (the apps' packages).
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -90,12 +90,13 @@ INSTALLED_APPS = [
     "leagues.office",
     "rehearsal",
     "office",
+    "perf.quota",
     "perf",
+    "perf.powercut",
 ]
 
 MIDDLEWARE = [
-    # One line per request (time, client, method, path, status, ms) when ACCESS_LOG is on.
-    "config.access.AccessLog",
+    "config.access.AccessLog",  # one line per request (time, client, method, path, status, ms) if ACCESS_LOG
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -108,6 +109,7 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "tablelink.links.CapabilityURLHeaders",
     "config.headers.SecurityHeaders",
+    "config.diskfull.DiskFull",  # a full disk: 507 and one sentence, not "Something went wrong"
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -131,47 +133,14 @@ TEMPLATES = [
 
 WSGI_APPLICATION = "config.wsgi.application"
 
-# SQLite by default: one laptop serves the hall. WAL mode and a busy timeout let the
-# scorekeepers' writes queue instead of failing with "database is locked";
-# IMMEDIATE transactions take the write lock up front so two writers never deadlock.
-DATABASES = {
-    # An empty DATABASE_URL (``DATABASE_URL= make test``) is the default, not a crash.
-    "default": dj_database_url.parse(
-        os.environ.get("DATABASE_URL") or f"sqlite:///{DATA_DIR / 'db.sqlite3'}",
-        conn_max_age=int(os.environ.get("CONN_MAX_AGE", "60")),
-        conn_health_checks=True,
-    )
-}
-if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    # Serving (DEBUG off), each thread keeps its connection (CONN_MAX_AGE above, as on
-    # PostgreSQL): opening one per request, with the PRAGMAs below, was 7% of the serving
-    # processes' time at three times the hall (a sampling profile, docs: Benchmarks).
-    # In development and the tests (DEBUG on) a connection per request, as before: kept
-    # ones broke the test suite's databases between tests (permissions and content types
-    # flushed under a kept connection; the cause is not understood yet).
-    if DEBUG and "CONN_MAX_AGE" not in os.environ:
-        DATABASES["default"]["CONN_MAX_AGE"] = 0
-    DATABASES["default"]["OPTIONS"] = {
-        "transaction_mode": "IMMEDIATE",
-        "timeout": 20,
-        "init_command": (
-            "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON; "
-            # Kept connections keep their page cache and the WAL its size: at most 8 MB a
-            # connection (4 processes x 5 threads: 160 MB), the WAL cut back to 64 MB.
-            "PRAGMA cache_size=-8000; PRAGMA journal_size_limit=67108864;"
-        ),
-    }
-    # Tests use a file too, not Django's shared-cache in-memory database: that one
-    # answers a second writer "table is locked" at once instead of waiting, so two
-    # phones at once (tests/scoring/test_concurrency.py) would not behave as in the hall.
-    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / ".test-db.sqlite3")}
+# SQLite by default (DATABASE_URL, the password apart from it: config.database).
+DATABASES = database.databases(os.environ, DATA_DIR, BASE_DIR, DEBUG)
 
 
 # The public standings and the projector page are computed once per change of the
 # results and kept in files every server process shares (standings.cache): beside
 # the SQLite database, or in CACHE_DIR (``.cache`` in the data directory on PostgreSQL).
-# Entries carry the tournament's results mark in
-# their key, so a stale one is never read; old ones expire or are culled.
+# Entries carry the tournament's results mark in their key (a stale one is never read); old ones expire or are culled.
 def _cache_dir(database: dict) -> Path:
     name = str(database.get("NAME") or "")
     if database.get("ENGINE", "").endswith("sqlite3") and name and name != ":memory:":
@@ -182,10 +151,11 @@ def _cache_dir(database: dict) -> Path:
 CACHE_DIR = Path(os.environ.get("CACHE_DIR") or _cache_dir(DATABASES["default"]))
 CACHES = {
     "default": {
-        "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+        # Django's FileBasedCache, listing its directory to cull once per 64 writes or 10 s
+        # of a process instead of at every write (a fifth of a standings change's cost).
+        "BACKEND": "standings.filecache.RarelyCulledFileCache",
         "LOCATION": str(CACHE_DIR),
         "TIMEOUT": 3 * 60 * 60,
-        # FileBasedCache lists its directory on every write: a thousand files keep that quick.
         "OPTIONS": {"MAX_ENTRIES": 1000},
     }
 }
@@ -193,32 +163,32 @@ CACHES = {
 #: (seconds) at least: in play the results change many times a second, and the pages are
 #: computed once per this time instead of once per change; a page that takes longer makes
 #: it longer (ten times the page's time, standings.cache.lag_seconds).
-STANDINGS_SETTLE_SECONDS = float(os.environ.get("STANDINGS_SETTLE_SECONDS", "5"))
+STANDINGS_SETTLE_SECONDS = environment.amount(os.environ, "STANDINGS_SETTLE_SECONDS", 5)
 #: Entries first under overload (config.admission): at most this many spectator requests
 #: (the public pages under /p/) run at once in a server process; the others get the page
 #: last answered when it is at most BUSY_COPY_SECONDS old, else "busy, again in
 #: BUSY_RETRY_AFTER s" (503 with Retry-After). The table links' entries never wait behind them.
-SPECTATOR_SLOTS = int(os.environ.get("SPECTATOR_SLOTS", "2"))
-BUSY_COPY_SECONDS = float(os.environ.get("BUSY_COPY_SECONDS", "30"))
+SPECTATOR_SLOTS = environment.whole(os.environ, "SPECTATOR_SLOTS", 2)
+BUSY_COPY_SECONDS = environment.amount(os.environ, "BUSY_COPY_SECONDS", 30)
 #: A spectator's page computed at most this long ago is given as it is to the next
 #: spectators, even when a slot is free: the crowd costs one computation per page and
 #: interval, and its standings are at most this much older than the office's.
-SPECTATOR_FRESH_SECONDS = float(os.environ.get("SPECTATOR_FRESH_SECONDS", "5"))
-BUSY_RETRY_AFTER = int(os.environ.get("BUSY_RETRY_AFTER", "5"))
+SPECTATOR_FRESH_SECONDS = environment.amount(os.environ, "SPECTATOR_FRESH_SECONDS", 5)
+BUSY_RETRY_AFTER = environment.whole(os.environ, "BUSY_RETRY_AFTER", 5)
 #: The hall check before play (dashboard.hall, static/js/hall-check.js): a table link's
 #: phone sends HALL_CHECK_PINGS round trips, one every HALL_CHECK_INTERVAL_MS, and counts
 #: one unanswered after HALL_CHECK_TIMEOUT_MS as lost (20 over 10 s: long enough to see a
 #: weak access point, short enough for a helper walking the hall).
-HALL_CHECK_PINGS = int(os.environ.get("HALL_CHECK_PINGS", "20"))
-HALL_CHECK_INTERVAL_MS = int(os.environ.get("HALL_CHECK_INTERVAL_MS", "500"))
-HALL_CHECK_TIMEOUT_MS = int(os.environ.get("HALL_CHECK_TIMEOUT_MS", "3000"))
+HALL_CHECK_PINGS = environment.whole(os.environ, "HALL_CHECK_PINGS", 20)
+HALL_CHECK_INTERVAL_MS = environment.whole(os.environ, "HALL_CHECK_INTERVAL_MS", 500)
+HALL_CHECK_TIMEOUT_MS = environment.whole(os.environ, "HALL_CHECK_TIMEOUT_MS", 3000)
 
 # Backups (core.backups, manage.py backup/restore): a consistent copy of the database
 # into DATA_DIR/backups and, when SKAT_OFFICE_BACKUP_DIR names a folder (a USB stick),
-# there too; the last BACKUP_KEEP of each kind are kept; serve makes one every
+# there too, kept by core.retention (at most BACKUP_KEEP per folder); serve makes one every
 # BACKUP_EVERY_MINUTES and after each finished series.
-BACKUP_KEEP = int(os.environ.get("SKAT_OFFICE_BACKUP_KEEP") or 24)
-BACKUP_EVERY_MINUTES = float(os.environ.get("SKAT_OFFICE_BACKUP_EVERY_MINUTES") or 5)
+BACKUP_KEEP = environment.whole(os.environ, "SKAT_OFFICE_BACKUP_KEEP", 100)
+BACKUP_EVERY_MINUTES = environment.amount(os.environ, "SKAT_OFFICE_BACKUP_EVERY_MINUTES", 5)
 
 # The local default is for a developer with DEBUG on; with DEBUG off the office refuses
 # to start without a real key: SECRET_KEY from the environment, or the file
@@ -247,7 +217,7 @@ SECRET_KEY = (
     os.environ.get("SECRET_KEY", "").strip()
     or hall.read_secret_key(SECRET_KEY_FILE)
     # ``serve`` (skat-office, manage.py) generates the key on the first start (config.datadir.prepare).
-    or (hall.ensure_secret_key(SECRET_KEY_FILE) if env_bool(datadir.SERVING_ENV, False) else "")
+    or (hall.ensure_secret_key(SECRET_KEY_FILE, replace=False) if env_bool(datadir.SERVING_ENV, False) else "")
     or (INSECURE_LOCAL_SECRET_KEY if DEBUG else "")
 )
 if not DEBUG and (problem := secret_key_problem(SECRET_KEY)):
@@ -287,24 +257,28 @@ STORAGES = {
     "staticfiles": {
         "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
         if DEBUG
-        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        else "config.staticfiles.DurableManifestStorage"  # whitenoise's, its manifest written durably
     },
 }
 
-# After LOGIN_FAILURE_LIMIT failed logins for one username, or LOGIN_FAILURE_LIMIT_PER_IP
-# from one client address (an IPv6 one by its /64), within LOGIN_FAILURE_WINDOW seconds,
-# further attempts are refused until the window has passed. PROXY_COUNT: reverse proxies in front of the
-# office that append to X-Forwarded-For (0: use the connection's address).
-LOGIN_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "5"))
-LOGIN_FAILURE_LIMIT_PER_IP = int(os.environ.get("LOGIN_FAILURE_LIMIT_PER_IP", "20"))
-LOGIN_FAILURE_WINDOW = int(os.environ.get("LOGIN_FAILURE_WINDOW", "900"))
-PROXY_COUNT = int(os.environ.get("PROXY_COUNT", "0"))
+# After LOGIN_FAILURE_LIMIT failed logins for one username from untrusted devices (a browser
+# that logged in before has its own budget: accounts.devices), LOGIN_FAILURE_LIMIT_PER_IP
+# from one client address or LOGIN_FAILURE_LIMIT_PER_NETWORK from one IPv6 /64, within
+# LOGIN_FAILURE_WINDOW seconds, further attempts are refused until the window has passed.
+# PROXY_COUNT: reverse proxies in front of the office that append to X-Forwarded-For (0: use
+# the connection's address).
+LOGIN_FAILURE_LIMIT = environment.whole(os.environ, "LOGIN_FAILURE_LIMIT", 5)
+LOGIN_FAILURE_LIMIT_PER_IP = environment.whole(os.environ, "LOGIN_FAILURE_LIMIT_PER_IP", 20)
+LOGIN_FAILURE_LIMIT_PER_NETWORK = environment.whole(os.environ, "LOGIN_FAILURE_LIMIT_PER_NETWORK", 100)
+LOGIN_FAILURE_WINDOW = environment.whole(os.environ, "LOGIN_FAILURE_WINDOW", 900)
+PROXY_COUNT = environment.whole(os.environ, "PROXY_COUNT", 0)
 # The player's lookup by start number and surname (players.throttle): after
-# PLAYER_LOOKUP_FAILURE_LIMIT failed lookups from one client address within
-# PLAYER_LOOKUP_WINDOW seconds, further lookups from it are refused until the window has
-# passed (a hall behind one router shares an address: the limit allows for typing errors).
-PLAYER_LOOKUP_FAILURE_LIMIT = int(os.environ.get("PLAYER_LOOKUP_FAILURE_LIMIT", "30"))
-PLAYER_LOOKUP_WINDOW = int(os.environ.get("PLAYER_LOOKUP_WINDOW", "600"))
+# PLAYER_LOOKUP_FAILURE_LIMIT failed lookups from one client address (or
+# PLAYER_LOOKUP_FAILURE_LIMIT_PER_NETWORK from one IPv6 /64) within PLAYER_LOOKUP_WINDOW
+# seconds, further lookups from it are refused until the window has passed.
+PLAYER_LOOKUP_FAILURE_LIMIT = environment.whole(os.environ, "PLAYER_LOOKUP_FAILURE_LIMIT", 30)
+PLAYER_LOOKUP_FAILURE_LIMIT_PER_NETWORK = environment.whole(os.environ, "PLAYER_LOOKUP_FAILURE_LIMIT_PER_NETWORK", 150)
+PLAYER_LOOKUP_WINDOW = environment.whole(os.environ, "PLAYER_LOOKUP_WINDOW", 600)
 # The hall's import of a match-day package fetches only from these league servers
 # (leagues.packages.fetching): comma-separated base URLs (https://liga.example.org, also with a
 # path) or hosts (liga.example.org[:port]). None (the default): https addresses on the
@@ -315,8 +289,8 @@ SKAT_LEAGUE_SERVERS = env_list("SKAT_LEAGUE_SERVERS", [])
 # LEAGUE_TOKEN_FAILURE_LIMIT unknown tokens from one client address (an IPv6 one by its
 # /64) within LEAGUE_TOKEN_WINDOW seconds, its token requests answer 429 until the window
 # has passed; another client's right token is never refused.
-LEAGUE_TOKEN_FAILURE_LIMIT = max(1, int(os.environ.get("LEAGUE_TOKEN_FAILURE_LIMIT", "10")))
-LEAGUE_TOKEN_WINDOW = int(os.environ.get("LEAGUE_TOKEN_WINDOW", "600"))
+LEAGUE_TOKEN_FAILURE_LIMIT = max(1, environment.whole(os.environ, "LEAGUE_TOKEN_FAILURE_LIMIT", 10))
+LEAGUE_TOKEN_WINDOW = environment.whole(os.environ, "LEAGUE_TOKEN_WINDOW", 600)
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "/"
@@ -330,7 +304,7 @@ CSRF_COOKIE_SECURE = SECURE
 SECURE_SSL_REDIRECT = SECURE and env_bool("SECURE_SSL_REDIRECT", True)
 # A monitor or a container's health check asks over plain HTTP inside the network.
 SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
-SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "31536000" if SECURE else "0"))
+SECURE_HSTS_SECONDS = environment.whole(os.environ, "SECURE_HSTS_SECONDS", 31536000 if SECURE else 0)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = SECURE
 SECURE_HSTS_PRELOAD = SECURE
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if SECURE else None
@@ -358,7 +332,7 @@ CONTENT_SECURITY_POLICY = "; ".join(
 # The hall (config.hall, manage.py serve): the address phones use, printed on the table
 # cards and in their QR codes. Detected from the laptop's interfaces when unset; behind
 # HTTPS (SECURE) a league server's links use the address the request came by.
-PORT = int(os.environ.get("PORT") or 8000)
+PORT = hall.port_from(os.environ)
 OFFICE_URL = os.environ.get("OFFICE_URL", "").strip().rstrip("/") or (
     "" if SECURE else hall.office_url(hall.detect().host, PORT)
 )
@@ -371,30 +345,9 @@ if _OFFICE_HOST and _OFFICE_HOST not in ALLOWED_HOSTS:
     ALLOWED_HOSTS.append(_OFFICE_HOST)
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
-from .logs import refusal_loggers  # noqa: E402 - beside the LOGGING it fills
+from .logs import logging_settings  # noqa: E402 - every handler cleans its records there
 
 #: The access log (config/access.py): on when the office serves (DEBUG off), else off;
 #: ACCESS_LOG=0/1 decides.
 ACCESS_LOG = env_bool("ACCESS_LOG", not DEBUG)
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "filters": {"one_line_refusals": {"()": "config.logs.OneLineRefusals"}},
-    "formatters": {"access": {"format": "%(asctime)s %(message)s", "datefmt": "%Y-%m-%d %H:%M:%S"}},
-    "handlers": {
-        "console": {"class": "logging.StreamHandler"},
-        "access": {"class": "logging.StreamHandler", "formatter": "access"},
-    },
-    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
-    # A refusal (400, 403, 404, 429) is one line in the log; a 500 keeps its traceback (config/logs.py).
-    # "django" loses the console handler Django gives it with DEBUG on: its records reach the
-    # root's console once, not twice ("Forbidden (Permission denied): /t/1/" printed two times
-    # in the terminal of ``manage.py runserver``).
-    "loggers": {
-        "django": {"handlers": [], "propagate": True},
-        **{name: {"filters": ["one_line_refusals"]} for name in refusal_loggers()},
-        "office.access": {"handlers": ["access"], "level": "INFO" if ACCESS_LOG else "WARNING", "propagate": False},
-        # A backup's problem (a pulled USB stick) is a warning: shown with the default level.
-        "core.backups": {"level": "INFO"},
-    },
-}
+LOGGING = logging_settings(access_log=ACCESS_LOG, level=os.environ.get("LOG_LEVEL", "WARNING"))

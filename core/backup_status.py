@@ -9,10 +9,11 @@ describes, and a restored evening would then show the old record as the latest.
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from pathlib import Path
+
+from core.files import write_atomic
 
 FILE_NAME = "backup-status.json"
 
@@ -53,18 +54,22 @@ def read(data_dir: Path) -> BackupStatus | None:
         return None
     if not isinstance(data, dict):
         return None
-    places, problems = data.get("places"), data.get("problems")
     return BackupStatus(
         made_at=_when(data.get("made_at")),
-        places=[str(p) for p in places] if isinstance(places, list) else [],
+        places=_texts(data.get("places")),
         attempted_at=_when(data.get("attempted_at")),
-        problems=[str(p) for p in problems] if isinstance(problems, list) else [],
+        problems=_texts(data.get("problems")),
     )
 
 
+def _texts(value: object) -> list[str]:
+    """A list of texts as written, or nothing: a number or a list inside is no place or problem."""
+    if isinstance(value, list) and all(isinstance(item, str) for item in value):
+        return list(value)
+    return []
+
+
 def write(data_dir: Path, status: BackupStatus) -> None:
-    """Replace the record at once (a reader never sees half a file). Raises OSError."""
-    target = path(data_dir)
-    temporary = target.with_name(f".{target.name}.{os.getpid()}")
-    temporary.write_text(status.to_json(), encoding="utf-8")
-    os.replace(temporary, target)
+    """Replace the record at once and durably (core.files.write_atomic: a reader, or a start
+    after a power cut, never sees half a file). Raises OSError."""
+    write_atomic(path(data_dir), status.to_json())

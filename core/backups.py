@@ -11,18 +11,21 @@ safety copy of the database in use, ``core.restore``); :func:`start_background` 
 one every few minutes and one soon after each finished series: the office connects
 ``dashboard.signals.series_finished`` to :func:`after_series` (``office.apps``), so this
 module, below every app, imports none of them.
-A folder that cannot be written, or a USB stick pulled out, is one line in the log and
-on the dashboard (``core.backup_status``); the evening goes on.
+A folder that cannot be written, a full disk or a USB stick pulled out is one line in
+the log and on the dashboard (``core.backup_status``); the evening goes on.
+
+Each backup carries the secret key the PINs and player links are derived from
+(``<backup>.secret-key``, readable by its owner only), so a restore on another laptop
+keeps what was printed. Which backups stay is ``core.retention``'s rule: the whole
+evening, by time, under the cap ``BACKUP_KEEP``.
 """
 
 from __future__ import annotations
 
-import glob
 import logging
 import os
 import shutil
 import sqlite3
-import subprocess
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -32,7 +35,9 @@ from pathlib import Path
 from django.conf import settings
 from django.utils import timezone
 
-from core import backup_status
+from core import backup_status, diskspace, retention
+from core.files import write_atomic
+from core.pgtools import BackupError, find_postgres_tool, postgres_args, run  # BackupError: theirs, raised here too
 
 logger = logging.getLogger("core.backups")
 
@@ -44,12 +49,11 @@ POSTGRES_SUFFIX = ".pgdump"
 #: The second folder (a USB stick, a synced folder): it must exist, it is never created,
 #: so a stick that was pulled out does not turn into a folder on the laptop's own disk.
 SECOND_DIR_ENV = "SKAT_OFFICE_BACKUP_DIR"
-#: The safety copy ``restore`` makes first: never pruned by the rotation.
+#: The safety copy ``restore`` makes first: kept apart from the rotation (the newest few stay).
 BEFORE_RESTORE = "before-restore"
-
-
-class BackupError(Exception):
-    """Why a backup or a restore could not be made, in one line that says what to do."""
+#: Beside each backup: the secret key of the office it was made by.
+KEY_SUFFIX = ".secret-key"
+DISK_FULL_WORDS = "the disk is full"
 
 
 @dataclass
@@ -118,53 +122,10 @@ def _sqlite_copy(target: Path) -> None:
         source.close()
 
 
-def find_postgres_tool(name: str) -> str:
-    """``pg_dump``/``pg_restore``: on the PATH, else in PostgreSQL's usual folders."""
-    found = shutil.which(name)
-    if found:
-        return found
-    patterns = [
-        f"/usr/lib/postgresql/*/bin/{name}",
-        f"/Library/PostgreSQL/*/bin/{name}",
-        f"/Applications/Postgres.app/Contents/Versions/*/bin/{name}",
-        f"/opt/homebrew/opt/postgresql*/bin/{name}",
-        f"C:/Program Files/PostgreSQL/*/bin/{name}.exe",
-    ]
-    candidates = sorted((c for pattern in patterns for c in glob.glob(pattern)), reverse=True)
-    if not candidates:
-        raise BackupError(
-            f"{name} was not found: install PostgreSQL's client programs (Debian: apt-get install "
-            f"postgresql-client; Windows/macOS: the PostgreSQL installer) or put {name} on the PATH."
-        )
-    return candidates[0]
-
-
-def _postgres_args() -> tuple[list[str], dict[str, str]]:
-    db = database()
-    args = []
-    for option, key in (("--host", "HOST"), ("--port", "PORT"), ("--username", "USER")):
-        if db.get(key):
-            args += [option, str(db[key])]
-    env = dict(os.environ)
-    if db.get("PASSWORD"):
-        env["PGPASSWORD"] = str(db["PASSWORD"])
-    return [*args, "--dbname", str(db["NAME"])], env
-
-
-def _run(argv: list[str], env: dict[str, str], what: str) -> None:
-    try:
-        done = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=900, check=False)
-    except (OSError, subprocess.TimeoutExpired) as error:
-        raise BackupError(f"{what} failed: {error}") from error
-    if done.returncode != 0:
-        last = (done.stderr.strip().splitlines() or ["no message"])[-1]
-        raise BackupError(f"{what} failed: {last}")
-
-
 def _postgres_copy(target: Path) -> None:
-    args, env = _postgres_args()
+    args, env = postgres_args()
     argv = [find_postgres_tool("pg_dump"), "--format=custom", "--no-owner", "--no-privileges", "--file", str(target)]
-    _run(argv + args, env, "pg_dump")
+    run(argv + args, env, "pg_dump")
 
 
 def _write(directory: Path, name: str) -> Path:
@@ -190,18 +151,51 @@ def _copy_to(directory: Path, source: Path) -> Path:
     return target
 
 
-def prune(directory: Path, keep: int) -> None:
-    """The last ``keep`` backups stay; older ones go (safety copies before a restore stay)."""
-    rotating = [p for p in listed(directory) if BEFORE_RESTORE not in p.name]
-    for old in rotating[: max(0, len(rotating) - max(1, keep))]:
+def key_of(backup: Path) -> Path:
+    """Where the secret key that came with ``backup`` is kept: beside it."""
+    return backup.with_name(backup.name + KEY_SUFFIX)
+
+
+def key_to_carry() -> str:
+    """The secret key every backup carries: the key file's, which the office reads at
+    each start. None (empty) when SECRET_KEY comes from the environment: whoever set it
+    keeps it, and it is not copied onto a stick."""
+    if os.environ.get("SECRET_KEY", "").strip():
+        return ""
+    try:
+        return Path(settings.SECRET_KEY_FILE).read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError, AttributeError, TypeError):
+        return ""
+
+
+def prune(directory: Path, keep: int, now: datetime | None = None) -> None:
+    """The backups ``core.retention`` keeps stay (at most ``keep``); the others go, with their keys."""
+    moment = timezone.localtime(now or timezone.now()).replace(tzinfo=None)
+    for old in retention.to_delete(listed(directory), moment, keep, PREFIX, BEFORE_RESTORE):
         try:
             old.unlink()
+            key_of(old).unlink(missing_ok=True)
         except OSError as error:
             logger.warning("Backup: could not delete the old backup %s: %s", old, error.strerror or error)
 
 
-def _why(error: OSError) -> str:
-    return error.strerror or str(error)
+def _why(error: OSError | sqlite3.Error) -> str:
+    if diskspace.is_full(error):
+        return DISK_FULL_WORDS
+    if isinstance(error, OSError):
+        return error.strerror or str(error)
+    return f"the database cannot be copied ({error})"
+
+
+def _with_key(backup: Path, key: str) -> Path:
+    """``backup`` with the secret key beside it; without room for the key, no backup."""
+    if key:
+        try:
+            write_atomic(key_of(backup), key + "\n", private=True)
+        except OSError:
+            backup.unlink(missing_ok=True)
+            raise
+    return backup
 
 
 def make_backup(reason: str = "", keep: int | None = None, now: datetime | None = None, *, log: bool = True) -> Result:
@@ -213,31 +207,36 @@ def make_backup(reason: str = "", keep: int | None = None, now: datetime | None 
     name = _name(now, reason)
     result = Result()
     first = primary_dir()
+    key = key_to_carry()
     try:
         first.mkdir(parents=True, exist_ok=True)
-        result.made.append(_write(first, name))
-        prune(first, keep)
+        result.made.append(_with_key(_write(first, name), key))
+        prune(first, keep, now)
     except BackupError as error:
         result.problems.append(str(error))
-    except OSError as error:
-        result.problems.append(
-            f"Backup not written to {first}: {_why(error)}. Make the data directory writable "
-            "or start the office with another one (--data-dir)."
-        )
+    except (OSError, sqlite3.Error) as error:
+        if diskspace.is_full(error):
+            todo = "Free space on that disk (delete old files)."
+        elif isinstance(error, sqlite3.Error):
+            todo = "The database in use may be damaged: restore the last good backup (skat-office restore)."
+        else:
+            todo = "Make the data directory writable or start the office with another one (--data-dir)."
+        result.problems.append(f"Backup not written to {first}: {_why(error)}. {todo}")
     second = second_dir()
     if second is not None and (result.made or not is_sqlite() or Path(str(database()["NAME"])).is_file()):
         try:
             if not second.is_dir():
                 raise FileNotFoundError(2, "the folder is not there")
-            result.made.append(_copy_to(second, result.made[0]) if result.made else _write(second, name))
-            prune(second, keep)
+            copy = _copy_to(second, result.made[0]) if result.made else _write(second, name)
+            result.made.append(_with_key(copy, key))
+            prune(second, keep, now)
         except BackupError as error:
             result.problems.append(str(error))
-        except OSError as error:
+        except (OSError, sqlite3.Error) as error:
             kept = f"The backup in {first} was made." if result.made else "No backup was made."
+            todo = "Free space on the stick." if diskspace.is_full(error) else "Is the USB stick plugged in?"
             result.problems.append(
-                f"Backup folder {second} ({SECOND_DIR_ENV}) cannot be written: {_why(error)}. "
-                f"Is the USB stick plugged in? {kept}"
+                f"Backup folder {second} ({SECOND_DIR_ENV}) cannot be written: {_why(error)}. {todo} {kept}"
             )
     unrecorded = _record(result, now)
     if unrecorded:
@@ -259,8 +258,30 @@ def _record(result: Result, now: datetime) -> str:
     try:
         backup_status.write(settings.DATA_DIR, status)
     except OSError as error:
+        if diskspace.is_full(error) and _overwrite_in_place(backup_status.path(settings.DATA_DIR), status.to_json()):
+            return ""
         return f"The record for the dashboard could not be written in {settings.DATA_DIR}: {_why(error)}."
     return ""
+
+
+def _overwrite_in_place(path: Path, text: str) -> bool:
+    """The record rewritten in the blocks it already has, when a full disk leaves no room for
+    a new file: the one moment the dashboard must say "the disk is full". Not atomic (a reader
+    may see no record for an instant, which it shows as none); False when it fails too."""
+    payload = text.encode("utf-8")
+    try:
+        descriptor = os.open(path, os.O_WRONLY)
+    except OSError:
+        return False
+    try:
+        os.write(descriptor, payload)
+        os.ftruncate(descriptor, len(payload))
+        os.fsync(descriptor)
+    except OSError:
+        return False
+    finally:
+        os.close(descriptor)
+    return True
 
 
 # --- In the background while serving ---------------------------------------------------
@@ -347,7 +368,8 @@ class BackgroundBackups:
 
 def start_background(every_minutes: float | None = None, keep: int | None = None) -> BackgroundBackups:
     """Backups while the office serves: every ``every_minutes`` (``BACKUP_EVERY_MINUTES``,
-    5) and after each finished series, the last ``keep`` (``BACKUP_KEEP``) kept.
+    5) and after each finished series, kept by ``core.retention`` (at most ``keep``,
+    ``BACKUP_KEEP``).
     Start it in the serving process only once (not in every worker)."""
     every = settings.BACKUP_EVERY_MINUTES if every_minutes is None else every_minutes
     return BackgroundBackups(every, settings.BACKUP_KEEP if keep is None else keep).start()

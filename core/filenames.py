@@ -32,6 +32,7 @@ WORDS: dict[str, object] = {
         ("Standings", pgettext_lazy("file name", "Standings")),
         ("Team-standings", pgettext_lazy("file name", "Team-standings")),
         ("Prize-list", pgettext_lazy("file name", "Prize-list")),
+        ("Certificates", pgettext_lazy("file name", "Certificates")),
         ("Start-list", pgettext_lazy("file name", "Start-list")),
         ("Tournament", pgettext_lazy("file name", "Tournament")),
         ("Category", pgettext_lazy("file name", "Category")),

@@ -137,3 +137,59 @@ def _no_twins(pairs: list[tuple[str, object]]) -> dict:
 
 def _no_constant(name: str) -> None:
     raise _Refused(_("%(name)s is no number JSON knows.") % {"name": name})
+
+
+# --- strict types: what a reader of the parsed value checks ------------------------------------
+# Python's JSON values compare loosely: ``True == 1`` and ``1.0 == 1``, so a check by equality
+# takes ``"version": true`` for version 1. A reader checks the kind first, with these.
+
+
+def is_whole(value: object) -> bool:
+    """A JSON whole number: an int and not a bool (``true`` is no number, ``1.0`` no whole one)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def found(value: object) -> str:
+    """What was found instead, for a message: ``found "1", a text``; ``found 1.0, a decimal number``."""
+    if isinstance(value, bool):
+        kind = _("true or false")
+    elif isinstance(value, int):
+        kind = _("a whole number")
+    elif isinstance(value, float):
+        kind = _("a decimal number")
+    elif isinstance(value, str):
+        kind = _("a text")
+    elif isinstance(value, list):
+        return _("found a list")
+    elif isinstance(value, dict):
+        return _("found an object")
+    elif value is None:
+        return _("found null")
+    else:
+        return _("found %(kind)s") % {"kind": type(value).__name__}
+    shown = json.dumps(value, ensure_ascii=False)
+    shown = shown if len(shown) <= 24 else shown[:20] + "…"
+    return _("found %(value)s, %(kind)s") % {"value": shown, "kind": kind}
+
+
+def version_problem(value: object, version: int) -> str | None:
+    """Why ``value`` is not the format version ``version`` this office reads (None: it is)."""
+    if not is_whole(value):
+        return _("must be the whole number %(version)s (%(found)s)") % {"version": version, "found": found(value)}
+    if value != version:
+        return _("version %(found)s; this office reads version %(version)s (update the office)") % {
+            "found": str(value)[:20],
+            "version": version,
+        }
+    return None
+
+
+def strictly_equal(a: object, b: object) -> bool:
+    """Equal as JSON values, kinds included (``[1]`` is not ``[true]`` nor ``[1.0]``)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, list):
+        return len(a) == len(b) and all(strictly_equal(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(strictly_equal(a[k], b[k]) for k in a)
+    return a == b

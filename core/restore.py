@@ -1,6 +1,10 @@
 """Bringing a backup back (``manage.py restore FILE``): only a backup the office made,
 only after a safety copy of the database in use, then migrated to this version.
 
+A damaged database in use is moved aside instead of saved (``core.rescue``); the
+backup's secret key comes back with it; the data folder is held while it runs, so an
+office serving it refuses the restore and none starts meanwhile.
+
 A file is refused, naming why, when it is not there, is neither an SQLite database nor a
 PostgreSQL dump, is a database the office did not back up (no mark, no office tables),
 belongs to the other kind of database than the one configured, or was made by a newer
@@ -11,25 +15,27 @@ from __future__ import annotations
 
 import sqlite3
 import subprocess
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
+from django.conf import settings
 from django.core.cache import caches
 from django.core.management import call_command
 from django.db import connections
 from django.db.migrations.loader import MigrationLoader
 
+from core import rescue
 from core.backups import (
     BEFORE_RESTORE,
     MARK,
     BackupError,
-    _postgres_args,
-    _run,
     database,
     find_postgres_tool,
     is_sqlite,
     make_backup,
 )
+from core.datalock import Busy, DataLock
+from core.pgtools import postgres_args, run
 
 SQLITE_HEADER = b"SQLite format 3\x00"
 POSTGRES_HEADER = b"PGDMP"
@@ -85,7 +91,7 @@ def _check_sqlite(path: Path) -> None:
 
 
 def _check_postgres(path: Path) -> None:
-    _args, env = _postgres_args()
+    _args, env = postgres_args()
     tool = find_postgres_tool("pg_restore")
     listing = subprocess.run([tool, "--list", str(path)], capture_output=True, text=True, env=env, check=False)
     if listing.returncode != 0:
@@ -150,12 +156,34 @@ def _has_data() -> bool:
         return "django_migrations" in connections["default"].introspection.table_names(cursor)
 
 
-def restore(path: Path) -> Path | None:
-    """Bring the backup at ``path`` back; returns the safety copy of the database that was
-    in use (None if there was none). Nothing is changed if the check or the safety copy fails."""
+@dataclass(frozen=True, slots=True)
+class Restored:
+    #: The safety copy of the database that was in use (None: there was none, or it was damaged).
+    safety: Path | None = None
+    #: The damaged database in use and its logs, moved aside.
+    damaged: list[Path] = field(default_factory=list)
+    #: What became of the secret key, in one line.
+    key: str = ""
+
+
+def restore(path: Path) -> Restored:
+    """Bring the backup at ``path`` back, with its secret key. The database in use is saved
+    first as a safety copy, or, when it is damaged, moved aside. Nothing is changed if the
+    check or the safety copy fails. The caller holds the data folder (``locked``)."""
     checked = check(path)
-    safety = None
-    if _has_data():
+    safety, damaged = None, []
+    target = Path(str(database()["NAME"])) if checked.kind == "sqlite" else None
+    why = rescue.damage(target) if target else ""
+    connections.close_all()
+    if why:
+        try:
+            damaged = rescue.move_aside(target)
+        except OSError as error:
+            raise BackupError(
+                f"The damaged database {target} ({why}) could not be moved aside: "
+                f"{error.strerror or error}; nothing was restored."
+            ) from error
+    elif _has_data():
         saved = make_backup(BEFORE_RESTORE)
         if not saved.made:
             raise BackupError(
@@ -163,8 +191,7 @@ def restore(path: Path) -> Path | None:
             )
         safety = saved.made[0]
     connections.close_all()
-    if checked.kind == "sqlite":
-        target = Path(str(database()["NAME"]))
+    if target is not None:
         target.parent.mkdir(parents=True, exist_ok=True)
         source = sqlite3.connect(read_only_uri(checked.path), uri=True)
         copy = sqlite3.connect(target, timeout=20)
@@ -177,11 +204,26 @@ def restore(path: Path) -> Path | None:
             copy.close()
             source.close()
     else:
-        args, env = _postgres_args()
+        args, env = postgres_args()
         tool = find_postgres_tool("pg_restore")
         argv = [tool, "--clean", "--if-exists", "--no-owner", "--no-privileges", "--single-transaction", *args]
-        _run([*argv, str(checked.path)], env, "pg_restore")
+        run([*argv, str(checked.path)], env, "pg_restore")
     # An older backup is brought up to this version; computed pages of the evening before go.
     call_command("migrate", interactive=False, verbosity=0)
     caches["default"].clear()
-    return safety
+    return Restored(safety=safety, damaged=damaged, key=rescue.put_key_back(checked.path))
+
+
+def locked() -> DataLock:
+    """The data folder held for the restore (``serve`` cannot start meanwhile); raises
+    BackupError in one line when an office serves it."""
+    lock = DataLock(Path(settings.DATA_DIR), "restore")
+    try:
+        return lock.acquire()
+    except Busy as busy:
+        raise BackupError(
+            f"An office is using {busy.folder} ({busy.holder or 'another process'}): stop it first, then restore."
+        ) from None
+    except OSError as error:
+        why = error.strerror or error
+        raise BackupError(f"The data folder {settings.DATA_DIR} cannot be locked: {why}.") from error

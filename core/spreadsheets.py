@@ -18,6 +18,7 @@ import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import date, datetime
+from itertools import compress
 from typing import BinaryIO
 
 from django.utils.translation import gettext as _
@@ -164,13 +165,18 @@ def read_table(
     max_rows: int = 10_000,
     allow_unknown: bool = False,
     titles: dict[str, str] | None = None,
+    ignored: list[str] | None = None,
+    shown: Mapping[str, object] | None = None,
 ) -> list[Row]:
     """Rows of the upload keyed by column key; raise :class:`SpreadsheetError` for the file.
 
     ``columns`` maps each key to the header names it accepts (English and German).
     Blank rows are skipped; more than ``max_rows`` data rows are refused. ``titles``, when
     given, is filled with each key's header as the file writes it ("Nachname"), for
-    messages that name the column the user sees.
+    messages that name the column the user sees. ``ignored``, when given, is filled with the
+    headers of the columns not known, which are then left out instead of refused.
+    ``shown`` names each key as messages show it (in the page's language), for a header
+    that lacks it.
     """
     rows = raw_rows(upload, name, sheet=sheet, max_rows=max_rows)
     while rows and all(cell(v) is None for v in rows[0]):
@@ -178,7 +184,12 @@ def read_table(
     if not rows:
         raise SpreadsheetError(_("The file is empty."))
     positions, unknown = _header(rows[0], columns, titles)
-    _check_columns(positions, unknown, columns, required, allow_unknown)
+    _check_columns(
+        positions, unknown, shown or {key: key for key in columns}, required, allow_unknown or ignored is not None
+    )
+    if ignored is not None:
+        ignored.extend(dict.fromkeys(unknown))  # a heading written twice is named once
+        ignored.extend(_unnamed_columns(rows))
     result = _data_rows(rows[1:], positions)
     if len(result) > max_rows:
         raise SpreadsheetError(_("The file has more than %(max)s rows.") % {"max": max_rows})
@@ -210,24 +221,46 @@ def _header(
     return positions, unknown
 
 
+def _unnamed_columns(rows: list[list[object]]) -> list[str]:
+    """Columns without a heading that hold data below it: left out as unknown ones are, and
+    named by their position so the user sees what was not read. Only a row's filled cells
+    are looked at (found at C speed): a file of thousands of empty columns costs no more
+    than reading it."""
+    header = rows[0]
+    width = max(len(values) for values in rows)
+    left = {index for index in range(width) if index >= len(header) or cell(header[index]) is None}
+    found = set()
+    for values in rows[1:]:
+        if not left:
+            break
+        # The cells that are not blank (None, "", FALSE); a 0 is data, and blank to compress(): all looked at.
+        filled = sorted(left) if 0 in values else compress(range(len(values)), values)
+        for index in filled:
+            if index in left and index < len(values) and cell(values[index]) is not None:
+                found.add(index)
+        left -= found
+    return [str(_("column %(number)s (no heading)") % {"number": index + 1}) for index in sorted(found)]
+
+
 def _check_columns(
     positions: dict[str, int],
     unknown: list[str],
-    columns: Mapping[str, Iterable[str]],
+    shown: Mapping[str, object],
     required: Iterable[str],
     allow_unknown: bool,
 ) -> None:
-    """Refuse a header without a required column, or with an unknown one unless allowed."""
-    missing = [key for key in required if key not in positions]
+    """Refuse a header without a required column, or with an unknown one unless allowed;
+    each column named as ``shown`` names it."""
+    missing = [str(shown.get(key, key)) for key in required if key not in positions]
     if missing:
         raise SpreadsheetError(
             _("Missing columns: %(missing)s. The first row must name the columns, e.g. %(example)s.")
-            % {"missing": ", ".join(missing), "example": ", ".join(columns)}
+            % {"missing": ", ".join(missing), "example": ", ".join(str(title) for title in shown.values())}
         )
     if unknown and not allow_unknown:
         raise SpreadsheetError(
             _("Unknown columns: %(unknown)s. Known columns: %(known)s.")
-            % {"unknown": ", ".join(unknown), "known": ", ".join(columns)}
+            % {"unknown": ", ".join(unknown), "known": ", ".join(str(title) for title in shown.values())}
         )
 
 

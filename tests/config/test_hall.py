@@ -11,6 +11,13 @@ import ifaddr
 import pytest
 
 from config import hall
+from tests import durable
+
+
+@pytest.fixture(autouse=True)
+def _no_key_replaced_yet(monkeypatch):
+    """The key files replaced, noted for serve to say, are this test's only."""
+    monkeypatch.setattr(hall, "replaced", [])
 
 
 def test_a_private_lan_address_is_preferred_to_any_other():
@@ -154,7 +161,55 @@ def test_a_key_file_readable_by_others_is_made_private_and_an_empty_one_refilled
     assert len(hall.ensure_secret_key(path)) >= 50
 
 
+def test_the_key_is_written_durably_and_private_from_its_first_byte(tmp_path, monkeypatch):
+    flushed = durable.watch(monkeypatch)
+    path = tmp_path / "db.sqlite3.secret-key"
+    key = hall.ensure_secret_key(path)
+    assert path in flushed and tmp_path in flushed  # the file, then its folder's new name
+    assert path.read_text() == key + "\n" and stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert hall.replaced == []  # a first key replaces nothing
+
+
+@pytest.mark.parametrize(
+    "damaged",
+    [b"", b"\n", b"\0" * 68, b"\xff\xfe half a key", b"a key\x07with a bell"],
+    ids=["empty", "blank", "zeros", "not-text", "control"],
+)
+def test_an_empty_or_damaged_key_file_gets_a_new_key_and_is_noted(tmp_path, monkeypatch, damaged):
+    path = tmp_path / "db.sqlite3.secret-key"
+    path.write_bytes(damaged)
+    assert hall.read_secret_key(path) == ""
+    key = hall.ensure_secret_key(path)
+    assert len(key) >= 50 and key.isprintable() and hall.read_secret_key(path) == key
+    assert hall.replaced == [path]
+    line = hall.replaced_key_message(path)
+    assert str(path) in line and "PINs" in line and "backup" in line and "\n" not in line
+    hall.ensure_secret_key(path)
+    assert hall.replaced == [path]  # the kept new key is no second replacement
+
+
+def test_before_the_lock_a_damaged_key_file_is_left_for_serve_to_replace(tmp_path):
+    """The settings of a second office, refused by the lock a moment later, never replace the serving office's key."""
+    path = tmp_path / "db.sqlite3.secret-key"
+    path.write_bytes(b"\0" * 68)
+    key = hall.ensure_secret_key(path, replace=False)
+    assert len(key) >= 50 and path.read_bytes() == b"\0" * 68 and hall.replaced == []
+    assert hall.ensure_secret_key(path, replace=False) != key  # this process's own, never stored
+    missing = tmp_path / "first.secret-key"
+    assert hall.ensure_secret_key(missing, replace=False) == hall.read_secret_key(missing)  # the first start's key
+
+
 def test_the_key_file_stays_out_of_git():
     root = hall.Path(__file__).resolve().parents[2]
     ignored = subprocess.run(["git", "check-ignore", "-q", "db.sqlite3.secret-key"], cwd=root, check=False)
     assert ignored.returncode == 0
+
+
+def test_the_port_is_a_port_number_or_the_start_says_so_in_one_line():
+    from django.core.exceptions import ImproperlyConfigured
+
+    assert hall.port_from({}) == 8000 and hall.port_from({"PORT": " "}) == 8000
+    assert hall.port_from({"PORT": "8123"}) == 8123
+    for value in ("abc", "²", "0", "65536", "-1", "80@example.org", "9" * 5000):
+        with pytest.raises(ImproperlyConfigured, match=r"^PORT must be a port number from 1 to 65535, not '"):
+            hall.port_from({"PORT": value})

@@ -28,6 +28,19 @@ def test_a_database_that_does_not_answer_is_503(client, monkeypatch):
     assert response.status_code == 503 and response.json()["database"] == "failed"
 
 
+def test_a_database_that_may_lose_a_confirmed_deal_is_503(client, monkeypatch, django_assert_num_queries):
+    """SQLite's synchronous below FULL, PostgreSQL's synchronous_commit off: read by the one query."""
+    from core import durability
+
+    off = {"sqlite": "SELECT 1", "postgresql": "SELECT 'off', 'on'"}  # synchronous=1 (NORMAL); commits not waited for
+    monkeypatch.setattr(durability, "query", lambda vendor: off.get(vendor))
+    with django_assert_num_queries(1):
+        response = client.get("/healthz")
+    if health.connection.vendor in off:
+        assert response.status_code == 503
+        assert response.json() == {"status": "failed", "database": "not durable", "cache": "ok"}
+
+
 def test_a_cache_that_fails_or_forgets_is_503(client, monkeypatch):
     monkeypatch.setattr(health.cache, "get", lambda key: None)
     response = client.get("/healthz")

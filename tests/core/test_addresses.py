@@ -83,6 +83,7 @@ def test_the_series_page_warns_before_printing_cards_on_a_loopback_address(clien
     assert 'class="card error loopback-warning" role="alert"' in page
     assert "The table cards would carry http://127.0.0.1:8000/" in page
     assert 'data-confirm="The table cards would carry' in page  # static/js/office.js asks (no inline script)
+    assert "unless started with --bind 127.0.0.1; its start names the address phones open." in page
     settings.OFFICE_URL = HALL
     page = client.get(url).content.decode()
     assert "loopback-warning" not in page and 'data-confirm="The table cards' not in page

@@ -1,10 +1,13 @@
 """core.backups and `manage.py backup`: a consistent copy into the data directory and a
-second folder, the last K kept, a pulled USB stick or an unwritable folder one line
-each while the evening goes on, and the background maker of the serving office."""
+second folder, each with the secret key beside it, kept by core.retention; a pulled USB
+stick, an unwritable folder or a full disk one line each while the evening goes on, and
+the background maker of the serving office."""
 
 from __future__ import annotations
 
+import errno
 import io
+import logging
 import sqlite3
 from datetime import timedelta
 from pathlib import Path
@@ -15,7 +18,7 @@ from django.core.management.base import CommandError
 from django.test import override_settings
 from django.utils import timezone
 
-from core import backup_status, backups
+from core import backup_status, backups, pgtools
 from dashboard.signals import series_finished
 from tests import factories
 from tournaments.models import Series
@@ -23,11 +26,17 @@ from tournaments.models import Series
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
+KEY = "k3y-" + "x" * 60
+
+
 @pytest.fixture
 def data_dir(tmp_path, monkeypatch):
     monkeypatch.delenv(backups.SECOND_DIR_ENV, raising=False)
-    with override_settings(DATA_DIR=tmp_path / "data"):
+    monkeypatch.delenv("SECRET_KEY", raising=False)
+    key_file = tmp_path / "data" / "db.sqlite3.secret-key"
+    with override_settings(DATA_DIR=tmp_path / "data", SECRET_KEY_FILE=key_file):
         (tmp_path / "data").mkdir()
+        key_file.write_text(KEY + "\n")
         yield tmp_path / "data"
 
 
@@ -138,7 +147,93 @@ def test_the_background_maker_backs_up_every_interval(data_dir):
 
 
 def test_pg_dump_missing_is_a_clear_message(monkeypatch):
-    monkeypatch.setattr(backups.shutil, "which", lambda name: None)
-    monkeypatch.setattr(backups.glob, "glob", lambda pattern: [])
+    monkeypatch.setattr(pgtools.shutil, "which", lambda name: None)
+    monkeypatch.setattr(pgtools.glob, "glob", lambda pattern: [])
     with pytest.raises(backups.BackupError, match="pg_dump was not found: install PostgreSQL's client programs"):
         backups.find_postgres_tool("pg_dump")
+
+
+def test_each_backup_carries_the_secret_key_for_its_owner_only(data_dir, tmp_path, monkeypatch):
+    stick = tmp_path / "usb"
+    stick.mkdir()
+    monkeypatch.setenv(backups.SECOND_DIR_ENV, str(stick))
+    start = timezone.now()
+    made = backups.make_backup(now=start).made
+    assert len(made) == 2
+    for backup in made:
+        key = backups.key_of(backup)
+        assert key.read_text() == KEY + "\n" and key.stat().st_mode & 0o777 == 0o600
+    # Pruned with its backup: a cap of 1 leaves the newest backup and its key only.
+    newest = backups.make_backup(keep=1, now=start + timedelta(minutes=5)).made
+    for folder, backup in zip((data_dir / "backups", stick), newest, strict=True):
+        assert sorted(p.name for p in folder.iterdir()) == [backup.name, backups.key_of(backup).name]
+
+
+def test_a_key_set_in_the_environment_is_not_copied_onto_the_stick(data_dir, monkeypatch):
+    monkeypatch.setenv("SECRET_KEY", KEY)
+    (made,) = backups.make_backup().made
+    assert not backups.key_of(made).exists()
+
+
+@pytest.mark.parametrize(
+    "full",
+    [sqlite3.OperationalError("database or disk is full"), OSError(errno.ENOSPC, "No space left on device")],
+)
+def test_a_full_disk_is_said_on_the_dashboard_as_the_last_attempt(data_dir, monkeypatch, full):
+    good = backups.make_backup(now=timezone.now() - timedelta(minutes=5))
+
+    def no_room(target):
+        raise full
+
+    monkeypatch.setattr(backups, "_sqlite_copy", no_room)
+    monkeypatch.setattr(backups, "_postgres_copy", no_room)
+    result = backups.make_backup()
+    (problem,) = result.problems
+    assert result.made == []
+    assert problem == (
+        f"Backup not written to {data_dir / 'backups'}: the disk is full. Free space on that disk (delete old files)."
+    )
+    status = backup_status.read(data_dir)
+    assert status.problems == [problem] and status.attempted_at > status.made_at
+    assert status.places == [str(good.made[0])]  # the last good one is still named
+    assert not [p for p in (data_dir / "backups").iterdir() if p.name.startswith(".")]  # no half file
+
+
+def test_the_background_maker_says_a_full_disk_in_one_line(data_dir, monkeypatch, caplog):
+    def no_room(target):
+        raise sqlite3.OperationalError("database or disk is full")
+
+    monkeypatch.setattr(backups, "_sqlite_copy", no_room)
+    monkeypatch.setattr(backups, "_postgres_copy", no_room)
+    maker = backups.start_background(every_minutes=0.0005, keep=2)
+    try:
+        assert maker.wait_for(1, timeout=60)
+    finally:
+        maker.stop()
+    lines = [r for r in caplog.records if r.name == "core.backups"]
+    assert lines and all(r.levelno == logging.WARNING and r.exc_info is None for r in lines)
+    assert "the disk is full" in lines[0].getMessage()
+
+
+def test_the_command_fails_when_the_named_usb_folder_got_no_copy(data_dir, tmp_path, monkeypatch):
+    monkeypatch.setenv(backups.SECOND_DIR_ENV, str(tmp_path / "pulled-out"))
+    out, err = io.StringIO(), io.StringIO()
+    with pytest.raises(CommandError, match=r"^No backup was written to .*pulled-out \(SKAT_OFFICE_BACKUP_DIR\)\.$"):
+        call_command("backup", stdout=out, stderr=err)
+    assert out.getvalue().startswith(f"Backup written: {data_dir / 'backups'}")
+    assert "Is the USB stick plugged in?" in err.getvalue()
+
+
+def test_a_disk_too_full_for_a_new_record_still_gets_the_full_disk_said(data_dir, monkeypatch):
+    """No room for the record's new file either: the record is rewritten where it lies."""
+    backups.make_backup(now=timezone.now() - timedelta(minutes=5))
+
+    def no_room(*args):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(backups, "_sqlite_copy", no_room)
+    monkeypatch.setattr(backups, "_postgres_copy", no_room)
+    monkeypatch.setattr(backup_status, "write", no_room)
+    result = backups.make_backup()
+    assert len(result.problems) == 1 and "the disk is full" in result.problems[0]
+    assert backup_status.read(data_dir).problems == result.problems

@@ -6,7 +6,7 @@ import io
 
 import pytest
 
-from core.jsonfiles import JsonFileError, Limits, read_json
+from core.jsonfiles import JsonFileError, Limits, is_whole, read_json, strictly_equal, version_problem
 
 SMALL = Limits(size=1024, depth=3, values=10, text=8)
 
@@ -37,3 +37,29 @@ def test_what_the_parser_would_trust_is_refused_naming_the_rule():
         with pytest.raises(JsonFileError) as refused:
             read_json(body, SMALL)
         assert str(refused.value).startswith(message), (body, str(refused.value))
+
+
+@pytest.mark.parametrize(
+    ("value", "problem"),
+    [
+        (1, None),
+        (2, "version 2; this office reads version 1 (update the office)"),
+        (True, "must be the whole number 1 (found true, true or false)"),
+        (1.0, "must be the whole number 1 (found 1.0, a decimal number)"),
+        ("1", 'must be the whole number 1 (found "1", a text)'),
+        (None, "must be the whole number 1 (found null)"),
+        ({"v": 1}, "must be the whole number 1 (found an object)"),
+        ("9" * 40, 'must be the whole number 1 (found "9999999999999999999…, a text)'),
+    ],
+)
+def test_a_version_is_the_whole_number_itself(value, problem):
+    assert version_problem(value, 1) == problem
+
+
+def test_strictly_equal_tells_the_kinds_apart():
+    assert strictly_equal([["A", 1], {"b": None}], [["A", 1], {"b": None}])
+    assert not strictly_equal([["A", True]], [["A", 1]])
+    assert not strictly_equal([["A", 1.0]], [["A", 1]])
+    assert not strictly_equal({"a": 1}, {"a": 1, "b": 2})
+    assert not strictly_equal([1, 2], [1])
+    assert is_whole(0) and not is_whole(False) and not is_whole(0.0)

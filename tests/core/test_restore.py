@@ -82,11 +82,14 @@ def test_a_backup_of_a_newer_office_is_refused(tmp_path):
         check(path)
 
 
-def test_the_command_refuses_in_one_line_and_asks_before_restoring(tmp_path, monkeypatch):
+def test_the_command_refuses_in_one_line_and_asks_before_restoring(tmp_path, monkeypatch, settings):
+    settings.DATA_DIR = tmp_path / "data"
     with pytest.raises(CommandError, match=r"^Not restored: .*nothing.sqlite3 does not exist\.$"):
         call_command("restore", str(tmp_path / "nothing.sqlite3"))
     monkeypatch.setattr("builtins.input", lambda prompt: "no")
     out = io.StringIO()
     with pytest.raises(CommandError, match="the answer was not 'yes'"):
         call_command("restore", str(sqlite_file(tmp_path / "b.sqlite3")), stdout=out)
-    assert "Stop the office first" in out.getvalue()
+    said = out.getvalue()
+    assert "In use, " in said and "tournament(s)" in said and "without a secret key" in said
+    assert not (tmp_path / "data" / "office.lock").read_text()  # the data folder is let go

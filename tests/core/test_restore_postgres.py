@@ -26,7 +26,7 @@ def test_a_dump_is_checked_and_restored_after_a_safety_copy(tmp_path, monkeypatc
         (dump,) = backups.make_backup().made
         assert dump.suffix == ".pgdump" and check(dump).kind == "postgres"
         factories.game(table, 2, passed_out=True)  # after the backup: gone after the restore
-        safety = restore(dump)
+        safety = restore(dump).safety
     assert safety is not None and backups.BEFORE_RESTORE in safety.name
     assert list(Game.objects.filter(table=table).values_list("number", flat=True)) == [1]
 

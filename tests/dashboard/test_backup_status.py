@@ -59,3 +59,29 @@ def test_an_unreadable_record_is_no_record(tmp_path):
     assert backup_status.read(tmp_path) is None
     backup_status.path(tmp_path).write_text('{"made_at": "yesterday", "places": "x"}')
     assert backup_status.read(tmp_path) == backup_status.BackupStatus()
+    # Strict kinds: a number is no place, a problem list holding an object is none.
+    backup_status.path(tmp_path).write_text('{"made_at": 1, "places": [1, "/b"], "problems": [{"x": 1}]}')
+    assert backup_status.read(tmp_path) == backup_status.BackupStatus()
+
+
+def test_a_backup_the_full_disk_refused_says_so_beside_the_last_good_one(page, tmp_path, monkeypatch):
+    """core.backups records the failure itself: the dashboard's tile names the full disk."""
+    import errno
+
+    from core import backups
+
+    monkeypatch.delenv(backups.SECOND_DIR_ENV, raising=False)
+    made = datetime(2026, 11, 26, 20, 55, tzinfo=UTC)
+    backup_status.write(
+        tmp_path, backup_status.BackupStatus(made_at=made, places=["/data/b.sqlite3"], attempted_at=made)
+    )
+
+    def no_room(target):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(backups, "_sqlite_copy", no_room)
+    monkeypatch.setattr(backups, "_postgres_copy", no_room)
+    backups.make_backup(now=datetime(2026, 11, 26, 21, 5, tzinfo=UTC))
+    html = page()
+    assert "Last backup: 21:55" in html
+    assert f"Backup at 22:05: Backup not written to {tmp_path / 'backups'}: the disk is full." in html
