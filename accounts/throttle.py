@@ -1,19 +1,26 @@
-"""Login throttling: refuse password guessing without telling whether a user exists.
+"""Login throttling: refuse password guessing without telling whether a user exists, and
+without letting a stranger lock someone else out.
 
-Every login attempt is counted twice, as rows of :class:`~accounts.models.LoginAttempt`
-in the database all gunicorn workers share: once for the username (case-folded,
-hashed) and once for the client (hashed): its address, an IPv6 address by its /64
-(:func:`client_network`, as the office's other guess limits count), since one device
-may pick a new address of its /64 for every request. When either count reaches its
-limit within the window (settings LOGIN_FAILURE_LIMIT, LOGIN_FAILURE_LIMIT_PER_IP,
-LOGIN_FAILURE_WINDOW), every further attempt for that username or from that client is
-refused with the same message, even with the right password, until the oldest counted
-failure is older than the window. Unknown usernames are counted exactly like known
-ones, so the answer never reveals which accounts exist.
+An attempt from a browser that logged in as that user before (its device cookie:
+accounts.devices) is *trusted*: it counts only against that cookie, LOGIN_FAILURE_LIMIT
+failures within the window lock that cookie alone. Every other attempt is *untrusted* and
+is counted as rows of :class:`~accounts.models.LoginAttempt` (in the database all server
+processes share) under three keys: the username (case-folded, hashed; the untrusted
+devices' count of that account), the client's address (an IPv4 address, an IPv6 address
+as it is, a /128) and, for IPv6, its /64 (:func:`client_network`). When a count reaches
+its limit within the window (settings LOGIN_FAILURE_LIMIT, LOGIN_FAILURE_LIMIT_PER_IP,
+LOGIN_FAILURE_LIMIT_PER_NETWORK, LOGIN_FAILURE_WINDOW), every further untrusted attempt
+for that username or from that client is refused with the same message, even with the
+right password, until the oldest counted failure is older than the window. The /64's
+ceiling is higher than the address's limit: one phone of a hall whose phones all share one
+/64 locks itself, not the hall; a device rotating its addresses through its /64 is still
+held by the ceiling. A stranger's failures against ``director`` lock untrusted devices out
+of that account, never the director's own browser. Unknown usernames are counted exactly
+like known ones, so the answer never reveals which accounts exist.
 
 The count is taken *before* the password is checked, and the database is the arbiter:
-:func:`begin_attempt` locks the attempt's two keys, counts their rows within the window
-(the attempts still being checked by other workers included) and, when both are below
+:func:`begin_attempt` locks the attempt's keys, counts their rows within the window
+(the attempts still being checked by other workers included) and, when all are below
 their limits, writes the attempt's rows, all in one short transaction. So of any
 number of simultaneous guesses at most LOGIN_FAILURE_LIMIT reach the password check
 (PBKDF2 takes a good fraction of a second; counting only after it, a burst would get
@@ -26,14 +33,15 @@ any case) or a PostgreSQL advisory lock per key.
 After the check: a wrong password leaves the rows, now a failure (an error on the way
 leaves them too, a failure once PENDING_STALE has passed).
 A success (also the right password of an account the admin's login does not admit,
-which is no guess) deletes every row of the username (it clears the username's count) and the
-attempt's own row of the address, so successful logins never count against an
+which is no guess) deletes every row of its first key (the username's count, or the
+device cookie's) and the attempt's own rows, so successful logins never count against an
 address, while the address's earlier failures stay counted. A refused attempt writes
 nothing: it neither counts nor prolongs the lock. A form sent without a password
 checks nothing and counts nothing.
 
 The check sits in the login forms (ours and the admin's), not in a middleware, so the
-refusal is a form error on the page a director already knows.
+refusal is a form error on the page a director already knows; the office's login page
+gives the browser its device cookie on success (the admin's login counts as untrusted).
 """
 
 from __future__ import annotations
@@ -42,7 +50,6 @@ import hashlib
 import ipaddress
 import math
 import time
-import unicodedata
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -56,6 +63,7 @@ from django.db.models import Q
 from django.http import HttpRequest
 from django.utils.translation import ngettext
 
+from . import devices
 from .models import LoginAttempt
 
 THROTTLED = "throttled"
@@ -122,23 +130,49 @@ class _Count:
     limit: int
 
 
-def _keys(username: str, ip: str) -> list[_Count]:
-    """The username's count and the client's; the username's first.
+def address_of(ip: str) -> str:
+    """One client address as text: an IPv6 address in one spelling (a /128), an IPv4-mapped
+    one as its IPv4 address, anything else as it is."""
+    try:
+        address = ipaddress.ip_address(ip.split("%", 1)[0])
+    except ValueError:
+        return ip
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        return str(address.ipv4_mapped)
+    return str(address)
 
-    The username as Django's login checks it (NFKC, as AbstractBaseUser.normalize_username),
-    case-folded: "anna" in fullwidth letters logs in as "anna", so it must count as "anna" too.
-    The client as :func:`network_of` the address: an IPv6 address by its /64. Its rows
-    written per address before (the key of the address itself; the same for IPv4) count
-    too until they leave the window: an update does not forgive a guesser's failures.
+
+def _device_prefix(username: str) -> str:
+    """The start of every device-cookie key of ``username`` (71 characters in all)."""
+    return f"device:{devices.username_digest(username)[:32]}"
+
+
+def _keys(username: str, ip: str, device: str | None = None) -> list[_Count]:
+    """What an attempt counts against; the first key is the one a success clears.
+
+    Trusted (``device``: the nonce of the browser's device cookie for this username): that
+    cookie alone. Untrusted: the username as Django's login checks it (NFKC, as
+    AbstractBaseUser.normalize_username), case-folded: "anna" in fullwidth letters logs in
+    as "anna", so it must count as "anna" too; the client's address; for IPv6 its /64 with
+    the higher ceiling. The keys are those the throttle always wrote (``ip:`` and the
+    digest of the address, of the /64), so no failure is forgiven by an update.
     """
-    name = unicodedata.normalize("NFKC", username).casefold().strip()
-    digest = hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()
-    client = f"ip:{hashlib.sha256(network_of(ip).encode()).hexdigest()}"
-    per_address = f"ip:{hashlib.sha256(ip.encode()).hexdigest()}"
-    return [
-        _Count(f"user:{digest}", (f"user:{digest}",), settings.LOGIN_FAILURE_LIMIT),
-        _Count(client, tuple(dict.fromkeys((client, per_address))), settings.LOGIN_FAILURE_LIMIT_PER_IP),
+    if device is not None:
+        # The username's digest leads, so `manage.py unlocklogin` finds its cookies' rows.
+        key = f"{_device_prefix(username)}{hashlib.sha256(device.encode()).hexdigest()[:32]}"
+        return [_Count(key, (key,), settings.LOGIN_FAILURE_LIMIT)]
+    user = f"user:{devices.username_digest(username)}"
+    address = f"ip:{hashlib.sha256(address_of(ip).encode()).hexdigest()}"
+    raw = f"ip:{hashlib.sha256(ip.encode()).hexdigest()}"
+    counts = [
+        _Count(user, (user,), settings.LOGIN_FAILURE_LIMIT),
+        _Count(address, tuple(dict.fromkeys((address, raw))), settings.LOGIN_FAILURE_LIMIT_PER_IP),
     ]
+    network = network_of(ip)
+    if network != address_of(ip):
+        key = f"ip:{hashlib.sha256(network.encode()).hexdigest()}"
+        counts.append(_Count(key, (key,), settings.LOGIN_FAILURE_LIMIT_PER_NETWORK))
+    return counts
 
 
 def _moment(seconds: float) -> datetime:
@@ -223,7 +257,7 @@ class Attempt:
             LoginAttempt.objects.filter(pk__in=self.row_ids).delete()
 
 
-def begin_attempt(username: str, ip: str, now: float | None = None) -> Attempt:
+def begin_attempt(username: str, ip: str, now: float | None = None, device: str | None = None) -> Attempt:
     """Count a login attempt before its password is checked, atomically.
 
     Refused (``wait`` seconds, nothing written) when the username's or the address's
@@ -235,9 +269,10 @@ def begin_attempt(username: str, ip: str, now: float | None = None) -> Attempt:
     attempt's rows are committed before this returns, so every later attempt counts it.
     Must not run inside another transaction (it would hold the lock, and hide the rows,
     until that one ends): ``durable`` makes sure. With ``now`` given (tests) it never
-    waits: the attempts being checked count as failures.
+    waits: the attempts being checked count as failures. ``device``: the nonce of the
+    browser's device cookie for this username (accounts.devices), a trusted attempt.
     """
-    keys = _keys(username, ip)
+    keys = _keys(username, ip, device)
     deadline = time.monotonic() + QUEUE_SECONDS
     while True:
         moment = time.time() if now is None else now
@@ -260,17 +295,19 @@ def begin_attempt(username: str, ip: str, now: float | None = None) -> Attempt:
         time.sleep(QUEUE_POLL)
 
 
-def locked_for(username: str, ip: str, now: float | None = None) -> int:
-    """Seconds until an attempt for ``username`` from ``ip`` is allowed again (0: now)."""
+def locked_for(username: str, ip: str, now: float | None = None, device: str | None = None) -> int:
+    """Seconds until an attempt for ``username`` from ``ip`` (with the device cookie's
+    nonce ``device``: a trusted one) is allowed again (0: now)."""
     now = time.time() if now is None else now
-    return math.ceil(_wait(_keys(username, ip), now, pending_too=False))
+    return math.ceil(_wait(_keys(username, ip, device), now, pending_too=False))
 
 
 def clear_failures(username: str, ip: str, *, address_too: bool = False) -> None:
-    """Forget the username's failures (and the address's, its /64's for an IPv6 address,
-    when asked: `manage.py unlocklogin`)."""
-    user, client = _keys(username, ip)
-    LoginAttempt.objects.filter(key__in=user.counted + (client.counted if address_too else ())).delete()
+    """Forget the username's failures, its trusted browsers' too (and the address's and
+    its /64's for an IPv6 address, when asked: `manage.py unlocklogin`)."""
+    user, *clients = _keys(username, ip)
+    keys = user.counted + (tuple(key for count in clients for key in count.counted) if address_too else ())
+    LoginAttempt.objects.filter(Q(key__in=keys) | Q(key__startswith=_device_prefix(username))).delete()
 
 
 class ThrottledLoginMixin:
@@ -279,8 +316,10 @@ class ThrottledLoginMixin:
 
     def clean(self):
         username = str(self.data.get("username", ""))[:300]
-        # The address itself: begin_attempt counts it by its network (an IPv6 one by its /64).
-        attempt = begin_attempt(username, client_ip(self.request))
+        # The address itself: begin_attempt counts it and, for IPv6, its /64; a browser
+        # that logged in as this user before counts only against its device cookie.
+        device = devices.trusted_nonce(self.request, username)
+        attempt = begin_attempt(username, client_ip(self.request), device=device)
         if attempt.wait:
             minutes = max(1, math.ceil(attempt.wait / 60))
             raise forms.ValidationError(
@@ -321,9 +360,15 @@ class ThrottledAdminAuthenticationForm(ThrottledLoginMixin, AdminAuthenticationF
 
 
 class LoginView(auth_views.LoginView):
-    """The office's login page: throttled, and answered 429 while an account is locked."""
+    """The office's login page: throttled, answered 429 while an account is locked, and
+    leaving the browser its device cookie on success (accounts.devices)."""
 
     form_class = ThrottledAuthenticationForm
+
+    def form_valid(self, form):
+        response = super().form_valid(form)
+        devices.remember(self.request, response, str(form.cleaned_data.get("username", ""))[:300])
+        return response
 
     def form_invalid(self, form):
         response = super().form_invalid(form)

@@ -39,6 +39,8 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import trans_real
 
+from .access import answered_here
+
 #: The spectators' pages: the public standings, projector and statistics (config/urls.py).
 SPECTATOR_PREFIX = "/p/"
 #: At most this many answers kept per process, and none bigger than this.
@@ -192,7 +194,8 @@ class SpectatorAdmission:
         return kept
 
     def give(self, environ: dict, start_response: StartResponse, kept: Kept) -> list[bytes]:
-        """The kept page, or 304 when the browser holds it already."""
+        """The kept page, or 304 when the browser holds it already (in the access log too)."""
+        start_response = answered_here(environ, start_response)
         if kept.etag and kept.etag in environ.get("HTTP_IF_NONE_MATCH", ""):
             start_response("304 Not Modified", [(n, v) for n, v in kept.headers if n.lower() in ("etag", "vary")])
             return [b""]
@@ -206,10 +209,11 @@ class SpectatorAdmission:
         kept = self.copy(environ, key, self.copy_seconds)
         if kept is not None:
             return self.give(environ, start_response, kept)
-        return self.busy_page(start_response, language)
+        return self.busy_page(answered_here(environ, start_response), language)
 
     def busy_page(self, start_response: StartResponse, language: str) -> list[bytes]:
-        """503 "busy, again in N s": small, translated, never cached."""
+        """503 "busy, again in N s": small, translated, never cached (``start_response``
+        from config.access.answered_here writes its access line)."""
         with translation.override(language):
             text = _("Many spectators are looking at once. The page loads again in %(seconds)s seconds.")
         return busy_answer(start_response, language, self.retry_after, text)

@@ -1,6 +1,8 @@
-"""The public lookup: start number and surname lead to the player's own page.
+"""The public lookup: start number and surname show where the player sits now.
 
-For the player without his start card's QR. One answer for every miss: "no such start
+For the player without his start card's QR. Both are public (the standings list them), so
+the answer is only what the hall's seat board shows anyway: his table and seat, not his
+own page (whose link is on his start card). One answer for every miss: "no such start
 number" and "wrong surname" read the same, so the form tells a guesser nothing about
 which start numbers exist, and every miss is counted (players.throttle).
 """
@@ -58,7 +60,7 @@ def find(tournament: Tournament, start_number: int, surname: str) -> Registratio
     found = (
         Registration.objects.select_related("player")
         .filter(tournament=tournament, start_number=start_number)
-        .only("pk", "tournament_id", "registered_at", "player__name")
+        .only("pk", "tournament_id", "player_id", "start_number", "player__name")
         .first()
     )
     if found is None or not surname_matches(found.player.name, surname):

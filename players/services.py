@@ -19,6 +19,7 @@ from django.db.models import OuterRef, Subquery
 from django.urls import reverse
 
 from rankings.models import RankingLine, RankingTournament
+from scoring.models import Game
 from standings.cache import Mark, cache_key, computing_public_page, given_back, lookup, results_mark, store
 from standings.claims import claim, release
 from standings.pages import Scope, board
@@ -142,9 +143,14 @@ SHARDS = 64
 
 
 def _index(tournament: Tournament, mark: Mark) -> dict[int, tuple]:
+    # Before a series' first deal every rating is 0 and its "places" are a tie broken by
+    # nothing (they looked random): no place is shown until a deal of it is entered.
+    dealt = series_dealt(tournament)
+    if not dealt:
+        return {}
     overall = {row["player_id"]: _figures(row) for row in board(tournament, mark, Scope()).rows}
     series: dict[int, list] = {}
-    for number in tournament.series.order_by("number").values_list("number", flat=True):
+    for number in sorted(dealt):
         for row in board(tournament, mark, Scope(series_number=number)).rows:
             series.setdefault(row["player_id"], []).append((number, _figures(row)))
     return {player: (overall.get(player), tuple(series.get(player, ()))) for player in overall.keys() | series.keys()}
@@ -192,6 +198,12 @@ def figures_of(tournament: Tournament, mark: Mark, player_id: int) -> tuple | st
             shard = shards[player_id % SHARDS]
     release(claimed)
     return shard.get(player_id)
+
+
+def series_dealt(tournament: Tournament) -> set[int]:
+    """The numbers of the tournament's series with a deal entered: one query."""
+    games = Game.objects.filter(table__series__tournament=tournament).order_by()
+    return set(games.values_list("table__series__number", flat=True).distinct())
 
 
 def figures_claim(tournament: Tournament, mark: Mark) -> str:

@@ -13,8 +13,8 @@ from django.utils.translation import gettext_lazy
 
 from tournaments.models import Player
 
-from .compute import compute_lines, load
-from .models import PersonDecision, Ranking, RankingTournament
+from . import background
+from .models import PersonDecision, Ranking, RankingResult, RankingTournament
 from .services import RankingRefused
 
 #: Why a pair is doubtful (rankings.matching), in the reader's language.
@@ -51,15 +51,28 @@ def contradicted(ranking: Ranking) -> list[tuple[Player, Player]]:
     return [(players[a], players[b]) for a, b in pairs if a in players and b in players]
 
 
+#: The one answer for a record outside the ranking, whatever the id (no name, no "exists").
+NOT_IN_RANKING = gettext_lazy("Player records: choose two records with a result in this ranking.")
+
+
+def records_in(ranking: Ranking, ids: list[int]) -> dict[int, Player]:
+    """The records among ``ids`` with a result in ``ranking``: no other player is ever loaded,
+    so a refusal cannot name one from another director's tournament."""
+    results = RankingResult.objects.filter(entry__ranking=ranking).values("player_id")
+    return Player.objects.filter(pk__in=results).select_related("club").in_bulk(ids)
+
+
 def _check(ranking: Ranking, player: Player, other: Player, reason: str, *, same: bool) -> None:
     if player.pk == other.pk:
         raise RankingRefused(_("Choose two different player records."))
     if not reason.strip():
         raise RankingRefused(_("Why: say why (it is kept with the decision)."))
-    loaded = load(ranking)
-    missing = [p for p in (player, other) if p.pk not in loaded.records]
-    if missing:
-        raise RankingRefused(_("%(player)s has no result in this ranking.") % {"player": missing[0]})
+    played_in: dict[int, set[int]] = {player.pk: set(), other.pk: set()}
+    rows = RankingResult.objects.filter(entry__ranking=ranking, player_id__in=list(played_in))
+    for player_id, entry_id in rows.values_list("player_id", "entry_id"):
+        played_in[player_id].add(entry_id)
+    if not all(played_in.values()):
+        raise RankingRefused(str(NOT_IN_RANKING))
     if not same:
         return
     if player.membership_number and other.membership_number:
@@ -67,7 +80,7 @@ def _check(ranking: Ranking, player: Player, other: Player, reason: str, *, same
             _("%(a)s and %(b)s have different membership numbers (%(m)s, %(n)s): two people, not merged.")
             % {"a": player, "b": other, "m": player.membership_number, "n": other.membership_number}
         )
-    shared = loaded.played_in.get(player.pk, set()) & loaded.played_in.get(other.pk, set())
+    shared = played_in[player.pk] & played_in[other.pk]
     if shared:
         name = RankingTournament.objects.select_related("tournament").get(pk=min(shared)).tournament
         raise RankingRefused(
@@ -77,13 +90,14 @@ def _check(ranking: Ranking, player: Player, other: Player, reason: str, *, same
 
 
 def decide(ranking: Ranking, player: Player, other: Player, user, reason: str, *, same: bool) -> PersonDecision:
-    """Record that two records are one person (a merge) or two; compute the ranking again."""
+    """Record that two records are one person (a merge) or two; the ranking is computed
+    again in the background."""
     _check(ranking, player, other, reason, same=same)
     with transaction.atomic():
         decision = PersonDecision.objects.create(
             ranking=ranking, player=player, other=other, same=same, reason=reason.strip()[:300], decided_by=user
         )
-        compute_lines(ranking)
+        background.changed(ranking)
     return decision
 
 
@@ -95,4 +109,4 @@ def undo(decision: PersonDecision, user) -> None:
         decision.undone_at = timezone.now()
         decision.undone_by = user
         decision.save(update_fields=["undone_at", "undone_by"])
-        compute_lines(decision.ranking)
+        background.changed(decision.ranking_id)

@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from dashboard.progress import finish_series
+from dashboard.progress import finish_series, table_progress
 from draw.series import draw_series
 from signoff.models import SignOff
 from signoff.pins import seat_pin
@@ -51,6 +51,8 @@ class Summary:
     #: Sheets the players confirmed with their PINs, of all the tables played (5.5.3).
     confirmed: int = 0
     tables: int = 0
+    #: Tables of the last series left with deals missing: that series was not finished.
+    unfinished: list[int] = field(default_factory=list)
 
     @property
     def server_errors(self) -> int:
@@ -59,7 +61,8 @@ class Summary:
     def lines(self) -> list[str]:
         t = self.tally
         return [
-            f"series played: {', '.join(map(str, self.series)) or 'none'}{' (stopped)' if self.stopped else ''}",
+            f"series played: {', '.join(map(str, self.series)) or 'none'}{' (stopped)' if self.stopped else ''}"
+            + (f"; deals missing at tables {', '.join(map(str, self.unfinished))}" if self.unfinished else ""),
             f"deals entered: {t.deals} (and {t.second_list} on second lists), corrected: {t.corrections}, "
             f"disputes raised: {t.disputes}, "
             f"PIN confirmations: {t.confirmations}, sheets confirmed: {self.confirmed} of {self.tables}",
@@ -85,8 +88,12 @@ def play(
     transport: Callable[[], object] = InProcess,
     stop: threading.Event | None = None,
     log: Callable[[str], None] = lambda line: None,
+    tick: Callable[[], None] = lambda: None,
 ) -> Summary:
-    """Play ``tournament``'s remaining series to the end (a running one first), ``pace`` seconds per deal."""
+    """Play ``tournament``'s remaining series to the end (a running one first), ``pace`` seconds per deal.
+
+    ``tick`` is called between deals and at least every few seconds while waiting: the
+    run's claim kept alive (:mod:`.claims`), which sets ``stop`` when the run must end."""
     stop = stop or threading.Event()
     summary = Summary()
     rng = random.Random(seed)
@@ -96,8 +103,15 @@ def play(
         if series is None:
             break
         log(f"series {series.number}: {series.tables.count()} tables")
-        _play_series(series, rng, pace, transport, stop, summary.tally)
+        _play_series(series, rng, pace, transport, stop, summary.tally, tick)
         if stop.is_set():
+            break
+        lacking = [t.number for t in table_progress(series) if not t.finished]
+        if lacking:
+            # Deals missing (a table refused, another run took over): a series is never
+            # finished short; the director sees it as it stands.
+            log(f"series {series.number} not finished: deals missing at tables {', '.join(map(str, lacking))}")
+            summary.unfinished = lacking
             break
         # "Finish anyway": the sheets left for the referees are not confirmed yet (5.5.3).
         finish_series(series, force=True)
@@ -124,7 +138,13 @@ def _next_series(tournament: Tournament) -> Series | None:
 
 
 def _play_series(
-    series: Series, rng: random.Random, pace: float, transport, stop: threading.Event, tally: Tally
+    series: Series,
+    rng: random.Random,
+    pace: float,
+    transport,
+    stop: threading.Event,
+    tally: Tally,
+    tick: Callable[[], None] = lambda: None,
 ) -> None:
     tables = []
     for table in series.tables.select_related("series__tournament").order_by("number"):
@@ -140,8 +160,9 @@ def _play_series(
             break
         for playing in due:
             _deal(playing, rng)
+            tick()
         # Each table plays a deal every ``pace`` seconds; the wave's own time counts.
-        stop.wait(max(0.0, pace - (time.perf_counter() - wave)))
+        _wait(stop, max(0.0, pace - (time.perf_counter() - wave)), tick)
     if stop.is_set():
         return
     for playing in tables:
@@ -168,6 +189,14 @@ def _deal(playing: _Table, rng: random.Random) -> None:
     if halfway and _every(table, DISPUTE):
         text = DISPUTE_TEXTS[table.number % len(DISPUTE_TEXTS)]
         playing.sheet.dispute(number, text, name="Practice player")
+
+
+def _wait(stop: threading.Event, seconds: float, tick: Callable[[], None]) -> None:
+    """Wait ``seconds`` or until stopped, calling ``tick`` every second or so meanwhile."""
+    end = time.perf_counter() + seconds
+    while not stop.is_set() and (left := end - time.perf_counter()) > 0:
+        stop.wait(min(left, 1.0))
+        tick()
 
 
 def _every(table: Table, rule: tuple[int, int]) -> bool:

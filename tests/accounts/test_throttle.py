@@ -110,24 +110,28 @@ def test_one_address_guessing_many_usernames_is_locked():
     assert login(Client(), "anna", "pw", ip="10.9.9.8").status_code == 302
 
 
-@override_settings(LOGIN_FAILURE_LIMIT_PER_IP=3)
-def test_an_ipv6_client_counts_by_its_64_not_by_each_address():
-    """One device holds a whole /64 and may take a new address for every guess: the
-    addresses of one /64 count as one client, another /64 is another client."""
+@override_settings(LOGIN_FAILURE_LIMIT_PER_IP=3, LOGIN_FAILURE_LIMIT_PER_NETWORK=5)
+def test_an_ipv6_client_counts_by_its_address_with_a_higher_ceiling_for_its_64():
+    """One phone of a hall whose phones share one /64 locks its own address, not the hall;
+    a device taking a new address of its /64 for every guess is held by the /64's ceiling."""
     factories.user("anna")
-    for name, address in (("a", "2001:db8:7:1::1"), ("b", "2001:db8:7:1::2"), ("c", "2001:db8:7:1:abcd::3")):
+    for name in ("a", "b", "c"):
+        assert login(Client(), name, "wrong", ip="2001:db8:7:1::1").status_code == 200
+    assert login(Client(), "anna", "pw", ip="2001:db8:7:1::1").status_code == 429
+    assert login(Client(), "anna", "pw", ip="2001:db8:7:1::2").status_code == 302  # the phone beside it
+    for name, address in (("d", "2001:db8:7:1::3"), ("e", "2001:db8:7:1:abcd::4")):
         assert login(Client(), name, "wrong", ip=address).status_code == 200
-    assert login(Client(), "anna", "pw", ip="2001:db8:7:1:ffff::99").status_code == 429
+    assert login(Client(), "anna", "pw", ip="2001:db8:7:1:ffff::99").status_code == 429  # five in the /64
     assert login(Client(), "anna", "pw", ip="2001:db8:7:2::1").status_code == 302
-    # IPv4 still by its address; an IPv4-mapped IPv6 address counts as the IPv4 one.
+    # IPv4 by its address; an IPv4-mapped IPv6 address counts as the IPv4 one.
     for name in ("a", "b", "c"):
         login(Client(), name, "wrong", ip="10.6.0.1")
     assert throttle.locked_for("anna", "::ffff:10.6.0.1") > 0
     assert throttle.locked_for("anna", "10.6.0.2") == 0
 
 
-@override_settings(LOGIN_FAILURE_LIMIT_PER_IP=3)
-def test_the_office_unlocks_an_ipv6_clients_64():
+@override_settings(LOGIN_FAILURE_LIMIT_PER_IP=3, LOGIN_FAILURE_LIMIT_PER_NETWORK=3)
+def test_the_office_unlocks_an_ipv6_clients_address_and_64():
     from io import StringIO
 
     from django.core.management import call_command

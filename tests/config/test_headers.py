@@ -42,9 +42,13 @@ def test_no_template_has_inline_script_or_style():
     from django.conf import settings
 
     inline = re.compile(r"<script(?![^>]*\bsrc=)|\son[a-z]+\s*=|\sstyle\s*=|<style", re.IGNORECASE)
+    # Written to a file on the director's computer and opened from the disk before the office
+    # serves (office/welcome.py): never served, so under no policy; it links to no page's files.
+    local_files = {"templates/office/welcome.html"}
     found = [
         f"{path.relative_to(settings.BASE_DIR)}: {match.group(0)}"
         for path in sorted(Path(settings.BASE_DIR, "templates").rglob("*.html"))
+        if str(path.relative_to(settings.BASE_DIR)) not in local_files
         for match in inline.finditer(path.read_text(encoding="utf-8"))
     ]
     assert found == []

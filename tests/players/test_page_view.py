@@ -20,7 +20,7 @@ from config.access import loggable_path
 from draw.series import draw_series
 from rankings.models import Ranking, RankingLine, RankingTournament
 from tests import factories
-from tournaments.models import Registration, Seat
+from tournaments.models import Registration, Seat, Series
 from tournaments.player_links import player_path
 
 pytestmark = pytest.mark.django_db
@@ -126,6 +126,21 @@ def test_the_access_log_shows_a_fingerprint_not_the_token(caplog):
     with override_settings(DEBUG=False), caplog.at_level(logging.INFO, logger="office.access"):
         Client().get(path)
     assert token not in caplog.text
+
+
+def test_before_the_first_deal_no_place_is_shown(client):
+    """Every rating is 0 then: the "places" would be a tie broken by nothing."""
+    t, series = _drawn(8, standings_public=True, rounds_per_series=1)
+    Series.objects.filter(pk=series.pk).update(status=Series.Status.RUNNING)
+    reg = _first(t)
+    page = client.get(player_path(reg))
+    assert page.context["page"].overall is None and page.context["page"].series == []
+    html = page.content.decode()
+    assert "No results yet." in html and "Place " not in html
+    table = series.tables.order_by("number").first()
+    factories.game(table, 1, declarer_seat=2, contract="grand", tops=1, declarer_points=61)
+    page = client.get(player_path(reg))
+    assert page.context["page"].overall is not None and [n for n, _f in page.context["page"].series] == [1]
 
 
 def test_the_page_costs_a_handful_of_queries(client, django_assert_max_num_queries):

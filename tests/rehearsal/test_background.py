@@ -12,7 +12,7 @@ from rehearsal.evening import Summary
 from tests import factories
 from tournaments.models import Tournament
 
-pytestmark = pytest.mark.django_db
+pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture
@@ -30,7 +30,7 @@ def fake_evening(monkeypatch):
     started = threading.Event()
     seen = {}
 
-    def play(tournament, *, pace, stop, seed, log):
+    def play(tournament, *, pace, stop, seed, log, tick):
         seen["pace"] = pace
         log("series 1: 2 tables")
         started.set()
@@ -83,3 +83,18 @@ def test_a_bad_pace_is_refused_naming_the_field(client, practice, fake_evening, 
     response = client.post(reverse("director:rehearsal_start", args=[practice.pk]), {"pace": pace}, follow=True)
     assert "seconds per deal at each table:" in response.content.decode()
     assert background.current(practice.pk) is None
+
+
+def test_a_run_of_another_process_shows_on_the_dashboard_with_its_stop(client, practice):
+    """The dashboard's request served by a process that does not play it: the database's claim says it plays."""
+    from rehearsal import claims
+    from rehearsal.models import RehearsalClaim
+
+    claims.claim(practice.pk)
+    page = client.get(reverse("director:detail", args=[practice.pk])).content.decode()
+    assert "started in another process of the office" in page
+    assert reverse("director:rehearsal_stop", args=[practice.pk]) in page
+    client.post(reverse("director:rehearsal_stop", args=[practice.pk]))
+    assert RehearsalClaim.objects.get().stop_requested
+    again = client.post(reverse("director:rehearsal_start", args=[practice.pk]), {"pace": "1"}, follow=True)
+    assert "being played already" in again.content.decode()

@@ -14,12 +14,15 @@ from accounts.throttle import clear_failures, locked_for
 
 
 class Command(BaseCommand):
-    help = "Forget a username's failed logins (and an address's with --address), so it may log in again now."
+    help = (
+        "Forget a username's failed logins, its trusted browsers' too (and an address's with --address), "
+        "so it may log in again now."
+    )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("username")
         parser.add_argument(
-            "--address", default="", help="also forget this client address's failures (an IPv6 address's /64's)"
+            "--address", default="", help="also forget this address's failures (an IPv6 address's and its /64's)"
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
