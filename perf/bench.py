@@ -23,19 +23,27 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from django.db import connection
+from django.db import connection, transaction
+from django.http import HttpRequest, HttpResponse
 from django.test import Client
 from django.test.utils import override_settings
+from django.urls import path
+from django.views.decorators.http import require_POST
 
+from config.urls import urlpatterns as office_urlpatterns
 from draw.series import previous_meetings
 from office.demo import random_game
+from scoring import services
 from scoring.models import Game
 from skat.draw import Entrant, draw
 from standings.places import standings
-from tournaments.models import Registration, Series, Tournament
+from tournaments.models import Registration, Series, Table, Tournament
 
-from .fixtures import entry_data
-from .timing import MB, Log, Result, median_time, not_available, paired_median_times, peak_memory
+from .durability import measure_save_deal, measure_synchronous
+from .fixtures import entry_data, shown_version
+from .ranking import measure_pages_while_recomputing
+from .standings_change import measure_projector, measure_public_standings
+from .timing import MB, MS, Log, Result, median_time, not_available, paired_median_times, peak_memory
 from .xlsx import synthetic_rows, xlsx_floor
 
 
@@ -100,9 +108,10 @@ def measure_entry(ctx: Context) -> Result:
     """One deal through the table link: a full htmx POST as the phone sends it.
 
     Tables of the last series are re-opened (their games deleted, untimed) so each
-    request enters the table's next deal; the response is the re-rendered sheet and form.
-    Every table is entered to its last deal, so the median covers short and full sheets
-    alike (the re-rendered sheet grows with every deal).
+    request enters the table's next deal; the answer carries only what changed (the new
+    row, the totals, the next form: tablelink.answers), the whole sheet for a table's
+    first and last deal. Every table is entered to its last deal, so the median covers
+    short and full sheets alike. Its floor is the next figure's (:func:`bare_entry`).
     """
     tournament = ctx.tournament
     series = tournament.series.order_by("-number").first()
@@ -116,9 +125,9 @@ def measure_entry(ctx: Context) -> Result:
         times = []
         for table in tables:
             url = table.entry_url()
-            client.get(url)
+            response = client.get(url)
             for deal in range(1, tournament.deals_per_table(table.size) + 1):
-                data = entry_data(random_game(rng, deal, table.size))
+                data = entry_data(random_game(rng, deal, table.size)) | shown_version(response.content)
                 start = time.perf_counter()
                 response = client.post(url, data, HTTP_HX_REQUEST="true")
                 times.append(time.perf_counter() - start)
@@ -127,8 +136,93 @@ def measure_entry(ctx: Context) -> Result:
     Series.objects.filter(pk=series.pk).update(status=Series.Status.FINISHED)
     return Result(
         statistics.median(times),
-        target=0.025,
-        note=f"{len(times)} deals, test client, htmx POST + sheet re-rendered",
+        target=0.005,
+        note=f"{len(times)} deals, test client, htmx POST + what changed on the sheet",
+    )
+
+
+# --- the entry's floor -------------------------------------------------------------------------------
+# The floor of a deal entered through the table link: the same deal saved under the table's lock in a
+# transaction by a bare view that answers 204, and nothing else (find the table, take its lock, value
+# and store the deal: scoring.services.save_deal, the triggers, the commit). It is mounted only here:
+# :data:`urlpatterns` is the office's URLconf with it added, put in force by
+# ``override_settings(ROOT_URLCONF="perf.bench")`` for the figure's run; config/urls.py never includes
+# it, so the served office has no such address.
+
+#: The bare view's address (under the office's own table links' prefix).
+FLOOR_PATH = "s/bench-floor/<str:token>/"
+
+
+@require_POST
+def bare_entry(request: HttpRequest, token: str) -> HttpResponse:
+    """Store the posted deal on the token's table under its lock: no form, no checks, no answer."""
+    table = Table.objects.only("pk", "size").get(token=token)
+    fields = {}
+    for name in Game.ENTERED_FIELDS:
+        field = Game._meta.get_field(name)
+        raw = request.POST.get(name)
+        if raw is None:
+            fields[name] = False if field.get_internal_type() == "BooleanField" else field.get_default()
+        else:
+            fields[name] = raw == "on" if field.get_internal_type() == "BooleanField" else field.to_python(raw)
+    game = Game(table=table, number=int(request.POST["number"]), **fields)
+    with transaction.atomic():
+        Table.objects.lock(table.pk)
+        services.save_deal(game, locked=True)
+    return HttpResponse(status=204)
+
+
+urlpatterns = [*office_urlpatterns, path(FLOOR_PATH, bare_entry, name="bench_floor")]
+
+
+def measure_entry_against_floor(ctx) -> Result:
+    """Deals entered through the table link against the same deals stored by :func:`bare_entry`.
+
+    The last series' tables are re-opened (their games deleted, untimed) and paired: the
+    first of each pair is entered through its link, the second gets the same deals through
+    the bare view, request by request in turn. Every table is entered to its last deal,
+    so the median covers the lean answer of a deal appended and the whole sheet of the
+    first and the last deal alike.
+    """
+    tournament = ctx.tournament
+    series = tournament.series.order_by("-number").first()
+    count = max(ctx.repeat * 4, 20)
+    pairs = count // 36 + 1
+    tables = list(series.tables.order_by("number")[: 2 * pairs])
+    if len(tables) < 2:
+        return Result(None, available=False, note="needs two tables in the last series")
+    Game.objects.filter(table__in=tables).delete()
+    Series.objects.filter(pk=series.pk).update(status=Series.Status.RUNNING)
+    rng = random.Random(7)
+    entry: list[float] = []
+    floor: list[float] = []
+    try:
+        with override_settings(ALLOWED_HOSTS=["testserver"], SECURE_SSL_REDIRECT=False, ROOT_URLCONF=__name__):
+            client = Client()
+            for real, twin in zip(tables[0::2], tables[1::2], strict=False):
+                url, bare = real.entry_url(), f"/s/bench-floor/{twin.token}/"
+                shown = shown_version(client.get(url).content)
+                for deal in range(1, tournament.deals_per_table(real.size) + 1):
+                    data = entry_data(random_game(rng, deal, real.size))
+                    start = time.perf_counter()
+                    response = client.post(url, data | shown, HTTP_HX_REQUEST="true")
+                    entry.append(time.perf_counter() - start)
+                    if response.status_code != 200 or b"entered" not in response.content:
+                        raise RuntimeError(f"entry refused ({response.status_code}): {response.content[:400]!r}")
+                    shown = shown_version(response.content)
+                    start = time.perf_counter()
+                    response = client.post(bare, data, HTTP_HX_REQUEST="true")
+                    floor.append(time.perf_counter() - start)
+                    if response.status_code != 204:
+                        raise RuntimeError(f"bare entry failed ({response.status_code}): {response.content[:400]!r}")
+    finally:
+        Series.objects.filter(pk=series.pk).update(status=Series.Status.FINISHED)
+    return Result(
+        statistics.median(entry),
+        floor=statistics.median(floor),
+        target=5 * MS,
+        target_ratio=2.0,
+        note=f"{len(entry)} deals each, alternating; floor: the same deal saved under the table's lock, answer 204",
     )
 
 
@@ -210,6 +304,21 @@ def measure_series_pdf(ctx: Context) -> Result:
     )
 
 
+def measure_start_cards(ctx: Context) -> Result:
+    """Every registered player's start card, as the director prints them at the door: the
+    query, each player's private link and its QR code, the PDF written."""
+    pdf = _pdf_module()
+    if pdf is None or not hasattr(pdf, "start_cards_pdf"):
+        return not_available("printing.documents.start_cards_pdf", target=3.0)
+    tournament = ctx.tournament
+
+    def run() -> None:
+        pdf.start_cards_pdf(tournament, absolute_url=lambda path: f"http://192.168.1.20:8000{path}", out=io.BytesIO())
+
+    players = Registration.objects.filter(tournament=tournament, withdrawn_after_series__isnull=True).count()
+    return Result(median_time(run, min(ctx.repeat, 3), warm=False), target=3.0, note=f"{players} cards")
+
+
 def measure_league_xlsx(ctx: Context) -> Result:
     try:
         from transfer.exports import league_xlsx
@@ -247,10 +356,17 @@ def measure_league_xlsx_memory(ctx: Context) -> Result:
 FIGURES: list[FigureDef] = [
     FigureDef("overall standings", measure_standings),
     FigureDef("enter one game through the table link", measure_entry),
+    FigureDef("enter one game against its floor (the deal saved under the lock, 204)", measure_entry_against_floor),
+    FigureDef("deal posted one after another, SQLite synchronous NORMAL vs FULL", measure_synchronous),
+    FigureDef("save_deal one after another, SQLite synchronous NORMAL vs FULL", measure_save_deal),
     FigureDef("draw a series at random", measure_draw(seeded=False)),
     FigureDef("draw a series seeded", measure_draw(seeded=True)),
     FigureDef("one filled scoresheet PDF", measure_sheet_pdf),
     FigureDef("all scoresheets of a series PDF", measure_series_pdf),
+    FigureDef("start cards PDF, every player", measure_start_cards),
     FigureDef("league XLSX of the tournament", measure_league_xlsx),
     FigureDef("league XLSX peak memory", measure_league_xlsx_memory),
+    FigureDef("ranking pages while it recomputes", measure_pages_while_recomputing),
+    FigureDef("standings page, first request after one deal", measure_public_standings),
+    FigureDef("projector page, first request after one deal", measure_projector),
 ]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime
 import random
+import re
 import time
 
 from django.db import connection
@@ -20,6 +21,17 @@ from scoring import services
 from tournaments.models import Club, Player, Registration, Series, Team, Tournament
 
 from .timing import Log
+
+#: The sheet's version a table link's page or answer shows (its form's hidden field).
+SHEET_VERSION = re.compile(rb'name="sheet_version" value="([^"]*)"')
+
+
+def shown_version(body: bytes) -> dict[str, str]:
+    """The form field a phone sends back with its next deal: the sheet's version the page
+    it got shows (tablelink.answers answers lean only to it); none where the page has none."""
+    found = SHEET_VERSION.search(body)
+    return {"sheet_version": found.group(1).decode()} if found else {}
+
 
 __all__ = ["build", "entry_data"]
 

@@ -34,6 +34,7 @@ from .client import HALL, request, run_loop
 from .fixtures import build, entry_data
 from .hall_clients import HallStats, Pace, hall_tasks
 from .loadtest import Outcome, percentile
+from .quota.cgroups import CpuQuota
 from .scratch import Scratch
 from .server import Server, describe
 from .timing import Log
@@ -109,6 +110,7 @@ def run(
     seed: int,
     log: Log,
     server_name: str = "waitress",
+    cpu_quota: CpuQuota | None = None,
 ) -> Outcome:
     tournament = setup(tables, seed, log)
     series = tournament.series.order_by("-number").first()
@@ -128,7 +130,14 @@ def run(
     intended: dict = {}
     server_text = describe(server_name, workers, threads)
     with Server(
-        scratch.url, workers, threads, log, host=HALL, cache_dir=scratch.cache_dir, server=server_name
+        scratch.url,
+        workers,
+        threads,
+        log,
+        host=HALL,
+        cache_dir=scratch.cache_dir,
+        server=server_name,
+        cpu_quota=cpu_quota,
     ) as server:
         log(
             f"  {server_text} on {HALL}:{server.port}; {len(links)} tables (two phones each) and "

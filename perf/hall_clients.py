@@ -26,6 +26,8 @@ from dataclasses import dataclass, field
 from rehearsal.deals import deal_fields
 
 from .client import HALL, request
+from .fixtures import shown_version
+from .scorekeepers import lean, wrong_answer
 
 CLIENT_ID = re.compile(rb'name="client_id" value="([0-9a-f-]{36})"')
 CSRF = re.compile(rb'name="csrfmiddlewaretoken" value="([^"]+)"')
@@ -54,6 +56,7 @@ class HallStats:
     busy: int = 0  # spectators told "busy, again in N s" (503 + Retry-After, config.admission)
     shed: int = 0  # link openings told "busy, again in N s" after waiting their turn (office.dispatch)
     resent: int = 0
+    lean: int = 0  # deals confirmed with only what changed (perf.scorekeepers.lean)
     errors: list[str] = field(default_factory=list)
     # (list, table id) -> the deal numbers confirmed, in the order confirmed; and those unanswered at the end
     confirmed: dict[tuple[str, int], list[int]] = field(default_factory=lambda: defaultdict(list))
@@ -139,14 +142,22 @@ async def phone(
             return
         client_id, csrf = _form_fields(body, cookie.group(1))
         form = intended[(table["id"], number)] | {"client_id": client_id, "csrfmiddlewaretoken": csrf}
+        form |= shown_version(body)
         while True:
             stats.pending.add((which, table["id"], number))
             answer = await timed(stats, "enter a deal", port, "POST", path, pace.timeout, form=form, headers=headers)
-            if answer is not None and answer.status == 200 and f"Deal {number} entered".encode() in answer.body:
+            wrong = wrong_answer(answer.body, number) if answer is not None and answer.status == 200 else "?"
+            if wrong is None:
                 stats.pending.discard((which, table["id"], number))
+                stats.lean += lean(answer.body)
                 stats.confirmed[which, table["id"]].append(number)
                 body = answer.body
                 break
+            if answer is not None and answer.status == 200:
+                # Answered, but for another deal or without confirming it: a bug, reported.
+                stats.errors.append(f"{path}: deal {number}: {wrong}")
+                stats.pending.discard((which, table["id"], number))
+                return
             if answer is not None and answer.status < 500:
                 # A refusal is a bug of the office or the generator: report it, stop this phone.
                 stats.errors.append(f"{path}: deal {number} answered {answer.status}: {answer.body[:200]!r}")

@@ -33,6 +33,7 @@ from tournaments.models import Player, Registration, Table, Tournament
 from .client import LOOPBACK, request, run_loop
 from .fixtures import entry_data
 from .oracle import engine_ratings
+from .quota.cgroups import CpuQuota
 from .scorekeepers import Plan, Stats, scorekeeper
 from .scratch import Scratch
 from .server import Server, describe
@@ -77,6 +78,7 @@ def run(
     seed: int,
     log: Log,
     server_name: str = "waitress",
+    cpu_quota: CpuQuota | None = None,
 ) -> Outcome:
     """Set up a tournament, let one scorekeeper per table enter it against the server, then audit."""
     tournament = setup(clients, rounds, log)
@@ -89,7 +91,9 @@ def run(
     intended: dict[tuple[int, int], dict] = {}
     rng = random.Random(seed)
     server_text = describe(server_name, workers, threads)
-    with Server(scratch.url, workers, threads, log, cache_dir=scratch.cache_dir, server=server_name) as server:
+    with Server(
+        scratch.url, workers, threads, log, cache_dir=scratch.cache_dir, server=server_name, cpu_quota=cpu_quota
+    ) as server:
         log(f"  {server_text} on {LOOPBACK}:{server.port}; {clients} scorekeepers start")
         elapsed, client_cpu = _enter_everything(
             server.port, tables, plan, stats, intended, rng, workers * threads, limit
@@ -249,7 +253,8 @@ def _traffic_lines(stats: Stats, elapsed: float, client_cpu: float) -> list[str]
         f"  GET sheet   p50 {_ms(percentile(stats.latencies['GET'], 0.5))}, "
         f"p99 {_ms(percentile(stats.latencies['GET'], 0.99))}",
         f"  POST deal   p50 {_ms(percentile(stats.latencies['POST'], 0.5))}, "
-        f"p99 {_ms(percentile(stats.latencies['POST'], 0.99))}",
+        f"p99 {_ms(percentile(stats.latencies['POST'], 0.99))}; "
+        f"{stats.lean} of {len(stats.acknowledged)} deals confirmed with only what changed",
         "statuses      "
         + ", ".join(f"{status}: {count}" for status, count in sorted(stats.statuses.items(), key=str)),
         f"double submits {stats.double_submits} (both answered 200: {stats.double_answered}); "

@@ -29,6 +29,7 @@ from scoring.models import Game
 from . import national, national_pages
 from .client import LOOPBACK, request, run_loop
 from .loadtest import Outcome, percentile
+from .quota.cgroups import CpuQuota
 from .scratch import Scratch
 from .server import Server, describe
 from .timing import Log
@@ -64,8 +65,17 @@ async def publish(port: int, path: str, hall: national.HallFile, seed: int, time
     sent.count(answer.status)
     if answer.status != 201:
         sent.errors.append(f"hall {hall.host + 1}: {answer.status} {answer.body[:300]!r}")
-    elif not json.loads(answer.body).get("stored"):
+    elif not _says_stored(answer.body):
         sent.errors.append(f"hall {hall.host + 1}: answered 201 but not stored")
+
+
+def _says_stored(body: bytes) -> bool:
+    """The server's answer says ``"stored": true`` (JSON's true: not 1, not "yes")."""
+    try:
+        answer = json.loads(body)
+    except ValueError:
+        return False
+    return isinstance(answer, dict) and answer.get("stored") is True
 
 
 def run(
@@ -81,17 +91,32 @@ def run(
     seed: int,
     log: Log,
     server_name: str = "waitress",
+    cpu_quota: CpuQuota | None = None,
 ) -> Outcome:
     directory = Path(tempfile.mkdtemp(prefix="skat-halls-"))
     try:
         return _run(
-            scratch, directory, teams, halls, every, league_days, workers, threads, timeout, seed, log, server_name
+            scratch,
+            directory,
+            teams,
+            halls,
+            every,
+            league_days,
+            workers,
+            threads,
+            timeout,
+            seed,
+            log,
+            server_name,
+            cpu_quota,
         )
     finally:
         shutil.rmtree(directory, ignore_errors=True)
 
 
-def _run(scratch, directory, teams, halls, every, league_days, workers, threads, timeout, seed, log, server_name):
+def _run(
+    scratch, directory, teams, halls, every, league_days, workers, threads, timeout, seed, log, server_name, cpu_quota
+):
     started = time.perf_counter()
     log(f"building a national league of {teams} teams, {league_days} league days, {halls} in their halls ...")
     season = national.build_national(
@@ -111,7 +136,9 @@ def _run(scratch, directory, teams, halls, every, league_days, workers, threads,
     connections.close_all()
     sent = Sent()
     server_text = describe(server_name, workers, threads)
-    with Server(scratch.url, workers, threads, log, cache_dir=scratch.cache_dir, server=server_name) as server:
+    with Server(
+        scratch.url, workers, threads, log, cache_dir=scratch.cache_dir, server=server_name, cpu_quota=cpu_quota
+    ) as server:
         log(f"  {server_text} on {LOOPBACK}:{server.port}; {len(held)} halls publish, one every {every:g} s")
 
         async def halls_publish() -> None:

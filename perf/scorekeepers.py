@@ -2,7 +2,8 @@
 
 Each does what a phone does through the table link: GET the sheet, read the CSRF token
 and the form's ``client_id``, POST every deal as htmx does and read the next form from
-the answer. Some double-submit (the same ``client_id`` twice at once), some give up
+the answer (the whole sheet, or only what changed: :func:`wrong_answer` checks that it
+adds the deal sent). Some double-submit (the same ``client_id`` twice at once), some give up
 waiting for an answer and send again.
 """
 
@@ -18,11 +19,34 @@ from dataclasses import dataclass, field
 from office.demo import random_game
 
 from .client import Response, abandon, request
-from .fixtures import entry_data
+from .fixtures import entry_data, shown_version
 
 CLIENT_ID = re.compile(rb'name="client_id" value="([0-9a-f-]{36})"')
 CSRF = re.compile(rb'name="csrfmiddlewaretoken" value="([^"]+)"')
 COOKIE = re.compile(r"csrftoken=([^;]+)")
+#: The answer with only what changed (tablelink.answers): the deal it follows and the deal it adds.
+LEAN = re.compile(rb'<div id="sheet-delta" data-after="(\d+)" data-deal="(\d+)"')
+
+
+def lean(body: bytes) -> bool:
+    """Whether ``body`` is the answer with only what changed (it begins with it)."""
+    return LEAN.search(body, 0, 400) is not None
+
+
+def wrong_answer(body: bytes, number: int) -> str | None:
+    """Why the answer ``body`` does not confirm deal ``number``, None when it does.
+
+    The answer is the whole sheet (a resend, the table's first or last deal) or only what
+    changed; either carries the next form's client id and CSRF token and says "Deal n
+    entered". A lean answer also names the deal it follows and the deal it adds, which
+    must be the deal sent: an answer for another deal would put a wrong row on the page.
+    """
+    if f"Deal {number} entered".encode() not in body:
+        return "the answer does not confirm it"
+    found = LEAN.search(body)
+    if found is not None and (int(found.group(1)), int(found.group(2))) != (number - 1, number):
+        return f"the answer adds deal {found.group(2).decode()} after deal {found.group(1).decode()}"
+    return None
 
 
 @dataclass
@@ -35,6 +59,7 @@ class Stats:
     abandoned: int = 0
     resent: int = 0
     acknowledged: set = field(default_factory=set)  # (table id, deal) the server confirmed
+    lean: int = 0  # of those, answered with only what changed (:func:`lean`)
 
     @property
     def all_latencies(self) -> list[float]:
@@ -69,15 +94,18 @@ async def scorekeeper(port: int, table: dict, plan: Plan, stats: Stats, intended
         data = entry_data(random_game(rng, number, table["size"]))
         intended[(table["id"], number)] = {k: v for k, v in data.items() if k != "client_id"}
         form = data | {"client_id": client_id.group(1).decode(), "csrfmiddlewaretoken": csrf.group(1).decode()}
+        form |= shown_version(body)
         answer = await _send_deal(port, path, form, headers, plan, stats, rng)
         if answer is None or answer.status != 200:
             detail = answer.body[:300] if answer is not None else b""
             stats.errors.append(f"{path}: deal {number} not entered: {detail!r}")
             return
-        if f"Deal {number} entered".encode() not in answer.body:
-            stats.errors.append(f"{path}: deal {number}: the answer does not confirm it")
+        wrong = wrong_answer(answer.body, number)
+        if wrong is not None:
+            stats.errors.append(f"{path}: deal {number}: {wrong}")
         else:
             stats.acknowledged.add((table["id"], number))
+            stats.lean += lean(answer.body)
         body = answer.body
 
 

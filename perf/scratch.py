@@ -16,7 +16,9 @@ from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 from django.conf import settings
+from django.core.cache.backends.filebased import FileBasedCache
 from django.db import connections
+from django.utils.module_loading import import_string
 
 from .timing import Log
 
@@ -71,7 +73,7 @@ def scratch_database(url: str | None = None, log: Log = print, prefix: str = "be
             config["OPTIONS"] = {
                 "transaction_mode": "IMMEDIATE",
                 "timeout": 20,
-                "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;",
+                "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;",
             }
         config["CONN_MAX_AGE"] = 0
         scratch = Scratch(f"SQLite {path}", f"sqlite:///{path}", "sqlite", str(directory / "cache"))
@@ -107,7 +109,7 @@ def scratch_database(url: str | None = None, log: Log = print, prefix: str = "be
     # A file cache moves to the scratch folder; a database cache is in the scratch database already.
     caches = {
         alias: {**config, "LOCATION": str(Path(scratch.cache_dir) / alias)}
-        if "FileBased" in config["BACKEND"]
+        if issubclass(import_string(config["BACKEND"]), FileBasedCache)
         else config
         for alias, config in settings.CACHES.items()
     }

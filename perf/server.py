@@ -26,6 +26,8 @@ from django.conf import settings
 from office.serve import SERVERS, gunicorn_argv
 
 from .client import LOOPBACK
+from .quota import postgres
+from .quota.cgroups import CpuQuota
 from .timing import Log
 
 
@@ -73,7 +75,10 @@ class Server:
     """A WSGI server serving the office on one loopback address only, against the scratch database.
 
     ``waitress`` serves as ``skat-office serve`` does (office.serve); the others are
-    started with their own command lines (:func:`server_argv`).
+    started with their own command lines (:func:`server_argv`). With ``cpu_quota`` the
+    server starts inside that cgroup, and every process it forks or spawns with it, and a
+    PostgreSQL server of this machine lends it the backends of its database while it runs
+    (:mod:`perf.quota.postgres`).
     """
 
     def __init__(
@@ -86,6 +91,7 @@ class Server:
         *,
         cache_dir: str,
         server: str = "waitress",
+        cpu_quota: CpuQuota | None = None,
     ) -> None:
         if not ipaddress.ip_address(host).is_loopback:
             raise ValueError(f"the load test serves on loopback addresses only, not {host}")
@@ -106,6 +112,10 @@ class Server:
             # environment (tests/conftest.py), which its settings, loaded before, do not show.
             "STATIC_ROOT": os.environ.get("STATIC_ROOT") or str(settings.STATIC_ROOT),
             "DATABASE_URL": database_url,
+            # The scratch database's URL is whole: never the office's own password beside it
+            # (a container's DATABASE_PASSWORD_FILE, config.database).
+            "DATABASE_PASSWORD": "",
+            "DATABASE_PASSWORD_FILE": "",
             # The scratch standings cache, never the office's own (perf.scratch).
             "CACHE_DIR": cache_dir,
             "DEBUG": "0",
@@ -118,7 +128,9 @@ class Server:
         }
         self.name = server
         self.command = server_argv(server, host, self.port, workers, threads)
+        self.cpu_quota = cpu_quota
         self.process: subprocess.Popen | None = None
+        self.database: postgres.Backends | None = None
 
     def __enter__(self) -> Server:
         try:
@@ -129,15 +141,18 @@ class Server:
 
     def start(self) -> Server:
         # DEBUG=0 serves hashed static names: collect them as a deployment does (staticfiles/).
+        # Through the installed command's module, not manage.py: an installed office has none.
         subprocess.run(
-            [sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"],
+            [sys.executable, "-m", "office.cli", "collectstatic", "--noinput", "-v", "0"],
             cwd=settings.BASE_DIR,
             env=self.env,
             check=True,
         )
+        command = self.cpu_quota.wrap(self.command) if self.cpu_quota else self.command
         self.process = subprocess.Popen(
-            self.command, cwd=settings.BASE_DIR, env=self.env, stdout=self.logfile, stderr=subprocess.STDOUT
+            command, cwd=settings.BASE_DIR, env=self.env, stdout=self.logfile, stderr=subprocess.STDOUT
         )
+        self.database = postgres.watch(self.cpu_quota, self.env["DATABASE_URL"])
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -154,12 +169,18 @@ class Server:
 
     def __exit__(self, *_exc) -> None:
         if self.process is not None and self.process.poll() is None:
+            if self.cpu_quota:  # all its workers are up by now: each must be in the group
+                self.cpu_quota.check(self.process.pid)
             self.process.send_signal(signal.SIGINT if self.name == "waitress" else signal.SIGTERM)
             try:
                 self.process.wait(timeout=15)
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
+        if self.database is not None:  # its backends back in their own groups
+            self.database.stop()
+        if self.cpu_quota and self.process is not None:
+            self.cpu_quota.settle()
         self.logfile.close()
         if os.environ.get("LOADTEST_KEEP_SERVER_LOG") and Path(self.logfile.name).exists():  # for looking into a run
             Path(self.logfile.name).replace(os.environ["LOADTEST_KEEP_SERVER_LOG"])

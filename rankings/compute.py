@@ -1,9 +1,12 @@
 """The ranking computed and stored: the results as read, the people matched, the engine's
 arithmetic per category, one :class:`RankingLine` per person and category.
 
-Run on every change (a tournament added or read again, the rules, a merge), so a page
-reads one page of stored lines: at 200 tournaments and 3,000 players the ranking's
-page costs a few milliseconds instead of the whole computation.
+Run after every change (a tournament added or read again, the rules, a merge) in the
+background (rankings.background), so a page reads one page of stored lines: at 200
+tournaments and 3,000 players the ranking's page costs a few milliseconds instead of the
+whole computation. The computation works in memory (:func:`in_memory`) and writes its
+lines in one short transaction at the end (:func:`store`): readers never see half, and
+nobody waits for the database's write lock while it computes.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from skat.yearly import Entry, Held, RankingRuleError, SeriesResult, as_text, compute
+from skat.yearly import Entry, Held, RankingRuleError, Rules, SeriesResult, as_text, compute
 from tournaments.models import Player
 
 from .matching import Matching, Record, match
@@ -64,9 +67,27 @@ def load(ranking: Ranking) -> Loaded:
     return loaded
 
 
-def compute_lines(ranking: Ranking) -> str:
-    """Compute and store the ranking's lines; the problem as a sentence when the rules
-    cannot be computed (then no line is stored and the pages say why), else ""."""
+@dataclass
+class Computed:
+    """A computation's outcome, held in memory until it is stored."""
+
+    lines: list[RankingLine]
+    problem: str
+    doubtful: list
+    contradicted: list
+
+
+def problem_text(error: RankingRuleError) -> str:
+    """The refusal as the pages and messages say it, naming the rule."""
+    return _("the rule “%(field)s” cannot be computed: %(message)s") % {
+        "field": field_label(error.field),
+        "message": rule_text(error),
+    }
+
+
+def in_memory(ranking: Ranking) -> Computed:
+    """The ranking's lines computed in memory (reads only: no write lock is held); the
+    problem as a sentence when the rules cannot be computed (then no line)."""
     loaded = load(ranking)
     person_of = loaded.matching.person_of
     held_series: dict[int, set[int]] = defaultdict(set)
@@ -87,25 +108,53 @@ def compute_lines(ranking: Ranking) -> str:
         for name in sorted({c for names in categories.values() for c in names}):
             scopes.append((name, [p for p in entries if name in categories[p]]))
         for category, persons in scopes:
-            computed = compute(rules, held, {p: entries[p] for p in persons}, name_of=lambda p: (sort_of[p], p))
-            lines += [_line(ranking, category, position, line, loaded) for position, line in enumerate(computed, 1)]
+            ranked = compute(rules, held, {p: entries[p] for p in persons}, name_of=lambda p: (sort_of[p], p))
+            lines += [_line(ranking, category, position, line, loaded) for position, line in enumerate(ranked, 1)]
         problem = ""
     except RankingRuleError as error:
-        problem = _("the rule “%(field)s” cannot be computed: %(message)s") % {
-            "field": field_label(error.field),
-            "message": rule_text(error),
-        }
+        problem = problem_text(error)
         lines = []
+    return Computed(
+        lines,
+        problem[:300],
+        [list(pair) for pair in loaded.matching.doubtful],
+        [list(pair) for pair in loaded.matching.contradicted],
+    )
+
+
+def store(ranking: Ranking, result: Computed) -> None:
+    """Replace the stored lines in one transaction (the caller's, when it holds one)."""
     with transaction.atomic():
         RankingLine.objects.filter(ranking=ranking).delete()
-        RankingLine.objects.bulk_create(lines, batch_size=2000)
+        RankingLine.objects.bulk_create(result.lines, batch_size=2000)
         ranking.computed_at = timezone.now()
-        ranking.problem = problem[:300]
-        ranking.doubtful = len(loaded.matching.doubtful)
-        ranking.doubtful_pairs = [list(pair) for pair in loaded.matching.doubtful]
-        ranking.contradicted_pairs = [list(pair) for pair in loaded.matching.contradicted]
+        ranking.problem = result.problem
+        ranking.doubtful = len(result.doubtful)
+        ranking.doubtful_pairs = result.doubtful
+        ranking.contradicted_pairs = result.contradicted
         ranking.save(update_fields=["computed_at", "problem", "doubtful", "doubtful_pairs", "contradicted_pairs"])
-    return problem
+
+
+def compute_lines(ranking: Ranking) -> str:
+    """Compute and store the ranking's lines at once, in the caller's thread (the bench's
+    set-up; the office computes in the background): the problem, else ""."""
+    result = in_memory(ranking)
+    store(ranking, result)
+    return result.problem
+
+
+def check_held(ranking: Ranking, rules: Rules | None = None) -> str:
+    """Whether the ranking's tournaments, as read, fit its rules (no more held than
+    planned): the problem as a sentence, else "". Two queries, no result read, so a
+    change is refused at once while the lines are computed in the background."""
+    rules = rules or ranking.rules()
+    rows = RankingTournament.objects.filter(ranking=ranking).order_by("tournament__date", "tournament__name", "pk")
+    held = [Held(pk, tuple(sorted(numbers))) for pk, numbers in rows.values_list("pk", "held") if numbers]
+    try:
+        compute(rules, held, {})
+    except RankingRuleError as error:
+        return problem_text(error)[:300]
+    return ""
 
 
 def _line(ranking: Ranking, category: str, position: int, line, loaded: Loaded) -> RankingLine:

@@ -1,16 +1,21 @@
 """The ranking as a PDF (printing's conventions: A4, the office's fonts, one line per
 player, the title repeated on every page) and as CSV/XLSX (core.tabular, the one writer).
 
-Fixed English column names in the files, as the tournament workbook's; the PDF in the
-reader's language. The figures are the stored lines' (rankings.compute)."""
+Every file in the reader's language: the column names, and in German the CSV's decimal
+comma (core.tabular); the figures are numbers a spreadsheet can sort and sum, the stored
+lines' (rankings.compute keeps each exactly as printed, as text)."""
 
 from __future__ import annotations
 
+import hashlib
 import io
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from decimal import Decimal
 
+from django.core.cache import cache
 from django.http import HttpResponse
 from django.utils import formats, timezone
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from core.filenames import Name, file_name
@@ -23,7 +28,16 @@ from .pages import rules_summary
 RIGHT = PAGE_WIDTH - MARGIN
 ROW = 13.0
 SIZE = 8.5
-COLUMNS = ("Place", "Name", "Club", "Value", "Counted", "Played", "Missed", "Penalty")
+
+
+def columns() -> list[str]:
+    """The files' column names in the active language."""
+    return [_("Place"), _("Name"), _("Club"), _("Value"), _("Counted"), _("Played"), _("Missed"), _("Penalty")]
+
+
+def figure(value: str) -> int | Decimal:
+    """A stored figure ("-3.38", "412") as the number a spreadsheet sorts and sums."""
+    return Decimal(value) if "." in value else int(value)
 
 
 def lines_of(ranking: Ranking, category: str) -> Iterator[RankingLine]:
@@ -34,7 +48,34 @@ def lines_of(ranking: Ranking, category: str) -> Iterator[RankingLine]:
 
 def rows(ranking: Ranking, category: str) -> Iterator[tuple]:
     for line in lines_of(ranking, category):
-        yield (line.place, line.name, line.club, line.value, line.counted, line.played, line.missed, line.penalty)
+        yield (
+            line.place,
+            line.name,
+            line.club,
+            figure(line.value),
+            line.counted,
+            line.played,
+            line.missed,
+            line.penalty,
+        )
+
+
+#: Seconds a file of the ranking is kept (it is made anew after each computation anyway).
+KEPT = 24 * 60 * 60
+
+
+def _kept(ranking: Ranking, category: str, suffix: str, make: Callable[[], bytes]) -> bytes:
+    """The file as made once per computation, language and category: the 3,000 lines'
+    PDF takes a few tenths of a second, and a ranking being computed in the background
+    shares the CPU with the requests meanwhile."""
+    when = ranking.computed_at.timestamp() if ranking.computed_at else 0
+    state = f"{ranking.pk}:{ranking.computed}:{when}:{ranking.updating}:{get_language()}:{suffix}:{category}"
+    key = "rankings:file:" + hashlib.sha256(state.encode()).hexdigest()
+    content = cache.get(key)
+    if content is None:
+        content = make()
+        cache.set(key, content, KEPT)
+    return content
 
 
 def _download(content: bytes, content_type: str, ranking: Ranking, category: str, suffix: str) -> HttpResponse:
@@ -47,16 +88,23 @@ def _download(content: bytes, content_type: str, ranking: Ranking, category: str
 
 
 def csv_response(ranking: Ranking, category: str) -> HttpResponse:
-    out = io.StringIO()
-    write_csv(out, COLUMNS, rows(ranking, category))
-    return _download(out.getvalue().encode("utf-8"), CSV_TYPE, ranking, category, ".csv")
+    def make() -> bytes:
+        out = io.StringIO()
+        write_csv(out, columns(), rows(ranking, category), language=get_language())
+        return out.getvalue().encode("utf-8")
+
+    return _download(_kept(ranking, category, ".csv", make), CSV_TYPE, ranking, category, ".csv")
 
 
 def xlsx_response(ranking: Ranking, category: str) -> HttpResponse:
-    out = io.BytesIO()
-    title = (category or "Ranking")[:31]
-    write_xlsx(out, [Sheet(title, COLUMNS, rows(ranking, category), styled=True, widths={"Name": 28, "Club": 24})])
-    return _download(out.getvalue(), XLSX_TYPE, ranking, category, ".xlsx")
+    def make() -> bytes:
+        out = io.BytesIO()
+        title = (category or "Ranking")[:31]
+        widths = {_("Name"): 28, _("Club"): 24}
+        write_xlsx(out, [Sheet(title, columns(), rows(ranking, category), styled=True, widths=widths)])
+        return out.getvalue()
+
+    return _download(_kept(ranking, category, ".xlsx", make), XLSX_TYPE, ranking, category, ".xlsx")
 
 
 def write_pdf(ranking: Ranking, category: str, out) -> None:
@@ -81,6 +129,8 @@ def write_pdf(ranking: Ranking, category: str, out) -> None:
     if ranking.computed_at:
         when = formats.date_format(timezone.localtime(ranking.computed_at), "Y-m-d H:i")
         doc.line([(MARGIN, _("Computed %(when)s.") % {"when": when}, "l")], size=7)
+    if ranking.updating:
+        doc.line([(MARGIN, _("Being updated: a newer ranking is being computed."), "l")], size=7)
     doc.y -= 4
     doc.line(head, bold=True)
     for line in lines:
@@ -90,7 +140,7 @@ def write_pdf(ranking: Ranking, category: str, out) -> None:
                 (x[0], place, "r"),
                 (x[1], fit(line.name, doc.regular, SIZE, x[2] - x[1] - 6), "l"),
                 (x[2], fit(line.club, doc.regular, SIZE, x[3] - x[2] - 50), "l"),
-                (x[3], line.value, "r"),
+                (x[3], formats.number_format(figure(line.value), use_l10n=True), "r"),
                 (x[4], f"{line.counted}/{line.played}", "r"),
                 (x[5], str(line.missed), "r"),
                 (x[6], str(line.penalty), "r"),
@@ -100,6 +150,9 @@ def write_pdf(ranking: Ranking, category: str, out) -> None:
 
 
 def pdf_response(ranking: Ranking, category: str) -> HttpResponse:
-    out = io.BytesIO()
-    write_pdf(ranking, category, out)
-    return _download(out.getvalue(), "application/pdf", ranking, category, ".pdf")
+    def make() -> bytes:
+        out = io.BytesIO()
+        write_pdf(ranking, category, out)
+        return out.getvalue()
+
+    return _download(_kept(ranking, category, ".pdf", make), "application/pdf", ranking, category, ".pdf")

@@ -110,6 +110,16 @@ class Ranking(models.Model):
     #: tournament contradicts, [record, record]: the who-is-who page reads them here.
     doubtful_pairs = models.JSONField(default=list, editable=False)
     contradicted_pairs = models.JSONField(default=list, editable=False)
+    #: Changes that call for a computation, counted (a tournament added, changed or taken
+    #: out, a result read again, the rules, a decision); ``computed`` is the count the
+    #: stored lines are of. More wanted than computed: the lines are being updated.
+    wanted = models.PositiveIntegerField(default=0, editable=False)
+    computed = models.PositiveIntegerField(default=0, editable=False)
+    #: Who computes the ranking now (a process and thread, rankings.background) and until
+    #: when the claim holds: one computation at a time across the office's processes, and
+    #: a killed process's claim runs out.
+    claimed_by = models.CharField(max_length=80, blank=True, editable=False)
+    claimed_until = models.DateTimeField(null=True, blank=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     objects = RankingQuerySet.as_manager()
@@ -127,6 +137,12 @@ class Ranking(models.Model):
 
     def is_director(self, user) -> bool:
         return user.is_authenticated and (user.is_superuser or self.directors.filter(pk=user.pk).exists())
+
+    @property
+    def updating(self) -> bool:
+        """Whether a change waits for (or is in) a computation: the lines shown are older
+        (none yet when ``computed_at`` is None)."""
+        return self.wanted > self.computed
 
     def rules(self, place_points: tuple[int, ...] | None = None) -> Rules:
         """The engine's rules from these fields and (read unless given) the table of points per place."""
@@ -188,6 +204,12 @@ class RankingTournament(models.Model):
     added_at = models.DateTimeField(auto_now_add=True)
     #: When its results were last read (None: not yet).
     read_at = models.DateTimeField(null=True, blank=True)
+    #: The tournament's results mark (scoring) when its results were read; None: to be
+    #: read again. A mark moved since (a correction) has them read again in the background.
+    read_mark = models.BigIntegerField(null=True, blank=True, editable=False)
+    #: The numbers of its series with a result, as read: the rules are checked against
+    #: them (more held than planned) without reading every result.
+    held = models.JSONField(default=list, editable=False)
 
     class Meta:
         ordering = ["tournament__date", "tournament__name", "pk"]

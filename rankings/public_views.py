@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from . import documents
+from . import background, documents
 from .models import Ranking
 from .pages import categories, chosen_category, player_context, ranking_context
 from .permissions import director_required, published
@@ -19,16 +19,19 @@ def published_list(request: HttpRequest) -> HttpResponse:
 
 @published
 def ranking(request: HttpRequest, ranking: Ranking) -> HttpResponse:
+    background.seen(ranking)
     return render(request, "rankings/ranking.html", ranking_context(request, ranking, staff=False))
 
 
 @published
 def player(request: HttpRequest, ranking: Ranking, player_id: int) -> HttpResponse:
+    background.seen(ranking)
     context = player_context(ranking, player_id, request.GET.get("category", ""))
     return render(request, "rankings/player.html", context | {"staff": False})
 
 
 def _file(request: HttpRequest, ranking: Ranking, kind: str) -> HttpResponse:
+    background.seen(ranking)
     category = chosen_category(request, categories(ranking))
     if kind == "pdf":
         return documents.pdf_response(ranking, category)

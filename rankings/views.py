@@ -20,8 +20,8 @@ from tournaments.models import Player
 from transfer.tournament_file.cells import TransferError
 from transfer.tournament_file.importer import import_tournament
 
-from . import people, services
-from .compute import compute_lines
+from . import background, people, services
+from .compute import check_held
 from .forms import AddTournamentForm, DecisionForm, ImportForm, PlacePointsFormSet, RankingForm
 from .models import PersonDecision, Ranking, RankingResult, RankingTournament, table_of_points
 from .pages import player_context, ranking_context
@@ -57,7 +57,7 @@ def _rules_page(request: HttpRequest, ranking: Ranking | None) -> HttpResponse:
             except services.RankingRefused as refused:
                 form.add_error(None, str(refused))
             else:
-                messages.success(request, _("The rules are saved and the ranking computed."))
+                messages.success(request, _("The rules are saved; the ranking is computed again in the background."))
                 return redirect("rankings:ranking", saved.pk)
     status = 422 if request.method == "POST" else 200
     context = {"ranking": ranking, "form": form, "points": points}
@@ -65,17 +65,18 @@ def _rules_page(request: HttpRequest, ranking: Ranking | None) -> HttpResponse:
 
 
 def _save_rules(request: HttpRequest, form: RankingForm, points, ranking: Ranking | None) -> Ranking:
-    """Save the rules and compute the ranking; rules its tournaments cannot take (more held
-    than planned) are refused and nothing is saved."""
+    """Save the rules and ask for the ranking to be computed (in the background); rules its
+    tournaments cannot take (more held than planned) are refused and nothing is saved."""
     with transaction.atomic():
         saved = form.save()
         if ranking is None:
             saved.directors.add(request.user)
         points.instance = saved
         points.save()
-        problem = compute_lines(saved)
+        problem = check_held(saved)
         if problem:
             raise services.RankingRefused(problem)
+        background.changed(saved)
     return saved
 
 
@@ -92,6 +93,7 @@ def rules(request: HttpRequest, ranking: Ranking) -> HttpResponse:
 
 @director_required
 def ranking_detail(request: HttpRequest, ranking: Ranking) -> HttpResponse:
+    background.seen(ranking)
     context = ranking_context(request, ranking, staff=True) | {"doubtful": ranking.doubtful}
     return render(request, "rankings/ranking.html", context)
 
@@ -99,6 +101,7 @@ def ranking_detail(request: HttpRequest, ranking: Ranking) -> HttpResponse:
 @director_required
 def tournaments(request: HttpRequest, ranking: Ranking) -> HttpResponse:
     """The ranking's tournaments (a page of them), and adding, importing, reading again."""
+    background.seen(ranking)
     entries = RankingTournament.objects.filter(ranking=ranking).select_related("tournament")
     context = {
         "ranking": ranking,
@@ -185,19 +188,18 @@ def refresh(request: HttpRequest, ranking: Ranking) -> HttpResponse:
     messages.success(
         request,
         ngettext(
-            "The results of %(n)s tournament are read again and the ranking computed.",
-            "The results of %(n)s tournaments are read again and the ranking computed.",
+            "The results of %(n)s tournament are read again and the ranking computed, in the background.",
+            "The results of %(n)s tournaments are read again and the ranking computed, in the background.",
             count,
         )
         % {"n": count},
     )
-    if ranking.problem:
-        messages.warning(request, ranking.problem)
     return redirect("rankings:tournaments", ranking.pk)
 
 
 @director_required
 def player(request: HttpRequest, ranking: Ranking, player_id: int) -> HttpResponse:
+    background.seen(ranking)
     context = player_context(ranking, player_id, request.GET.get("category", ""))
     record = get_object_or_404(Player.objects.select_related("club"), pk=player_id)
     surname = record.sort_key.split(" ")[0][:3]
@@ -243,9 +245,13 @@ def decide(request: HttpRequest, ranking: Ranking) -> HttpResponse:
         messages.error(request, problems)
     else:
         data = form.cleaned_data
-        found = Player.objects.in_bulk([data["player"], data["other"]])
-        if len(found) < 2 and data["player"] != data["other"]:
-            messages.error(request, _("The other record: no such player in this ranking."))
+        # Only records with a result in this ranking are looked up: an id from anywhere else
+        # reads like one that does not exist, and no name is shown.
+        found = people.records_in(ranking, [data["player"], data["other"]])
+        if data["player"] == data["other"]:
+            messages.error(request, _("Choose two different player records."))
+        elif len(found) < 2:
+            messages.error(request, people.NOT_IN_RANKING)
         else:
             try:
                 people.decide(

@@ -18,14 +18,14 @@ import logging
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from functools import wraps
 from typing import Any, TypeVar
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db.models import Max, Sum
+from django.db.models import Max, Q, Sum
 from django.http import HttpRequest, HttpResponse
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.http import http_date
@@ -48,16 +48,37 @@ logger = logging.getLogger(__name__)
 
 @dataclass(frozen=True, slots=True)
 class Mark:
-    """How often the tournament's results have changed, and when they last did."""
+    """How often the tournament's results have changed, and when they last did.
+
+    ``own``: the tournament's own counter then (scope 0: series, tables, seats, teams,
+    categories, registrations, names), (version, changed_at); what depends on those
+    only is kept per change of it (:func:`own_key`), not per deal. Not compared: the
+    version counts it already."""
 
     version: int
     changed_at: datetime | None
+    own: tuple | None = field(default=None, compare=False)
 
 
 def results_mark(tournament: Tournament) -> Mark:
     """The tournament's results mark: one query over its counters (a few thousand rows at most)."""
-    found = ResultsMark.objects.filter(tournament=tournament).aggregate(version=Sum("version"), at=Max("changed_at"))
-    return Mark(found["version"] or 0, found["at"])
+    own = Q(scope=0)
+    found = ResultsMark.objects.filter(tournament=tournament).aggregate(
+        total=Sum("version"),
+        last=Max("changed_at"),
+        own_version=Max("version", filter=own),
+        own_at=Max("changed_at", filter=own),
+    )
+    return Mark(found["total"] or 0, found["last"], (found["own_version"] or 0, found["own_at"]))
+
+
+def own_key(tournament: Tournament, mark: Mark, *parts: object) -> str:
+    """The key of something made from what only the tournament's own counter counts (the
+    series drawn, the teams, the categories): kept until that changes, whatever the deals;
+    per ``mark`` where its own counter is not known."""
+    if mark.own is None:
+        return cache_key(tournament, mark, *parts)
+    return cache_key(tournament, Mark(0, None), "own", *mark.own, *parts)
 
 
 #: The public pages move to a newer mark at most once per this many times the seconds
@@ -105,8 +126,9 @@ def shown_now(tournament: Tournament) -> Shown | None:
     found = lookup(_shown_key(tournament))
     if not isinstance(found, tuple) or len(found) < 3:  # nothing yet, or an entry of an older release
         return None
-    version, changed_at, since, *cost = found
-    return Shown(Mark(version, changed_at), since, cost[0] if cost else 0.0)
+    version, changed_at, since, *rest = found
+    own = rest[1] if len(rest) > 1 else None  # an entry of an older release has no own counter
+    return Shown(Mark(version, changed_at, own), since, rest[0] if rest else 0.0)
 
 
 @dataclass(slots=True)
@@ -125,7 +147,8 @@ class Move:
         if cost is None:
             before = shown_now(self.tournament)
             cost = before.cost if before else 0.0
-        store(_shown_key(self.tournament), (self.mark.version, self.mark.changed_at, self.since, cost))
+        mark = self.mark
+        store(_shown_key(self.tournament), (mark.version, mark.changed_at, self.since, cost, mark.own))
         release(_move_key(self.tournament))
 
     def failed(self) -> None:

@@ -44,3 +44,21 @@ def within_category(ranked: list, category: Category | None) -> list:
     members = set(Registration.objects.filter(category=category).values_list("player_id", flat=True))
     kept = [entry for entry in ranked if entry.item.player_id in members]
     return [entry._replace(place=place) for place, entry in enumerate(kept, start=1)]
+
+
+def category_winners(tournament: Tournament, ranked: list) -> list[tuple[Category, object]]:
+    """Each category of the tournament (by name) with the first of ``ranked`` in it, placed
+    1; a category nobody of ``ranked`` is in is left out. Two queries however many
+    categories there are (the categories, and who is in which)."""
+    members: dict[int, set[int]] = {}
+    for category_id, player_id in Registration.objects.filter(category__tournament=tournament).values_list(
+        "category_id", "player_id"
+    ):
+        members.setdefault(category_id, set()).add(player_id)
+    winners = []
+    for category in tournament.categories.order_by("name"):
+        inside = members.get(category.pk, set())
+        first = next((entry for entry in ranked if entry.item.player_id in inside), None)
+        if first is not None:
+            winners.append((category, first._replace(place=1)))
+    return winners

@@ -12,12 +12,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import Count
-
-from tournaments.models import Series, Table, Tournament
+from tournaments.models import Series, Tournament
 
 from .cache import Mark, cache_key, cached
 from .places import Finality
+from .tally import sheets
 
 #: Rows on one projector page: large type for 1920x1080 and 1280x720 without scrolling.
 ROWS = 20
@@ -52,23 +51,23 @@ class SeriesProgress:
         return self.tables - self.finished - self.playing
 
 
-def series_in_play(tournament: Tournament, numbers: list[int], unfinished: tuple[int, ...]) -> SeriesProgress | None:
+def series_in_play(
+    tournament: Tournament, numbers: list[int], unfinished: tuple[int, ...], current: bool = False
+) -> SeriesProgress | None:
     """The progress of the series being played among the drawn ``numbers``: the first of
-    them still ``unfinished``, else the last. None before the first draw. One query."""
+    them still ``unfinished``, else the last (its tables with seats). None before the first draw.
+    ``current``: this request has brought the whole tournament's standings up to date
+    already (:func:`standings.tally.sheets` reads no counters again)."""
     if not numbers:
         return None
     number = next((n for n in numbers if n in unfinished), numbers[-1])
     status = Series.Status.RUNNING if number in unfinished else Series.Status.FINISHED
-    tables = (
-        Table.objects.filter(series__tournament=tournament, series__number=number)
-        .order_by()
-        .annotate(entered=Count("games"))
-    )
     finished = playing = deals_left = confirmed = count = 0
-    for size, entered, signoff in tables.values_list("size", "entered", "signoff"):
+    # The series' tables as this process keeps them (standings.tally): a deal recounts its own table only.
+    for size, signed, entered in sheets(tournament, number, refresh=not current):
         count += 1
         deals = tournament.deals_per_table(size)
-        if signoff is not None:  # a confirmed sheet is closed, whatever is missing
+        if signed:  # a confirmed sheet is closed, whatever is missing
             confirmed += 1
             finished += 1
         elif entered >= deals:
@@ -79,11 +78,13 @@ def series_in_play(tournament: Tournament, numbers: list[int], unfinished: tuple
     return SeriesProgress(number, status, count, finished, playing, deals_left, confirmed)
 
 
-def progress(tournament: Tournament, mark: Mark, numbers: list[int], finality: Finality) -> SeriesProgress | None:
+def progress(
+    tournament: Tournament, mark: Mark, numbers: list[int], finality: Finality, current: bool = False
+) -> SeriesProgress | None:
     """:func:`series_in_play` of the scope's series (``numbers``: those drawn in the scope),
-    computed once per results mark."""
+    computed once per results mark (``current`` as there)."""
     key = cache_key(tournament, mark, "progress", *numbers)
-    return cached(key, lambda: series_in_play(tournament, numbers, finality.unfinished) or False) or None
+    return cached(key, lambda: series_in_play(tournament, numbers, finality.unfinished, current) or False) or None
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,6 +25,7 @@ from .cache import Mark, cache_key, cached
 from .categories import within_category
 from .places import Finality, finality, standings, team_standings
 from .tables import StandingsTable, TeamStandingsTable, rows, team_rows
+from .tally import ranked
 
 #: Rows on a page of the standings: a phone scrolls 50 rows easily, and the page stays small.
 PER_PAGE = 50
@@ -39,6 +40,12 @@ class Scope:
     series_number: int | None = None
     category: Category | None = None
     teams: bool = False
+
+    @property
+    def all_players(self) -> bool:
+        """The whole tournament's players' ranking (what :mod:`standings.tally` keeps up to
+        date in each process, which :func:`board` brings up to date for this scope)."""
+        return self.series_number is None and self.category is None and not self.teams
 
     def key(self) -> tuple:
         return (self.series_number or 0, "teams" if self.teams else (self.category.pk if self.category else 0))
@@ -55,19 +62,25 @@ class Board:
 
 
 def board(tournament: Tournament, mark: Mark, scope: Scope) -> Board:
-    """The scope's rows as they stand at ``mark``, from the cache or computed (five queries at most:
-    :func:`standings.places.standings`, the teams or the category, :func:`standings.places.finality`)."""
-    return cached(cache_key(tournament, mark, "board", *scope.key()), lambda: _compute_board(tournament, scope))
+    """The scope's rows as they stand at ``mark`` (or a little later) and how final they are:
+    the players' overall or series ranking from this process's :mod:`standings.tally` (a
+    change of the results costs the tables it touched, no query more); a category's or
+    the teams' from the cache or computed (five queries at most:
+    :func:`standings.places.standings`, the teams or the category,
+    :func:`standings.places.finality`). The rows are shared: copy one before changing it."""
+    if scope.teams or scope.category is not None:
+        return cached(cache_key(tournament, mark, "board", *scope.key()), lambda: _compute_board(tournament, scope))
+    return Board(*ranked(tournament, scope.series_number, mark))
 
 
 def _compute_board(tournament: Tournament, scope: Scope) -> Board:
-    ranked = standings(tournament, scope.series_number)
+    players = standings(tournament, scope.series_number)
     if scope.teams:
-        data = team_rows(team_standings(tournament, scope.series_number, players=ranked))
+        data = team_rows(team_standings(tournament, scope.series_number, players=players))
         for row in data:  # a team is found by its name or a player's
             row["key"] = search_key(" ".join([row["name"], *(name for name, _rating in row["members"])]))
     else:
-        data = rows(within_category(ranked, scope.category))
+        data = rows(within_category(players, scope.category))
     return Board(data, finality(tournament, scope.series_number))
 
 
@@ -155,6 +168,8 @@ def standings_page(
     ordered = sorted_rows(found, table_class, params.get("sort"))
     paginator = Paginator(ordered, per_page)
     page = paginator.get_page(number_param(params.get("page")) or 1)
+    # The page's own rows: the view links each name, and the list's rows are shared (standings.tally).
+    page.object_list = [dict(row) for row in page.object_list]
     table = table_class(list(page.object_list))
     return StandingsPage(table, page, page_links(params, page), query.strip(), len(found), len(data))
 

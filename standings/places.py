@@ -15,7 +15,7 @@ tournaments: those are the ``rankings`` app's.)
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass
 
 from django.db import connections
@@ -42,7 +42,7 @@ class PlayerStanding:
         return self.rating.rating
 
 
-def _rows(query) -> list[tuple]:
+def plain_rows(query) -> list[tuple]:
     """The rows of a ``values_list`` query as plain tuples, without the ORM's per-row conversion.
 
     The ORM writes the SQL (portable); the rows hold only integers and text, and
@@ -71,7 +71,7 @@ def seat_aggregates(games) -> list[tuple]:
             lost=Count("lost", filter=Q(lost=True)),
         )
     )
-    return _rows(query)
+    return plain_rows(query)
 
 
 def stored_seat_totals(tables) -> list[tuple]:
@@ -81,7 +81,7 @@ def stored_seat_totals(tables) -> list[tuple]:
     one per game. A row may be all zeros once its games are deleted; it sums to nothing.
     """
     query = SeatTotal.objects.filter(table__in=tables.values("pk")).order_by()
-    return _rows(query.values_list("table_id", "number", "points", "won", "lost"))
+    return plain_rows(query.values_list("table_id", "number", "points", "won", "lost"))
 
 
 def seat_totals_differ(tables) -> dict[tuple[int, int], tuple[tuple, tuple]]:
@@ -127,25 +127,50 @@ def standings(tournament, series_number: int | None = None) -> list[Ranked[Playe
     size: the seats with their totals, the tables (size and sign-off), the players'
     names; none of them reads the games themselves.
     """
-    from tournaments.models import Player, Registration, Seat, Series, Table
+    series_ids = scope_series(tournament, series_number)
+    seat_rows = seats_with_totals(series_ids)
+    table_rows = sheet_rows(series_ids)
+    rows = _player_totals(table_rows, seat_rows, registered_names(tournament))
+    if rows is None:
+        rows = _player_totals(table_rows, seat_rows, seated_names(series_ids))
+    return rank(rows, _rating_of, lot_seed=tournament.lot_seed, lot_key=_player_id_of)
+
+
+def scope_series(tournament, series_number: int | None = None):
+    """The ids of the series in scope (all of the tournament's, or number ``series_number``), as a subquery."""
+    from tournaments.models import Series
 
     series = Series.objects.filter(tournament=tournament)
     if series_number is not None:
         series = series.filter(number=series_number)
-    series_ids = series.order_by().values("pk")
-    seat_rows = _seats_with_totals(series_ids)
-    # Only confirmed sheets are final (signoff.confirm, 5.5.3); the others are marked provisional.
-    table_rows = _rows(Table.objects.filter(series__in=series_ids).order_by().values_list("pk", "size", "signoff"))
+    return series.order_by().values("pk")
+
+
+def sheet_rows(series_ids) -> list[tuple]:
+    """(table id, size, sign-off id or None) of the tables of the series.
+
+    Only confirmed sheets are final (signoff.confirm, 5.5.3); the others are marked provisional.
+    """
+    from tournaments.models import Table
+
+    return plain_rows(Table.objects.filter(series__in=series_ids).order_by().values_list("pk", "size", "signoff"))
+
+
+def registered_names(tournament) -> list[tuple]:
+    """(player id, name, club, start number) of every registration of the tournament."""
+    from tournaments.models import Registration
+
     names = Registration.objects.filter(tournament=tournament).order_by()
-    name_rows = _rows(names.values_list("player_id", "player__name", "player__club__name", "start_number"))
-    rows = _player_totals(table_rows, seat_rows, name_rows)
-    if rows is None:
-        # A seated player without a registration (not made by the office's own views or
-        # imports): take every seated player's name instead, one more query.
-        people = Player.objects.filter(pk__in=Seat.objects.filter(series__in=series_ids).values("player_id"))
-        name_rows = _rows(people.order_by().values_list("pk", "name", "club__name", Value(None, IntegerField())))
-        rows = _player_totals(table_rows, seat_rows, name_rows)
-    return rank(rows, _rating_of, lot_seed=tournament.lot_seed, lot_key=_player_id_of)
+    return plain_rows(names.values_list("player_id", "player__name", "player__club__name", "start_number"))
+
+
+def seated_names(series_ids) -> list[tuple]:
+    """(player id, name, club, None) of every seated player: the names when a seated player
+    has no registration (not made by the office's own views or imports), one more query."""
+    from tournaments.models import Player, Seat
+
+    people = Player.objects.filter(pk__in=Seat.objects.filter(series__in=series_ids).values("player_id"))
+    return plain_rows(people.order_by().values_list("pk", "name", "club__name", Value(None, IntegerField())))
 
 
 def ranking_order(tournament) -> list[int]:
@@ -200,7 +225,7 @@ def team_standings(
     memberships = Registration.objects.filter(tournament=tournament, team__isnull=False).order_by()
     team_of = {
         player: (team, name)
-        for player, team, name in _rows(memberships.values_list("player_id", "team_id", "team__name"))
+        for player, team, name in plain_rows(memberships.values_list("player_id", "team_id", "team__name"))
     }
     teams: dict[int, TeamStanding] = {}
     for entry in players:  # in ranking order: each team's players come best first
@@ -222,24 +247,38 @@ def _team_lot_key(row: TeamStanding) -> str:
     return f"team:{row.team_id}"
 
 
-def _seats_with_totals(series_ids) -> list[tuple]:
-    """(table id, player id, points, won, lost) of every seat of the series; None where a seat declared nothing.
+def seats_with_totals(series_ids, tables: Collection[int] | None = None, sheets: bool = False) -> list[tuple]:
+    """(table id, player id, points, won, lost) of every seat of the series (at ``tables``
+    only, if given); None where a seat declared nothing. ``sheets``: each row also has its
+    table's size, sign-off id (None while the sheet is not confirmed) and series number.
 
     The seats joined to their :class:`scoring.models.SeatTotal` on (table, seat number)
     in the database: one row per seat, which is what costs on a 3,000-player page.
     Plain SQL because the two tables meet on two columns, which the ORM cannot join;
     the series subquery is the ORM's.
     """
-    from tournaments.models import Seat
+    from tournaments.models import Seat, Series, Table
 
     connection = connections[series_ids.db]
     quote = connection.ops.quote_name
     series_sql, params = series_ids.query.sql_with_params()
+    sheet, joined = "", ""
+    if sheets:
+        signoff = Table._meta.get_field("signoff").related_model._meta.db_table
+        sheet = ", tb.size, so.id, sr.number"
+        joined = (
+            f"JOIN {quote(Table._meta.db_table)} tb ON tb.id = s.table_id "
+            f"JOIN {quote(Series._meta.db_table)} sr ON sr.id = s.series_id "
+            f"LEFT JOIN {quote(signoff)} so ON so.table_id = s.table_id "
+        )
     sql = (
-        f"SELECT s.table_id, s.player_id, t.points, t.won, t.lost FROM {quote(Seat._meta.db_table)} s "
+        f"SELECT s.table_id, s.player_id, t.points, t.won, t.lost{sheet} FROM {quote(Seat._meta.db_table)} s "
         f"LEFT JOIN {quote(SeatTotal._meta.db_table)} t ON t.table_id = s.table_id AND t.number = s.number "
-        f"WHERE s.series_id IN ({series_sql})"
+        f"{joined}WHERE s.series_id IN ({series_sql})"
     )
+    if tables is not None:
+        ids = [int(table) for table in tables] or [0]  # integers only: they go into the SQL's text
+        sql += f" AND s.table_id IN ({', '.join(map(str, ids))})"
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         return cursor.fetchall()
@@ -257,7 +296,7 @@ def _player_totals(table_rows: list[tuple], seat_rows: list[tuple], names: list[
     """Each player's summed tables, for the ranking list; None when a seated player has no name row.
 
     ``table_rows``: (table id, size, sign-off id or None); ``seat_rows``: (table id,
-    player id, points, won, lost) as :func:`_seats_with_totals` reads them; ``names``:
+    player id, points, won, lost) as :func:`seats_with_totals` reads them; ``names``:
     (player id, name, club, start number). The ratings are the engine's fast form,
     :func:`skat.rating.rate_players` (the sums of its checked :func:`skat.rating.rate_seat`
     per seat): this runs over every seat of a 3,000-player tournament on each standings

@@ -24,11 +24,17 @@ COLUMN = 20
 def waiting_series(tournament: Tournament) -> int | None:
     """The number of the newest series if it is drawn and no deal of it is entered yet, else
     None (one query; a deal stored by an import or a test counts like one entered)."""
+    return waiting_state(tournament)[0]
+
+
+def waiting_state(tournament: Tournament) -> tuple[int | None, bool]:
+    """:func:`waiting_series`, and whether a deal may change it: only while the newest series
+    is drawn and not started (a series' status counts on the tournament's own counter)."""
     played = Game.objects.filter(table__series=OuterRef("pk"))
     newest = tournament.series.order_by("-number").values_list("number", "status", Exists(played)).first()
-    if newest is None or newest[1] != Series.Status.DRAWN or newest[2]:
-        return None
-    return newest[0]
+    if newest is None or newest[1] != Series.Status.DRAWN:
+        return None, False
+    return (None if newest[2] else newest[0]), True
 
 
 def seat_rows(tournament: Tournament, number: int) -> list[dict]:

@@ -54,7 +54,8 @@ class StandingsTable(tables.Table):
     start_number = Num(verbose_name=_("No."), order_by=("start_number", "place"))
     # Linked to the player's statistics where the view puts a "url" into the row.
     name = tables.Column(verbose_name=_("Player"), linkify=lambda record: record.get("url"))
-    club = tables.Column(verbose_name=_("Club"))
+    # Classed "club": on a phone a long club name wraps instead of widening the table.
+    club = tables.Column(verbose_name=_("Club"), attrs={"td": {"class": "club"}, "th": {"class": "club"}})
     # More is better in these: the first click on the heading sorts the best first.
     points = Num(verbose_name=_("Game points"), order_by=("-points", "place"))
     won = Num(verbose_name=_("Won"), order_by=("-won", "place"))

@@ -21,19 +21,20 @@ from tournaments.lookups import published_tournament
 from tournaments.models import Category, Team, Tournament
 from tournaments.permissions import results_reader_required
 
-from .cache import Mark, cache_key, cached, conditional, given_back, lookup_or_claim, mark_of, store
+from .cache import Mark, cache_key, cached, conditional, given_back, lookup, lookup_or_claim, mark_of, own_key, store
 from .categories import CategoryError, chosen_category
 from .claims import release
 from .files import csv_response
+from .list_html import table_html
 from .live_board import board_page, progress, seconds_param
 from .pages import Scope, board, scope_query, standings_page
-from .seat_board import PER_SCREEN, columns, seat_rows, waiting_series
+from .seat_board import PER_SCREEN, columns, seat_rows, waiting_state
 
 
 @dataclass(slots=True)
 class Outline:
     """What the scope links offer: the drawn series, the categories, whether there are teams
-    (two queries, three with categories; once per results mark)."""
+    (two queries, three with categories; once per change of the tournament's own counter)."""
 
     numbers: list[int]
     categories: list[Category]
@@ -50,7 +51,8 @@ def _outline(tournament: Tournament, mark: Mark) -> Outline:
         )
         return Outline(numbers, list(tournament.categories.all()) if has_categories else [], has_teams)
 
-    return cached(cache_key(tournament, mark, "outline"), compute)
+    # Series, teams and categories count on the tournament's own counter: not read again per deal.
+    return cached(own_key(tournament, mark, "outline"), compute)
 
 
 def _scope(request: HttpRequest, tournament: Tournament, outline: Outline) -> Scope:
@@ -68,6 +70,10 @@ def scope_for(request: HttpRequest, tournament: Tournament, mark: Mark) -> Scope
     return _scope(request, tournament, _outline(tournament, mark))
 
 
+#: A player id no row has, for the link pattern of a page's names.
+ANY_PLAYER = 987654321987
+
+
 def _standings_context(request: HttpRequest, tournament: Tournament, public: bool) -> dict:
     mark = mark_of(request, tournament)
     outline = _outline(tournament, mark)
@@ -76,8 +82,10 @@ def _standings_context(request: HttpRequest, tournament: Tournament, public: boo
     shown = standings_page(tournament, found.rows, request.GET, scope.teams)
     if not scope.teams:  # each name links to the player's statistics page (on this page only)
         link = "public:player_statistics" if public else "director:player_statistics"
+        # One reverse() for the page, not one a row: the player's id put in its place.
+        pattern = reverse(link, args=[tournament.pk, ANY_PLAYER])
         for row in shown.page.object_list:
-            row["url"] = reverse(link, args=[tournament.pk, row["player_id"]])
+            row["url"] = pattern.replace(str(ANY_PLAYER), str(int(row["player_id"])))
     RequestConfig(request, paginate=False).configure(shown.table)
     finished = found.finality
     query = scope_query(scope)
@@ -85,6 +93,8 @@ def _standings_context(request: HttpRequest, tournament: Tournament, public: boo
         "tournament": tournament,
         "public": public,
         "table": shown.table,
+        # django-tables2's markup, written directly (standings.list_html): a tenth of its cost.
+        "table_html": table_html(shown.table, request),
         "page": shown.page,
         "page_links": shown.links,
         "query": shown.query,
@@ -169,6 +179,23 @@ def _public_standings(request: HttpRequest, tournament: Tournament) -> HttpRespo
     return _standings(request, tournament, public=True)
 
 
+def _waiting(tournament: Tournament, mark: Mark) -> int | None:
+    """:func:`standings.seat_board.waiting_series`: one query per results mark while the newest
+    series is drawn and not started (its first deal ends the wait), none per deal once it
+    runs (until the tournament's own counter moves: a draw, a status)."""
+    settled = own_key(tournament, mark, "not-waiting")
+    if lookup(settled):
+        return None
+
+    def compute() -> int:
+        number, may_change = waiting_state(tournament)
+        if not may_change:
+            store(settled, True)
+        return number or 0
+
+    return cached(cache_key(tournament, mark, "waiting"), compute) or None
+
+
 def live(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The projector page: the standings a page at a time, rotating (``?seconds=`` per page),
     with the series' progress and a clock. ``?part=board&page=<n>``: page n's board
@@ -193,8 +220,8 @@ def _live(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         return bad_category(request, tournament, error)
     number = number_param(request.GET.get("page"))
     url = reverse("public:live", args=[tournament.pk])
-    # The series drawn and not started: its seats come first on the screen (one query per mark).
-    waiting = cached(cache_key(tournament, mark, "waiting"), lambda: waiting_series(tournament) or 0) or None
+    # The series drawn and not started: its seats come first on the screen.
+    waiting = _waiting(tournament, mark)
     seats_first = f"{url}?{scope_query(scope, page=1, part='seats')}" if waiting else None
 
     def render_board() -> str:
@@ -205,7 +232,11 @@ def _live(request: HttpRequest, tournament: Tournament) -> HttpResponse:
             "board": page,
             "teams_view": scope.teams,
             "progress": progress(
-                tournament, mark, [scope.series_number] if scope.series_number else outline.numbers, found.finality
+                tournament,
+                mark,
+                [scope.series_number] if scope.series_number else outline.numbers,
+                found.finality,
+                current=scope.all_players,  # board() has just brought the whole tournament's up to date
             ),
             "finality": found.finality,
             "next_url": seats_first

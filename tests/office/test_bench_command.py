@@ -151,6 +151,24 @@ def test_the_pdf_figures_time_whichever_module_has_the_sheets(monkeypatch):
     assert "4 sheets" in series.note
 
 
+def test_the_start_cards_figure_prints_a_card_for_every_registered_player(monkeypatch):
+    import printing.documents as documents
+
+    printed = []
+    real = documents.start_cards_pdf
+
+    def recording(tournament, *, absolute_url, out):
+        real(tournament, absolute_url=absolute_url, out=out)
+        printed.append(out.getvalue())
+
+    monkeypatch.setattr(documents, "start_cards_pdf", recording)
+    with scratch.scratch_database(log=lambda _line: None):
+        ctx = bench.Context(tournament=fixtures.build(12, 1, log=lambda _line: None), repeat=2)
+        result = bench.measure_start_cards(ctx)
+    assert result.available and result.target == 3.0 and result.note == "12 cards"
+    assert len(printed) == 2 and all(pdf.startswith(b"%PDF") for pdf in printed)
+
+
 def test_every_page_answers_its_user_and_is_counted_on_a_small_tournament():
     with scratch.scratch_database(log=lambda _line: None):
         site = pages.prepare(fixtures.build(12, 2, log=lambda _line: None), log=lambda _line: None)

@@ -52,3 +52,28 @@ def test_its_static_files_go_where_the_environment_says_not_into_the_checkouts(m
     checkout's staticfiles/, rewritten under another worker reading it, failed its tests."""
     monkeypatch.setenv("STATIC_ROOT", str(tmp_path))
     assert made().env["STATIC_ROOT"] == str(tmp_path)
+
+
+def test_it_starts_where_there_is_no_manage_py_as_in_an_installed_office(monkeypatch, tmp_path):
+    """``skat-office loadtest`` in an installed office (the container): BASE_DIR is the
+    site-packages folder, which has no manage.py. The static files are collected and the
+    office served through the installed modules, from a folder without one."""
+    import json
+    import urllib.request
+
+    from django.conf import settings
+
+    site = tmp_path / "site-packages"
+    site.mkdir()
+    monkeypatch.setattr(settings, "BASE_DIR", site)
+    monkeypatch.setenv("STATIC_ROOT", str(tmp_path / "static"))
+    # The container's own database password: not for the scratch database, whose URL is whole.
+    (tmp_path / "db-password").write_text("the office's own\n")
+    monkeypatch.setenv("DATABASE_PASSWORD_FILE", str(tmp_path / "db-password"))
+    served = server.Server(
+        f"sqlite:///{tmp_path / 'scratch.sqlite3'}", 1, 2, lambda _line: None, cache_dir=str(tmp_path / "cache")
+    )
+    with served, urllib.request.urlopen(f"http://{served.host}:{served.port}/healthz", timeout=10) as answer:
+        assert answer.status == 200 and json.load(answer)["status"] == "ok"
+    assert (tmp_path / "static" / "staticfiles.json").is_file()  # collected, hashed names (DEBUG off)
+    assert not (site / "manage.py").exists()

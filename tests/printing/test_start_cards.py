@@ -5,6 +5,8 @@ for the tournament's directors only; a fixed number of queries whatever the fiel
 from __future__ import annotations
 
 import io
+import shutil
+import subprocess
 
 import pytest
 from django.urls import reverse
@@ -45,3 +47,28 @@ def test_only_the_director_prints_them(client):
     factories.registered(t, 2)
     client.force_login(factories.user())
     assert client.get(reverse("director:start_cards_pdf", args=[t.pk])).status_code in (403, 404)
+
+
+def test_every_cards_code_reads_back_as_his_link_at_the_printed_size(client, settings, tmp_path):
+    """The codes carry a fixed mask (printing.documents.qr): a phone reads each one.
+    Decoded by zxing-cpp from the first page rendered at 100 dpi, about six pixels a
+    module, coarser than a phone's camera sees a card held at arm's length."""
+    zxingcpp = pytest.importorskip("zxingcpp", reason="zxing-cpp (a dev dependency) decodes the printed codes")
+    from PIL import Image
+
+    if shutil.which("pdftoppm") is None:
+        pytest.skip("Debian's poppler-utils render the PDF (make test installs them)")
+    settings.OFFICE_URL = "http://192.168.1.20:8000"
+    director = factories.user()
+    t = factories.tournament(directors=[director], name="Herbstpreis")
+    players = factories.registered(t, 10)
+    for number, reg in enumerate(players, start=1):
+        Registration.objects.filter(pk=reg.pk).update(start_number=number)
+    client.force_login(director)
+    pdf = tmp_path / "cards.pdf"
+    pdf.write_bytes(client.get(reverse("director:start_cards_pdf", args=[t.pk])).content)
+    subprocess.run(["pdftoppm", "-r", "100", "-png", "-l", "1", str(pdf), str(tmp_path / "page")], check=True)
+    (page,) = tmp_path.glob("page*.png")
+    read = zxingcpp.read_barcodes(Image.open(page), formats=zxingcpp.BarcodeFormat.QRCode)
+    links = sorted(f"http://192.168.1.20:8000{player_path(reg)}" for reg in players)
+    assert sorted(code.text for code in read) == links

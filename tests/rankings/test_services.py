@@ -178,7 +178,7 @@ def test_keeping_two_records_apart_answers_the_doubt(club):
     [
         ("same record", "two different player records"),
         ("no reason", "say why"),
-        ("not in ranking", "has no result in this ranking"),
+        ("not in ranking", "choose two records with a result in this ranking"),
         ("numbers", "different membership numbers .1, 2.: two people"),
         ("together", "both played in E1 .*: two people"),
     ],

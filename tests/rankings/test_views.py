@@ -198,6 +198,38 @@ def test_a_decision_without_a_reason_is_refused(client, director, ranked):
     assert not PersonDecision.objects.exists()
 
 
+def test_a_record_from_another_tournament_is_refused_without_its_name(client, director, ranked):
+    """Another director's unpublished tournament: its player's id reads like one that does not exist."""
+    stranger = factories.player("Xaver Fremdling", club="SC Geheim")
+    factories.tournament(name="Secret Open", directors=[factories.user("rival")]).registrations.create(player=stranger)
+    a = RankingLine.objects.filter(ranking=ranked, category="").values_list("player_id", flat=True).first()
+    answers = []
+    for player, other in ((a, stranger.pk), (stranger.pk, a), (a, 999999)):
+        data = {"player": player, "other": other, "same": "1", "reason": "same person", "back": "player"}
+        response = logged_in(client, director).post(reverse("rankings:decide", args=[ranked.pk]), data, follow=True)
+        page = response.content.decode()
+        assert response.status_code == 200 and "Fremdling" not in page and "Xaver" not in page
+        answers.append([str(m) for m in response.context["messages"]])
+    refusal = "Player records: choose two records with a result in this ranking."
+    assert answers[0] == answers[1] == answers[2] == [refusal]
+    assert not PersonDecision.objects.exists()
+
+
+def test_the_same_record_twice_is_refused_not_an_error(client, director, ranked):
+    for pk in (999999, RankingLine.objects.filter(ranking=ranked).values_list("player_id", flat=True).first()):
+        data = {"player": pk, "other": pk, "same": "1", "reason": "x"}
+        response = logged_in(client, director).post(reverse("rankings:decide", args=[ranked.pk]), data, follow=True)
+        assert response.status_code == 200
+        assert [str(m) for m in response.context["messages"]] == ["Choose two different player records."]
+    assert not PersonDecision.objects.exists()
+
+
+def test_a_player_page_of_a_record_outside_the_ranking_is_not_found(client, director, ranked):
+    stranger = factories.player("Xaver Fremdling", club="SC Geheim")
+    response = logged_in(client, director).get(reverse("rankings:player", args=[ranked.pk, stranger.pk]))
+    assert response.status_code == 404 and "Fremdling" not in response.content.decode()
+
+
 def test_undo_keeps_the_decision_marked_undone(client, director, ranked):
     a2 = factories.player("Anna Alt", club="TuS Pik")
     services.add_tournament(
@@ -255,3 +287,20 @@ def test_rules_the_tournaments_cannot_take_are_refused_and_not_saved(client, dir
     assert "“of M planned” cannot be computed: 2 results are held" in response.content.decode()
     ranked.refresh_from_db()
     assert ranked.planned is None and RankingLine.objects.filter(ranking=ranked).exists()
+
+
+def test_the_files_figures_are_numbers_and_german_readers_get_german_files(client, director, ranked):
+    """An average of -3.38 is the number -3.38: no apostrophe guard in the CSV, a number cell
+    in the workbook; a German reader's CSV has German headers and the decimal comma."""
+    first = RankingLine.objects.filter(ranking=ranked, category="").order_by("position").first()
+    RankingLine.objects.filter(pk=first.pk).update(value="-3.38")
+    logged_in(client, director)
+    url = reverse("rankings:file", args=[ranked.pk, "csv"])
+    german = client.get(url, HTTP_ACCEPT_LANGUAGE="de").content.decode("utf-8-sig").splitlines()
+    assert german[0].split(";")[:4] == ["Platz", "Name", "Verein", "Wert"]
+    assert german[1].split(";")[3] == "-3,38"
+    english = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode("utf-8-sig").splitlines()
+    assert english[0].split(";")[3] == "Value" and english[1].split(";")[3] == "-3.38"
+    xlsx = client.get(reverse("rankings:file", args=[ranked.pk, "xlsx"]), HTTP_ACCEPT_LANGUAGE="de")
+    rows = list(load_workbook(io.BytesIO(xlsx.content)).active.iter_rows(values_only=True))
+    assert rows[0][3] == "Wert" and rows[1][3] == -3.38 and isinstance(rows[2][3], int)

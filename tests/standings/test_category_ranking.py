@@ -9,6 +9,7 @@ import pytest
 from django.urls import reverse
 from openpyxl import load_workbook
 
+from standings.places import standings
 from tests import factories
 from tournaments.models import Category, Registration
 
@@ -63,3 +64,22 @@ def test_the_start_list_is_by_surname_with_table_and_seat(client, played):
     assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
     text = "".join(p.extract_text() for p in pypdf.PdfReader(io.BytesIO(response.content)).pages)
     assert "Start list" in text and "1/1" in text and "1/4" in text
+
+
+def test_each_categorys_winner_is_the_first_of_the_ranking_in_it_placed_1():
+    """category_winners: by the categories' names, the first ranked member each, placed 1;
+    a category without a ranked member is left out."""
+    from standings.categories import category_winners
+    from tests.transfer.test_exports import finished_tournament
+
+    t = finished_tournament(players=6, series=1)
+    ranked = standings(t)
+    seniors, women, empty = (t.categories.create(name=n) for n in ("Senioren", "Damen", "Junioren"))
+    for entry, category in ((ranked[3], women), (ranked[5], women), (ranked[1], seniors)):
+        Registration.objects.filter(tournament=t, player_id=entry.item.player_id).update(category=category)
+    winners = category_winners(t, ranked)
+    assert [(c.name, e.item.player_id, e.place) for c, e in winners] == [
+        ("Damen", ranked[3].item.player_id, 1),
+        ("Senioren", ranked[1].item.player_id, 1),
+    ]
+    assert empty not in [c for c, _e in winners]

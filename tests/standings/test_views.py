@@ -16,7 +16,7 @@ from standings.pages import PER_PAGE
 from standings.places import standings
 from tests import factories
 from tests.standings.test_places import play
-from tournaments.models import Player, Registration, Tournament
+from tournaments.models import Player, Registration, Series, Tournament
 from tournaments.names import search_key
 
 pytestmark = pytest.mark.django_db
@@ -187,6 +187,40 @@ def test_a_change_of_the_results_changes_the_page(client):
     second = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
     assert second.status_code == 200 and second["ETag"] != first["ETag"]
     assert second.content != first.content
+
+
+def test_after_a_deal_the_page_reads_the_changed_table_not_the_series_again(client, django_assert_max_num_queries):
+    """The series links and how final the standings are count on the tournament's own
+    counter and the tables' sign-offs: a deal costs its table, not those queries again."""
+    t = field(12, standings_public=True)
+    url = reverse("public:standings", args=[t.pk])
+    client.get(url)
+    table = t.series.get().tables.order_by("number").first()
+    factories.game(table, table.deals + 1, declarer_seat=2, contract="grand", tops=4, declarer_points=120)
+    # The tournament, the mark, the changed counters, the changed table's seats.
+    with django_assert_max_num_queries(4):
+        assert client.get(url).status_code == 200
+
+
+def test_after_a_deal_the_projector_reads_the_changed_table_only(client, django_assert_max_num_queries):
+    t = field(12, standings_public=True)
+    t.series.update(status=Series.Status.RUNNING)  # as the phones' first deal does
+    url = reverse("public:live", args=[t.pk]) + "?part=board&page=1"
+    client.get(url)
+    table = t.series.get().tables.order_by("number").first()
+    factories.game(table, table.deals + 1, declarer_seat=2, contract="grand", tops=4, declarer_points=120)
+    # The tournament, the mark, the changed counters, the changed table's seats, its deals.
+    with django_assert_max_num_queries(5):
+        assert client.get(url).status_code == 200
+
+
+def test_a_new_series_shows_in_the_links_at_once(client):
+    t = field(12, standings_public=True, series_count=2)
+    url = reverse("public:standings", args=[t.pk])
+    assert client.get(url).context["numbers"] == [1]
+    t.series.update(status=Series.Status.FINISHED)
+    draw_series(t)
+    assert client.get(url).context["numbers"] == [1, 2]
 
 
 def test_a_renamed_player_shows_at_once(client):

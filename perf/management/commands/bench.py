@@ -6,6 +6,9 @@ tournament's size, with the test client in this process), each with a pass/fail 
 exits non-zero when a target is missed. See the docs, "Benchmarks", and
 :mod:`perf.bench` (the figures), :mod:`perf.pages` (the pages),
 :mod:`perf.fixtures` (the tournament), :mod:`perf.scratch` (the throwaway database).
+With ``--cpu-quota Q`` the timed part runs in a cgroup limited to Q CPUs, a slower
+machine (:mod:`perf.quota.cgroups`), with its PostgreSQL connection's backend where the server
+is on this machine (:mod:`perf.quota.postgres`); the build before it runs at full speed.
 """
 
 from __future__ import annotations
@@ -15,9 +18,11 @@ import platform
 import time
 
 from django.core.management.base import BaseCommand, CommandError
+from django.db import connections
 
 from config.heap import freeze_startup_heap
 from perf import bench, fixtures, national, national_pages, pages, report, scratch
+from perf.quota import cgroups, postgres
 
 
 class Command(BaseCommand):
@@ -55,13 +60,28 @@ class Command(BaseCommand):
             default=[],
             help="run only figures and pages whose name contains this (repeatable)",
         )
+        parser.add_argument(
+            "--cpu-quota",
+            type=float,
+            metavar="Q",
+            help="time in a cgroup limited to Q CPUs, a slower machine (the build before runs at full speed): "
+            "1.0 on a 2-core machine is one half as fast; needs Linux cgroups writable (root). On a PostgreSQL "
+            "server of this machine the bench's connection's backend is timed in it too",
+        )
 
     def handle(self, *args, **options) -> None:
+        try:
+            with cgroups.from_option(options["cpu_quota"], "bench") as quota:
+                self.run(options, quota)
+        except cgroups.QuotaRefused as refused:
+            raise CommandError(str(refused)) from None
+
+    def run(self, options: dict, quota: cgroups.CpuQuota | None) -> None:
         if options["players"] < 6 or options["series"] < 1 or options["repeat"] < 1:
             raise CommandError("--players must be at least 6, --series and --repeat at least 1")
         log = self.stdout.write
         if options["league_teams"] is not None:
-            self.league(options, log)
+            self.league(options, log, quota)
             return
 
         def chosen(name: str) -> bool:
@@ -77,6 +97,9 @@ class Command(BaseCommand):
             ctx = bench.Context(tournament=tournament, repeat=options["repeat"], log=log)
             # Measure in the heap a server worker has (config/wsgi.py freezes its start-up heap).
             freeze_startup_heap()
+            if quota is not None:
+                quota.enter()
+                postgres.join_connection(quota, connections["default"])
             rows = []
             for figure in figures:
                 log(f"measuring: {figure.name} ...")
@@ -87,9 +110,10 @@ class Command(BaseCommand):
                 for page in page_list:
                     log(f"measuring page: {page.name} ...")
                     page_rows.append((page.name, page.user, pages.measure_page(site, page, options["repeat"])))
+            if quota is not None:
+                quota.leave()
         log("")
-        where = f"{database.description.split()[0]}, {platform.node()}, Python {platform.python_version()}"
-        log(f"{where}, {os.cpu_count()} cores, repeat {options['repeat']}")
+        self.head(database, options, quota)
         if rows:
             log(report.report(rows))
         if page_rows:
@@ -101,7 +125,16 @@ class Command(BaseCommand):
         if failed:
             raise CommandError(f"{len(failed)} target(s) missed: " + ", ".join(failed))
 
-    def league(self, options: dict, log) -> None:
+    def head(self, database: scratch.Scratch, options: dict, quota: cgroups.CpuQuota | None) -> None:
+        """The report's head line: database, machine, Python, cores, repeat, and the CPU quota timed in."""
+        where = f"{database.description.split()[0]}, {platform.node()}, Python {platform.python_version()}"
+        self.stdout.write(f"{where}, {os.cpu_count()} cores, repeat {options['repeat']}")
+        if quota is not None:
+            for label, text in quota.report():
+                note = ", timed in it (the build before ran at full speed)" if label == "cpu quota" else ""
+                self.stdout.write(f"{label:<10}{text}{note}")
+
+    def league(self, options: dict, log, quota: cgroups.CpuQuota | None) -> None:
         """The national league profile: build the season, then time its pages (perf.national_pages)."""
         teams, days = options["league_teams"], options["league_days"]
         if teams < national.FOUR or teams % national.FOUR:
@@ -122,14 +155,18 @@ class Command(BaseCommand):
             log(f"built in {built:.1f} s: {season.deals} deals")
             size = scratch.database_size()
             freeze_startup_heap()
+            if quota is not None:
+                quota.enter()
+                postgres.join_connection(quota, connections["default"])
             site = national_pages.prepare(season, manager)
             page_rows = []
             for page in page_list:
                 log(f"measuring page: {page.name} ...")
                 page_rows.append((page.name, page.user, pages.measure_page(site, page, options["repeat"])))
+            if quota is not None:
+                quota.leave()
         log("")
-        where = f"{database.description.split()[0]}, {platform.node()}, Python {platform.python_version()}"
-        log(f"{where}, {os.cpu_count()} cores, repeat {options['repeat']}")
+        self.head(database, options, quota)
         groups = len(season.groups)
         log(
             f"national league: {teams} teams in {groups} groups, {days} league days, {teams // 4 * days} match days,"

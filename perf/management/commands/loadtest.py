@@ -6,16 +6,23 @@ hall for a bounded time, 750 tables with two lists each at a real pace and 3,000
 spectators reloading the public standings (:mod:`perf.hall`). ``seats``: 3,000 players
 look up their seats right after a draw, 50 a second for a minute (:mod:`perf.seats`).
 ``publish``: the halls of a national league day publish their match days (:mod:`perf.publish`).
+With ``--cpu-quota Q`` the served office runs in a cgroup limited to Q CPUs, a slower
+machine (:mod:`perf.quota.cgroups`), with the backends of its database where that is on a
+PostgreSQL server of this machine (:mod:`perf.quota.postgres`); the load generator keeps its
+full speed.
 See the docs, "Benchmarks".
 """
 
 from __future__ import annotations
+
+import re
 
 from django.core.management.base import BaseCommand, CommandError
 
 from office import serve
 from office.workers import default_processes
 from perf import hall, hall_clients, loadtest, publish, scorekeepers, scratch, seats
+from perf.quota import cgroups
 
 
 class Command(BaseCommand):
@@ -60,6 +67,14 @@ class Command(BaseCommand):
             help="threads per process (waitress: 5, as serve; others: tables 1 on PostgreSQL, 4 on SQLite; hall 4)",
         )
         parser.add_argument("--seed", type=int, default=1)
+        parser.add_argument(
+            "--cpu-quota",
+            type=float,
+            metavar="Q",
+            help="the server's processes (not the load generator) in a cgroup limited to Q CPUs, a slower machine: "
+            "1.0 on a 2-core machine is one half as fast; needs Linux cgroups writable (root). A PostgreSQL "
+            "server on this machine lends the group the backends of the run's database while it runs",
+        )
         tables = parser.add_argument_group("profile tables")
         tables.add_argument("--clients", type=int, default=300, help="scorekeepers, one table each (default 300)")
         tables.add_argument("--rounds", type=int, default=2, help="rounds per table: 4 deals each at four (default 2)")
@@ -115,14 +130,29 @@ class Command(BaseCommand):
     def handle(self, *args, **options) -> None:
         log = self.stdout.write
         profiles = {"hall": self.hall, "publish": self.publish, "seats": self.seats, "tables": self.tables}
-        outcome = profiles[options["profile"]](options, log)
+        try:
+            with cgroups.from_option(options["cpu_quota"], "loadtest") as quota:
+                outcome = profiles[options["profile"]](options, log, quota)
+        except cgroups.QuotaRefused as refused:
+            raise CommandError(str(refused)) from None
+        if quota is not None:
+            self.add_quota(outcome, quota)
         log("")
         for line in outcome.lines:
             log(line)
         if outcome.failed:
             raise CommandError("load test failed: " + "; ".join(outcome.failed))
 
-    def tables(self, options: dict, log) -> loadtest.Outcome:
+    @staticmethod
+    def add_quota(outcome: loadtest.Outcome, quota: cgroups.CpuQuota) -> None:
+        """The quota's lines under the report's head line; a server process outside the group fails the run."""
+        width = re.match(r"result\s+", outcome.lines[-1]).end()
+        outcome.lines[1:1] = [f"{label:<{width}}{text}" for label, text in quota.report()]
+        if quota.outside or not quota.members:
+            outcome.failed.append("the server's processes not all in the cgroup")
+            outcome.lines[-1] = f"{'result':<{width}}FAIL: " + "; ".join(outcome.failed)
+
+    def tables(self, options: dict, log, quota: cgroups.CpuQuota | None) -> loadtest.Outcome:
         if options["clients"] < 1 or options["rounds"] < 1:
             raise CommandError("--clients and --rounds must be at least 1")
         postgres = options["database"] not in ("", "sqlite")
@@ -146,6 +176,7 @@ class Command(BaseCommand):
                 seed=options["seed"],
                 log=log,
                 server_name=options["server"],
+                cpu_quota=quota,
             )
 
     @staticmethod
@@ -158,7 +189,7 @@ class Command(BaseCommand):
         """waitress's threads as skat-office serve has them (in each process)."""
         return serve.DEFAULT_THREADS if options["server"] == "waitress" else None
 
-    def hall(self, options: dict, log) -> loadtest.Outcome:
+    def hall(self, options: dict, log, quota: cgroups.CpuQuota | None) -> loadtest.Outcome:
         if options["tables"] < 2 or options["spectators"] < 0 or options["duration"] <= 0:
             raise CommandError("--tables must be at least 2, --spectators at least 0, --duration above 0")
         if not 0 < options["deal_min"] <= options["deal_max"] or options["poll"] <= 0 or options["timeout"] <= 0:
@@ -182,9 +213,10 @@ class Command(BaseCommand):
                 seed=options["seed"],
                 log=log,
                 server_name=options["server"],
+                cpu_quota=quota,
             )
 
-    def seats(self, options: dict, log) -> loadtest.Outcome:
+    def seats(self, options: dict, log, quota: cgroups.CpuQuota | None) -> loadtest.Outcome:
         if options["players"] < 8 or options["rate"] <= 0 or options["burst"] <= 0:
             raise CommandError("--players must be at least 8, --rate and --burst above 0")
         if not 0 <= options["lookup_share"] <= 1:
@@ -201,9 +233,10 @@ class Command(BaseCommand):
                 seed=options["seed"],
                 log=log,
                 server_name=options["server"],
+                cpu_quota=quota,
             )
 
-    def publish(self, options: dict, log) -> loadtest.Outcome:
+    def publish(self, options: dict, log, quota: cgroups.CpuQuota | None) -> loadtest.Outcome:
         teams, halls = options["league_teams"], options["halls"]
         if teams < 4 or teams % 4 or options["league_days"] < 1:
             raise CommandError("--league-teams must be a multiple of 4, at least 4; --league-days at least 1")
@@ -224,4 +257,5 @@ class Command(BaseCommand):
                 seed=options["seed"],
                 log=log,
                 server_name=options["server"],
+                cpu_quota=quota,
             )
