@@ -12,11 +12,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
 
-from django.db.models import Count, Exists, OuterRef, Prefetch
+from django.core.exceptions import EmptyResultSet
+from django.db import connections
+from django.db.models import Count, F, FilteredRelation, Prefetch, Q
 
 from scoring import tablesheet
 from skat import fees
 from skat.fees import FeeError
+from skat.prizes import PrizeList, prize_list
 from skat.rating import Rating
 from skat.settlement import pairwise, settle
 from tournaments.models import Tournament
@@ -224,7 +227,9 @@ def fee_account(tournament) -> FeeAccount:
         for series in all_series
     )
     desk = door.totals(tournament)
-    paid = desk.paid
+    # Everyone whose entry fee was taken, withdrawn players too (it is not given back):
+    # the same players the desk's cash counts, so the list fees are what remains of it.
+    paid = desk.paid_entry_fees
     entry_fees = tournament.entry_fee * paid
     at_registration = fees.Account(entry_fees=entry_fees, list_fees=desk.cash - entry_fees)
     total = at_registration
@@ -248,28 +253,32 @@ def table_counts(tournament, series_list) -> dict[int, list[fees.TableCounts]]:
     :class:`scoring.models.SeatTotal`, as the standings read them) and the passed-out deals.
     """
     from scoring.models import Game, SeatTotal
-    from tournaments.models import Registration, Seat, Table
+    from tournaments.models import Seat, Table
 
     series_ids = [s.pk for s in series_list]
     tables = Table.objects.filter(series_id__in=series_ids).order_by()
-    registration = Registration.objects.filter(tournament=tournament, player=OuterRef("player_id"))
+    # Each seat's registration here, joined once (a correlated lookup per seat and count took twice as long).
+    registration = FilteredRelation("player__registrations", condition=Q(player__registrations__tournament=tournament))
     seats = {
         table: (count, entry_due, list_paid)
-        for table, count, entry_due, list_paid in Seat.objects.filter(series_id__in=series_ids)
-        .order_by()
-        .values_list("table_id")
-        .annotate(
-            count=Count("pk"),
-            # Who has not paid pays his entry fee at the table of his first series.
-            entry_due=Count(
-                "pk", filter=Exists(registration.filter(paid=False, first_series=OuterRef("series__number")))
-            ),
-            # Who paid his list fees at the desk pays none at the table.
-            list_paid=Count("pk", filter=Exists(registration.filter(list_fees_paid=True))),
+        for table, count, entry_due, list_paid in _rows(
+            Seat.objects.filter(series_id__in=series_ids)
+            .annotate(registration=registration)
+            .order_by()
+            .values_list("table_id")
+            .annotate(
+                count=Count("pk"),
+                # Who has not paid pays his entry fee at the table of his first series.
+                entry_due=Count(
+                    "pk", filter=Q(registration__paid=False, registration__first_series=F("series__number"))
+                ),
+                # Who paid his list fees at the desk pays none at the table.
+                list_paid=Count("pk", filter=Q(registration__list_fees_paid=True)),
+            )
         )
     }
     lost: dict[int, list[int]] = {}
-    for table, games in (
+    for table, games in _rows(
         SeatTotal.objects.filter(table__series_id__in=series_ids, lost__gt=0)
         .order_by()
         .values_list("table_id", "lost")
@@ -278,13 +287,15 @@ def table_counts(tournament, series_list) -> dict[int, list[fees.TableCounts]]:
     # A passed-out deal is the one without a declarer (a constraint of Game): the
     # covering index (table, declarer seat, ...) answers this without reading the games.
     passed_out = dict(
-        Game.objects.filter(table__series_id__in=series_ids, declarer_seat__isnull=True)
-        .order_by()
-        .values_list("table_id")
-        .annotate(n=Count("table_id"))
+        _rows(
+            Game.objects.filter(table__series_id__in=series_ids, declarer_seat__isnull=True)
+            .order_by()
+            .values_list("table_id")
+            .annotate(n=Count("table_id"))
+        )
     )
     result: dict[int, list[fees.TableCounts]] = {}
-    for table, size, series_number in tables.values_list("pk", "size", "series__number"):
+    for table, size, series_number in _rows(tables.values_list("pk", "size", "series__number")):
         count, entry_due, list_paid = seats.get(table, (0, 0, 0))
         if count != size:
             continue  # a table whose seats are being changed has no settlement yet
@@ -299,6 +310,18 @@ def table_counts(tournament, series_list) -> dict[int, list[fees.TableCounts]]:
             )
         )
     return result
+
+
+def _rows(query) -> list[tuple]:
+    """A ``values_list`` query's rows of integers as plain tuples: the ORM writes the SQL, but its
+    conversion of thousands of rows one by one cost more than the queries at 3,000 players."""
+    try:
+        sql, params = query.query.sql_with_params()
+    except EmptyResultSet:  # nothing can match (no series yet): the ORM asks nothing either
+        return []
+    with connections[query.db].cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()
 
 
 @dataclass(frozen=True, slots=True)
@@ -317,7 +340,7 @@ class PrizePayout:
     """Who receives which prize: the prize table applied to the pool and the ranking, the
     overall prizes first, then each category's; ``prizes`` sums all of them against the pool."""
 
-    prizes: fees.PrizeList
+    prizes: PrizeList
     winners: tuple[PrizeWinner, ...]
 
 
@@ -333,7 +356,7 @@ def prize_payout(tournament, pool: Decimal, ranked=None) -> PrizePayout:
 
     if ranked is None:
         ranked = standings(tournament)
-    prizes = fees.prize_list(pool, tournament.prize_rules(), len(ranked))
+    prizes = prize_list(pool, tournament.prize_rules(), len(ranked))
     winners = _winners(ranked, prizes, "")
     paid = list(prizes.prizes)
     by_category = tournament.category_prize_rules()
@@ -341,13 +364,13 @@ def prize_payout(tournament, pool: Decimal, ranked=None) -> PrizePayout:
         # A category's own prize (best woman): its place in the category's own ranking.
         for category in tournament.categories.filter(pk__in=by_category).order_by("name"):
             own = within_category(ranked, category)
-            listed = fees.prize_list(pool, by_category[category.pk], len(own))
+            listed = prize_list(pool, by_category[category.pk], len(own))
             winners += _winners(own, listed, category.name)
             paid += listed.prizes
-    return PrizePayout(fees.PrizeList(pool=prizes.pool, prizes=tuple(paid)), winners)
+    return PrizePayout(PrizeList(pool=prizes.pool, prizes=tuple(paid)), winners)
 
 
-def _winners(ranked, prizes: fees.PrizeList, category: str) -> tuple[PrizeWinner, ...]:
+def _winners(ranked, prizes: PrizeList, category: str) -> tuple[PrizeWinner, ...]:
     by_place = {entry.place: entry for entry in ranked}
     return tuple(
         PrizeWinner(

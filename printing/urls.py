@@ -30,6 +30,7 @@ director = [
     ),
     path("t/<int:tournament_id>/standings.pdf", views.standings_pdf, name="standings_pdf"),
     path("t/<int:tournament_id>/prizes.pdf", views.prize_list_pdf, name="prizes_pdf"),
+    path("t/<int:tournament_id>/certificates.pdf", views.certificates_pdf, name="certificates_pdf"),
     path("t/<int:tournament_id>/start-list.pdf", views.start_list_pdf, name="start_list_pdf"),
     path("t/<int:tournament_id>/start-cards.pdf", views.start_cards_pdf, name="start_cards_pdf"),
 ]

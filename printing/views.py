@@ -251,6 +251,29 @@ def prize_list_pdf(request: HttpRequest, tournament: Tournament) -> HttpResponse
     return response
 
 
+#: The most overall places a certificates PDF prints (one page each).
+MOST_CERTIFICATES = 100
+
+
+@director_required
+def certificates_pdf(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """Certificates for the prize-giving: places 1 to ``?places=`` (3 by default) and each
+    category's winner, one page each."""
+    # number_param: "²" passes isdigit() but int() refuses it, and so does a 5,000-digit one (a 500).
+    places = number_param(request.GET.get("places", "3").strip())
+    if places is None or not 1 <= places <= MOST_CERTIFICATES:
+        return _bad(
+            request,
+            tournament,
+            _("places: a whole number from 1 to %(most)s (the places that get a certificate)")
+            % {"most": MOST_CERTIFICATES},
+        )
+    response = _pdf(_name(tournament, "certificates"))
+    ranked = cached_standings(request, tournament)
+    documents.certificates_pdf(tournament, ranked, places=places, out=response, finality=finality(tournament))
+    return response
+
+
 @director_required
 def start_list_pdf(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """The start list for the wall: start number, name, club and each drawn series'

@@ -158,14 +158,22 @@ def state(
 
 def locked_seats(table: Table, now: datetime) -> dict[int, datetime]:
     """{seat: when its PIN entry opens again} for the seats locked now (one query)."""
-    failures: dict[int | None, list[datetime]] = {}
-    for seat, at in PinFailure.objects.filter(table=table, at__gt=now - PIN_LOCK).values_list("seat_number", "at"):
-        failures.setdefault(seat, []).append(at)
-    locked = {}
-    for seat, times in failures.items():
-        if seat is not None and len(times) >= PIN_ATTEMPTS:
+    return locked_seats_of(PinFailure.objects.filter(table=table), now).get(table.pk, {})
+
+
+def locked_seats_of(failures, now: datetime) -> dict[int, dict[int, datetime]]:
+    """{table id: {seat: when its PIN entry opens again}} for the seats locked now among
+    ``failures`` (a PinFailure queryset: one table's, or a series' for the dashboard), one query."""
+    times: dict[tuple[int, int], list[datetime]] = {}
+    for table_id, seat, at in failures.filter(at__gt=now - PIN_LOCK, seat_number__isnull=False).values_list(
+        "table_id", "seat_number", "at"
+    ):
+        times.setdefault((table_id, seat), []).append(at)
+    locked: dict[int, dict[int, datetime]] = {}
+    for (table_id, seat), seen in times.items():
+        if len(seen) >= PIN_ATTEMPTS:
             # The lock lasts until the oldest of the last PIN_ATTEMPTS failures is PIN_LOCK old.
-            locked[seat] = sorted(times)[-PIN_ATTEMPTS] + PIN_LOCK
+            locked.setdefault(table_id, {})[seat] = sorted(seen)[-PIN_ATTEMPTS] + PIN_LOCK
     return locked
 
 
@@ -188,18 +196,37 @@ def missing_deals(table: Table) -> list[int]:
     return sorted(set(Game.objects.filter(table=table).values_list("number", flat=True)) - held)
 
 
+def _deal_versions(table: Table, numbers) -> dict[str, list]:
+    """{deal number: [pk, version, voided]} of the sheet's deals ``numbers``: what a
+    referee's decision on them holds for (one query)."""
+    rows = Game.objects.filter(table=table, number__in=list(numbers)).values_list("number", "pk", "version", "voided")
+    return {str(number): [pk, version, bool(voided)] for number, pk, version, voided in rows}
+
+
 def undecided(table: Table, current: str | None = None) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """(the deals where the lists differ, the deals the second list misses), unless a
-    referee accepted the sheet as it stands (``current``: its fingerprint) over all of
-    them: then both are empty."""
+    referee accepted the sheet over all of them: then both are empty.
+
+    A decision holds for the deals it decided as long as each stands as it stood then
+    (its pk, version and void mark): a correction of another deal, say the last one,
+    leaves it standing. A decision kept before these were recorded holds for the whole
+    sheet as it stood (``current``: its fingerprint)."""
     differing = differing_deals([table.pk]).get(table.pk, [])
     missing = missing_deals(table)
     if not differing and not missing:
         return (), ()
-    current = current or fingerprint(table)
-    for accepted in ListsAccepted.objects.filter(table=table, fingerprint=current).values_list("deals", flat=True):
-        if set(differing) | set(missing) <= set(accepted):
-            return (), ()
+    open_deals = set(differing) | set(missing)
+    decisions = list(ListsAccepted.objects.filter(table=table).values_list("deals", "deal_versions", "fingerprint"))
+    if decisions:
+        now = _deal_versions(table, {n for deals, _versions, _print in decisions for n in deals})
+        for deals, versions, printed in decisions:
+            if not open_deals <= set(deals):
+                continue
+            if versions:
+                if all(now.get(str(number)) == versions.get(str(number)) for number in deals):
+                    return (), ()
+            elif printed == (current or fingerprint(table)):
+                return (), ()
     return tuple(differing), tuple(missing)
 
 
@@ -218,7 +245,12 @@ def accept_sheet(table: Table, *, by: str, reason: str) -> ListsAccepted:
         if not differing:
             raise SignOffRefused(_("The second list does not differ from the sheet: there is nothing to decide."))
         return ListsAccepted.objects.create(
-            table=table, fingerprint=fingerprint(table), deals=sorted(differing), accepted_by=by[:150], reason=reason
+            table=table,
+            fingerprint=fingerprint(table),
+            deals=sorted(differing),
+            deal_versions=_deal_versions(table, differing),
+            accepted_by=by[:150],
+            reason=reason,
         )
 
 

@@ -72,14 +72,19 @@ class PinFailure(models.Model):
 class ListsAccepted(models.Model):
     """A referee's decision that the sheet stands as it is although the second list
     differs (DOMAIN: the seat-1 list counts unless the players or a referee agree
-    otherwise). It holds for the sheet as it stood (its fingerprint) and the deals that
-    differed then; until the lists match or such a decision exists the players cannot
-    confirm (signoff.confirm)."""
+    otherwise). It holds for the deals that differed then, as long as each of them stands
+    as it stood (``deal_versions``): a correction of another deal leaves it standing.
+    Until the lists match or such a decision exists the players cannot confirm
+    (signoff.confirm)."""
 
     table = models.ForeignKey("tournaments.Table", on_delete=models.CASCADE, related_name="lists_accepted")
     fingerprint = models.CharField(max_length=64)
     #: The deal numbers where the lists differed when the referee decided.
     deals = models.JSONField(default=list)
+    #: {deal number: [its game's pk, version, voided]} of those deals when the referee
+    #: decided; empty on a decision from before it was kept (then the whole sheet's
+    #: ``fingerprint`` must still match).
+    deal_versions = models.JSONField(default=dict, blank=True)
     accepted_by = models.CharField(_("decided by"), max_length=150)
     accepted_at = models.DateTimeField(_("decided at"), auto_now_add=True)
     reason = models.TextField(_("why"), max_length=2000)

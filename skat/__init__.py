@@ -6,5 +6,9 @@ The office's Django apps build on it; another Python program may use it alone
 command line. Its modules import only each other and the standard library.
 """
 
-#: The office's version (pyproject reads it from here; the footer and --version show it).
-__version__ = "0.2.0"
+try:
+    #: The office's version (the footer and --version show it), written by every build
+    #: from git (setup.py: 0.3.devN+gHASH, N its commits), make install's too.
+    from skat._version import __version__
+except ImportError:  # pragma: no cover - a copy of the source neither built nor installed
+    __version__ = "0.3.dev0+unknown"

@@ -8,14 +8,17 @@ Money rules are the tournament's own tables (DOMAIN, "Settlement"), never consta
 - passed-out fee: per table size, a step table "from the nth passed-out deal on, each
   player pays x" (e.g. 0.50 from the 4th at a table of three, from the 5th at four);
 - table money (Tischgeld): per table size, an amount by place at the table, paid out to
-  the players (e.g. 2.00 / 1.20 / 0.80 / 0 at four);
+  the players (e.g. 2.00 / 1.20 / 0.80 / 0 at four); by the tournament's choice either
+  in full (what the table collects less is paid from the entry fees: the organiser's),
+  or at most what the table collects (its list, lost-game and passed-out fees; a list
+  fee paid in advance at the desk is the table's too; the entry fee is the tournament's),
+  in the order of the places, each as far as the money goes;
 - entry fee (Startgeld, once per tournament) and list fee (per series and sheet); the
   list fees paid in advance at the desk for series a player then withdraws from are
   refunded by the tournament's own share (:func:`list_fee_refund`);
 - what is collected less the table money paid out is shared: the prize pool gets the
   tournament's percentage (rounded down to the cent), the organiser the rest;
-- the prize table pays the pool out by place in the final ranking: a share of the pool
-  or a fixed amount per place (:func:`prize_list`).
+- the prize table pays the pool out by place in the final ranking (:mod:`skat.prizes`).
 
 Pure and exact: Decimal throughout, no float, no Django; the PDF and the pages only
 print what these functions return.
@@ -23,6 +26,7 @@ print what these functions return.
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -98,6 +102,9 @@ class FeeRules:
     #: The share (%) of a list fee paid in advance that a withdrawal gets back per series
     #: he no longer plays (0: the organiser keeps it).
     list_fee_refund_percent: int = 100
+    #: Table money is at most what the table collects (list, lost-game and passed-out
+    #: fees), paid in the order of the places; False: in full, the rest from the entry fees.
+    table_money_capped: bool = False
 
 
 def refund_per_series(list_fee: Decimal, percent: int) -> Decimal:
@@ -217,7 +224,20 @@ def tables_account(rules: FeeRules, tables: Iterable[TableCounts]) -> Account:
     lost_counts: Counter[int] = Counter()
     passed: Counter[tuple[int, int]] = Counter()
     sizes: Counter[int] = Counter()
+    #: Capped table money: the tables alike in what they collect, counted.
+    alike: Counter[tuple[int, tuple[int, ...], int]] = Counter()
     entry_due = list_due = 0
+    full = {size: _full_table_money(rules, size) for size in (3, 4)}
+
+    # Each distinct count is valued once (a cumulative schedule is a Decimal sum per game).
+    @functools.cache
+    def lost_fee(lost: int) -> Decimal:
+        return lost_game_fees(rules.lost_game_steps, lost)
+
+    @functools.cache
+    def passed_fee(size: int, deals: int) -> Decimal:
+        return passed_out_fees(rules.passed_out_steps.get(size, ()), deals)
+
     for table in tables:
         if table.size not in (3, 4):
             raise FeeError(f"size: a table has 3 or 4 players, not {table.size!r}")
@@ -228,19 +248,27 @@ def tables_account(rules: FeeRules, tables: Iterable[TableCounts]) -> Account:
         sizes[table.size] += 1
         entry_due += table.entry_due
         list_due += table.list_due
-    lost_fees = sum((lost_game_fees(rules.lost_game_steps, lost) * n for lost, n in lost_counts.items()), ZERO)
-    # Every seat of the table pays its passed-out fees.
-    passed_fees = sum(
-        (passed_out_fees(rules.passed_out_steps.get(s, ()), deals) * s * n for (s, deals), n in passed.items()),
-        ZERO,
-    )
-    money = sum(
+        if rules.table_money_capped:
+            alike[table.size, tuple(sorted(table.lost)), table.passed_out] += 1
+    # Capped: paid place by place as far as the table's own fees go, in all the smaller of
+    # the two. Every seat's list fee is the table's, paid here or in advance at the desk.
+    capped_money = sum(
         (
-            sum((table_money(rules.table_money.get(size, {}), place) for place in range(1, size + 1)), ZERO) * n
-            for size, n in sizes.items()
+            min(
+                full[size],
+                Decimal(rules.list_fee) * size
+                + sum((lost_fee(lost) for lost in losts), ZERO)
+                + passed_fee(size, deals) * size,
+            )
+            * n
+            for (size, losts, deals), n in alike.items()
         ),
         ZERO,
     )
+    lost_fees = sum((lost_fee(lost) * n for lost, n in lost_counts.items()), ZERO)
+    # Every seat of the table pays its passed-out fees.
+    passed_fees = sum((passed_fee(s, deals) * s * n for (s, deals), n in passed.items()), ZERO)
+    money = capped_money if rules.table_money_capped else sum((full[size] * n for size, n in sizes.items()), ZERO)
     return Account(
         entry_fees=Decimal(rules.entry_fee) * entry_due,
         list_fees=Decimal(rules.list_fee) * list_due,
@@ -280,19 +308,42 @@ def table_account(
     list_due = list_due if list_due is not None else [True] * size
     passed = passed_out_fees(rules.passed_out_steps.get(size, ()), passed_out)
     money = rules.table_money.get(size, {})
+    list_fees = [Decimal(rules.list_fee) if list_due[seat] else ZERO for seat in range(size)]
+    lost_fees = [lost_game_fees(rules.lost_game_steps, lost[seat]) for seat in range(size)]
+    paid = [table_money(money, places[seat]) for seat in range(size)]
+    if rules.table_money_capped:
+        # Every seat's list fee counts, paid here or in advance at the desk: a player who
+        # paid at the desk must not shrink his table's table money.
+        collected = Decimal(rules.list_fee) * size + sum(lost_fees, ZERO) + passed * size
+        paid = _as_far_as_it_goes(paid, places, collected)
     return tuple(
         PlayerAccount(
             seat=seat,
             place=places[seat - 1],
             lost_games=lost[seat - 1],
             entry_fee=Decimal(rules.entry_fee) if due[seat - 1] else ZERO,
-            list_fee=Decimal(rules.list_fee) if list_due[seat - 1] else ZERO,
-            lost_game_fees=lost_game_fees(rules.lost_game_steps, lost[seat - 1]),
+            list_fee=list_fees[seat - 1],
+            lost_game_fees=lost_fees[seat - 1],
             passed_out_fees=passed,
-            table_money=table_money(money, places[seat - 1]),
+            table_money=paid[seat - 1],
         )
         for seat in range(1, size + 1)
     )
+
+
+def _full_table_money(rules: FeeRules, size: int) -> Decimal:
+    """A table's table money in full: every place's amount once."""
+    return sum((table_money(rules.table_money.get(size, {}), place) for place in range(1, size + 1)), ZERO)
+
+
+def _as_far_as_it_goes(amounts: list[Decimal], places: Sequence[int], available: Decimal) -> list[Decimal]:
+    """Each seat's table money, paid in the order of the places (1 first) out of
+    ``available``: each in full while the money lasts, the next what is left, then 0."""
+    paid = list(amounts)
+    for seat in sorted(range(len(amounts)), key=lambda seat: places[seat]):
+        paid[seat] = min(amounts[seat], available)
+        available -= paid[seat]
+    return paid
 
 
 @dataclass(frozen=True, slots=True)
@@ -313,82 +364,3 @@ def distribute(kept: Decimal, percent: int) -> Distribution:
     # Table money above the fees is the organiser's loss; the pool never goes negative.
     pool = max(ZERO, (kept * percent / 100).quantize(CENT, rounding=ROUND_DOWN))
     return Distribution(kept=kept, prize_pool=pool, organiser=kept - pool)
-
-
-@dataclass(frozen=True, slots=True)
-class PrizeRule:
-    """One line of the tournament's prize table: the player ranked ``place`` gets
-    ``percent`` % of the prize pool or the fixed ``amount`` (exactly one of the two)."""
-
-    place: int
-    percent: Decimal | None = None
-    amount: Decimal | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class PrizeList:
-    """What each place receives, and how that compares with the prize pool."""
-
-    pool: Decimal
-    #: (place, amount), by place; only places that a player holds and a rule names.
-    prizes: tuple[tuple[int, Decimal], ...]
-
-    @property
-    def paid_out(self) -> Decimal:
-        return sum((amount for _place, amount in self.prizes), ZERO)
-
-    @property
-    def left(self) -> Decimal:
-        """The pool less the prizes: what stays (rounding, unassigned shares); negative
-        when fixed prizes exceed the pool and the organiser adds the difference."""
-        return self.pool - self.paid_out
-
-    @property
-    def added(self) -> Decimal:
-        """What the organiser adds when the prizes exceed the pool (0 otherwise)."""
-        return max(ZERO, -self.left)
-
-
-def check_prize_rules(rules: Sequence[PrizeRule]) -> None:
-    """Refuse a prize table the arithmetic cannot pay out; the message names the field."""
-    seen: set[int] = set()
-    percent_total = ZERO
-    for rule in rules:
-        if _count(rule.place, "place") < 1:
-            raise FeeError("place: places in the ranking start at 1")
-        if rule.place in seen:
-            raise FeeError(f"place: place {rule.place} has two prizes")
-        seen.add(rule.place)
-        if (rule.percent is None) == (rule.amount is None):
-            raise FeeError(f"percent: place {rule.place} needs either a share of the pool or a fixed amount")
-        if rule.percent is not None:
-            if not ZERO <= Decimal(rule.percent) <= 100:
-                raise FeeError(f"percent: a share of the pool is 0 to 100 %, not {rule.percent}")
-            percent_total += Decimal(rule.percent)
-        elif Decimal(rule.amount) < 0:
-            raise FeeError(f"amount: a prize is 0 or more, not {rule.amount}")
-    if percent_total > 100:
-        total = format(percent_total.normalize(), "f")
-        raise FeeError(f"percent: the shares add up to {total} %, more than the whole pool")
-
-
-def prize_list(pool: Decimal, rules: Sequence[PrizeRule], places: int) -> PrizeList:
-    """The prize of every place from 1 to ``places`` (the players ranked) that a rule names.
-
-    A share is ``percent`` % of ``pool``, rounded down to the cent (so the shares never
-    pay out more than the pool); a fixed amount is paid as it stands. Places beyond the
-    number of players get nothing: a prize table written for 100 players also serves 60.
-    """
-    check_prize_rules(rules)
-    _count(places, "places")
-    pool = Decimal(pool)
-    prizes = []
-    for rule in sorted(rules, key=lambda r: r.place):
-        if rule.place > places:
-            continue
-        if rule.percent is not None:
-            amount = (pool * Decimal(rule.percent) / 100).quantize(CENT, rounding=ROUND_DOWN)
-        else:
-            amount = Decimal(rule.amount).quantize(CENT)
-        prizes.append((rule.place, max(ZERO, amount)))
-    return PrizeList(pool=pool, prizes=tuple(prizes))

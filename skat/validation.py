@@ -215,7 +215,8 @@ def _check_card_points(points: int, tricks: int | None) -> None:
             raise RuleError(
                 "declarer_points",
                 gettext_noop(
-                    "no cards of the pack count exactly {points} card points (cards count 0, 2, 3, 4, 10, 11)"
+                    "card points {points}: no cards of the pack count exactly that many "
+                    "(cards count 0, 2, 3, 4, 10, 11)"
                 ),
                 "1.2.2",
                 points=points,

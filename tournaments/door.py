@@ -98,6 +98,9 @@ class DeskTotals:
     #: List fees paid in advance and refunded to players who withdrew (the tournament's share).
     refunded: Decimal = Decimal("0.00")
     withdrawn: int = 0
+    #: Who paid the entry fee at the desk, withdrawn players included: the entry fee is
+    #: not given back, so it stays in the cash (and in the fee account's desk line).
+    paid_entry_fees: int = 0
 
 
 def totals(tournament: Tournament) -> DeskTotals:
@@ -124,7 +127,13 @@ def totals(tournament: Tournament) -> DeskTotals:
     )
     cash = tournament.entry_fee * row["n_paid_all"] + tournament.list_fee * (row["list_series"] or 0) - refunded
     return DeskTotals(
-        row["n_registered"], row["n_present"], row["n_paid"], cash, refunded, withdrawn=row["n_withdrawn"]
+        row["n_registered"],
+        row["n_present"],
+        row["n_paid"],
+        cash,
+        refunded,
+        withdrawn=row["n_withdrawn"],
+        paid_entry_fees=row["n_paid_all"],
     )
 
 
@@ -142,8 +151,9 @@ def refund(tournament: Tournament, registration: Registration) -> Decimal:
 
 def refund_text(tournament: Tournament, registration: Registration) -> str:
     """What a withdrawn player who paid his list fees at the desk gets back, by the
-    tournament's rule (skat.fees.list_fee_refund); empty when he paid none there."""
-    if not registration.list_fees_paid or registration.withdrawn_after_series is None:
+    tournament's rule (skat.fees.list_fee_refund); empty when he paid none there, or the
+    list fee is 0 (nothing was paid, so a refund, or its absence, is no news)."""
+    if not registration.list_fees_paid or registration.withdrawn_after_series is None or not tournament.list_fee:
         return ""
     amount = refund(tournament, registration)
     if amount:

@@ -36,6 +36,13 @@ class KeepsWhatIsPlayed(forms.ModelForm):
         return data
 
 
+def money_input() -> forms.TextInput:
+    """A money or percent field's input, localised (``localized_fields``): German shows
+    and accepts 10,00 and still accepts 10.00; a text input (browsers' number inputs
+    take only their own locale's separator) with the phone's decimal keypad."""
+    return forms.TextInput(attrs={"inputmode": "decimal", "class": "money"})
+
+
 class TournamentForm(KeepsWhatIsPlayed):
     class Meta:
         model = Tournament
@@ -49,18 +56,28 @@ class TournamentForm(KeepsWhatIsPlayed):
             "list_fee",
             "prize_pool_percent",
             "list_fee_refund_percent",
+            "table_money_from",
             "standings_public",
         ]
-        widgets = {"date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")}
+        widgets = {
+            "date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+            "entry_fee": money_input(),
+            "list_fee": money_input(),
+        }
+        localized_fields = ["entry_fee", "list_fee"]
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         # Added later: a post of the older form (or a script) without it keeps the rule as it is.
         self.fields["list_fee_refund_percent"].required = False
+        self.fields["table_money_from"].required = False
 
     def clean_list_fee_refund_percent(self) -> int:
         value = self.cleaned_data.get("list_fee_refund_percent")
         return self.instance.list_fee_refund_percent if value is None else value
+
+    def clean_table_money_from(self) -> str:
+        return self.cleaned_data.get("table_money_from") or self.instance.table_money_from
 
 
 class WholeScheduleFormSet(forms.BaseInlineFormSet):
@@ -89,6 +106,8 @@ LostGameFeeFormSet = forms.inlineformset_factory(
     LostGameFee,
     formset=WholeScheduleFormSet,
     fields=["from_lost_game", "amount"],
+    localized_fields=["amount"],
+    widgets={"amount": money_input()},
     extra=2,
     can_delete=True,
 )
@@ -98,6 +117,8 @@ PassedOutFeeFormSet = forms.inlineformset_factory(
     PassedOutFee,
     formset=WholeScheduleFormSet,
     fields=["table_size", "from_passed_out", "amount"],
+    localized_fields=["amount"],
+    widgets={"amount": money_input()},
     extra=2,
     can_delete=True,
 )
@@ -107,6 +128,8 @@ TableMoneyFormSet = forms.inlineformset_factory(
     TableMoney,
     formset=WholeScheduleFormSet,
     fields=["table_size", "place", "amount"],
+    localized_fields=["amount"],
+    widgets={"amount": money_input()},
     extra=3,
     can_delete=True,
 )
@@ -151,6 +174,8 @@ PrizeFormSet = forms.inlineformset_factory(
     Prize,
     formset=PrizeTableFormSet,
     fields=["category", "place", "percent", "amount"],
+    localized_fields=["percent", "amount"],
+    widgets={"percent": money_input(), "amount": money_input()},
     extra=3,
     can_delete=True,
 )

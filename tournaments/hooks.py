@@ -112,6 +112,14 @@ team_changed = Hook("tournaments.team_changed", lambda registration, before, aft
 #: up to four teams answers with its seating plan (Setzplan). Filled by leagues.
 seating_plan = Hook("tournaments.seating_plan", lambda tournament, number, players: None)
 
+#: Whether ``tournament`` is a league's match day: its exports are then the league's
+#: workbook, otherwise the tournament's own file (a Preisskat is no league). Filled by leagues.
+league_match_day = Hook("tournaments.league_match_day", lambda tournament: False)
+
+#: Who did a step (a correction, a re-opening), as a person reads it: by default the
+#: account's user name; the league's host accounts read as the hall's upload. Filled by leagues.
+account_name = Hook("tournaments.account_name", lambda user: "" if user is None else user.get_username())
+
 #: The dashboard's extra panels for ``tournament``, as rendered HTML (a practice
 #: tournament's "play in background"); filled by rehearsal. Without it the dashboard has none.
 dashboard_panels = Hook("tournaments.dashboard_panels", lambda request, tournament: [])

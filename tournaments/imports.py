@@ -17,7 +17,6 @@ from dataclasses import dataclass, field
 from typing import BinaryIO
 
 from django.db import IntegrityError, transaction
-from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -25,36 +24,17 @@ from core.name_checks import is_spreadsheet_error, name_problem
 from core.spreadsheets import Row, SpreadsheetError, read_table
 
 from . import services
+from .import_columns import (
+    MAX_LENGTH,
+    PLAYER_COLUMNS,
+    SHOWN,
+    WOMEN,
+    birth_year,
+    women_category,
+)
 from .models import Category, Club, Player, Registration, Team, Tournament
 from .names import identity_key
 
-PLAYER_COLUMNS = {
-    "name": ("Name", "Spieler", "Spielername", "Player", "Nachname", "Familienname", "Surname", "Last name"),
-    "first_name": ("First name", "Firstname", "Given name", "Vorname"),
-    "club": ("Club", "Verein", "Klub"),
-    "membership_number": (
-        "Membership number",
-        "Membership no",
-        "Member number",
-        "Mitgliedsnummer",
-        "Mitglieds-Nr",
-        "Mitgliedsnr",
-        "Passnummer",
-        "DSKV-Nr",
-    ),
-    "nationality": ("Nationality", "Nation", "Nationalität", "Land", "Country"),
-    "team": ("Team", "Mannschaft"),
-    "category": ("Category", "Kategorie", "Klasse", "Altersklasse", "Wertung"),
-    "gender": ("Gender", "Sex", "Geschlecht"),
-}
-#: Genders a club list writes for a woman: her row goes to the women's category.
-WOMEN = frozenset({"w", "weiblich", "f", "female", "frau", "damen", "d", "woman", "women"})
-#: Names a tournament's own women's category may already have (kept, not doubled).
-WOMEN_CATEGORIES = ("Damen", "Frauen", "Women", "Ladies")
-#: The gender headers of a German list: its women's category is named in German.
-GERMAN_GENDER_HEADERS = frozenset({"geschlecht"})
-#: The longest values the database takes (tournaments.models).
-MAX_LENGTH = {"name": 120, "club": 120, "membership_number": 32, "nationality": 3, "team": 120, "category": 60}
 MAX_PLAYERS = 5000
 #: A checked row: its number in the file and its values by column.
 Entry = tuple[int, dict[str, str]]
@@ -71,6 +51,8 @@ class PlayerImport:
     skipped: list[tuple[int, str]] = field(default_factory=list)
     #: Rows without a problem: what ticking "skip the others" would register.
     valid: int = 0
+    #: The headers of columns the office does not read, as the file writes them.
+    ignored_columns: list[str] = field(default_factory=list)
 
     @property
     def registered(self) -> int:
@@ -93,7 +75,7 @@ def _cell_problems(row: Row, values: dict[str, str], titles: dict[str, str]) -> 
     tidied into a space (the forms and the tournament file refuse it too)."""
     problems = []
     for key in PLAYER_COLUMNS:
-        column = titles.get(key) or key.replace("_", " ")
+        column = titles.get(key) or SHOWN[key]
         if row.get(key) is True:
             problems.append(_("%(column)s: a ticked box (TRUE) is not text") % {"column": column})
         elif values[key] and key in NAME_COLUMNS and (problem := name_problem(str(row.get(key)).strip())):
@@ -104,19 +86,6 @@ def _cell_problems(row: Row, values: dict[str, str], titles: dict[str, str]) -> 
                 % {"column": column, "value": values[key]}
             )
     return problems
-
-
-def women_category(tournament: Tournament, gender_header: str) -> str:
-    """The category a woman of the list goes to: the tournament's own if it has one by a
-    usual name, else named in the list's language ("Geschlecht": "Damen"), else in the
-    director's. Categories are data, in the tournament's language, not the reader's."""
-    have = {name.casefold(): name for name in tournament.categories.values_list("name", flat=True)}
-    for usual in WOMEN_CATEGORIES:
-        if usual.casefold() in have:
-            return have[usual.casefold()]
-    language = "de" if gender_header.casefold() in GERMAN_GENDER_HEADERS else translation.get_language()
-    with translation.override(language):
-        return _("Women")
 
 
 def import_players(
@@ -132,11 +101,20 @@ def import_players(
     rows come back in ``errors`` and nothing is written.
     """
     titles: dict[str, str] = {}
-    rows = read_table(upload, name, PLAYER_COLUMNS, required=["name"], max_rows=MAX_PLAYERS, titles=titles)
-    women = women_category(tournament, titles.get("gender", ""))
     result = PlayerImport()
+    rows = read_table(
+        upload,
+        name,
+        PLAYER_COLUMNS,
+        required=["name"],
+        max_rows=MAX_PLAYERS,
+        titles=titles,
+        ignored=result.ignored_columns,
+        shown=SHOWN,
+    )
+    women = women_category(tournament, titles.get("gender", ""))
     first_series = _first_open_series(tournament)
-    entries = _checked_rows(rows, titles, women, result)
+    entries = _checked_rows(rows, titles, women, result, tournament.date.year)
     known = _known_by_number(entries)
     result.errors += _database_problems(tournament, entries, known, user)
     if result.errors:
@@ -170,12 +148,12 @@ def _first_open_series(tournament: Tournament) -> int:
     return first_series
 
 
-def _checked_rows(rows: list[Row], titles: dict[str, str], women: str, result: PlayerImport) -> list[Entry]:
+def _checked_rows(rows: list[Row], titles: dict[str, str], women: str, result: PlayerImport, year: int) -> list[Entry]:
     """Every row as (row number, values), its problems added to ``result.errors``."""
     entries = []
     seen = _SeenInFile()
     for row in rows:
-        values, problems = _row_values(row, titles, women)
+        values, problems = _row_values(row, titles, women, year)
         problems += seen.problems(row.number, values, clean=not problems)
         for problem in problems:
             result.errors.append((row.number, problem))
@@ -183,12 +161,21 @@ def _checked_rows(rows: list[Row], titles: dict[str, str], women: str, result: P
     return entries
 
 
-def _row_values(row: Row, titles: dict[str, str], women: str) -> tuple[dict[str, str], list[str]]:
+def _row_values(row: Row, titles: dict[str, str], women: str, year: int) -> tuple[dict[str, str], list[str]]:
     """A row's values as a registration takes them (first name joined, a woman's category
-    filled) and the problems of its cells."""
+    filled, the year of birth as four digits) and the problems of its cells."""
     values = {key: _text(row, key) for key in PLAYER_COLUMNS}
     values["nationality"] = values["nationality"].upper()
     problems = _cell_problems(row, values, titles)
+    try:
+        born = birth_year(values["birth_year"], year)
+    except ValueError as rule:
+        problems.append(
+            _("%(column)s: %(value)s is not %(rule)s")
+            % {"column": titles.get("birth_year") or SHOWN["birth_year"], "value": values["birth_year"], "rule": rule}
+        )
+        born = None
+    values["birth_year"] = str(born) if born else ""
     first_name = values.pop("first_name")
     if first_name and values["name"]:
         values["name"] = f"{first_name} {values['name']}"
@@ -202,7 +189,7 @@ def _row_values(row: Row, titles: dict[str, str], women: str) -> tuple[dict[str,
         if len(values[key]) > limit:
             problems.append(
                 _("%(column)s: longer than %(limit)s characters")
-                % {"column": titles.get(key) or key.replace("_", " "), "limit": limit}
+                % {"column": titles.get(key) or SHOWN[key], "limit": limit}
             )
     return values, problems
 
@@ -333,7 +320,8 @@ def _drop_bad_rows(result: PlayerImport, entries: list[Entry], skip_bad_rows: bo
 def _write(tournament: Tournament, entries, known: dict[str, Player], first_series: int, result: PlayerImport) -> None:
     clubs = {club.name: club for club in Club.objects.filter(name__in={v["club"] for _n, v in entries})}
     teams = {team.name.casefold(): team for team in tournament.teams.all()}
-    players = []
+    players: list[Player] = []
+    learnt: list[Player] = []
     for _number, values in entries:
         club = None
         if values["club"]:
@@ -347,13 +335,19 @@ def _write(tournament: Tournament, entries, known: dict[str, Player], first_seri
                 club=club,
                 membership_number=values["membership_number"],
                 nationality=values["nationality"],
+                birth_year=int(values["birth_year"]) if values["birth_year"] else None,
             )
+        elif values["birth_year"] and player.birth_year is None:
+            player.birth_year = int(values["birth_year"])  # a known player's year, learnt from the list
+            learnt.append(player)
         players.append(player)
     new = [player.fill_keys() for player in players if player.pk is None]
     Player.objects.bulk_create(new, batch_size=1000)
+    Player.objects.bulk_update(learnt, ["birth_year"], batch_size=1000)
     result.created = len(new)
     result.existing = len(players) - len(new)
     categories = {category.name.casefold(): category for category in tournament.categories.all()}
+    by_age = [category for category in categories.values() if category.by_age]
     keys = services.identity_keys(
         tournament,
         [
@@ -376,6 +370,9 @@ def _write(tournament: Tournament, entries, known: dict[str, Player], first_seri
             if category is None:
                 category = Category.objects.create(tournament=tournament, name=values["category"])
                 categories[values["category"].casefold()] = category
+        else:
+            # No category of his own: the first age category his year of birth fits, if any.
+            category = next((c for c in by_age if c.takes(player.birth_year, tournament.date.year)), None)
         registrations.append(
             Registration(
                 tournament=tournament,

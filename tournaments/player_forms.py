@@ -267,9 +267,16 @@ def shared_message(name: str, places: list[str]) -> str:
 
 
 class CategoryForm(forms.ModelForm):
+    """A category, by name only (women) or with an age rule in ages at the start of the
+    tournament's calendar year (juniors: younger than 21; seniors: aged at least 60)."""
+
     class Meta:
         model = Category
-        fields = ["name"]
+        fields = ["name", "age_under", "age_from"]
+        widgets = {
+            "age_under": forms.NumberInput(attrs={"inputmode": "numeric", "min": 1, "max": 120, "size": 4}),
+            "age_from": forms.NumberInput(attrs={"inputmode": "numeric", "min": 0, "max": 120, "size": 4}),
+        }
 
     def __init__(self, *args, tournament: Tournament, **kwargs) -> None:
         super().__init__(*args, instance=Category(tournament=tournament), **kwargs)

@@ -4,7 +4,7 @@ config/urls.py mounts them in the ``director`` namespace with every app's direct
 
 from django.urls import path
 
-from . import director_views, door_views, link_views, player_views, views
+from . import director_views, door_views, link_views, views
 
 director = [
     path("", views.home, name="home"),
@@ -13,7 +13,7 @@ director = [
     path("t/<int:tournament_id>/players/", views.players, name="players"),
     path("t/<int:tournament_id>/players/import/", views.players_import, name="players_import"),
     path("t/<int:tournament_id>/players/<int:registration_id>/withdraw/", views.withdraw, name="withdraw"),
-    path("t/<int:tournament_id>/players/<int:registration_id>/edit/", player_views.player_edit, name="player_edit"),
+    path("t/<int:tournament_id>/players/<int:registration_id>/edit/", views.player_edit, name="player_edit"),
     path("t/<int:tournament_id>/categories/", views.category_add, name="category_add"),
     path("t/<int:tournament_id>/delete/", views.tournament_delete, name="delete"),
     path("t/<int:tournament_id>/directors/", director_views.directors, name="directors"),

@@ -9,6 +9,7 @@ from django.contrib.auth.decorators import login_required, permission_required
 from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
@@ -28,7 +29,7 @@ from .forms import (
 from .imports import import_players
 from .models import Registration, Tournament
 from .permissions import director_required
-from .player_forms import CategoryForm, RegistrationForm
+from .player_forms import CategoryForm, PlayerEditForm, RegistrationForm, shared_message
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -66,6 +67,10 @@ def _sent(request: HttpRequest, prefix: str):
     return None
 
 
+#: Empty prize rows the rules page offers at once (and adds on asking).
+PRIZE_ROWS = 10
+
+
 @director_required
 def tournament_edit(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     # `request.POST or None` would leave an empty post unbound: shown again without a word.
@@ -77,6 +82,12 @@ def tournament_edit(request: HttpRequest, tournament: Tournament) -> HttpRespons
     passed_out_fees = PassedOutFeeFormSet(_sent(request, "passed"), instance=tournament, prefix="passed")
     table_money = TableMoneyFormSet(_sent(request, "money"), instance=tournament, prefix="money")
     prizes = PrizeFormSet(_sent(request, "prizes"), instance=tournament, prefix="prizes")
+    if not prizes.is_bound:
+        # A prize table is often ten places and more: ten empty rows to start it, and ten
+        # more on asking ("Save and add 10 prize rows"), not three per save.
+        prizes.extra = (PRIZE_ROWS if not prizes.queryset.exists() else 3) + (
+            PRIZE_ROWS if request.GET.get("more") == "prizes" else 0
+        )
     optional = (passed_out_fees, table_money, prizes)
     # Everything validated (no short circuit), so every error shows at once.
     formsets_valid = all([fees.is_valid(), *(f.is_valid() for f in optional if f.is_bound)])
@@ -89,6 +100,8 @@ def tournament_edit(request: HttpRequest, tournament: Tournament) -> HttpRespons
                 if formset.is_bound:
                     formset.save()
         messages.success(request, _("Saved."))
+        if request.POST.get("more") == "prizes":
+            return redirect(reverse("director:edit", args=[tournament.pk]) + "?more=prizes#prizes")
         return redirect(tournament)
     context = {
         "form": form,
@@ -198,9 +211,17 @@ def players_import(request: HttpRequest, tournament: Tournament) -> HttpResponse
                 result.registered,
             )
             % {"n": result.registered, "new": result.created, "known": result.existing}
+            + _ignored_columns(result.ignored_columns)
         ),
     )
     return redirect("director:players", tournament.pk)
+
+
+def _ignored_columns(headers: list[str]) -> str:
+    """The columns an import left out, said after what it registered (" Not read: Telefon.")."""
+    if not headers:
+        return ""
+    return " " + _("Columns not read (the office does not know them): %(columns)s.") % {"columns": ", ".join(headers)}
 
 
 @director_required
@@ -223,3 +244,35 @@ def tournament_delete(request: HttpRequest, tournament: Tournament) -> HttpRespo
             )
         return redirect("director:home")
     return render(request, "tournaments/tournament_delete.html", {"tournament": tournament, "has_games": has_games})
+
+
+# Correcting a registered player from the players page: name, club, membership number,
+# team and category. The change shows everywhere: standings and printed sheets read the
+# player's name and club from the database.
+#: The latest changes of the person shown under the form.
+CHANGES_SHOWN = 10
+
+
+@director_required
+def player_edit(request: HttpRequest, tournament: Tournament, registration_id: int) -> HttpResponse:
+    registration = get_object_or_404(
+        Registration.objects.select_related("player__club", "team", "category", "tournament"),
+        pk=registration_id,
+        tournament=tournament,
+    )
+    form = PlayerEditForm(
+        request.POST if request.method == "POST" else None, registration=registration, user=request.user
+    )
+    if request.method == "POST" and form.is_valid():
+        try:
+            form.save()
+        except services.PersonShared as shared:  # a tournament or league he joined meanwhile
+            form.add_error(None, shared_message(shared.name, shared.places))
+        except IntegrityError:
+            form.add_error(None, _("Another player took this name or membership number meanwhile; nothing changed."))
+        else:
+            messages.success(request, _("%(name)s is saved.") % {"name": form.cleaned_data["name"]})
+            return redirect("director:players", tournament.pk)
+    changes = registration.player.changes.select_related("user")[:CHANGES_SHOWN]
+    context = {"tournament": tournament, "registration": registration, "form": form, "changes": changes}
+    return render(request, "tournaments/player_edit.html", context, status=422 if form.errors else 200)

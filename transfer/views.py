@@ -20,6 +20,7 @@ from core.tabular import CSV_TYPE, XLSX_TYPE
 from core.uploads import import_upload
 from standings.categories import CategoryError, chosen_category
 from standings.places import finality
+from tournaments import hooks
 from tournaments.models import Table, Tournament
 from tournaments.permissions import director_required
 
@@ -39,6 +40,9 @@ def export(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         "sheets": list(SHEETS),
         "categories": tournament.categories.all(),
         "finality": finality(tournament),
+        # Named by what it is: a league's match day exports the league workbook, a
+        # Preisskat its tournament file (the same XLSX, import_tournament reads it).
+        "league_match_day": hooks.league_match_day(tournament),
     }
     return render(request, "transfer/export.html", context)
 

@@ -255,14 +255,16 @@ def prize_list_pdf(tournament, payout, *, finality=None, out: BinaryIO) -> None:
 
 
 def start_list_pdf(tournament, *, out: BinaryIO) -> None:
-    """The start list (:mod:`.startlist`): every registered player still playing, by
-    surname, with his table and seat in each drawn series. Two queries."""
+    """The start list (:mod:`.startlist`): every player still playing and every player who
+    withdrew after playing, by surname, with his table and seat in each drawn series (a
+    withdrawn player's later series marked as such). A player registered but absent from
+    every drawn series (a no-show) is not listed, and the page says how many. Two queries."""
     from tournaments.models import Registration, Seat
 
-    from .startlist import StartLine, write_start_list
+    from .startlist import WITHDREW, StartLine, write_start_list
 
     registrations = (
-        Registration.objects.filter(tournament=tournament, withdrawn_after_series__isnull=True)
+        Registration.objects.filter(tournament=tournament)
         .select_related("player__club")
         .order_by("player__sort_key", "player__name", "pk")
     )
@@ -272,16 +274,18 @@ def start_list_pdf(tournament, *, out: BinaryIO) -> None:
         "player_id", "series__number", "table__number", "number"
     ):
         places.setdefault(player_id, {})[series] = f"{table}/{seat}"
-    lines = [
-        StartLine(
-            r.start_number,
-            r.player.name,
-            r.player.club.name if r.player.club_id else "",
-            tuple(places.get(r.player_id, {}).get(n, "") for n in numbers),
-        )
-        for r in registrations
-    ]
-    write_start_list(lines, numbers, out, tournament=tournament)
+    lines, not_seated = [], 0
+    for r in registrations:
+        seats = places.get(r.player_id, {})
+        withdrawn = r.withdrawn_after_series
+        if numbers and not seats and (withdrawn is not None or not r.present):
+            not_seated += 1  # a no-show: no seat in any drawn series
+            continue
+        if withdrawn is not None and not seats:
+            continue  # withdrew before any draw (removed)
+        cells = tuple(WITHDREW if withdrawn is not None and n > withdrawn else seats.get(n, "") for n in numbers)
+        lines.append(StartLine(r.start_number, r.player.name, r.player.club.name if r.player.club_id else "", cells))
+    write_start_list(lines, numbers, out, tournament=tournament, not_seated=not_seated)
 
 
 def start_cards_pdf(tournament, *, absolute_url: Callable[[str], str], out: BinaryIO) -> None:
@@ -312,3 +316,23 @@ def start_cards_pdf(tournament, *, absolute_url: Callable[[str], str], out: Bina
         for r in registrations
     ]
     write_start_cards(cards, out, f"{tournament.name}: start cards", practice=tournament.practice)
+
+
+def certificates_pdf(tournament, ranked: Sequence, *, places: int, out: BinaryIO, finality=None) -> None:
+    """Certificates (:mod:`.certificates`) for the overall places 1 to ``places`` (all who
+    share one of them) and each category's winner, by its own ranking (DOMAIN: certificates
+    for the top places and each category's winner). ``ranked``: the overall standings;
+    ``finality``: :func:`standings.places.finality`'s answer (not final: every page says so)."""
+    from standings.categories import category_winners
+
+    from .certificates import Certificate, write_certificates
+    from .scoresheet_data import _date
+    from .standings_list import status_line
+
+    def certificate(entry, category: str) -> Certificate:
+        return Certificate(entry.place, entry.item.name, entry.item.club, entry.rating.rating, category)
+
+    chosen = [certificate(entry, "") for entry in ranked if entry.place <= places]
+    chosen += [certificate(entry, category.name) for category, entry in category_winners(tournament, ranked)]
+    provisional = "" if finality is None or finality.final else status_line(finality)
+    write_certificates(chosen, out, tournament=tournament, date=_date(tournament.date), provisional=provisional)

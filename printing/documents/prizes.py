@@ -25,9 +25,9 @@ ROWS_PER_PAGE = int((TOP - ROW - BOTTOM) // ROW)
 #: x of each column's left edge (place and amounts are right-aligned at their right edge).
 PLACE_RIGHT = MARGIN + 30
 NAME = MARGIN + 40
-CLUB = NAME + 165
-RATING_RIGHT = CLUB + 165
-PRIZE_RIGHT = RATING_RIGHT + 70
+CLUB = NAME + 150
+RATING_RIGHT = CLUB + 140
+PRIZE_RIGHT = RATING_RIGHT + 60
 SIGNATURE = PRIZE_RIGHT + 14
 
 
@@ -63,7 +63,12 @@ def write_prize_list(payout, out, *, tournament, finality=None) -> None:
         text.left(CLUB, y, _("Club"), bold, SIZE)
         text.right(RATING_RIGHT, y, _("Rating"), bold, SIZE)
         text.right(PRIZE_RIGHT, y, _("Prize"), bold, SIZE)
-        text.left(SIGNATURE, y, _("Received (signature)"), bold, SIZE)
+        # "Erhalten (Unterschrift)" is longer than "Received (signature)": made to fit, never cut.
+        received = _("Received (signature)")
+        received_size = SIZE
+        while received_size > 6 and width(received, bold, received_size) > RIGHT - SIGNATURE:
+            received_size -= 0.5
+        text.left(SIGNATURE, y, received, bold, received_size)
         canvas.setLineWidth(0.8)
         canvas.line(MARGIN, TOP - ROW, RIGHT, TOP - ROW)
         canvas.setLineWidth(0.4)
@@ -75,7 +80,7 @@ def write_prize_list(payout, out, *, tournament, finality=None) -> None:
             # A category's own prize names its ranking: "Anna Müller (Damen)", place 1 of it.
             name = f"{winner.name} ({winner.category})" if winner.category else winner.name
             text.left(NAME, y, fit(name, font, SIZE, CLUB - NAME - 6), font, SIZE)
-            text.left(CLUB, y, fit(winner.club, font, SIZE, RATING_RIGHT - 50 - CLUB), font, SIZE)
+            text.left(CLUB, y, fit(winner.club, font, SIZE, RATING_RIGHT - 32 - CLUB), font, SIZE)
             text.right(RATING_RIGHT, y, str(winner.rating), font, SIZE)
             text.right(PRIZE_RIGHT, y, money(winner.amount), bold, SIZE)
             canvas.line(SIGNATURE, bottom + 5, RIGHT, bottom + 5)  # the line to sign on
@@ -97,8 +102,10 @@ def write_prize_list(payout, out, *, tournament, finality=None) -> None:
             for k, (label, amount) in enumerate(sums):
                 text.left(NAME, y - 13 * k, label, bold if k == 1 else font, SIZE)
                 text.right(PRIZE_RIGHT, y - 13 * k, money(amount), bold if k == 1 else font, SIZE)
-        text.left(MARGIN, MARGIN + 8, _("Director's signature:"), font, SIZE)
-        canvas.line(MARGIN + 110, MARGIN + 6, MARGIN + 300, MARGIN + 6)
+        signed = _("Director's signature:")
+        text.left(MARGIN, MARGIN + 8, signed, font, SIZE)
+        start = MARGIN + width(signed, font, SIZE) + 6  # the line begins after its label, in any language
+        canvas.line(start, MARGIN + 6, start + 190, MARGIN + 6)
         text.flush()
         canvas.showPage()
     canvas.save()

@@ -34,13 +34,17 @@ def points(value: int) -> str:
 
 
 class SettlementWriter:
-    def __init__(self, canvas, fonts: tuple[str, str], tournament: str, date: str, percent: int) -> None:
+    def __init__(
+        self, canvas, fonts: tuple[str, str], tournament: str, date: str, percent: int, capped: bool = True
+    ) -> None:
         self.canvas = canvas
         self.font, self.bold = fonts
         self.text = Text(canvas)
         self.tournament = tournament
         self.date = date
         self.percent = percent
+        #: The tournament's choice: table money at most what the table collects, or in full.
+        self.capped = capped
 
     def grid(self, top: float, label_width: float, columns: int, col_width: float, rows: Sequence) -> float:
         """Rows of (label, cells, bold) under ``top``; returns the y below the table."""
@@ -174,12 +178,30 @@ class SettlementWriter:
         share = distribute(total.kept, self.percent)
         rows = [
             (_("Collected at this table"), [money(total.collected)], False),
-            (_("Table money paid out"), [money(total.table_money)], False),
+            (
+                _("Table money paid out (at most the table's fees)")
+                if self.capped
+                else _("Table money paid out in full"),
+                [money(total.table_money)],
+                False,
+            ),
+            *self.from_entry_fees(total),
             (_("Kept"), [money(share.kept)], True),
             (_("Prize pool (%(percent)s %%)") % {"percent": self.percent}, [money(share.prize_pool)], False),
             (_("Organiser"), [money(share.organiser)], False),
         ]
         return self.grid(y, LABEL_WIDTH, 1, col, rows)
+
+    def from_entry_fees(self, total) -> list:
+        """The table money the fees taken at this table did not cover: said, not hidden in
+        "Kept". In full, it comes from the entry fees; at most what the table collects, from
+        the list fees its players paid in advance at the desk (which are the table's too)."""
+        lacking = total.table_money - (total.collected - total.entry_fees)
+        if lacking <= 0:
+            return []
+        if self.capped:
+            return [(_("Of it from the list fees paid at the desk"), [money(lacking)], False)]
+        return [(_("Of it from the entry fees (the table's fees fell short)"), [money(lacking)], False)]
 
     def signatures(self, y: float, slot: float, names: list[str]) -> None:
         """A line to sign for every player and the cashier."""
@@ -199,7 +221,12 @@ def write_settlements(items: Sequence[TableSettlement], out, *, tournament, titl
     canvas = new_canvas(out, title, practice=tournament.practice)
     texts = [tournament.name] + [s.name for item in items for s in item.seats]
     writer = SettlementWriter(
-        canvas, choose_fonts(texts), tournament.name, _date(tournament.date), tournament.prize_pool_percent
+        canvas,
+        choose_fonts(texts),
+        tournament.name,
+        _date(tournament.date),
+        tournament.prize_pool_percent,
+        capped=tournament.table_money_from == tournament.TableMoneyFrom.TABLE,
     )
     for item in items:
         writer.page(item)

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from .common import MARGIN, PAGE_HEIGHT, PAGE_WIDTH, Text, choose_fonts, fit, new_canvas
 
@@ -17,6 +18,8 @@ BOTTOM = MARGIN + 14
 RIGHT = PAGE_WIDTH - MARGIN
 NUMBER_WIDTH = 40.0
 SERIES_WIDTH = 52.0
+#: A withdrawn player's cell in the series after he left.
+WITHDREW = "x"
 
 
 class StartLine(NamedTuple):
@@ -27,8 +30,11 @@ class StartLine(NamedTuple):
     seats: tuple[str, ...]
 
 
-def write_start_list(lines: Sequence[StartLine], series: Sequence[int], out, *, tournament) -> None:
-    """``lines`` in the order printed (by surname); ``series`` the drawn series' numbers."""
+def write_start_list(
+    lines: Sequence[StartLine], series: Sequence[int], out, *, tournament, not_seated: int = 0
+) -> None:
+    """``lines`` in the order printed (by surname); ``series`` the drawn series' numbers;
+    ``not_seated``: the registered players left off (no seat in any drawn series)."""
     from .scoresheet_data import _date
 
     title = _("Start list")
@@ -74,7 +80,14 @@ def write_start_list(lines: Sequence[StartLine], series: Sequence[int], out, *, 
         if not chunk:
             text.left(MARGIN, TOP - 2 * ROW + 4, _("Nobody registered yet."), font, SIZE)
         if series:
-            text.left(MARGIN, MARGIN, _("Table/seat in each series; seat 1 deals first."), font, 7)
+            legend = _("Table/seat in each series; seat 1 deals first; x: withdrew.")
+            if not_seated:
+                legend += " " + ngettext(
+                    "%(n)s registered player without a seat in any drawn series (not checked in) is not listed.",
+                    "%(n)s registered players without a seat in any drawn series (not checked in) are not listed.",
+                    not_seated,
+                ) % {"n": not_seated}
+            text.left(MARGIN, MARGIN, fit(legend, font, 7, RIGHT - MARGIN), font, 7)
         text.flush()
         canvas.showPage()
     canvas.save()

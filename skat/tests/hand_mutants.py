@@ -44,6 +44,9 @@ PYTEST = (
     "ignore:Unknown config option:pytest.PytestConfigWarning",
     "-m",
     "not slow",
+    # The list's own check finds any mutant's snippet gone: a mutant must die by a real test.
+    "--deselect",
+    "skat/tests/test_hand_mutants_list.py::test_every_hand_written_mutant_still_matches_the_engine",
     "skat/tests",
 )
 
@@ -169,12 +172,12 @@ MUTANTS: tuple[Mutant, ...] = (
         "tricks = game.declarer_tricks\n    schwarz_announced = game.schwarz_announced",
         "an ouvert game valued without the schwarz announcement it includes (5.2.6).",
     ),
-    # Fees and prizes (skat/fees.py).
+    # Fees and prizes (skat/fees.py, skat/prizes.py).
     Mutant(
         "fees-passed-out-paid-once-per-table",
         "skat/fees.py",
-        "(passed_out_fees(rules.passed_out_steps.get(s, ()), deals) * s * n",
-        "(passed_out_fees(rules.passed_out_steps.get(s, ()), deals) * n",
+        "(passed_fee(s, deals) * s * n",
+        "(passed_fee(s, deals) * n",
         "a table's passed-out fee counted once, not once for each player who pays it.",
     ),
     Mutant(
@@ -193,7 +196,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "fees-prize-share-rounded-to-nearest",
-        "skat/fees.py",
+        "skat/prizes.py",
         "amount = (pool * Decimal(rule.percent) / 100).quantize(CENT, rounding=ROUND_DOWN)",
         "amount = (pool * Decimal(rule.percent) / 100).quantize(CENT)",
         "a prize share rounded to the nearest cent, so the shares may pay out more than the pool.",
@@ -201,8 +204,8 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "fees-table-money-by-seat",
         "skat/fees.py",
-        "table_money=table_money(money, places[seat - 1]),",
-        "table_money=table_money(money, seat),",
+        "paid = [table_money(money, places[seat]) for seat in range(size)]",
+        "paid = [table_money(money, seat + 1) for seat in range(size)]",
         "table money paid by seat number instead of by place at the table.",
     ),
     Mutant(
@@ -211,6 +214,13 @@ MUTANTS: tuple[Mutant, ...] = (
         "unplayed = max(series_count - max(withdrawn_after, first_series - 1), 0)",
         "unplayed = max(series_count - withdrawn_after, 0)",
         "series before a player's first one refunded although he never paid them.",
+    ),
+    Mutant(
+        "fees-capped-table-money-in-seat-order",
+        "skat/fees.py",
+        "for seat in sorted(range(len(amounts)), key=lambda seat: places[seat]):",
+        "for seat in range(len(amounts)):",
+        "capped table money paid in seat order instead of the order of the places.",
     ),
     # The league's individual ranking (skat/individual.py).
     Mutant(

@@ -129,88 +129,82 @@ def test_distribution_rounds_the_pool_down_and_adds_up():
         fees.distribute(D("10"), 101)
 
 
-# --- the prize table ---------------------------------------------------------------------
+# --- table money at most what the table collects ------------------------------------------
 
-P = fees.PrizeRule
-
-
-def test_shares_of_the_pool_are_rounded_down_to_the_cent():
-    prizes = fees.prize_list(D("1000.00"), [P(1, percent=D("33.33")), P(2, percent=D("25")), P(3, D("12.5"))], 50)
-    assert prizes.prizes == ((1, D("333.30")), (2, D("250.00")), (3, D("125.00")))
-    assert prizes.paid_out == D("708.30") and prizes.left == D("291.70") and prizes.added == D("0")
-    thirds = fees.prize_list(D("100.00"), [P(n, percent=D("33.33")) for n in (1, 2, 3)], 3)
-    assert [amount for _place, amount in thirds.prizes] == [D("33.33")] * 3 and thirds.left == D("0.01")
-
-
-def test_fixed_prizes_are_paid_as_they_stand_and_the_organiser_adds_what_the_pool_lacks():
-    prizes = fees.prize_list(D("150.00"), [P(2, amount=D("50")), P(1, amount=D("120"))], 10)
-    assert prizes.prizes == ((1, D("120.00")), (2, D("50.00")))
-    assert prizes.left == D("-20.00") and prizes.added == D("20.00")
-
-
-def test_shares_and_fixed_prizes_mix():
-    prizes = fees.prize_list(D("200.00"), [P(1, percent=D("50")), P(2, amount=D("30")), P(3, percent=D("10"))], 3)
-    assert prizes.prizes == ((1, D("100.00")), (2, D("30.00")), (3, D("20.00")))
-
-
-def test_places_beyond_the_players_get_nothing():
-    prizes = fees.prize_list(D("90.00"), [P(n, percent=D("10")) for n in range(1, 11)], 4)
-    assert [place for place, _amount in prizes.prizes] == [1, 2, 3, 4]
-    assert fees.prize_list(D("90.00"), [P(1, percent=D("10"))], 0).prizes == ()
-
-
-@pytest.mark.parametrize(
-    ("rules", "message"),
-    [
-        ([P(0, percent=D("10"))], "place: places in the ranking start at 1"),
-        ([P(1, percent=D("10")), P(1, amount=D("5"))], "place: place 1 has two prizes"),
-        ([P(1)], "percent: place 1 needs either a share of the pool or a fixed amount"),
-        ([P(1, percent=D("10"), amount=D("5"))], "percent: place 1 needs either"),
-        ([P(1, percent=D("101"))], "percent: a share of the pool is 0 to 100 %, not 101"),
-        ([P(1, percent=D("60")), P(2, percent=D("50"))], "percent: the shares add up to 110 %"),
-        ([P(1, amount=D("-1"))], "amount: a prize is 0 or more, not -1"),
-    ],
+CAPPED = fees.FeeRules(
+    entry_fee=D("10.00"),
+    list_fee=D("0.00"),
+    lost_game_steps=((1, D("0.50")),),
+    table_money={4: {1: D("2.00"), 2: D("1.20"), 3: D("0.80")}, 3: {1: D("1.50"), 2: D("0.50")}},
+    table_money_capped=True,
 )
-def test_a_prize_table_that_cannot_be_paid_out_is_refused_naming_the_field(rules, message):
-    with pytest.raises(fees.FeeError, match=message.replace("(", r"\(").replace(")", r"\)")):
-        fees.prize_list(D("100"), rules, 10)
+
+
+def test_capped_table_money_is_paid_in_the_order_of_the_places_as_far_as_the_fees_go():
+    """Worked by hand: lost games 1, 0, 2, 0 pay 0.50 + 1.00 = 1.50 (the list fee is 0, the
+    entry fee paid here is the tournament's). Places 3, 1, 4, 2: place 1 (seat 2) gets 1.50
+    of its 2.00, place 2 (seat 4) nothing of its 1.20: the table keeps 0, not -2.50."""
+    accounts = fees.table_account(
+        CAPPED, size=4, lost=[1, 0, 2, 0], places=[3, 1, 4, 2], passed_out=0, entry_due=[True, False, False, False]
+    )
+    assert [a.table_money for a in accounts] == [D("0.00"), D("1.50"), D("0.00"), D("0.00")]
+    table = fees.Account.of(accounts)
+    assert (table.collected, table.table_money, table.kept) == (D("11.50"), D("1.50"), D("10.00"))
+
+
+def test_capped_table_money_is_paid_in_full_where_the_table_collects_enough():
+    """List fee 1.00 x 4 and 1.50 of lost-game fees: 5.50 covers the 4.00 in full."""
+    rules = fees.FeeRules(
+        list_fee=D("1.00"),
+        lost_game_steps=CAPPED.lost_game_steps,
+        table_money=CAPPED.table_money,
+        table_money_capped=True,
+    )
+    accounts = fees.table_account(rules, size=4, lost=[1, 0, 2, 0], places=[3, 1, 4, 2], passed_out=0)
+    assert [a.table_money for a in accounts] == [D("0.80"), D("2.00"), D("0.00"), D("1.20")]
+
+
+def test_capped_table_money_counts_the_list_fees_paid_in_advance_at_the_desk():
+    """Worked by hand: list fee 1.00, no lost games; all four paid their list fees at the
+    desk. The table's list fees are still 4.00 and cover its 4.00 of table money in full,
+    as they do when paid at the table; counted by table, the same."""
+    rules = fees.FeeRules(list_fee=D("1.00"), table_money=CAPPED.table_money, table_money_capped=True)
+    at_desk = fees.table_account(rules, size=4, lost=[0] * 4, places=[3, 1, 4, 2], passed_out=0, list_due=[False] * 4)
+    at_table = fees.table_account(rules, size=4, lost=[0] * 4, places=[3, 1, 4, 2], passed_out=0)
+    assert [a.table_money for a in at_desk] == [D("0.80"), D("2.00"), D("0.00"), D("1.20")]
+    assert [a.table_money for a in at_desk] == [a.table_money for a in at_table]
+    counted = fees.tables_account(
+        rules, [fees.TableCounts(size=4, lost=(0,) * 4, passed_out=0, entry_due=0, list_due=0)]
+    )
+    assert (counted.list_fees, counted.table_money) == (D("0.00"), D("4.00"))
+
+
+def test_in_full_the_table_money_is_paid_whatever_the_table_collects():
+    """The other choice: 4.00 paid, 1.50 collected: the table leaves -2.50 (from the entry fees)."""
+    rules = fees.FeeRules(lost_game_steps=CAPPED.lost_game_steps, table_money=CAPPED.table_money)
+    table = fees.Account.of(fees.table_account(rules, size=4, lost=[1, 0, 2, 0], places=[3, 1, 4, 2], passed_out=0))
+    assert (table.table_money, table.kept) == (D("4.00"), D("-2.50"))
 
 
 @given(
-    pool=st.decimals(min_value=0, max_value=100000, places=2),
-    shares=st.lists(st.decimals(min_value=0, max_value=25, places=2), max_size=4),
-    players=st.integers(min_value=0, max_value=6),
+    lost=st.lists(st.integers(0, 6), min_size=3, max_size=4),
+    passed_out=st.integers(0, 5),
+    list_fee=st.sampled_from([D("0"), D("0.50"), D("1.00")]),
+    capped=st.booleans(),
 )
-def test_shares_never_pay_out_more_than_the_pool(pool, shares, players):
-    prizes = fees.prize_list(pool, [P(n, percent=share) for n, share in enumerate(shares, start=1)], players)
-    assert D("0") <= prizes.paid_out <= pool
-    assert len(prizes.prizes) == min(players, len(shares))
-    assert prizes.added == D("0")
-
-
-@pytest.mark.parametrize(
-    ("percent", "withdrawn_after", "expected"),
-    [
-        (100, 1, "10.00"),  # paid series 1-3 at 5.00, played 1: two refunded whole
-        (50, 1, "5.00"),
-        (0, 1, "0.00"),  # the organiser keeps them
-        (100, 0, "15.00"),  # a no-show in series 1 played none
-        (100, 3, "0.00"),  # withdrew after the last series: played everything
-        (33, 2, "1.65"),  # 33 % of 5.00, rounded down to the cent
-    ],
-)
-def test_a_withdrawal_gets_the_tournaments_share_of_each_unplayed_list_fee(percent, withdrawn_after, expected):
-    rules = fees.FeeRules(list_fee=D("5.00"), list_fee_refund_percent=percent)
-    refund = fees.list_fee_refund(rules, series_count=3, first_series=1, withdrawn_after=withdrawn_after)
-    assert refund == D(expected)
-
-
-def test_a_late_entry_is_refunded_only_the_series_he_paid_for():
-    rules = fees.FeeRules(list_fee=D("5.00"), list_fee_refund_percent=100)
-    # Plays from series 2, paid series 2 and 3; a no-show in series 2 gets both back.
-    assert fees.list_fee_refund(rules, series_count=3, first_series=2, withdrawn_after=1) == D("10.00")
-
-
-def test_a_refund_share_outside_0_to_100_is_refused_by_name():
-    with pytest.raises(fees.FeeError, match="list_fee_refund_percent"):
-        fees.refund_per_series(D("5.00"), 120)
+def test_counting_the_tables_gives_the_same_table_money_as_seat_by_seat(lost, passed_out, list_fee, capped):
+    size = len(lost)
+    rules = fees.FeeRules(
+        list_fee=list_fee,
+        lost_game_steps=CAPPED.lost_game_steps,
+        passed_out_steps={3: ((2, D("0.20")),), 4: ((3, D("0.20")),)},
+        table_money=CAPPED.table_money,
+        table_money_capped=capped,
+    )
+    places = list(range(size, 0, -1))
+    by_seat = fees.Account.of(fees.table_account(rules, size=size, lost=lost, places=places, passed_out=passed_out))
+    counted = fees.tables_account(
+        rules, [fees.TableCounts(size=size, lost=tuple(lost), passed_out=passed_out, entry_due=0, list_due=size)]
+    )
+    assert counted == by_seat
+    assert not capped or counted.table_money <= counted.collected

@@ -71,33 +71,6 @@ def test_the_prize_pool_share_is_0_to_100_and_rounded_down():
     refused("prize_pool_percent: must be 0 to 100, not 101", fees.distribute, D("10"), 101)
 
 
-@pytest.mark.parametrize(
-    ("rules", "message"),
-    [
-        ([fees.PrizeRule(place=-1, amount=D(1))], "place: must be a whole number of 0 or more, not -1"),
-        ([fees.PrizeRule(place=0, amount=D(1))], "place: places in the ranking start at 1"),
-        (
-            [fees.PrizeRule(place=1, percent=D(60)), fees.PrizeRule(place=2, percent=D("40.5"))],
-            "percent: the shares add up to 100.5 %, more than the whole pool",
-        ),
-    ],
-)
-def test_a_prize_table_the_arithmetic_cannot_pay_is_refused_by_name(rules, message):
-    refused(message, fees.check_prize_rules, rules)
-
-
-def test_a_prize_table_at_its_limits_is_accepted():
-    fees.check_prize_rules([fees.PrizeRule(place=1, percent=D(100))])
-    fees.check_prize_rules([fees.PrizeRule(place=1, amount=D(0)), fees.PrizeRule(place=2, amount=D("0.50"))])
-    fees.check_prize_rules([fees.PrizeRule(place=1, percent=D("60.5")), fees.PrizeRule(place=2, percent=D("39.5"))])
-
-
-def test_a_prize_list_names_a_bad_count_and_rounds_shares_down():
-    refused("places: must be a whole number", fees.prize_list, D("10"), [], -1)
-    prizes = fees.prize_list(D("0.07"), [fees.PrizeRule(place=1, percent=D(50))], 1)
-    assert prizes.prizes == ((1, D("0.03")),)
-
-
 def printed(account: fees.Account) -> list[str]:
     """The account's five sums as a page prints them."""
     sums = (account.entry_fees, account.list_fees, account.lost_game_fees, account.passed_out_fees)

@@ -59,7 +59,7 @@ SCHWARZ = (
         ),
         (
             GRAND | {"declarer_points": 1},
-            "declarer_points: no cards of the pack count exactly 1 card points "
+            "declarer_points: card points 1: no cards of the pack count exactly that many "
             "(cards count 0, 2, 3, 4, 10, 11) (1.2.2)",
         ),
         (

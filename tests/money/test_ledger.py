@@ -67,6 +67,25 @@ def test_the_fee_account_is_every_table_settlement_summed(priced):
     assert account.total.lost_game_fees > 0 and account.total.passed_out_fees > 0
 
 
+def test_what_a_player_paid_in_another_tournament_counts_nothing_here(priced):
+    """Who pays where is read from this tournament's registrations only: the same players
+    registered in a second tournament, there paid in full or not at all, leave this
+    account as it was, and it stays every table's settlement summed."""
+    before = fee_account(priced)
+    unpaid = list(priced.registrations.filter(paid=False).select_related("player"))
+    paid = list(priced.registrations.filter(paid=True).select_related("player"))
+    assert unpaid and paid
+    other = factories.tournament(entry_fee=Decimal("10"), list_fee=Decimal("2"))
+    for r in unpaid:
+        Registration.objects.create(tournament=other, player=r.player, paid=True, list_fees_paid=True)
+    for r in paid:
+        Registration.objects.create(tournament=other, player=r.player, paid=False, list_fees_paid=False)
+    after = fee_account(priced)
+    assert after == before
+    for series, _tables, counted in after.by_series:
+        assert counted == sum((table.account for table in settlements(priced, [series])), fees.Account())
+
+
 def test_tables_account_counts_what_table_account_gives_seat_by_seat():
     rules = fees.FeeRules(
         entry_fee=Decimal("10"),
@@ -105,3 +124,40 @@ def test_tables_account_refuses_a_table_of_five():
 def test_the_fee_account_reads_a_fixed_number_of_queries(django_assert_max_num_queries, priced):
     with django_assert_max_num_queries(12):
         fee_account(priced)
+
+
+def test_a_withdrawal_leaves_the_desk_line_split_into_entry_and_list_fees():
+    """Worked by hand: 3 players paid 10.00 entry and no list fee (list fee 0); one withdraws
+    after series 1. The entry fee is not given back: the desk took 30.00 of entry fees from
+    3 players and 0.00 of list fees (before, 20.00 from 2 players and 10.00 'list fees')."""
+    t = factories.tournament(entry_fee=Decimal("10"), list_fee=Decimal("0"), series_count=3)
+    regs = factories.registered(t, 4)
+    Registration.objects.filter(pk__in=[r.pk for r in regs[:3]]).update(paid=True, list_fees_paid=True)
+    Registration.objects.filter(pk=regs[0].pk).update(withdrawn_after_series=1)
+    account = fee_account(t)
+    assert account.paid_at_registration == 3
+    assert account.at_registration == fees.Account(entry_fees=Decimal("30.00"), list_fees=Decimal("0.00"))
+
+
+def test_table_money_at_most_what_the_tables_collect_or_in_full_as_the_tournament_chose():
+    """Worked by hand, the federation's way (list fee 0): one table of three loses 1 game
+    (0.50), table money 1.50/0.50. At most what it collects: 0.50 paid, the table keeps 0.
+    In full: 2.00 paid, 1.50 of it from the entry fees, the table leaves -1.50."""
+    from tournaments.models import Tournament
+
+    t, series = factories.drawn(players=3, series_count=1, entry_fee=Decimal("0"), list_fee=Decimal("0"))
+    t.lost_game_fees.create(from_lost_game=1, amount="0.50")
+    for place, amount in ((1, "1.50"), (2, "0.50")):
+        t.table_money.create(table_size=3, place=place, amount=amount)
+    table = series.tables.get()
+    # Hearts with 1, declarer 40 card points: lost (5.3.1), his one lost game costs 0.50.
+    game = factories.game(table, 1, declarer_seat=1, contract="hearts", tops=1, tops_kind="with", declarer_points=40)
+    assert game.lost
+    capped = fee_account(t).total
+    assert (capped.collected, capped.table_money, capped.kept) == (Decimal("0.50"), Decimal("0.50"), Decimal("0.00"))
+    [settled] = settlements(t, [series])
+    assert sum(a.table_money for a in settled.accounts) == Decimal("0.50")
+    Tournament.objects.filter(pk=t.pk).update(table_money_from="full")
+    t.refresh_from_db()
+    full = fee_account(t).total
+    assert (full.table_money, full.kept) == (Decimal("2.00"), Decimal("-1.50"))

@@ -56,6 +56,19 @@ def test_the_rules_page_saves_the_prize_table(client, director):
     ]
 
 
+def test_a_prize_table_is_started_with_ten_rows_and_ten_more_come_on_asking(client, director):
+    t = factories.tournament(directors=[director])
+    url = reverse("director:edit", args=[t.pk])
+    page = client.get(url).content.decode()
+    assert 'name="prizes-TOTAL_FORMS" value="10"' in page
+    response = client.post(url, prizes_post(t, [(1, "50", ""), (2, "30", "")], more="prizes"))
+    assert response.status_code == 302 and response.url.endswith("?more=prizes#prizes")
+    assert t.prizes.count() == 2
+    # Two saved, three empty as usual, and ten more asked for.
+    assert 'name="prizes-TOTAL_FORMS" value="15"' in client.get(response.url).content.decode()
+    assert 'name="prizes-TOTAL_FORMS" value="5"' in client.get(url).content.decode()
+
+
 @pytest.mark.parametrize(
     ("rows", "message"),
     [

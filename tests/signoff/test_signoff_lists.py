@@ -152,3 +152,59 @@ def test_a_complete_second_list_that_agrees_lets_the_players_confirm():
     assert signoff.state(table).blocked is False
     signoff.confirm_seat(table, 1, seat_pin(table, 1))
     assert SeatConfirmation.objects.filter(table=table, seat_number=1).exists()
+
+
+def correct_last_deal(client, table, **fields):
+    """The table link's correction of the sheet's last deal (deal 3: passed out)."""
+    last = table.games.order_by("-number").first()
+    data = {"number": last.number, "version": last.version, "tops_kind": "with"}
+    data.update({key: "on" if value is True else value for key, value in fields.items()})
+    return client.post(reverse("table:correct", args=[table.token]), data, follow=True)
+
+
+def test_a_decision_holds_for_its_deals_when_another_deal_is_corrected(client):
+    table = differing_table()
+    signoff.accept_sheet(table, by="ref", reason="Deal 2 as on the sheet")
+    page = correct_last_deal(client, table, declarer_seat=1, contract="grand", tops=1, declarer_points=70)
+    assert "Deal 3 corrected" in page.content.decode()
+    assert table.games.get(number=3).version == 2
+    # The second list's keeper brings his deal 3 in line with the corrected sheet.
+    ControlEntry.objects.filter(table=table, number=3).delete()
+    factories.control_entry(table, 3, declarer_seat=1, contract="grand", tops=1, declarer_points=70)
+    assert signoff.undecided(table) == ((), ())  # deal 2 still decided: the players confirm
+    signoff.confirm_seat(table, 1, seat_pin(table, 1))
+    assert SeatConfirmation.objects.filter(table=table, seat_number=1).exists()
+
+
+def test_a_decision_lapses_when_a_deal_it_decided_changes():
+    table = differing_table()
+    signoff.accept_sheet(table, by="ref", reason="Deal 2 as on the sheet")
+    game = table.games.get(number=2)
+    game.declarer_points = 55
+    game.version += 1
+    game.save()
+    with pytest.raises(signoff.SignOffRefused, match="at deal 2"):
+        signoff.confirm_seat(table, 1, seat_pin(table, 1))
+
+
+def test_a_decision_kept_before_its_deals_were_recorded_holds_for_the_sheet_as_it_stood():
+    table = differing_table()
+    accepted = signoff.accept_sheet(table, by="ref", reason="Deal 2 as on the sheet")
+    ListsAccepted.objects.filter(pk=accepted.pk).update(deal_versions={})
+    assert signoff.undecided(table) == ((), ())
+    ListsAccepted.objects.filter(pk=accepted.pk).update(fingerprint="0" * 64)
+    assert signoff.undecided(table) == ((2,), ())
+
+
+def test_a_correction_with_the_same_values_keeps_the_decision_and_the_pins(client):
+    table = differing_table()
+    signoff.accept_sheet(table, by="ref", reason="Deal 2 as on the sheet")
+    for seat in (1, 2):
+        signoff.confirm_seat(table, seat, seat_pin(table, seat))
+    page = correct_last_deal(client, table, passed_out=True).content.decode()
+    assert "Deal 3 unchanged: it already holds these values." in page
+    assert "confirms it again" not in page
+    assert table.games.get(number=3).version == 1  # nothing stored
+    assert signoff.state(table).confirmed_seats == {1, 2}
+    signoff.confirm_seat(table, 3, seat_pin(table, 3))
+    assert SignOff.objects.filter(table=table).exists()

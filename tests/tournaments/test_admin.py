@@ -82,6 +82,7 @@ def _admin_form(tournament: Tournament, **changes):
         "list_fee": "0",
         "prize_pool_percent": 100,
         "list_fee_refund_percent": 100,
+        "table_money_from": "table",
     } | changes
     return form_class(data, instance=tournament)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 import io
 
 import pytest
@@ -135,7 +136,7 @@ def test_no_import_once_every_series_is_drawn():
 
 def test_missing_name_column():
     t = factories.tournament()
-    with pytest.raises(SpreadsheetError, match="Missing columns: name"):
+    with pytest.raises(SpreadsheetError, match="Missing columns: Name"):
         import_players(t, csv_file("club;nation\nA;DE\n"), "x.csv")
 
 
@@ -200,3 +201,72 @@ def test_a_team_in_other_case_is_the_same_team():
         kiel.pk
     }
     assert sorted(t.teams.values_list("name", flat=True)) == ["Kiel", "Lübeck"]
+
+
+def test_a_column_the_office_does_not_know_is_listed_and_left_out():
+    t = factories.tournament()
+    result = import_players(t, csv_file("Name;Verein;Telefon;Geburtsjahr\nAnna Berg;Kiel;0431 12;1961\n"), "x.csv")
+    assert (result.errors, result.registered, result.ignored_columns) == ([], 1, ["Telefon"])
+    assert Registration.objects.get(tournament=t).player.birth_year == 1961
+
+
+def test_a_heading_written_twice_is_named_once_and_a_column_without_heading_by_its_position():
+    t = factories.tournament()
+    text = "Name;Telefon;;Telefon;\nAnna Berg;0431;x;0171;\nBernd Kahl;;;;\n"
+    result = import_players(t, csv_file(text), "x.csv")
+    assert result.errors == [] and result.registered == 2
+    assert result.ignored_columns == ["Telefon", "column 3 (no heading)"]
+
+
+@pytest.mark.parametrize(
+    ("cell", "year"),
+    [("1961", 1961), ("12.03.1961", 1961), ("3/12/1961", 1961), ("1961-03-12", 1961), ("", None)],
+)
+def test_a_year_of_birth_is_read_from_a_year_or_a_date(cell, year):
+    t = factories.tournament()
+    import_players(t, csv_file(f"Name;Jahrgang\nAnna Berg;{cell}\n"), "x.csv")
+    assert Registration.objects.get(tournament=t).player.birth_year == year
+
+
+@pytest.mark.parametrize(
+    "cell", ["61", "1961a", "1850", "2999", "12.03.", "\u0661\u0669\u0666\u0661", "\uff11\uff19\uff16\uff11"]
+)
+def test_a_year_of_birth_that_is_none_names_its_column_and_the_rule(cell):
+    t = factories.tournament()
+    result = import_players(t, csv_file(f"Name;Geburtsjahr\nAnna Berg;{cell}\n"), "x.csv")
+    assert result.registered == 0 and not Registration.objects.exists()
+    [(row, message)] = result.errors
+    assert row == 2 and message.startswith(f"Geburtsjahr: {cell} is not a year")
+
+
+def test_age_categories_follow_from_the_year_of_birth_by_the_tournaments_rules():
+    """Worked by hand for a tournament in 2026, ages at 1 January 2026: born 2005 is 20 (a
+    junior under 21), born 2004 is 21 (none), born 1965 is 60 (a senior of 60 or older),
+    born 1966 is 59 (none); a woman's own category and a category the row names win."""
+    t = factories.tournament(date=datetime.date(2026, 6, 1))
+    t.categories.create(name="Junioren", age_under=21)
+    t.categories.create(name="Senioren", age_from=60)
+    rows = (
+        "Name;Geburtsjahr;Geschlecht;Kategorie\n"
+        "Jan Jung;2005;m;\nKai Kurz;2004;m;\nSepp Alt;1965;m;\nOtto Oft;1966;m;\n"
+        "Erna Eck;1950;w;\nKurt Kahl;1950;m;Gast\n"
+    )
+    result = import_players(t, csv_file(rows), "x.csv")
+    assert result.errors == []
+    categories = dict(Registration.objects.filter(tournament=t).values_list("player__name", "category__name"))
+    assert categories == {
+        "Jan Jung": "Junioren",
+        "Kai Kurz": None,
+        "Sepp Alt": "Senioren",
+        "Otto Oft": None,
+        "Erna Eck": "Damen",
+        "Kurt Kahl": "Gast",
+    }
+
+
+def test_on_a_german_page_the_missing_column_is_named_in_german():
+    t = factories.tournament()
+    with translation.override("de"), pytest.raises(SpreadsheetError) as refused:
+        import_players(t, csv_file("Verein\nKiel\n"), "x.csv")
+    assert str(refused.value).startswith("Es fehlen Spalten: Name.")
+    assert "first_name" not in str(refused.value) and "Vorname" in str(refused.value)

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
 from skat import fees
 from tests import factories
-from tournaments.models import Player, Registration, Seat, Table
+from tournaments.models import Category, Player, Registration, Seat, Table
 
 pytestmark = pytest.mark.django_db
 
@@ -65,3 +66,20 @@ def test_lost_game_fee_steps():
     t.lost_game_fees.create(from_lost_game=4, amount="1.00")
     steps = t.fee_rules().lost_game_steps  # what the settlements count by
     assert [str(fees.step_amount(steps, n)) for n in (1, 3, 4, 9)] == ["0.50", "0.50", "1.00", "1.00"]
+
+
+@pytest.mark.parametrize(
+    ("born", "junior", "senior"),
+    # Ages at 1 January 2026 (the year minus the birth year minus one), worked by hand.
+    [(2005, True, False), (2004, False, False), (1966, False, False), (1965, False, True), (None, False, False)],
+)
+def test_an_age_category_takes_ages_at_the_start_of_the_calendar_year(born, junior, senior):
+    juniors = Category(name="Junioren", age_under=21)
+    seniors = Category(name="Senioren", age_from=60)
+    assert (juniors.takes(born, 2026), seniors.takes(born, 2026)) == (junior, senior)
+    assert not Category(name="Damen").takes(born, 2026)
+
+
+def test_an_age_category_nobody_fits_is_refused():
+    with pytest.raises(ValidationError, match="must be below"):
+        Category(tournament=factories.tournament(), name="Leer", age_under=21, age_from=60).full_clean()

@@ -82,6 +82,7 @@ TOURNAMENT = {
     "list_fee": "0",
     "prize_pool_percent": "100",
     "list_fee_refund_percent": "100",
+    "table_money_from": "table",
 }
 
 

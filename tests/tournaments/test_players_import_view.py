@@ -71,7 +71,7 @@ def test_the_valid_rows_are_imported_and_the_others_listed_when_ticked(client, t
         (b"", "p.csv", "The file is empty."),
         (b"%PDF-1.7 binary \x00\x00", "p.pdf", "not a CSV text file"),
         (b"PK\x03\x04garbage", "p.xlsx", "not a readable XLSX"),
-        (b"club;nation\nA;DE\n", "p.csv", "Missing columns: name"),
+        (b"club;nation\nA;DE\n", "p.csv", "Missing columns: Name"),
         (b"\xd0\xcf\x11\xe0", "p.xls", "Old Excel files"),
         (b"\x81\x8d\x8f\x90\x9d", "p.csv", "neither UTF-8 nor Windows-1252"),
     ],
@@ -103,3 +103,20 @@ def test_one_problem_and_one_player_are_counted_in_the_singular(client, tourname
     assert "Nothing was imported: 1 problem. Correct" in page
     page = post(client, tournament, b"name;club\nAnna Schulz;SC Nord\n").content.decode()
     assert "1 player registered (1 new, 0 already known by membership number)." in page
+
+
+def test_an_extra_column_is_named_in_the_summary_not_a_reason_to_refuse(client, tournament):
+    response = post(client, tournament, b"Name;Vorname;Geburtsjahr;Telefon\nBerg;Anna;1961;0431\n")
+    page = response.content.decode()
+    assert "1 player registered" in page
+    assert "Columns not read (the office does not know them): Telefon." in page
+    assert Registration.objects.get(tournament=tournament).player.birth_year == 1961
+
+
+def test_an_age_category_is_added_with_its_rule(client, tournament):
+    url = reverse("director:category_add", args=[tournament.pk])
+    response = client.post(url, {"name": "Senioren", "age_from": "60", "age_under": ""}, follow=True)
+    assert "Senioren ≥ 60" in response.content.decode()
+    refused = client.post(url, {"name": "Leer", "age_from": "60", "age_under": "21"})
+    assert refused.status_code == 422 and "must be below" in refused.content.decode()
+    assert list(tournament.categories.values_list("name", "age_from")) == [("Senioren", 60)]

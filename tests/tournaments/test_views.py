@@ -368,6 +368,35 @@ def test_the_rules_page_sets_the_list_fee_refund_share_and_names_a_wrong_one(cli
     assert t.list_fee_refund_percent == 50
 
 
+@pytest.mark.parametrize("typed", ["10,00", "10.00", "10"])
+def test_the_rules_page_in_german_takes_money_with_a_comma_or_a_point(client, director, typed):
+    t = factories.tournament(directors=[director])
+    url = reverse("director:edit", args=[t.pk])
+    data = _rules(t, entry_fee=typed, list_fee="2,50") | {
+        "fees-TOTAL_FORMS": 1,
+        "fees-0-from_lost_game": 1,
+        "fees-0-amount": "0,50",
+    }
+    assert client.post(url, data, HTTP_ACCEPT_LANGUAGE="de").status_code == 302
+    t.refresh_from_db()
+    assert (t.entry_fee, t.list_fee) == (Decimal("10.00"), Decimal("2.50"))
+    assert t.fee_rules().lost_game_steps == ((1, Decimal("0.50")),)
+    german = client.get(url, HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert 'name="entry_fee" value="10,00"' in german and 'name="fees-0-amount" value="0,50"' in german
+    assert 'inputmode="decimal"' in german
+    english = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert 'name="entry_fee" value="10.00"' in english
+
+
+def test_a_comma_in_english_money_is_named_and_changes_nothing(client, director):
+    t = factories.tournament(directors=[director])
+    before = t.entry_fee
+    response = client.post(reverse("director:edit", args=[t.pk]), _rules(t, entry_fee="10,00"))
+    assert response.status_code == 200 and "Enter a number." in response.content.decode()
+    t.refresh_from_db()
+    assert t.entry_fee == before
+
+
 def test_saving_the_rules_page_never_writes_an_older_start_number_counter_back(client, director):
     t = factories.tournament(directors=[director])
     stale = Tournament.objects.get(pk=t.pk)  # the rules page, opened before the walk-ins came

@@ -34,6 +34,23 @@ def test_the_page_links_every_download(client, tournament):
     assert reverse("director:statistics", args=[tournament.pk]) in page, "the nav links the statistics"
 
 
+def test_a_preisskat_exports_its_tournament_file_and_a_match_day_the_league_workbook(client, tournament):
+    """Named by what it is: no "Ligadatei" for a tournament that is no league's match day."""
+    import datetime
+
+    from leagues.models import MatchDay
+
+    url = reverse("director:export", args=[tournament.pk])
+    page = client.get(url).content.decode()
+    assert "Tournament file (XLSX)" in page and "League workbook" not in page
+    _league, group, _teams = factories.league_group()
+    MatchDay.objects.create(group=group, number=1, date=datetime.date(2026, 9, 5), tournament=tournament)
+    page = client.get(url).content.decode()
+    assert "League workbook (XLSX)" in page and "Tournament file (XLSX)" not in page
+    german = client.get(url, HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert "Ligadatei (XLSX)" in german
+
+
 def test_the_xlsx_download_opens_with_the_standings(client, tournament):
     response = client.get(reverse("director:export_xlsx", args=[tournament.pk]))
     assert response.status_code == 200

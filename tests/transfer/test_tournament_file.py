@@ -278,7 +278,7 @@ def test_the_money_tables_survive_the_round_trip(tmp_path):
 
 def test_a_categorys_own_prize_does_not_make_the_file_unreadable(tmp_path):
     """Place 1 of "Damen" beside place 1 overall: the file's Prizes are the overall ranking's
-    (the file carries no categories), so the import takes them instead of refusing place 1 twice."""
+    (a category's own prizes are not in the file), so the import takes them instead of refusing place 1 twice."""
     t = finished_tournament(players=7, series=1)
     t.prizes.create(place=1, percent="50")
     t.prizes.create(place=1, percent="10", category=t.categories.create(name="Damen"))
@@ -410,3 +410,38 @@ def test_the_list_fee_refund_share_survives_the_round_trip(tmp_path):
     export(t, path)
     empty_the_database()
     assert import_tournament(path).tournament.list_fee_refund_percent == 40
+
+
+def test_the_players_categories_survive_the_round_trip(tmp_path):
+    """A year built from imported evenings keeps its women's and juniors' rankings."""
+    t = finished_tournament(players=7, series=1)
+    damen, junioren = t.categories.create(name="Damen"), t.categories.create(name="Junioren")
+    regs = list(Registration.objects.filter(tournament=t).order_by("start_number"))
+    Registration.objects.filter(pk__in=[regs[0].pk, regs[3].pk]).update(category=damen)
+    Registration.objects.filter(pk=regs[5].pk).update(category=junioren)
+    before = sorted(
+        Registration.objects.filter(tournament=t).values_list("player__membership_number", "category__name")
+    )
+    path = tmp_path / "t.xlsx"
+    export(t, path)
+    empty_the_database()
+    new = import_tournament(path).tournament
+    assert sorted(new.categories.values_list("name", flat=True)) == ["Damen", "Junioren"]
+    after = sorted(
+        Registration.objects.filter(tournament=new).values_list("player__membership_number", "category__name")
+    )
+    assert after == before
+
+
+def test_a_file_without_the_category_column_still_imports(tmp_path):
+    t = finished_tournament(players=7, series=1)
+    path = tmp_path / "t.xlsx"
+    export(t, path)
+    workbook = load_workbook(path)
+    sheet = workbook["Players"]
+    header = [cell.value for cell in sheet[1]]
+    sheet.delete_cols(header.index("Category") + 1)
+    workbook.save(path)
+    empty_the_database()
+    new = import_tournament(path).tournament
+    assert Registration.objects.filter(tournament=new, category__isnull=True).count() == 7

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from django.core.validators import MinValueValidator
+from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
@@ -35,6 +36,15 @@ class Category(models.Model):
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="categories")
     name = models.CharField(_("name"), max_length=60, validators=[validate_name])
+    #: An age category's rule, in ages at the start of the tournament's calendar year
+    #: (German federation practice: juniors under 21, seniors 60 or older): a player
+    #: whose list gives his year of birth and no other category is put in it.
+    age_under = models.PositiveSmallIntegerField(
+        _("younger than"), null=True, blank=True, validators=[MinValueValidator(1), MaxValueValidator(120)]
+    )
+    age_from = models.PositiveSmallIntegerField(
+        _("aged at least"), null=True, blank=True, validators=[MaxValueValidator(120)]
+    )
 
     class Meta:
         ordering = ["name"]
@@ -50,6 +60,32 @@ class Category(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def clean(self) -> None:
+        super().clean()
+        if self.age_under is not None and self.age_from is not None and self.age_from >= self.age_under:
+            raise ValidationError(
+                {
+                    "age_from": _("aged at least: must be below 'younger than' (%(under)s), or nobody fits")
+                    % {"under": self.age_under}
+                }
+            )
+
+    @property
+    def by_age(self) -> bool:
+        return self.age_under is not None or self.age_from is not None
+
+    def takes(self, birth_year: int | None, year: int) -> bool:
+        """Whether a player born in ``birth_year`` is of this age category in ``year``.
+
+        His age at the start of the calendar year is ``year - birth_year - 1`` (he has his
+        birthday during the year): born 2005, he is 20 on 1 January 2026, a junior under 21;
+        born 1965, he is 60 then, a senior of 60 or older.
+        """
+        if birth_year is None or not self.by_age:
+            return False
+        age = year - birth_year - 1
+        return (self.age_under is None or age < self.age_under) and (self.age_from is None or age >= self.age_from)
 
 
 class RegistrationQuerySet(models.QuerySet):

@@ -107,7 +107,7 @@ class Prize(models.Model):
     """One line of the prize table: the player ranked ``place`` in the final standings
     gets a share of the prize pool (``percent``) or a fixed ``amount``, exactly one of them.
 
-    Paid out by :func:`skat.fees.prize_list`; the pool is the tournament's
+    Paid out by :func:`skat.prizes.prize_list`; the pool is the tournament's
     ``prize_pool_percent`` of what the fees leave after the table money. A line with a
     ``category`` is that category's own prize (the best woman: place 1 of "Damen"), paid
     from the same pool besides any prize of the overall ranking.
@@ -168,6 +168,6 @@ class Prize(models.Model):
             raise ValidationError({"percent": message})
 
     def rule(self):
-        from skat.fees import PrizeRule
+        from skat.prizes import PrizeRule
 
         return PrizeRule(self.place, self.percent, self.amount)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
@@ -43,6 +44,14 @@ class Player(models.Model):
     )
     membership_number = models.CharField(_("membership number"), max_length=32, blank=True)
     nationality = models.CharField(_("nationality"), max_length=3, blank=True, help_text=_("e.g. DE, AT, CH"))
+    #: The year of birth, where a list gives it: an age category (juniors, seniors) follows
+    #: from it by the tournament's own rules (Category.takes), never from a constant.
+    birth_year = models.PositiveSmallIntegerField(
+        _("year of birth"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1900), MaxValueValidator(2100)],
+    )
     #: Kept from ``name`` on every save (tournaments.names): the door's search box looks
     #: a player up with one filter per typed word, the lists sort by surname.
     search_key = models.CharField(max_length=400, blank=True, db_index=True, editable=False)

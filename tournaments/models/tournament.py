@@ -54,6 +54,25 @@ class Tournament(models.Model):
             "he no longer plays; 0: the organiser keeps them."
         ),
     )
+
+    class TableMoneyFrom(models.TextChoices):
+        """Where table money comes from when a table collects less than its table money."""
+
+        TABLE = "table", _("at most what the table collects (list, lost-game and passed-out fees)")
+        FULL = "full", _("in full: what the table lacks comes out of the entry fees")
+
+    table_money_from = models.CharField(
+        _("table money is paid"),
+        max_length=8,
+        choices=TableMoneyFrom.choices,
+        default=TableMoneyFrom.TABLE,
+        # In the database too: a row written without it (raw SQL, an older program) is valid.
+        db_default=TableMoneyFrom.TABLE,
+        help_text=_(
+            "At most what the table collects: paid in the order of the places, each as far as the "
+            "money goes. In full: the organiser pays what the table lacks from the entry fees."
+        ),
+    )
     lot_seed = models.PositiveIntegerField(
         _("seed for draws and lots"), default=new_seed, help_text=_("Makes draws and tie-breaks by lot reproducible.")
     )
@@ -129,10 +148,11 @@ class Tournament(models.Model):
             lost_game_steps=tuple((step.from_lost_game, step.amount) for step in self.lost_game_fees.all()),
             passed_out_steps={size: tuple(steps) for size, steps in passed.items()},
             table_money=money,
+            table_money_capped=self.table_money_from == self.TableMoneyFrom.TABLE,
         )
 
     def prize_rules(self) -> tuple:
-        """The prize table as :class:`skat.fees.PrizeRule` lines (one query, none when prefetched)."""
+        """The prize table as :class:`skat.prizes.PrizeRule` lines (one query, none when prefetched)."""
         return tuple(prize.rule() for prize in self.prizes.all() if prize.category_id is None)
 
     def category_prize_rules(self) -> dict[int, tuple]:

@@ -46,6 +46,7 @@ def tournament_rows(tournament) -> Iterator[tuple]:
     )
     # The list fees a withdrawal gets back (tournaments.door.refund), after the older rows.
     yield ("List fee refund percent", tournament.list_fee_refund_percent)
+    yield ("Table money from", tournament.table_money_from)
     # Whether the results are final (5.5.3: only confirmed sheets are): a league manager
     # reading the file must see that it is provisional. The import reads no such field.
     yield ("Standings", standings_status(finality(tournament)))

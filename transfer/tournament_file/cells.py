@@ -31,7 +31,9 @@ def _read(name: str):
     return rows
 
 
-def sheet_rows(workbook, name: str, columns: tuple[str, ...]):
+def sheet_rows(workbook, name: str, columns: tuple[str, ...], optional: tuple[str, ...] = ()):
+    """The sheet's rows as lists of ``columns`` then ``optional`` (None where a file of before
+    has not got an optional column)."""
     # The sheet's stated dimensions are not trusted (nor needed): rows end at their last value.
     rows = _read(name)(workbook)
     header = next(rows, (1, []))[1]
@@ -39,12 +41,12 @@ def sheet_rows(workbook, name: str, columns: tuple[str, ...]):
     missing = [c for c in columns if c not in positions]
     if missing:
         raise TransferError(f"sheet {name}: missing columns {', '.join(missing)}")
-    index = [positions[c] for c in columns]
+    index = [positions[c] for c in columns] + [positions.get(c) for c in optional]
     for number, values in rows:
         if all(v is None for v in values):
             continue
-        padded = list(values) + [None] * (len(header) - len(values))
-        yield number, [padded[i] for i in index]
+        padded = [*values, None] + [None] * (len(header) - len(values))
+        yield number, [padded[i] if i is not None else None for i in index]
 
 
 def whole(value, where: str, *, optional: bool = False, least: int = 0, most: int = 32767) -> int | None:

@@ -12,7 +12,8 @@ from django.db import transaction
 
 from core.name_checks import name_problem
 from core.workbooks import TOURNAMENT_FILES, Limits, WorkbookError, open_workbook
-from skat.fees import FeeError, PrizeRule, check_prize_rules
+from skat.fees import FeeError
+from skat.prizes import PrizeRule, check_prize_rules
 from standings.places import standings
 from tournaments.models import LostGameFee, PassedOutFee, Prize, TableMoney, Tournament
 
@@ -82,6 +83,12 @@ def _import(workbook, directors, most_players: int | None = None) -> TournamentI
         if tournament.list_fee_refund_percent > 100:
             raise TransferError("Tournament, List fee refund percent: 0 to 100, not more")
         tournament.save(update_fields=["list_fee_refund_percent"])
+    # Files written before the choice paid table money in full: they keep it.
+    source = text(settings.get("Table money from")) or Tournament.TableMoneyFrom.FULL
+    if source not in Tournament.TableMoneyFrom.values:
+        raise TransferError(f"Tournament, Table money from: table or full, not {source[:20]!r}")
+    tournament.table_money_from = source
+    tournament.save(update_fields=["table_money_from"])
     tournament.directors.add(*directors)
     for step in text(settings.get("Lost-game fees")).split():
         nth, _sep, amount = step.partition(":")

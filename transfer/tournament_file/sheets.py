@@ -9,7 +9,7 @@ from core.name_checks import name_problem
 from scoring import services
 from scoring.models import Game
 from skat.rules import RuleError
-from tournaments.models import Club, Player, Registration, Seat, Series, Table, Team, Tournament
+from tournaments.models import Category, Club, Player, Registration, Seat, Series, Table, Team, Tournament
 
 from ..exports import GAMES_COLUMNS, PLAYERS_COLUMNS, TABLES_COLUMNS
 from .cells import BIGINT_MAX, INT_MAX, TransferError, flag, sheet_rows, text, whole
@@ -32,17 +32,18 @@ def players(workbook, tournament: Tournament, *, most: int | None = None) -> dic
     taken = set(Player.objects.filter(pk__in=keys).values_list("pk", flat=True))
     clubs = {c.name: c for c in Club.objects.all()}
     teams: dict[str, Team] = {}
+    categories: dict[str, Category] = {}
     by_id: dict[int, Player] = {}
     new: list[Player] = []
     seen: dict[str, int] = {}
     registrations = []
-    for number, (key, name, club_name, membership, nationality, team, first, withdrawn, paid) in rows:
+    for number, (key, name, club_name, membership, nationality, team, first, withdrawn, paid, category) in rows:
         where = f"Players, row {number}"
         key = whole(key, f"{where}, Player ID", least=1, most=BIGINT_MAX)
         if key in by_id:
             raise TransferError(f"{where}, Player ID: {key} appears twice")
         name, club_name, membership = text(name), text(club_name), text(membership)
-        _check_names(where, name, club_name, text(team))
+        _check_names(where, name, club_name, text(team), text(category))
         player = _known_player(where, number, name, membership, known, seen)
         if player is None:
             keep = key <= KEPT_ID_MAX and key not in taken
@@ -60,6 +61,7 @@ def players(workbook, tournament: Tournament, *, most: int | None = None) -> dic
                 tournament=tournament,
                 player=player,
                 team=_team(tournament, teams, text(team)),
+                category=_category(tournament, categories, text(category)),
                 first_series=whole(first, f"{where}, Plays from series", optional=True) or 1,
                 withdrawn_after_series=whole(withdrawn, f"{where}, Withdrew after series", optional=True),
                 paid=flag(paid),
@@ -71,7 +73,8 @@ def players(workbook, tournament: Tournament, *, most: int | None = None) -> dic
 
 def _player_rows(workbook, most: int | None) -> list[tuple[int, tuple]]:
     """The Players sheet's rows, refused when there are more than ``most``."""
-    rows = list(sheet_rows(workbook, "Players", PLAYERS_COLUMNS))
+    # The category (best woman, best senior) is written last; a file of before has none.
+    rows = list(sheet_rows(workbook, "Players", PLAYERS_COLUMNS, optional=("Category",)))
     if most is not None and len(rows) > most:
         raise TransferError(
             f"Players: {len(rows)} players, more than the {most} a file sent here may hold; "
@@ -80,11 +83,13 @@ def _player_rows(workbook, most: int | None) -> list[tuple[int, tuple]]:
     return rows
 
 
-def _check_names(where: str, name: str, club_name: str, team: str) -> None:
-    """A player needs a name; a name, club or team must be one a person can read."""
+def _check_names(where: str, name: str, club_name: str, team: str, category: str) -> None:
+    """A player needs a name; a name, club, team or category must be one a person can read."""
     if not name:
         raise TransferError(f"{where}, Name: empty")
-    for column, value in (("Name", name), ("Club", club_name), ("Team", team)):
+    if len(category) > 60:
+        raise TransferError(f"{where}, Category: longer than 60 characters")
+    for column, value in (("Name", name), ("Club", club_name), ("Team", team), ("Category", category)):
         if value and (problem := name_problem(value)):
             raise TransferError(f"{where}, {column}: {problem}")
 
@@ -119,6 +124,15 @@ def _team(tournament: Tournament, teams: dict[str, Team], name: str) -> Team | N
     team = teams.get(name) or Team.objects.create(tournament=tournament, name=name)
     teams[name] = team
     return team
+
+
+def _category(tournament: Tournament, categories: dict[str, Category], name: str) -> Category | None:
+    """The tournament's category of that name, created on its first row ("damen" is Damen)."""
+    if not name:
+        return None
+    category = categories.get(name.casefold()) or Category.objects.create(tournament=tournament, name=name)
+    categories[name.casefold()] = category
+    return category
 
 
 def _save_players(new: list[Player], registrations: list[Registration]) -> None:
