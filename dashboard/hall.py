@@ -107,9 +107,10 @@ def _number(data: Mapping[str, str], field: str, low: int, high: int, *, require
     return value
 
 
-def parse_report(data: Mapping[str, str]) -> Report:
-    """The report posted by a phone, or :class:`Refused` naming the field and its rule."""
-    sent = _number(data, "sent", MIN_PINGS, MAX_PINGS)
+def parse_report(data: Mapping[str, str], *, cut_short: bool = False) -> Report:
+    """The report posted by a phone, or :class:`Refused` naming the field and its rule.
+    A check ``cut_short`` by the table's first deal reports the round trips it had (1 or more)."""
+    sent = _number(data, "sent", 1 if cut_short else MIN_PINGS, MAX_PINGS)
     assert sent is not None
     received = _number(data, "received", 0, sent)
     times = {field: _number(data, field, 0, MAX_ROUND_TRIP_MS, required=False) for field in ("p50", "p95", "max")}
@@ -145,10 +146,20 @@ def latest(table: Table) -> HallCheck | None:
     return HallCheck.objects.filter(tournament_id=table.series.tournament_id, table_number=table.number).first()
 
 
-def record(table: Table, report: Report, now: datetime | None = None) -> HallCheck:
-    """Keep ``report`` as the table's latest check; :class:`Refused` after set-up or too soon."""
+def record(table: Table, report: Report, now: datetime | None = None, *, cut_short: bool = False) -> HallCheck:
+    """Keep ``report`` as the table's latest check; :class:`Refused` after set-up or too soon.
+
+    A check ``cut_short`` by the table's first deal (the phone stops it then) is kept after
+    that deal too, once, for a table never checked: what it measured beats "not checked"
+    on the dashboard; a table checked before keeps its check."""
     now = now or timezone.now()
-    refuse_after_set_up(table)
+    if cut_short and table.series.status != Series.Status.FINISHED:
+        if latest(table) is not None and table_has_deals(table):
+            raise Refused(
+                _("Play has started at this table: the connection check runs only before the first deal."), 409
+            )
+    else:
+        refuse_after_set_up(table)
     key = {"tournament_id": table.series.tournament_id, "table_number": table.number}
     with transaction.atomic():
         previous = HallCheck.objects.select_for_update().filter(**key).first()

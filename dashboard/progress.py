@@ -6,15 +6,18 @@ number of queries whatever the size of the series.
 
 from __future__ import annotations
 
+import hashlib
 import statistics
 from dataclasses import dataclass
 
 from django.db import transaction
 from django.db.models import Count
+from django.utils import timezone
 
 from scoring.lists import differing_deals
 from scoring.models import Game
-from signoff.confirm import confirmable
+from signoff.confirm import confirmable, locked_seats_of
+from signoff.models import ListsAccepted, PinFailure
 from tournaments.models import Series
 
 from .signals import series_finished
@@ -40,6 +43,9 @@ class TableProgress:
     rounds: int = 0
     round: int = 0
     players: tuple[str, ...] = ()
+    #: Seats whose PIN entry is locked now by wrong PINs (5.5.3): the director or a
+    #: referee lifts the lock on the referees' table page.
+    locked_seats: tuple[int, ...] = ()
 
 
 def table_progress(series: Series) -> list[TableProgress]:
@@ -57,7 +63,7 @@ def table_progress(series: Series) -> list[TableProgress]:
     )
     deals = {3: series.tournament.deals_per_table(3), 4: series.tournament.deals_per_table(4)}
     # Where the table's second list differs from its sheet (scoring.lists): one query.
-    differing = differing_deals(series.tables.all())
+    differing = unsettled(differing_deals(series.tables.all()))
     tables = [
         TableProgress(
             pk=pk,
@@ -86,7 +92,64 @@ def table_progress(series: Series) -> list[TableProgress]:
         table.awaiting = not table.confirmed and confirmable(
             entered=table.entered, deals=table.deal_count, series_finished=finished_series
         )
+    # Seats locked by wrong PINs (signoff.confirm), where a sheet awaits its PINs: one query.
+    if any(table.awaiting for table in tables):
+        locked = locked_seats_of(PinFailure.objects.filter(table__series=series), timezone.now())
+        for table in tables:
+            table.locked_seats = tuple(sorted(locked.get(table.pk, {}))) if table.awaiting else ()
     return tables
+
+
+def unsettled(differing: dict[int, list[int]]) -> dict[int, list[int]]:
+    """``differing`` ({table id: deal numbers}) without the tables where a referee decided
+    that the sheet stands over all of those deals (``ListsAccepted``, the rule of
+    ``signoff.confirm.undecided``: a decision holds while each deal it decided stands as
+    it stood then, its pk, version and void mark; one kept before those were recorded,
+    for the whole sheet as it stood): such a difference is settled and no longer flagged;
+    the sheet still awaits the players' signatures. Two queries for the tables that
+    differ, none when nothing differs."""
+    if not differing:
+        return differing
+    decided: dict[int, list[tuple[str, set[int], dict]]] = {}
+    accepted = ListsAccepted.objects.filter(table_id__in=list(differing))
+    for table_id, print_, deals, versions in accepted.values_list("table_id", "fingerprint", "deals", "deal_versions"):
+        decided.setdefault(table_id, []).append((print_, set(deals), versions or {}))
+    if not decided:
+        return differing
+    current, deals_now = _sheets_now(list(decided))
+
+    def holds(table_id: int, print_: str, versions: dict) -> bool:
+        if versions:
+            now = deals_now.get(table_id, {})
+            return all(now.get(number) == list(version) for number, version in versions.items())
+        return print_ == current.get(table_id)
+
+    return {
+        table_id: deals
+        for table_id, deals in differing.items()
+        if not any(
+            set(deals) <= accepted_deals and holds(table_id, print_, versions)
+            for print_, accepted_deals, versions in decided.get(table_id, [])
+        )
+    }
+
+
+def _sheets_now(table_ids: list[int]) -> tuple[dict[int, str], dict[int, dict[str, list]]]:
+    """({table id: its sheet's fingerprint}, {table id: {deal number: [pk, version,
+    voided]}}) in one query: the text ``signoff.confirm.fingerprint`` hashes for one table
+    (a test holds the two equal) and what ``signoff.confirm`` records of a decided deal."""
+    parts: dict[int, list[str]] = {pk: [] for pk in table_ids}
+    deals: dict[int, dict[str, list]] = {pk: {} for pk in table_ids}
+    rows = (
+        Game.objects.filter(table_id__in=table_ids)
+        .order_by("table_id", "number")
+        .values_list("table_id", "pk", "number", "version", "voided")
+    )
+    for table_id, pk, number, version, voided in rows:
+        parts[table_id].append(f"{pk}:{number}:{version}:{int(voided)}")
+        deals[table_id][str(number)] = [pk, version, bool(voided)]
+    prints = {pk: hashlib.sha256(";".join(text).encode()).hexdigest() for pk, text in parts.items()}
+    return prints, deals
 
 
 class FinishNeedsConfirmation(Exception):

@@ -25,6 +25,8 @@ from tournaments.lookups import series_or_404
 from tournaments.models import Seat, Table, Tournament
 from tournaments.permissions import director_required
 
+from .progress import unsettled
+
 
 @director_required
 def table_detail(request: HttpRequest, tournament: Tournament, number: int, table_number: int) -> HttpResponse:
@@ -50,7 +52,8 @@ def table_detail(request: HttpRequest, tournament: Tournament, number: int, tabl
         "sheet": sheet,
         "sheet_rows": tablesheet.rows_html(sheet, players),
         "signoff": state,
-        "lists_differ": differing_deals([table.pk]).get(table.pk, []),
+        # A difference a referee settled (the sheet stands) is no longer flagged.
+        "lists_differ": unsettled(differing_deals([table.pk])).get(table.pk, []),
         "control_entered": ControlEntry.objects.filter(table=table).count(),
         "editable": editable,
         "loopback_office": loopback_office(request),

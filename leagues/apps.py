@@ -11,7 +11,7 @@ class LeaguesConfig(AppConfig):
         from referees import hooks
         from tournaments import hooks as tournaments_hooks
 
-        from . import checks, lineups, panels, setup
+        from . import checks, hall_files, lineups, panels, setup
 
         hooks.correction_refused.fill(checks.correction_refused)
         hooks.game_corrected.fill(checks.game_corrected)
@@ -21,3 +21,5 @@ class LeaguesConfig(AppConfig):
         tournaments_hooks.team_refused.fill(checks.team_refused)
         tournaments_hooks.team_changed.fill(checks.team_changed)
         tournaments_hooks.seating_plan.fill(lineups.planned_seating)
+        tournaments_hooks.league_match_day.fill(setup.is_match_day)
+        tournaments_hooks.account_name.fill(hall_files.who)

@@ -25,6 +25,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from django.contrib.auth import get_user_model
+from django.utils.translation import gettext as _
 
 from referees.corrections import CORRECTABLE_FIELDS, add_missing_game, correct_game, restore_game, void_game
 from scoring.models import Game
@@ -249,15 +250,32 @@ def plan(match_day: MatchDay, imported) -> Plan:
     return result
 
 
+#: The user name of a host's account: ``host-<id>``.
+HOST_USER = "host-{}"
+
+
 def host_user(host: Host):
     """The inactive account a host's corrections are recorded under."""
     user, created = get_user_model().objects.get_or_create(
-        username=f"host-{host.pk}", defaults={"first_name": host.name[:150], "is_active": False}
+        username=HOST_USER.format(host.pk), defaults={"first_name": host.name[:150], "is_active": False}
     )
     if created:
         user.set_unusable_password()
         user.save(update_fields=["password"])
     return user
+
+
+def who(user) -> str:
+    """Who did a step, as a person reads it: a user's name, or for a host's account
+    (:func:`host_user`, never logged in with) the hall's upload and the host's name, not
+    the internal ``host-1``. Empty for nobody."""
+    if user is None:
+        return ""
+    name = user.get_username()
+    prefix = HOST_USER.format("")
+    if name.startswith(prefix) and name[len(prefix) :].isdigit() and not user.is_active:
+        return _("the hall's upload (%(host)s)") % {"host": user.first_name or name}
+    return name
 
 
 def apply(match_day: MatchDay, changes: Plan, host: Host) -> list[str]:

@@ -157,17 +157,20 @@ def host_of_request(request: HttpRequest, token: str | None) -> Host:
     random bits is never guessed, and the endpoints are no oracle to ask without end either.
     An unknown (or withdrawn) token counts against the client that sent it; no token, the
     right token and a refusal count nothing. Locked, a client's right token is refused too;
-    another client's never is."""
-    guesses = _token_guesses()
-    wait = guesses.retry_after(request)
-    if wait is not None:
-        raise TooManyGuesses(wait)
-    try:
+    another client's never is. The guess is counted before its token is checked, so the
+    limit holds under a burst too."""
+    if not token:
+        wait = _token_guesses().retry_after(request)
+        if wait is not None:
+            raise TooManyGuesses(wait)
         return host_of(token)
-    except PublicationRefused:
-        if token:
-            guesses.count_failure(request)
-        raise
+    # Counted before the check (accounts.guesses.GuessLimit.begin): a burst gets at most the limit's checks.
+    guess = _token_guesses().begin(request)
+    if guess.wait is not None:
+        raise TooManyGuesses(guess.wait)
+    host = host_of(token)  # an unknown token raises: its row stays, a failure
+    guess.right()
+    return host
 
 
 def refusal(refused: PublicationRefused) -> JsonResponse:

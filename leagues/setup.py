@@ -166,6 +166,12 @@ def kept_director(tournament: Tournament, user: AbstractBaseUser) -> str | None:
     ) % {"name": user.get_username(), "league": league}
 
 
+def is_match_day(tournament: Tournament) -> bool:
+    """Whether the tournament is a league's match day (tournaments.hooks): its export is
+    the league's workbook; a Preisskat's is the tournament's file."""
+    return MatchDay.objects.filter(tournament=tournament).exists()
+
+
 def player_elsewhere(player, user: AbstractBaseUser) -> list[str]:
     """The leagues whose rosters hold ``player`` that ``user`` does not manage (tournaments.hooks):
     a director changes the person's name, club or number only if he runs those too."""
@@ -228,7 +234,7 @@ class RosterRow:
 
 def _existing(row: RosterRow, current: dict[str, Player], club: Club | None) -> Player | None:
     """The roster line's player if he exists: by membership number, else the same person
-    already on this roster (name and club); None: a new player."""
+    (name and club) on this roster or known to the office, never silently a second one."""
     if row.membership_number:
         player = Player.objects.filter(membership_number=row.membership_number).first()
         if player is not None and player.name.casefold() != row.name.casefold():
@@ -240,7 +246,24 @@ def _existing(row: RosterRow, current: dict[str, Player], club: Club | None) -> 
                 number=row.membership_number,
             )
         return player
-    return current.get(identity_key(row.name, club.pk if club else None))
+    key = identity_key(row.name, club.pk if club else None)
+    return current.get(key) or _known(row, key, club)
+
+
+def _known(row: RosterRow, key: str, club: Club | None) -> Player | None:
+    """The one player known by this name and club (a tournament's, another season's); two: refused."""
+    players = Player.objects.filter(club=club) if club else Player.objects.filter(club=None, name__iexact=row.name)
+    same = [p for p in players.only("name", "club_id") if identity_key(p.name, p.club_id) == key]
+    if len(same) > 1:
+        raise RuleError(
+            "membership_number",
+            gettext_noop("{count} players called {player} of this club are known: give his membership number"),
+            "league",
+            position=row.position,
+            count=len(same),
+            player=row.name,
+        )
+    return same[0] if same else None
 
 
 def save_roster(team: LeagueTeam, rows: list[RosterRow], captain: int | None) -> list[RosterEntry]:

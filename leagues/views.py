@@ -63,6 +63,16 @@ def _match_day_page(request, match_day: MatchDay, *, lineup_forms=None, substitu
     drawn = tournament.series.count() if tournament else 0
     if lineup_forms is None and drawn == 0:  # a drawn match day shows no line-up forms: none read
         lineup_forms = _lineup_forms(match_day, teams)
+    shows_lineups = drawn == 0
+    shows_substitution = bool(tournament) and 0 < drawn < tournament.series_count
+    # A refused form the page no longer shows (the draw came between: a line-up after it,
+    # a substitution after the last series was drawn) says its refusal above the page.
+    for refused, shown in ((lineup_forms, shows_lineups), ({0: substitution_form}, shows_substitution)):
+        for form in (refused or {}).values():
+            if form is not None and form.errors and not shown:
+                for errors in form.errors.values():
+                    for error in errors:
+                        messages.error(request, error)
     tables = (
         Table.objects.filter(series__tournament=tournament)
         .select_related("series")
@@ -77,9 +87,9 @@ def _match_day_page(request, match_day: MatchDay, *, lineup_forms=None, substitu
         "result": match_day_result(match_day),
         "line_ups": lineups.line_ups(match_day),
         "roster_warnings": checks.roster_warnings(match_day),
-        "lineup_forms": [lineup_forms[team.pk] for team in teams] if drawn == 0 else [],
+        "lineup_forms": [lineup_forms[team.pk] for team in teams] if shows_lineups else [],
         "substitution_form": (substitution_form or SubstitutionForm(match_day=match_day))
-        if tournament and 0 < drawn < tournament.series_count
+        if shows_substitution
         else None,
         "substitutions": match_day.substitutions.select_related("team", "player_in", "player_out"),
         "tables": tables,

@@ -66,7 +66,13 @@ def password_message(login: DirectorLogin) -> str:
     """What became of the director's password, to print: a generated one is said once."""
     names = {"name": login.user.get_username(), "password": login.password}
     if login.state == "kept":
-        return _("Director login: %(name)s (password unchanged)") % names
+        # The generated password was printed once, on the first start: say how to set a new one.
+        return "\n".join(
+            (
+                _("Director login: %(name)s (password unchanged)") % names,
+                _("Forgotten? skat-office changepassword %(name)s sets a new one (in a checkout: manage.py).") % names,
+            )
+        )
     if not login.password:
         return _("Director login %(name)s: the password is the one you chose.") % names
     if login.state == "replaced":

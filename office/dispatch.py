@@ -41,6 +41,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from waitress.task import ThreadedTaskDispatcher
 
+from config.access import answered_here
 from config.admission import SPECTATOR_PREFIX, busy_answer, language_of
 
 logger = logging.getLogger("office.serve")
@@ -72,7 +73,8 @@ PING_SUFFIX = "/ping/"
 def others_at_once() -> int:
     """How many requests that do not go first may run at once in one process (at least 1)."""
     value = os.environ.get("SERVE_OTHERS_AT_ONCE", "").strip()
-    if value.isdigit() and int(value) >= 1:
+    # ASCII digits: "²" passes isdigit() but int() refuses it, a traceback at the start.
+    if value.isascii() and value.isdigit() and len(value) <= 9 and int(value) >= 1:
         return int(value)
     if value:
         logger.warning("SERVE_OTHERS_AT_ONCE=%r is not a whole number of at least 1: 2 are used", value[:40])
@@ -229,5 +231,5 @@ class ShedStale:
         language = language_of(environ)
         with translation.override(language):
             text = _("Many phones are asking at once. The page loads again in %(seconds)s seconds.")
-        body = busy_answer(start_response, language, settings.BUSY_RETRY_AFTER, text)
+        body = busy_answer(answered_here(environ, start_response), language, settings.BUSY_RETRY_AFTER, text)
         return [b""] if environ["REQUEST_METHOD"] == "HEAD" else body

@@ -19,6 +19,7 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from core.name_checks import validate_name
+from tournaments.hooks import account_name
 
 from . import paragraphs
 
@@ -170,6 +171,11 @@ class Correction(models.Model):
         return f"{self.game} v{self.version_before}->v{self.version_after}"
 
     @property
+    def made_by_name(self) -> str:
+        """Who, as a person reads it (a league hall's upload, not its internal account)."""
+        return account_name(self.made_by)
+
+    @property
     def score_change(self) -> int:
         return self.score_after - self.score_before
 
@@ -206,6 +212,11 @@ class Reopening(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table} {self.made_at:%Y-%m-%d %H:%M}"
+
+    @property
+    def made_by_name(self) -> str:
+        """Who, as a person reads it (a league hall's upload, not its internal account)."""
+        return account_name(self.made_by)
 
 
 def _game_field(name: str):

@@ -15,6 +15,13 @@ class ReasonForm(forms.Form):
     reason = forms.CharField(label=_("Why"), max_length=2000, widget=forms.Textarea(attrs={"rows": 2}))
 
 
+class PaperForm(forms.Form):
+    """Signed on paper finalises the sheet for every player at once (5.5.3): the referee
+    ticks that he saw every signature, so a stray click finalises nothing."""
+
+    signed = forms.BooleanField(label=_("I have seen every player's signature on the printed sheet"))
+
+
 class LiftLockForm(forms.Form):
     """The seat whose PIN lock the director or a referee lifts."""
 

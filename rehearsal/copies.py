@@ -37,6 +37,7 @@ COPIED_SETTINGS = (
     "list_fee",
     "prize_pool_percent",
     "list_fee_refund_percent",
+    "table_money_from",
     "lot_seed",
 )
 FIRST_NAMES = ("Anna", "Bernd", "Carla", "Dieter", "Elke", "Frank", "Gisela", "Horst", "Ingrid", "Jürgen")

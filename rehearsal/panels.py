@@ -15,5 +15,7 @@ def practice_panel(request: HttpRequest, tournament) -> list[SafeString]:
     """The panel of a practice tournament, none for a real one; fills tournaments.hooks.dashboard_panels."""
     if not tournament.practice:
         return []
-    context = {"tournament": tournament, "run": background.current(tournament.pk), "form": PaceForm()}
+    run = background.current(tournament.pk)
+    context = {"tournament": tournament, "run": run, "form": PaceForm()}
+    context["elsewhere"] = background.elsewhere(tournament.pk)
     return [render_to_string("rehearsal/_panel.html", context, request=request)]

@@ -13,19 +13,20 @@ from __future__ import annotations
 
 import threading
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
 from django.db import IntegrityError, connections, transaction
-from django.db.models import IntegerField, Max, OuterRef, Q, Subquery, Value
+from django.db.models import Count, IntegerField, Max, OuterRef, Q, Subquery, Sum, Value
 
 from skat.rules import RuleError, gettext_noop
 from tournaments.models import Series, Table
 
-from . import hooks, services
+from . import hooks, lists, services, sheet_versions
+from .compiled import Compiled
 from .forms import GameForm
-from .models import ConflictingEntry, Game, ScoresheetLine
+from .models import ConflictingEntry, ControlEntry, Game, ResultsMark, ScoresheetLine
 
 
 class DealTaken(RuleError):
@@ -62,8 +63,15 @@ def _writer() -> Iterator[None]:
 
 @dataclass(frozen=True, slots=True)
 class Saved:
+    """A deal saved (``created``) or found saved already. ``version_before``/``version_after``:
+    the list's version (:func:`scoring.sheet_versions.read`) just before and just after this deal's insert, under
+    the table's lock (None for a deal found saved): the table link answers lean only to a
+    page at ``version_before`` (tablelink.answers), and its next form carries ``version_after``."""
+
     game: Game
     created: bool
+    version_before: str | None = None
+    version_after: str | None = None
 
 
 def next_deal(table: Table, model: type[ScoresheetLine] = Game) -> int:
@@ -81,33 +89,85 @@ class _Current:
     signed: bool
     last: int  # the list's last deal number (0: none yet)
     existing: int | None  # the pk of this client id's entry on the list, if saved already
+    version: tuple = (None,)  # sheet_versions' values: the mark, or (count, sum of versions, largest id)
+
+
+def _current_query(model: type[ScoresheetLine], with_client_id: bool) -> Callable:
+    """The query of :func:`_current` for ``model``, a table's pk and (``with_client_id``) a client id."""
+
+    def build(pk: int, client_id: uuid.UUID | None = None):
+        entries = model.objects.filter(table=OuterRef("pk")).order_by()
+        existing = (
+            Subquery(entries.filter(client_id=client_id).values("pk")[:1])
+            if with_client_id
+            else Value(None, output_field=IntegerField())
+        )
+        per_table = entries.values("table")
+        if model is Game:  # sheet_versions: the table's results mark
+            mark = ResultsMark.objects.filter(tournament_id=OuterRef("series__tournament_id"), scope=OuterRef("pk"))
+            version = {"mark": Subquery(mark.values("version")[:1])}
+        else:  # the second list's: its entries' count, sum of versions, largest id
+            version = {
+                "count": Subquery(per_table.annotate(n=Count("pk")).values("n")[:1]),
+                "total": Subquery(per_table.annotate(s=Sum("version")).values("s")[:1]),
+                "top": Subquery(per_table.annotate(t=Max("pk")).values("t")[:1]),
+            }
+        return (
+            Table.objects.filter(pk=pk)
+            .order_by()
+            .annotate(
+                last=Subquery(per_table.annotate(m=Max("number")).values("m")[:1]),
+                existing=existing,
+                signed=hooks.sheet_signed(),
+                **version,
+            )
+            .values_list("token", "control_token", "signed", "last", "existing", *version)
+        )
+
+    return build
+
+
+def _prepared(model: type[ScoresheetLine]) -> Callable:
+    client_id_field = model._meta.get_field("client_id")
+
+    def prepare(pk: int, client_id: uuid.UUID | None = None, *, connection) -> list:
+        values = [int(pk)]
+        if client_id is not None:
+            values.append(client_id_field.get_db_prep_value(client_id, connection))
+        return values
+
+    return prepare
+
+
+#: The table as it is under its lock, per list and whether a client id is asked: compiled
+#: once (scoring.compiled), since every deal of every table asks it under the lock.
+_CURRENT = {
+    (model, with_id): Compiled(
+        _current_query(model, with_id),
+        (-7, uuid.UUID(int=7)) if with_id else (-7,),
+        _prepared(model),
+        variant=lambda: hooks.sheet_signed.filled_by,
+    )
+    for model in (Game, ControlEntry)
+    for with_id in (False, True)
+}
 
 
 def _current(table: Table, model: type[ScoresheetLine] = Game, client_id: uuid.UUID | None = None) -> _Current:
     """The table's links, whether its sheet is signed, the list's last deal and (``client_id``)
     the entry already saved under that id: one query, not one each, since every deal a phone
     enters asks all of them under the table's lock (writers wait for each other there)."""
-    entries = model.objects.filter(table=OuterRef("pk")).order_by()
-    existing = (
-        Subquery(entries.filter(client_id=client_id).values("pk")[:1])
-        if client_id is not None
-        else Value(None, output_field=IntegerField())
-    )
-    row = (
-        Table.objects.filter(pk=table.pk)
-        .order_by()
-        .annotate(
-            last=Subquery(entries.values("table").annotate(m=Max("number")).values("m")[:1]),
-            existing=existing,
-            signed=hooks.sheet_signed(),
-        )
-        .values_list("token", "control_token", "signed", "last", "existing")
-        .first()
-    )
-    if row is None:
+    query = _CURRENT.get((model, client_id is not None))
+    if query is None:  # another list's model: built as it comes
+        rows = list(_current_query(model, client_id is not None)(table.pk, client_id)[:1])
+    elif client_id is None:
+        rows = query.rows(table.pk)
+    else:
+        rows = query.rows(table.pk, client_id)
+    if not rows:
         return _Current(None, None, False, 0, None)
-    token, control_token, signed, last, found = row
-    return _Current(token, control_token, bool(signed), last or 0, found)
+    token, control_token, signed, last, found, *version = rows[0]
+    return _Current(token, control_token, bool(signed), last or 0, found, tuple(version))
 
 
 def _check_open(table: Table, current: _Current | None = None) -> None:
@@ -183,6 +243,7 @@ def add_game(form: GameForm, *, entered_by: str) -> Saved:
                 Series.objects.filter(pk=table.series_id, status=Series.Status.DRAWN).update(
                     status=Series.Status.RUNNING
                 )
+        version_after = sheet_versions.after(model, current.version, game)
     except IntegrityError:
         # A concurrent request saved the same client id or the same deal first.
         existing = model.objects.filter(client_id=client_id, table=table).order_by().first()
@@ -194,7 +255,7 @@ def add_game(form: GameForm, *, entered_by: str) -> Saved:
         raise (DealTaken if taken else RuleError)(
             "number", gettext_noop("deal {deal} was just entered from another device"), "5.5.3", deal=game.number
         ) from None
-    return Saved(game, created=True)
+    return Saved(game, True, sheet_versions.text(model, current.version), version_after)
 
 
 def differing_fields(a: ScoresheetLine, b: ScoresheetLine) -> bool:
@@ -210,16 +271,18 @@ MAX_CONFLICTS = 4
 def taken_by(form: GameForm, *, entered_by: str) -> ScoresheetLine | None:
     """The stored entry of the deal a refused ``form`` (DealTaken) sent, to compare with.
 
-    When the sheet's deal differs from what this device sent, the device's values are
-    kept as a :class:`ConflictingEntry`: the lists differ (the dashboard counts it, the
-    players cannot confirm) until the table corrects the deal or a referee decides. A
-    resend of the same entry (its client id) is kept once. The second list only says so:
-    it counts nothing, and its keeper corrects his own list.
+    When the sheet's line of the deal differs from what this device sent, the device's
+    values are kept as a :class:`ConflictingEntry`: the lists differ (the dashboard counts
+    it, the players cannot confirm) until the table corrects the deal or a referee
+    decides. The same line is no difference, as between the two lists (scoring.lists): two
+    phones on one link that counted 61 and 62 card points of the same won grand wrote the
+    same line of the sheet. A resend of the same entry (its client id) is kept once. The
+    second list only says so: it counts nothing, and its keeper corrects his own list.
     """
     sent: ScoresheetLine = form.instance
     model = type(sent)
     stored = model.objects.filter(table=form.table, number=sent.number).first()
-    if stored is None or model is not Game or not differing_fields(sent, stored):
+    if stored is None or model is not Game or lists.line(sent) == lists.line(stored):
         return stored
     client_id = form.cleaned_data.get("client_id") or uuid.uuid4()
     values = {name: getattr(sent, name) for name in services.STORED_FIELDS}
@@ -258,7 +321,8 @@ def correct_last_game(form: GameForm, *, entered_by: str) -> ScoresheetLine:
     the deal it read before the lock, and a new entry may have been saved in between.
     Checking only the posted number let a correction meant for the new deal rewrite the
     one before it, so the deal the form holds must still be the deal of that
-    number, and on the sheet still its last.
+    number, and on the sheet still its last. A correction with the values the deal has
+    already stores nothing and returns the deal as it is.
     """
     game: ScoresheetLine = form.instance
     model = type(game)
@@ -288,6 +352,11 @@ def correct_last_game(form: GameForm, *, entered_by: str) -> ScoresheetLine:
                 "5.5.3",
                 deal=game.number,
             )
+        # A correction that changes nothing changes nothing: no new version, so the sheet's
+        # fingerprint, the players' PINs given for it and a referee's decision stand.
+        before = model.objects.get(pk=game.pk)
+        if not differing_fields(game, before):
+            return before
         seen = form.cleaned_data.get("version")
         version = seen if seen is not None else game.version
         # Valued by the engine again here, under the lock, and written if still at that version.

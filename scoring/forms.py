@@ -83,6 +83,12 @@ class BidField(forms.TypedChoiceField):
             code="invalid_choice",
         )
 
+    def __deepcopy__(self, memo: dict) -> BidField:
+        """Each form's copy shares the list of bids (every game value, the same for every
+        deal and never changed by a form): copying it for every form built (two per deal
+        entered: the one posted and the next) cost more than all its other fields."""
+        return super(forms.ChoiceField, self).__deepcopy__(memo)
+
 
 class BidSelect(forms.Select):
     """The bid <select>: Django's select markup, written directly with its options cached per language.
@@ -217,7 +223,7 @@ class GameForm(forms.ModelForm):
         min_value=0,
         max_value=120,
         help_text=_("Instead of the declarer's: the office counts 120 minus these."),
-        widget=PlainNumberInput,
+        widget=PlainNumberInput(attrs={"inputmode": "numeric"}),
     )
 
     class Meta:
@@ -248,6 +254,8 @@ class GameForm(forms.ModelForm):
         self.fields["tops_kind"].required = False
         self.fields["tops_kind"].choices = Game.TopsKind.choices
         self.fields["declarer_points"].max_value = 120
+        # The model field's own minimum (0) would say min 0 on the phone; 0 tops are refused (2.4.3).
+        self.fields["tops"].widget.attrs["min"] = 1
         self.outcome: rules.Outcome | None = None
 
     @property

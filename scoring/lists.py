@@ -175,13 +175,16 @@ def differing_deals(tables: Iterable | object) -> dict[int, list[int]]:
         .order_by()
         .values_list("table_id", "number")
     )
-    # A second device on the sheet's own link sent other values for a deal already entered
+    # A second device on the sheet's own link sent another line for a deal already entered
     # (ConflictingEntry): it differs until the sheet's deal is corrected or a referee decides.
+    # Other values on the same line (61 or 62 card points of the same won game) are none:
+    # kept before that rule, such an entry is not counted either.
     unsettled = sheet.filter(version=OuterRef("sheet_version"))
     conflicts = (
         ConflictingEntry.objects.filter(table__in=tables)
         .exclude(hooks.sheet_signed("table"))
         .filter(Exists(unsettled))
+        .exclude(Exists(same.filter(version=OuterRef("sheet_version"))))
         .order_by()
         .values_list("table_id", "number")
     )

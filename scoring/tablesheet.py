@@ -35,10 +35,12 @@ class Sheet:
     deals: int
     rows: tuple[Row, ...]
     ratings: tuple[Rating, ...]
+    #: Deals entered before the first row held (:func:`after`: only the newest row is held).
+    before: int = 0
 
     @property
     def entered(self) -> int:
-        return len(self.rows)
+        return self.before + len(self.rows)
 
     @property
     def complete(self) -> bool:
@@ -68,6 +70,29 @@ def build(size: int, deals: int, games: Sequence[Game]) -> Sheet:
     declared = [(g.declarer_seat - 1, g.won, g.score) for g in games if g.declarer_seat is not None and not g.voided]
     ratings = rate_table(size, declared)
     return Sheet(size=size, deals=deals, rows=tuple(rows), ratings=tuple(ratings))
+
+
+#: What :func:`after` reads of each deal of a list, in deal order (one ``values_list`` query).
+LINE_FIELDS = ("number", "declarer_seat", "score", "won", "voided")
+
+
+def after(size: int, deals: int, game: Game, lines: Sequence[tuple]) -> Sheet:
+    """The sheet as the table link's answer to a deal entered needs it: only ``game``'s row
+    (the deal just appended), with the running totals and ratings of every deal so far.
+
+    ``lines``: :data:`LINE_FIELDS` of each deal of the list in deal order, ``game`` last:
+    the same sums as :func:`build`, without loading and describing every game again.
+    """
+    totals = [0] * size
+    declared = []
+    for _number, seat, score, won, voided in lines:
+        if seat is not None:
+            totals[seat - 1] += score  # 0 for a voided game
+            if not voided:
+                declared.append((seat - 1, won, score))
+    row = Row(game=game, totals=tuple(totals), round_end=game.number % size == 0)
+    ratings = rate_table(size, declared)
+    return Sheet(size=size, deals=deals, rows=(row,), ratings=tuple(ratings), before=len(lines) - 1)
 
 
 def rows_html(sheet: Sheet, players: Sequence[str]) -> SafeString:

@@ -51,8 +51,10 @@ def ping(request: HttpRequest, token: str) -> HttpResponse:
 def report(request: HttpRequest, token: str) -> HttpResponse:
     """Keep what the phone measured as the table's latest check; answer its state and what to say."""
     table = _table(token)
+    # "cut=1": the table's first deal stopped the check; what it measured so far (hall.record).
+    cut_short = request.POST.get("cut") == "1"
     try:
-        check = hall.record(table, hall.parse_report(request.POST))
+        check = hall.record(table, hall.parse_report(request.POST, cut_short=cut_short), cut_short=cut_short)
     except hall.Refused as refused:
         return JsonResponse({"error": refused.message}, status=refused.status)
     state = hall.classify(check)

@@ -10,15 +10,13 @@ games (forms.py) and entry.py saves them exactly once.
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass
 from functools import cache
 
 import segno
 from django.contrib import messages
 from django.contrib.staticfiles import finders
-from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -26,65 +24,36 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from core.addresses import absolute_link
 from core.params import number_param
 from core.rule_messages import rule_message
-from scoring import entry, lists, tablesheet
+from scoring import entry, lists, sheet_versions, tablesheet
 from scoring.describe import legend
-from scoring.forms import ControlEntryForm, GameForm, phone_checks
-from scoring.models import ConflictingEntry, ControlEntry, Game, ScoresheetLine
-from scoring.models.deals import TABLE_LINK, UNSHOWN_FIELDS
+from scoring.forms import GameForm, phone_checks
+from scoring.models import Game, ScoresheetLine
+from scoring.models.deals import TABLE_LINK
 from scoring.preview import preview_response
 from signoff import confirm as signoff
 from signoff.confirm import is_signed
 from signoff.context import table_link_context
 from skat.rules import RuleError
 from skat.sheet import active_seats, dealer_seat
-from tournaments.models import Seat, Table
+from tournaments.models import Table
 
-from . import hall_views, links
-
-
-@dataclass(frozen=True, slots=True)
-class Link:
-    """What a token opens: its table, the players by seat, and which list."""
-
-    token: str
-    table: Table
-    players: dict[int, str]
-    #: The second list's link (Table.control_token), not the sheet's.
-    control: bool
-
-    @property
-    def model(self) -> type[ScoresheetLine]:
-        return ControlEntry if self.control else Game
-
-    @property
-    def form_class(self) -> type[GameForm]:
-        return ControlEntryForm if self.control else GameForm
-
-    def deals(self):
-        """This list's entries, in deal order; the sheet's marked where a referee changed them."""
-        if self.control:
-            return ControlEntry.objects.filter(table=self.table).defer(*UNSHOWN_FIELDS).order_by("number")
-        return Game.objects.filter(table=self.table).for_sheet().with_correction_reason().order_by("number")
+from . import answers, hall_views, links
+from .links import Link
 
 
 def _open_link(token: str) -> Link:
-    """The link's table and its players by seat, in one query: every request of a phone
-    at the table starts here, and on a server database each round trip counts."""
-    either = Q(table__token=token) | Q(table__control_token=token)
-    seats = list(Seat.objects.filter(either).order_by("number").select_related("player", "table__series__tournament"))
-    if seats:
-        table = seats[0].table
-    else:  # a table without seats still opens (and a wrong token is a 404)
-        table = get_object_or_404(
-            Table.objects.select_related("series__tournament"), Q(token=token) | Q(control_token=token)
-        )
-    return Link(token, table, {seat.number: seat.player.name for seat in seats}, control=table.token != token)
+    return links.open_link(token)
 
 
-def _context(request: HttpRequest, link: Link, form: GameForm | None, known: object = signoff.UNREAD) -> dict:
+def _context(
+    request: HttpRequest, link: Link, form: GameForm | None, known: object = signoff.UNREAD, *, new: bool = True
+) -> dict:
     """What the table link's page shows. ``known``: the table's SignOff (or None) when
-    the request read it already (not read again: every deal entered renders this)."""
+    the request read it already (not read again: every deal entered renders this).
+    ``new``: a form for a new deal carries the list's version (a correction's does not)."""
     table, players = link.table, link.players
+    # Before the list: a change in between makes the page newer than its version, never older.
+    version = sheet_versions.read(table, link.model) if form is not None and new else None
     games = list(link.deals())
     sheet = tablesheet.build(table.size, table.deals, games)
     names = [players.get(n, "?") for n in range(1, table.size + 1)]
@@ -94,33 +63,20 @@ def _context(request: HttpRequest, link: Link, form: GameForm | None, known: obj
         dealer = players.get(dealer_seat(int(number), table.size)) if number else None
     except (TypeError, ValueError):
         dealer = None
-    # The other list, to compare (one query): the second list's entries on the sheet's
-    # page, the sheet's games (with the referees' marks) on the second list's. Unordered:
-    # compare() pairs them by number, and the default ordering (table, then its series
-    # and tournament) joined three tables and sorted on every deal entered.
+    # The other list, to compare (one query; tablelink.answers.lists_context). On the
+    # second list's page whether the sheet is confirmed follows from the sheet's count.
     if link.control:
-        comparison = lists.compare(
-            Game.objects.filter(table=table).for_sheet().with_correction_reason().order_by(), games
-        )
+        compared = answers.lists_context(link, games, names, None)
         # Whether the sheet is confirmed (then this list is closed too); no PIN form here.
-        own = {"signoff": signoff.state(table, entered=comparison.sheet_entered, signoff=known)}
+        own = {"signoff": signoff.state(table, entered=compared["lists"].sheet_entered, signoff=known)}
     else:
-        comparison = lists.compare(games, ControlEntry.objects.filter(table=table).defer(*UNSHOWN_FIELDS).order_by())
         own = table_link_context(table, players, entered=len(games), known=known)
+        compared = answers.lists_context(link, games, names, own["signoff"])
+    comparison = compared["lists"]
     return own | {
         "link": link.token,
         "control": link.control,
-        "lists": comparison,
-        "list_differences": [
-            (
-                d.number,
-                lists.describe(d.sheet, names),
-                lists.describe(d.control, names),
-                lists.differences_text(d.sheet, d.control, names),
-            )
-            for d in comparison.differences
-        ],
-        "other_device": [] if link.control else _other_device(table, games, names, own["signoff"]),
+        **compared,
         "dealer": dealer,
         "table": table,
         "series": table.series,
@@ -130,6 +86,7 @@ def _context(request: HttpRequest, link: Link, form: GameForm | None, known: obj
         "sheet_rows": tablesheet.rows_html(sheet, names),
         "sheet_legend": legend,  # the abbreviations of a 390 px sheet (a callable, called there)
         "form": form,
+        "sheet_version": version,
         "last": last,
         "is_director": table.series.tournament.is_director(request.user),
         "closed": links.is_closed(table),
@@ -138,34 +95,6 @@ def _context(request: HttpRequest, link: Link, form: GameForm | None, known: obj
         # Rendered only with the whole page (table_sheet.html): a callable, called there.
         "entry_checks": phone_checks,
     }
-
-
-def _other_device(
-    table: Table, games: list[ScoresheetLine], names: list[str], state: signoff.SignOffState
-) -> list[tuple]:
-    """The deals another device sent with other values, not settled yet (scoring.entry.taken_by):
-    (number, the sheet's line, the other device's, what differs). One query. Settled too
-    where a referee decided that the sheet stands (awaiting: not in ``state.lists_differ``)
-    and once the players confirmed the sheet."""
-    if state.confirmed:
-        return []
-    sheet = {game.number: game for game in games}
-    rows = []
-    for sent in ConflictingEntry.objects.filter(table=table).order_by("number", "pk"):
-        game = sheet.get(sent.number)
-        if game is None or game.version != sent.sheet_version or lists.decided(game):
-            continue
-        if state.awaiting and sent.number not in state.lists_differ:
-            continue
-        rows.append(
-            (
-                sent.number,
-                lists.describe(game, names),
-                lists.describe(sent, names),
-                lists.differences_text(game, sent, names),
-            )
-        )
-    return rows
 
 
 def _new_form(link: Link, number: int) -> GameForm:
@@ -207,6 +136,10 @@ def table_sheet(request: HttpRequest, token: str) -> HttpResponse:
                     # A new game is the table's last (add_game keeps deal order); after a
                     # resend, another device may have entered more meanwhile.
                     number = saved.game.number + 1 if saved.created else entry.next_deal(table, link.model)
+                    # A deal appended: only what changed (tablelink.answers says when not).
+                    lean = answers.entered(request, link, saved, number, request.POST.get("sheet_version"))
+                    if lean is not None:
+                        return lean
                     form = _new_form(link, number) if number <= table.deals else None
                     # A deal saved now was saved on a sheet not confirmed (checked under the lock).
                     known = None if saved.created else signoff.UNREAD
@@ -235,7 +168,10 @@ def _taken(
     following = entry.next_deal(link.table, link.model)
     form = _new_form(link, following) if following <= link.table.deals else None
     names = [link.players.get(n, "?") for n in range(1, link.table.size + 1)]
-    differences = lists.field_differences(stored, sent, names) if stored is not None else []
+    # The same line of the sheet is no difference (entry.taken_by keeps none): only "entered on another device".
+    # (The second list's keeper is told every field: he corrects his own list.)
+    same_line = stored is not None and not link.control and lists.line(stored) == lists.line(sent)
+    differences = lists.field_differences(stored, sent, names) if stored is not None and not same_line else []
     template = "tablelink/_sheet_and_form.html" if request.htmx else "tablelink/table_sheet.html"
     context = _context(request, link, form) | {"taken": number, "taken_differences": differences}
     return render(request, template, context, status=409)
@@ -316,6 +252,7 @@ def correct_last(request: HttpRequest, token: str) -> HttpResponse:
         # Confirmations are of the sheet as it was (its fingerprint): a change voids them.
         # The second list is no part of what the players confirm.
         confirmed = frozenset() if link.control else signoff.state(table).confirmed_seats
+        version = last.version
         form = link.form_class(request.POST, instance=last, table=table, players=_active(players, table, last.number))
         if form.is_valid():
             try:
@@ -323,7 +260,13 @@ def correct_last(request: HttpRequest, token: str) -> HttpResponse:
             except RuleError as error:
                 form.add_error(None, rule_message(error))
             else:
-                messages.success(request, _corrected_text(game, confirmed))
+                if game.version == version:  # the same values again: nothing stored (scoring.entry)
+                    messages.success(
+                        request,
+                        _("Deal %(number)s unchanged: it already holds these values.") % {"number": game.number},
+                    )
+                else:
+                    messages.success(request, _corrected_text(game, confirmed))
                 return redirect("table:sheet", token=token)
         status = 422
     else:
@@ -334,7 +277,7 @@ def correct_last(request: HttpRequest, token: str) -> HttpResponse:
             initial={"number": last.number, "version": last.version},
         )
         status = 200
-    context = _context(request, link, form) | {"correcting": last}
+    context = _context(request, link, form, new=False) | {"correcting": last}
     return render(request, "tablelink/table_sheet.html", context, status=status)
 
 

@@ -20,6 +20,7 @@ from leagues.checks import roster_warnings
 from leagues.lineups import seating_of
 from leagues.models import LeagueTeam, MatchDay
 from leagues.results import MatchDayResult, match_day_result
+from leagues.seasons.models import Forfeit
 from skat.rules import RuleError, gettext_noop
 from standings.places import rated_seats, stored_seat_totals
 from tournaments.models import Registration, Seat, Table
@@ -52,6 +53,8 @@ class Report:
     warnings: list[str]
     remarks: list[ReportRemark]
     signings: list[ReportSigning] = field(default_factory=list)
+    #: The forfeits in force: (team, reason); the team gets neither league nor game points.
+    forfeits: list[tuple[str, str]] = field(default_factory=list)
 
     @property
     def signing(self) -> ReportSigning | None:
@@ -121,6 +124,11 @@ def match_report(match_day: MatchDay) -> Report:
         warnings=roster_warnings(match_day),
         remarks=list(match_day.report_remarks.select_related("team", "made_by")),
         signings=list(match_day.report_signings.select_related("made_by")),
+        forfeits=list(
+            Forfeit.objects.filter(match_day=match_day, withdrawn_at__isnull=True)
+            .order_by("team__name")
+            .values_list("team__name", "reason")
+        ),
     )
 
 

@@ -51,6 +51,12 @@ def _result(doc: Writer, report: Report) -> None:
         row += [(RIGHT - 55, str(r.game_points), "r"), (RIGHT, score_line(r.won, r.lost), "r")]
         doc.line(row)
     doc.line([(MARGIN, _("Series: game points (league points won in the series)."), "l")], size=7)
+    for team, reason in report.forfeits:
+        text = _("%(team)s forfeited this match day: no league points, no game points (%(reason)s).") % {
+            "team": team,
+            "reason": reason,
+        }
+        doc.line([(MARGIN, fit(text, doc.bold, SIZE, RIGHT - MARGIN), "l")], bold=True)
 
 
 #: Columns of a series' seats: table, seat, player, membership number, team, score.

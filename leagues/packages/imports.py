@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from core.jsonfiles import strictly_equal
 from leagues import setup
 from leagues.forms import refusal
 from leagues.lineups import create_match_day
@@ -139,7 +140,8 @@ def _team(group: Group, data: TeamData, path: str, done: Imported, added: list[s
 
 def _match_day(league: League, host: Host, data: MatchDayData, teams: dict, path: str, done: Imported) -> MatchDay:
     expected = setzplan(list(data.teams), league.series_per_matchday)
-    if data.setzplan != expected:
+    # Strictly: ``[["A", true]]`` equals ``[["A", 1]]`` in Python, but it is not the plan.
+    if not strictly_equal(data.setzplan, expected):
         raise PackageError(
             _("%(field)s.setzplan: differs from this office's fixed seating plan; update the office") % {"field": path}
         )

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from core.jsonfiles import KB, JsonFileError, Limits, read_json
+from core.jsonfiles import KB, JsonFileError, Limits, found, is_whole, read_json, version_problem
 from core.name_checks import name_problem
 from leagues.models import POSITIONS, REGULARS, League
 from skat.setzplan import seating_plan
@@ -103,7 +103,7 @@ def _refuse(path: str, rule: str) -> PackageError:
 
 def _object(value: object, path: str, required: tuple[str, ...], optional: tuple[str, ...] = ()) -> dict:
     if not isinstance(value, dict):
-        raise _refuse(path, _("must be an object"))
+        raise _refuse(path or "file", _("must be an object (%(found)s)") % {"found": found(value)})
     for key in required:
         if key not in value:
             raise _refuse(f"{path}.{key}" if path else key, _("is missing"))
@@ -115,7 +115,7 @@ def _object(value: object, path: str, required: tuple[str, ...], optional: tuple
 
 def _list(value: object, path: str, most: int, least: int = 0) -> list:
     if not isinstance(value, list):
-        raise _refuse(path, _("must be a list"))
+        raise _refuse(path, _("must be a list (%(found)s)") % {"found": found(value)})
     if not least <= len(value) <= most:
         counted = ngettext("must have %(least)s to %(most)s entry", "must have %(least)s to %(most)s entries", most)
         raise _refuse(path, counted % {"least": least, "most": most})
@@ -124,7 +124,7 @@ def _list(value: object, path: str, most: int, least: int = 0) -> list:
 
 def _text(value: object, path: str, most: int, *, blank: bool = False, name: bool = True) -> str:
     if not isinstance(value, str):
-        raise _refuse(path, _("must be a text"))
+        raise _refuse(path, _("must be a text (%(found)s)") % {"found": found(value)})
     value = value.strip()
     if not value and not blank:
         raise _refuse(path, _("must not be empty"))
@@ -136,8 +136,8 @@ def _text(value: object, path: str, most: int, *, blank: bool = False, name: boo
 
 
 def _number(value: object, path: str, least: int, most: int) -> int:
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise _refuse(path, _("must be a whole number"))
+    if not is_whole(value):
+        raise _refuse(path, _("must be a whole number (%(found)s)") % {"found": found(value)})
     if not least <= value <= most:
         raise _refuse(path, _("must be from %(least)s to %(most)s") % {"least": least, "most": most})
     return value
@@ -148,19 +148,16 @@ def parse(data: object) -> Package:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         expected = _("this is not a match-day package of the Skat office (expected “%(f)s”)") % {"f": FORMAT}
         raise _refuse("format", expected)
-    version = data.get("version")
-    if version != VERSION:
-        raise _refuse(
-            "version",
-            _("version %(found)s; this office reads version %(version)s (update the office)")
-            % {"found": str(version)[:20], "version": VERSION},
-        )
+    if "version" not in data:
+        raise _refuse("version", _("is missing"))
+    if problem := version_problem(data["version"], VERSION):
+        raise _refuse("version", problem)
     _object(data, "", ("format", "version", "league", "host", "groups", "match_days"), ("made_at",))
     league = _object(data["league"], "league", ("name", "season", "rules"))
     rules = _object(league["rules"], "league.rules", ("tie", "tie_break", *RULE_RANGES))
     checked = {}
     for field, choices in (("tie", League.Tie.values), ("tie_break", League.TieBreak.values)):
-        if rules[field] not in choices:
+        if not isinstance(rules[field], str) or rules[field] not in choices:
             raise _refuse(f"league.rules.{field}", _("must be one of %(choices)s") % {"choices": ", ".join(choices)})
         checked[field] = rules[field]
     for field, (least, most) in RULE_RANGES.items():

@@ -8,6 +8,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from leagues.models import Group, LeagueTeam, MatchDay
+from tournaments.forms import money_input
 
 from .models import SeasonRules
 
@@ -20,6 +21,9 @@ class RulesForm(forms.ModelForm):
     class Meta:
         model = SeasonRules
         fields = ["forfeit_fine", "individual_best", "individual_minimum", "individual_tie"]
+        # Money in the reader's language: 25,50 in German, 25.50 accepted too.
+        localized_fields = ["forfeit_fine"]
+        widgets = {"forfeit_fine": money_input()}
 
     def __init__(self, *args, groups: list[tuple], **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -52,7 +56,13 @@ class RulesForm(forms.ModelForm):
 class DeductionForm(forms.Form):
     team = forms.ModelChoiceField(label=_("Team"), queryset=LeagueTeam.objects.none())
     points = forms.DecimalField(
-        label=_("Points"), min_value=Decimal("0.5"), max_value=Decimal("99"), decimal_places=1, initial=Decimal("1")
+        label=_("Points"),
+        min_value=Decimal("0.5"),
+        max_value=Decimal("99"),
+        decimal_places=1,
+        initial=Decimal("1"),
+        localize=True,
+        widget=money_input(),
     )
     reason = REASON
 

@@ -2,9 +2,11 @@
 ranked by the league's rules (skat.individual), as a page, PDF, CSV and XLSX.
 
 A series counts with the player's rating at his table (standings.places.rated_seats,
-the standings' own sum); only players who played for a team count. Four queries for the
-whole league, whatever its size: the match days, the players' teams, the seats and the
-tables' totals.
+the standings' own sum); only players who played for a team count, and not on a match day
+their team forfeited (DOMAIN: a team that forfeits gets neither league points nor game
+points; its players' series of that day count for nobody). Five queries for the whole
+league, whatever its size: the match days, the forfeits, the players' teams, the seats and
+the tables' totals.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from skat.individual import rank_individuals
 from standings.places import rated_seats, stored_seat_totals
 from tournaments.models import Registration, Seat, Table
 
+from .models import Forfeit
 from .services import rules_of
 
 COLUMNS = (
@@ -89,6 +92,12 @@ def individual_ranking(league: League) -> Ranking:
     as_of = max((d for _t, _g, d in days), default=None) or timezone.localdate()
     if not ids:
         return Ranking([], as_of)
+    # A team's forfeit in force: its players' series of that match day count for nobody.
+    forfeited = set(
+        Forfeit.objects.filter(match_day__tournament__in=ids, withdrawn_at__isnull=True).values_list(
+            "match_day__tournament_id", "team__name"
+        )
+    )
     team_of = {
         (t, p): name
         for t, p, name in Registration.objects.filter(tournament__in=ids, team__isnull=False)
@@ -106,7 +115,7 @@ def individual_ranking(league: League) -> Ranking:
     order = {tid: n for n, tid in enumerate(ids)}
     for seat, rating in rated_seats(list(rows), stored_seat_totals(Table.objects.filter(series__tournament__in=ids))):
         _table, _number, player, _size, tournament, name = seat
-        if (tournament, player) not in team_of:
+        if (tournament, player) not in team_of or (tournament, team_of[tournament, player]) in forfeited:
             continue
         series[player].append(rating.rating)
         names[player] = name

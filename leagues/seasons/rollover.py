@@ -30,8 +30,9 @@ from .services import group_places, rules_of
 
 #: Unfinished match days a refusal names (the others counted).
 SHOWN = 20
-#: The league's settings a new season keeps.
-KEPT = ("name", "tie", "tie_break", "series_per_matchday", "rounds_per_series", "binding_days")
+#: What the next season keeps of the old: its rules and whether its tables are published
+#: (a published league stays published; its public page is not dark after the rollover).
+KEPT = ("name", "tie", "tie_break", "series_per_matchday", "rounds_per_series", "binding_days", "published")
 
 
 @dataclass

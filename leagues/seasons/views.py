@@ -80,7 +80,12 @@ def end(request: HttpRequest, league: League) -> HttpResponse:
 
 
 def _refused(form, error: RuleError) -> None:
-    form.add_error(error.field if error.field in form.fields else None, refusal(error))
+    """The refusal under its field, whose label the error list puts first (not
+    "Team: team: ..."); a refusal of no field of the form names its field itself."""
+    if error.field in form.fields:
+        form.add_error(error.field, refusal(error, named=False))
+    else:
+        form.add_error(None, refusal(error))
 
 
 def _chosen(request: HttpRequest, league: League) -> Group:

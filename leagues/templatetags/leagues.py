@@ -4,6 +4,7 @@ from django import template
 
 from skat.league import points_text, score_line
 
+from ..hall_files import who
 from ..results import as_of as table_date
 
 register = template.Library()
@@ -39,3 +40,9 @@ def half(points) -> str:
 def as_of(seasons) -> object:
     """The tables' "Stand": the latest match day counted, or today."""
     return table_date(seasons)
+
+
+@register.filter
+def person(user) -> str:
+    """Who did a step, as the history and the corrections show it (hall_files.who)."""
+    return who(user)

@@ -24,6 +24,7 @@ from .. import corrections
 from ..forms import CorrectionForm, CorrectionPreviewForm, VoidForm
 from ..models import Correction, Dispute, Reopening
 from ..permissions import referee_required
+from ..sheet_forms import PaperForm
 from .lookups import game_or_404, players_of, table_or_404
 
 
@@ -40,7 +41,7 @@ def _other_device(table, games: list[Game], names: list[str], state: signoff.Sig
     rows = []
     for sent in ConflictingEntry.objects.filter(table=table, number__in=open_deals).order_by("number", "pk"):
         game = sheet.get(sent.number)
-        if game is not None and game.version == sent.sheet_version:
+        if game is not None and game.version == sent.sheet_version and lists.line(game) != lists.line(sent):
             describe = (lists.describe(game, names), lists.describe(sent, names))
             rows.append((sent.number, *describe, lists.differences_text(game, sent, names)))
     return rows
@@ -85,6 +86,11 @@ def table_detail(request: HttpRequest, tournament: Tournament, table_id: int) ->
 @referee_required
 def table_paper(request: HttpRequest, tournament: Tournament, table_id: int) -> HttpResponse:
     table = table_or_404(tournament, table_id)
+    if not PaperForm(request.POST).is_valid():
+        messages.error(
+            request, _("Signatures: tick that every player signed the printed sheet; nothing is marked yet.")
+        )
+        return redirect("referees:table", tournament.pk, table.pk)
     try:
         signoff.mark_on_paper(table, by=request.user.get_username())
     except signoff.SignOffRefused as refused:
@@ -167,12 +173,18 @@ def _correct_page(request, tournament, game, form, void_form, status):
     )
 
 
+def _signed(score: int) -> str:
+    """A score as the sheet writes it: +48, -96, and 0 without a sign."""
+    return f"{score:+d}" if score else "0"
+
+
 def _correction_text(correction: Correction) -> str:
-    text = _("Deal %(deal)s: %(kind)s, score %(before)s -> %(after)s.") % {
+    # Said in words, not "+48 -> +0": what the referee reads back after deciding.
+    text = _("Deal %(deal)s: %(kind)s; its score was %(before)s and is now %(after)s.") % {
         "deal": correction.game.number,
         "kind": correction.get_kind_display(),
-        "before": f"{correction.score_before:+d}",
-        "after": f"{correction.score_after:+d}",
+        "before": _signed(correction.score_before),
+        "after": _signed(correction.score_after),
     }
     if correction.dispute_id:
         text += " " + _("Dispute %(n)s is decided with it.") % {"n": correction.dispute_id}

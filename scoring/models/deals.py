@@ -20,6 +20,7 @@ from skat.rules import gettext_noop
 from skat.sheet import active_seats, dealer_seat
 
 from .. import hooks
+from .constraints import SkipsConstraintsLeftOut
 
 
 class GameQuerySet(models.QuerySet):
@@ -65,7 +66,7 @@ PASSED_OR_DECLARED = Q(passed_out=True, declarer_seat__isnull=True, score=0, won
 )
 
 
-class ScoresheetLine(models.Model):
+class ScoresheetLine(SkipsConstraintsLeftOut, models.Model):
     """One line of a scoresheet (5.5.2): what the scorekeeper enters and what the engine
     derives from it. Abstract: the sheet's games (:class:`Game`, the list that counts)
     and the second list kept at the table (:class:`ControlEntry`) share it."""

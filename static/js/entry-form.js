@@ -196,7 +196,11 @@
           }
         });
       });
-      if (online && window.htmx) window.htmx.trigger(section.querySelector(".fields"), "change");
+      // The live value only once the draft has its declarer: a draft without one would come
+      // back with "choose the declarer" in red before it is touched.
+      var chosen = form.querySelector("input[name=declarer_seat]:checked");
+      if (online && chosen && window.htmx) window.htmx.trigger(section.querySelector(".fields"), "change");
+      else previewSays(section, online ? text.preview : text.valued);
     }
 
     /* The first field whose number is out of its range by the rules (the office's

@@ -8,6 +8,10 @@
  * answered for it. Sending again is safe: the office stores a client id once
  * (scoring/entry.py) and answers a resend with the sheet as it is. Its answers:
  *   200  stored (or stored before): the sheet as it is; the next waiting deal is sent.
+ *        A deal appended is answered with only what changed (#sheet-delta: the new
+ *        row, the sheet's foot, the progress, the next form, ...; tablelink/answers.py),
+ *        put in place as htmx's out-of-band swaps; a page that is not the sheet that
+ *        answer follows asks for the whole sheet instead.
  *   409  the deal was entered on another device: the answer says so (with the fields
  *        that differ), the deal leaves; that message stays until tapped away, whatever
  *        the next answers say.
@@ -18,7 +22,13 @@
  * Before a deal waits at all, the form's ranges by the rules are checked here (#entry-checks,
  * the engine's own messages: tops 1-11 or 1-4, card points 0-120, ...), never its value.
  *   none, 502/503/504: sent again after a pause, at once when the phone is online again.
- *   else: said; the deal keeps waiting and is sent when the page is opened again.
+ *   507  the office's disk is full (config/diskfull.py): it stored nothing; the deal stays
+ *        waiting and is sent again after a pause, the banner says why.
+ *   any other 5xx: the office had a problem (not a refusal: it said nothing about the
+ *        deal); the deal stays waiting and is sent again after the pauses, the banner
+ *        says the office had a problem, with its error number.
+ *   else (a 4xx without a rule: 403, 404, ...): said as a refusal; the deal keeps waiting
+ *        and is sent when the page is opened again.
  *
  * Meanwhile the next deal's form is made on the phone (entry-form.js: its number, who
  * deals and who plays, seating known from the table's size). Its value is the office's
@@ -32,7 +42,9 @@
   "use strict";
 
   var PAUSES = [1, 2, 4, 8, 15, 30]; // seconds before each further attempt
-  var RETRY_STATUSES = [0, 502, 503, 504];
+  var RETRY_STATUSES = [0, 502, 503, 504, 507];
+  var DISK_FULL = 507;
+  var OFFICE_TROUBLE = 500; // 500-599 not listed above: the office's own problem, tried again
   var TIMEOUT = 15000; // ms without an answer: sent again
   var banner = document.getElementById("connection");
   if (!banner || !banner.dataset.link || location.pathname !== banner.dataset.link) return;
@@ -55,6 +67,8 @@
   var busy = false; // a deal is on its way
   var stopped = null; // "refused" (422: corrected in the form) or "failed" (another error)
   var failedStatus = 0;
+  var diskFull = false; // the office's last answer: its disk is full
+  var troubleStatus = 0; // the office's last answer was this 5xx (its own problem): tried again
   var attempt = 0;
   var timer = null;
   var serverNext = null; // the deal of the form the office last sent
@@ -149,6 +163,8 @@
     var correct = document.querySelector("#sheet .correct-last");
     if (correct) correct.hidden = queue.length > 0;
     if (stopped === "failed") show(format(text.failed, { status: failedStatus }), "failed");
+    else if (queue.length && diskFull) show(text.diskFull, "failed");
+    else if (queue.length && troubleStatus) show(format(text.trouble, { status: troubleStatus }), "offline");
     else if (queue.length && unreachable()) show(format(text.offline, { count: queue.length }), "offline");
     else if (queue.length && busy && attempt > 0) show(format(text.sending, { count: queue.length }), "offline");
     else banner.hidden = true;
@@ -201,6 +217,8 @@
     }, function () {
       window.clearTimeout(guard);
       busy = false;
+      diskFull = false; // no answer at all: the banner says the office cannot be reached
+      troubleStatus = 0;
       retryLater();
     });
   }
@@ -225,12 +243,34 @@
     pump();
   }
 
+  /* Worth sending again: no answer, a gateway's, a full disk, or any other 5xx (the
+   * office's own problem says nothing about the deal; a refusal is a 4xx with its rule). */
+  function retried(status) {
+    return RETRY_STATUSES.indexOf(status) >= 0 || (status >= OFFICE_TROUBLE && status < 600);
+  }
+
   function answered(item, status, html) {
-    if (RETRY_STATUSES.indexOf(status) >= 0) {
+    diskFull = status === DISK_FULL;
+    troubleStatus = retried(status) && RETRY_STATUSES.indexOf(status) < 0 ? status : 0;
+    if (retried(status)) {
       retryLater();
       return;
     }
     attempt = 0;
+    var delta = status === 200 ? parseDelta(html) : null;
+    if (delta) {
+      // A deal appended: only what changed (tablelink/answers.py); a page that is not the
+      // sheet it follows gets the whole sheet instead.
+      if (!applyDelta(delta)) {
+        wholeSheet(item);
+        return;
+      }
+      drop(item.id);
+      render();
+      revalue();
+      pump();
+      return;
+    }
     var incoming = status === 200 || status === 409 || status === 422 ? parse(html) : null;
     if (!incoming) {
       stopped = "failed";
@@ -293,6 +333,104 @@
     return template.content.getElementById("sheet");
   }
 
+  function parseDelta(html) {
+    var template = document.createElement("template");
+    template.innerHTML = html;
+    return template.content.getElementById("sheet-delta");
+  }
+
+  /* The office's last deal on the page's sheet (0: none), the rows waiting on the phone left out. */
+  function lastDeal(sheet) {
+    var rows = sheet.querySelectorAll("table.sheet > tbody > tr:not(.queued):not(.empty)");
+    if (!rows.length) return 0;
+    return parseInt(rows[rows.length - 1].querySelector("td").textContent, 10) || 0;
+  }
+
+  /* The parts of a lean answer put in place in ``sheet``, as htmx's out-of-band swaps:
+   * "outerHTML:<selector>" replaces, "beforeend:<selector>" appends the element's
+   * children, "beforebegin:<selector>" inserts before, "true" replaces the element of its
+   * id. ``skip`` (the arriving form, when the one being filled in stays) is left out.
+   * False, and nothing changed, when a part finds no place on the page. */
+  function placeParts(delta, sheet, skip) {
+    var parts = Array.prototype.slice.call(delta.querySelectorAll("[hx-swap-oob]"));
+    var places = parts.map(function (part) {
+      var spec = part.getAttribute("hx-swap-oob");
+      var colon = spec.indexOf(":");
+      var how = colon < 0 ? spec : spec.slice(0, colon);
+      var target = colon < 0 ? sheet.querySelector("#" + part.id) : sheet.querySelector(spec.slice(colon + 1));
+      if (how === "true") how = "outerHTML";
+      return { part: part, how: how, target: target };
+    });
+    if (places.some(function (place) { return !place.target && place.part !== skip; })) return false;
+    // The note of the deal entered before this one leaves (as when the whole sheet came).
+    sheet.querySelectorAll(".messages-inline.entered").forEach(remove);
+    // Insertions first: a part placed before the form must find it before it is replaced.
+    places.sort(function (a, b) { return (a.how === "beforebegin" ? 0 : 1) - (b.how === "beforebegin" ? 0 : 1); });
+    places.forEach(function (place) {
+      var part = place.part;
+      part.removeAttribute("hx-swap-oob");
+      if (part === skip) return;
+      if (place.how === "outerHTML") place.target.parentNode.replaceChild(part, place.target);
+      else if (place.how === "beforebegin") place.target.parentNode.insertBefore(part, place.target);
+      else if (place.how === "beforeend") {
+        while (part.firstChild) place.target.appendChild(part.firstChild);
+      }
+    });
+    return true;
+  }
+
+  /* The form kept in place (being filled in) stands on the office's sheet now: it carries
+   * that sheet's version, as the office's own form would (tablelink/answers.py answers
+   * lean only to a page at the sheet's version before the deal). */
+  function takeVersion(live, arriving) {
+    var from = formOf(arriving) && formOf(arriving).elements.sheet_version;
+    var to = formOf(live) && formOf(live).elements.sheet_version;
+    if (from && to) to.value = from.value;
+  }
+
+  /* A lean answer on the page; false when the page is not the sheet it follows. */
+  function applyDelta(delta) {
+    var current = document.getElementById("sheet");
+    if (lastDeal(current) !== parseInt(delta.dataset.after, 10)) return false;
+    // The page the service worker keeps: the office's sheet with the office's form.
+    var kept = current.cloneNode(true);
+    kept.querySelectorAll("tr.queued").forEach(remove);
+    if (!placeParts(delta.cloneNode(true), kept, null)) return false;
+    var live = entrySection();
+    var arriving = delta.querySelector("section.entry");
+    serverNext = numberOf(arriving);
+    var keepLive = formOf(live) && live.parentNode === current && numberOf(live) >= serverNext;
+    if (keepLive) takeVersion(live, arriving);
+    if (!placeParts(delta, current, keepLive ? arriving : null)) return false;
+    keep(kept);
+    window.htmx.process(current);
+    if (stopped !== "refused") forms.show(nextNumber(load()), unreachable());
+    return true;
+  }
+
+  /* The page could not take the lean answer (another device entered meanwhile, or the
+   * phone made its own forms): the whole sheet, as a reload would show it. The deal is
+   * stored; it leaves the queue once the sheet is here. */
+  function wholeSheet(item) {
+    busy = true;
+    window.fetch(link, { credentials: "same-origin" }).then(function (response) {
+      return response.text().then(function (html) { return { status: response.status, html: html }; });
+    }).then(function (answer) {
+      busy = false;
+      var incoming = answer.status === 200 ? parse(answer.html) : null;
+      drop(item.id);
+      if (incoming) swap(incoming, true);
+      render();
+      revalue();
+      pump();
+    }, function () {
+      busy = false;
+      drop(item.id); // stored: the office answered for it; the sheet comes with the next answer
+      render();
+      pump();
+    });
+  }
+
   /* The office's sheet replaces the page's. The form being filled in stays where it is
    * (moving it would close the phone's keyboard) unless the office asks for a later deal. */
   function swap(incoming, keepForm) {
@@ -310,6 +448,7 @@
     var arriving = entrySection(incoming);
     serverNext = numberOf(arriving);
     if (keepForm && formOf(live) && arriving && live.parentNode === current && numberOf(live) >= serverNext) {
+      takeVersion(live, arriving);
       var nodes = Array.prototype.slice.call(incoming.childNodes);
       var at = nodes.indexOf(arriving);
       Array.prototype.slice.call(current.childNodes).forEach(function (node) { if (node !== live) remove(node); });
@@ -351,6 +490,42 @@
     worker({ page: link, html: "<!doctype html>\n" + page.outerHTML, assets: assets });
   }
 
+  // --- "Passed out" at a second tap ---------------------------------------------------
+  // A stray tap on "Passed out" stores nothing: the first tap asks again on the button
+  // itself, for a few seconds or until anything else in the form is touched. Asked before
+  // the deal waits, never taken back after: nothing stored is ever deleted, so an entry id
+  // a phone resends always means the deal it stored (scoring/entry.py).
+  var CONFIRM_PASSED = 4000; // ms the second tap is awaited
+  var armedTimer = null;
+
+  function disarm() {
+    window.clearTimeout(armedTimer);
+    armedTimer = null;
+    document.querySelectorAll("button.passed.armed").forEach(function (button) {
+      button.classList.remove("armed");
+      button.textContent = button.dataset.label;
+      button.removeAttribute("aria-pressed");
+    });
+  }
+
+  /* The first tap: the button asks "Passed out? Tap again"; true when that tap is the second. */
+  function confirmedPassedOut(button) {
+    if (button.classList.contains("armed")) {
+      disarm();
+      return true;
+    }
+    disarm();
+    button.dataset.label = button.textContent;
+    button.textContent = button.dataset.askAgain;
+    button.classList.add("armed");
+    button.setAttribute("aria-pressed", "true");
+    armedTimer = window.setTimeout(disarm, CONFIRM_PASSED);
+    return false;
+  }
+
+  document.addEventListener("input", disarm, true);
+  document.addEventListener("change", disarm, true);
+
   // --- Events -------------------------------------------------------------------------
 
   document.addEventListener("click", function (event) {
@@ -364,6 +539,8 @@
     event.preventDefault();
     var submitter = event.submitter;
     var passed = Boolean(submitter && submitter.name === "passed_out");
+    if (passed && submitter.dataset.askAgain && !confirmedPassedOut(submitter)) return;
+    if (!passed) disarm();
     if (!passed && !entered.querySelector("input[name=declarer_seat]:checked, input[name=contract]:checked")) {
       // Nothing chosen (a second tap on the next deal's button, say): not a deal to
       // keep; the live value asks the office what is missing.
@@ -407,7 +584,7 @@
   function previewFailed(event) {
     var elt = event.detail.elt;
     if (!elt || !elt.matches || !elt.matches("#game-form .fields")) return;
-    if (event.type === "htmx:responseError" && RETRY_STATUSES.indexOf(event.detail.xhr.status) < 0) return;
+    if (event.type === "htmx:responseError" && !retried(event.detail.xhr.status)) return;
     previewSays(elt.closest("section.entry"), text.valued);
   }
   document.addEventListener("htmx:sendError", previewFailed);

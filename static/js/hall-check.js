@@ -11,7 +11,8 @@
  *
  * It adds nothing while play is on: it stops when a deal is entered on this phone (the
  * entry form's submit, or the sheet replaced), and when the office answers a round trip
- * with 409 (a deal entered on another phone) or 410 (the series is finished). The texts
+ * with 409 (a deal entered on another phone) or 410 (the series is finished). Stopped so,
+ * it reports the round trips it had (marked "cut"), once. The texts
  * come from the section's data attributes (translated by the office).
  */
 (function () {
@@ -46,6 +47,7 @@
     run.stopped = true;
     run.timers.forEach(clearTimeout);
     run.controllers.forEach(function (controller) { controller.abort(); });
+    reportCut(run);
     if (words && document.body.contains(run.node)) {
       say(run.node, words);
       run.button.hidden = true;
@@ -104,6 +106,30 @@
         say(run.node, format(run.node.dataset.running, { done: run.settled, count: run.count }), true);
         if (run.settled === run.count) report(run);
       });
+  }
+
+  /* The first deal cut the check short: what it measured so far goes to the office all the
+   * same ("cut": kept once for a table never checked, dashboard/hall.py), so the dashboard
+   * shows the table as measured, not "not checked". Nothing measured: nothing to say. */
+  function reportCut(run) {
+    if (!run.settled) return;
+    var sorted = run.times.slice().sort(function (a, b) { return a - b; });
+    var answered = sorted.length > 0;
+    var token = run.node.querySelector("input[name=csrfmiddlewaretoken]");
+    fetch(run.node.dataset.report, {
+      method: "POST",
+      credentials: "same-origin",
+      keepalive: true,
+      headers: { "X-CSRFToken": token ? token.value : "" },
+      body: new URLSearchParams({
+        sent: run.settled,
+        received: sorted.length,
+        p50: answered ? percentile(sorted, 0.5) : "",
+        p95: answered ? percentile(sorted, 0.95) : "",
+        max: answered ? sorted[sorted.length - 1] : "",
+        cut: "1",
+      }),
+    }).catch(function () {});
   }
 
   function report(run) {

@@ -57,6 +57,14 @@ def enter(phone, declarer: str, contract: str, **fields) -> None:
     phone.click("button.enter")
 
 
+def pass_out(phone) -> None:
+    """Enter the deal as passed out: "Passed out", then the second tap it asks for
+    (a stray first tap stores nothing, static/js/entry.js)."""
+    button = phone.locator("button.passed")
+    button.click()
+    phone.locator("button.passed.armed").click()
+
+
 def confirm(phone, player: str, pin: str) -> None:
     """One player confirms the sheet on the phone with the PIN from his own slip (5.5.3)."""
     phone.locator(".pin-form label", has_text=player).click()

@@ -18,7 +18,7 @@ from django.contrib.auth.models import Permission
 
 from tournaments.models import Table, Tournament
 
-from .pages import enter, import_club_list, log_in, new_tournament
+from .pages import enter, import_club_list, log_in, new_tournament, pass_out
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 
@@ -61,7 +61,7 @@ def phone_enters(browser, base: str, table: Table, deals: int, name: str | None 
     enter(phone, seats[2], "Grand", tops=1, declarer_points=70)
     phone.wait_for_selector("text=Deal 1 entered: +48.")
     for deal in range(2, deals + 1):
-        phone.click("button.passed")
+        pass_out(phone)
         phone.wait_for_selector(f"text=Deal {deal} entered: passed out.")
     if name:
         shot(phone, name)

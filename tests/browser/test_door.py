@@ -118,12 +118,15 @@ def test_the_door_from_the_club_list_to_the_start_list(live_server, desktop, bro
     assert all(any(w in line for w in women) for line in body.locator("tr").all_inner_texts())
     desktop.screenshot(path=str(SCREENSHOTS / "door-standings-women.png"), full_page=True)
 
-    # The start list for the wall: by surname, with table/seat of series 1.
+    # The start list for the wall: by surname, with table/seat of series 1, the no-shows left off.
     response = desktop.request.get(f"{base}/t/{t.pk}/start-list.pdf")
     assert response.status == 200 and response.headers["content-type"] == "application/pdf"
     text = "".join(page.extract_text() for page in pypdf.PdfReader(io.BytesIO(response.body())).pages)
-    order = [text.index(n) for n in ("Frank Becker", "Gisela Hoffmann", "Olaf Zimmermann")]
+    order = [text.index(n) for n in ("Frank Becker", "Gisela Hoffmann", "Paula Quast")]
     assert order == sorted(order)
+    # The two who stayed away have no seat: left off the wall's list, and counted.
+    assert "Olaf Zimmermann" not in text and "Norbert Wolf" not in text
+    assert "2 registered players without a seat in any drawn series (not checked in) are not listed." in text
     seat = Seat.objects.select_related("table").get(series__tournament=t, player__name="Paula Quast")
     assert f"{seat.table.number}/{seat.number}" in text
     assert "Canan Özdemir-Kaya" in text

@@ -23,7 +23,7 @@ from scoring.models import Game
 from signoff.pins import seat_pin
 from tournaments.models import Table, Tournament
 
-from .pages import confirm, enter, fits, log_in
+from .pages import confirm, enter, fits, log_in, pass_out
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 
@@ -80,7 +80,7 @@ def enter_the_table(phone, table: Table, names: list[str]) -> None:
     phone.wait_for_selector("#preview >> text=+72")  # the value appears before saving
     phone.click("button.enter")
     phone.wait_for_selector("text=Deal 1 entered: +72.")
-    phone.click("button.passed")
+    pass_out(phone)
     phone.wait_for_selector("text=Deal 2 entered: passed out.")
     enter(phone, names[2], "Hearts", tops=1, declarer_points=70, bid=50)  # 5.4.1: overbid
     phone.wait_for_selector("text=Deal 3 entered: -100.")

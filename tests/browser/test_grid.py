@@ -68,3 +68,30 @@ def test_a_paper_list_is_typed_with_the_keyboard_and_saved_whole(live_server, br
     expect(page.locator("table.sheet")).to_contain_text("+120")
     page.screenshot(path=str(SCREENSHOTS / "grid-saved-1920.png"), full_page=True)
     context.close()
+
+
+def test_the_players_columns_show_their_whole_names_at_1366(live_server, browser):
+    """A 1366 x 768 laptop: each player's column heading shows his whole name (wrapped,
+    not cut to "1 Man..."), the title repeats it, and the page does not scroll sideways."""
+    table = factories.table_of(4, rounds_per_series=2)
+    names = ["Manfred Müller-Lüdenscheidt", "Anna-Katharina Zimmermann", "Bernd Schulze", "Wilhelmine Braun"]
+    for seat, name in zip(table.seats.order_by("number"), names, strict=True):
+        type(seat.player).objects.filter(pk=seat.player_id).update(name=name)
+    director = factories.user()
+    table.series.tournament.directors.add(director)
+    context = browser.new_context(viewport={"width": 1366, "height": 768}, locale="en-GB")
+    page = context.new_page()
+    log_in(page, live_server.url, director.username)
+    page.goto(f"{live_server.url}/t/{table.series.tournament_id}/series/1/")
+    page.click("text=Type the paper list")
+    headers = page.locator("table.grid th.player")
+    expect(headers).to_have_count(4)
+    page.screenshot(path=str(SCREENSHOTS / "grid-1366.png"), full_page=True)
+    for number, name in enumerate(names, start=1):
+        header = headers.nth(number - 1)
+        expect(header).to_have_text(f"{number} {name}")
+        assert header.get_attribute("title") == f"{number} {name}"
+        # Nothing cut: the heading's content fits its box.
+        assert header.evaluate("h => h.scrollWidth <= h.clientWidth"), name
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    context.close()

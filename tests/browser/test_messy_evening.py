@@ -24,7 +24,7 @@ from playwright.sync_api import expect
 from scoring.models import Game
 from tournaments.models import Registration, Seat, Table, Tournament
 
-from .pages import ARRIVALS, check_in_and_take, enter, import_club_list, log_in, new_tournament
+from .pages import ARRIVALS, check_in_and_take, enter, import_club_list, log_in, new_tournament, pass_out
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 
@@ -77,7 +77,7 @@ def _phone_enters_the_table(browser, base: str, table: Table) -> None:
     enter(phone, seats[2], "Grand", tops=1, declarer_points=70)
     phone.wait_for_selector("text=Deal 1 entered: +48.")
     for deal in range(2, table.size + 1):
-        phone.click("button.passed")
+        pass_out(phone)
         phone.wait_for_selector(f"text=Deal {deal} entered: passed out.")
     phone.wait_for_selector("text=All deals are entered")
     phone.context.close()

@@ -16,7 +16,7 @@ from scoring.models import Game
 from skat.sheet import active_seats
 from tests import factories
 
-from .pages import enter, fits
+from .pages import enter, fits, pass_out
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 
@@ -82,7 +82,7 @@ def test_deals_entered_offline_survive_a_reload_and_are_stored_once_in_order(pho
     expect(phone.locator("#id_declarer_seat label")).to_have_text(["Seat1", "Seat3", "Seat4"])
     expect(phone.locator("#connection")).to_contain_text("No connection to the office. Deals waiting on this phone: 1")
     enter(phone, "Seat1", "Hearts", tops=1, declarer_points=70)
-    phone.click("button.passed")
+    pass_out(phone)
     expect(phone.locator("tr.queued")).to_have_count(3)
     expect(phone.locator("tr.queued").first).to_contain_text("waiting to send · valued when sent")
 

@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 from scoring.models import Game
 from tests import factories
 
-from .pages import enter
+from .pages import enter, pass_out
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 
@@ -109,7 +109,7 @@ def test_a_passed_out_deal_is_sent_again_as_passed_out(phone, live_server):
         route.abort("timedout") if n == 1 else route.continue_()
 
     posts = on_posts(phone, table, lose_the_first)
-    phone.click("button.passed")
+    pass_out(phone)
     phone.wait_for_selector("text=Deal 1 entered: passed out.")
     assert len(posts) == 2 and "passed_out=on" in posts[1]
     assert Game.objects.get(table=table).passed_out
@@ -129,7 +129,9 @@ window.fetch = function (url, options) {
 """
 
 
-def test_an_error_answer_is_shown_and_not_repeated(phone, live_server):
+def test_a_refusal_without_a_rule_is_shown_and_not_repeated(phone, live_server):
+    """A 4xx the office gives without a rule (here 403) is a refusal: said, not sent again
+    by itself (the deal waits until the page is opened again)."""
     # The page's timers run on a fake clock (running, as ``install`` leaves it) that the
     # test also moves: a minute of pauses passes at once, and any resend they would start
     # is counted as the page starts it.
@@ -139,12 +141,12 @@ def test_an_error_answer_is_shown_and_not_repeated(phone, live_server):
     phone.goto(live_server.url + table.entry_url())
     phone.wait_for_selector("text=Deal 1")
 
-    def fail(n, route):
-        route.fulfill(status=500, body="Server Error")
+    def refuse(n, route):
+        route.fulfill(status=403, body="Forbidden")
 
-    posts = on_posts(phone, table, fail)
+    posts = on_posts(phone, table, refuse)
     enter(phone, "Seat2", "Grand", tops=2, declarer_points=70)
-    refused = "The office refused the deal (error 500): it is not saved yet."
+    refused = "The office refused the deal (error 403): it is not saved yet."
     expect(phone.locator("#connection")).to_contain_text(refused)
     assert phone.evaluate("window.postsStarted") == 1
     phone.clock.run_for(60_000)  # longer than the pauses before the first resends (1, 2, 4, ... s)
@@ -153,6 +155,42 @@ def test_an_error_answer_is_shown_and_not_repeated(phone, live_server):
     assert not Game.objects.filter(table=table).exists()
     expect(phone.locator("tr.queued")).to_have_count(1)  # the deal waits on the phone
     expect(phone.locator("#game-form")).to_be_visible()  # and the next one can be entered
+
+
+def test_an_office_error_is_not_a_refusal_and_the_deal_is_sent_again(phone, live_server):
+    """A 500 is the office's own problem, not a refusal of the deal: the phone says so,
+    keeps the deal and sends it again after its pauses, and it is stored once."""
+    phone.clock.install()
+    table = factories.table_of(3)
+    phone.add_init_script(f"const ENTRY = {json.dumps(table.entry_url())};" + COUNT_POSTS)
+    phone.goto(live_server.url + table.entry_url())
+    phone.wait_for_selector("text=Deal 1")
+    phone.clock.pause_at(phone.evaluate("Date.now()") + 1_000)
+
+    def fail_twice(n, route):
+        route.fulfill(status=500, body="Server Error") if n <= 2 else route.continue_()
+
+    posts = on_posts(phone, table, fail_twice)
+    enter(phone, "Seat2", "Grand", tops=2, declarer_points=70)
+    banner = phone.locator("#connection")
+    expect(banner).to_contain_text("The office had a problem (error 500); it did not refuse the deal.")
+    expect(banner).not_to_contain_text("refused the deal (error")
+    expect(phone.locator("tr.queued")).to_contain_text("waiting to send")
+    assert not Game.objects.filter(table=table).exists()
+    phone.clock.run_for(1_000)  # the first pause (entry.js: PAUSES): the second 500
+    expect(banner).to_contain_text("error 500")
+    # The second pause (2 s) starts when the second answer reaches the page, which may be a
+    # moment after the clock moved: the clock moves a second at a time until the office
+    # has stored the deal (a clock moved past a pause not yet set would never end it).
+    entered = phone.locator("text=Deal 1 entered: +72.")
+    for _ in range(10):
+        phone.clock.run_for(1_000)
+        if entered.count():
+            break
+    expect(entered).to_be_visible()
+    expect(banner).to_be_hidden()
+    assert len(posts) == 3
+    assert Game.objects.filter(table=table).count() == 1
 
 
 def test_a_refused_deal_brings_its_rule_into_view(phone, live_server):

@@ -45,7 +45,7 @@ from scoring.models import Game
 from tests import factories
 from tests.leagues.helpers import played_day
 
-from .pages import correct_card_points, enter, fits, log_in
+from .pages import correct_card_points, enter, fits, log_in, pass_out
 from .test_hall import TEST_ENVIRONMENT, free_port, wait_for
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
@@ -237,7 +237,7 @@ def enter_table(phone, link: str, game: tuple[str, bool] | None) -> None:
             phone.wait_for_selector(f"text=Deal {number} entered: {'+48' if won else '-96'}.")
             done = True
         else:
-            phone.click("button.passed")
+            pass_out(phone)
             phone.wait_for_selector(f"text=Deal {number} entered: passed out.")
     assert done, f"{link}: the declarer of {game} played no deal"
     phone.wait_for_selector("text=All deals are entered")
@@ -359,7 +359,7 @@ def test_a_match_day_travels_to_the_hall_and_back_and_the_season_ends_in_promoti
     desktop.click(f"text=Series {series}, table {number}")
     desktop.click(f"a[href$='/games/{game.pk}/correct/']")
     correct_card_points(desktop, 50, "Spielbericht: der Alleinspieler hatte 50 Augen")
-    desktop.wait_for_selector("text=score +48 -> -96")
+    desktop.wait_for_selector("text=its score was +48 and is now -96")
     desktop.goto(f"{base}/league/match-days/{second.pk}/")
     expect(desktop.locator("table.corrections")).to_contain_text("Spielbericht: der Alleinspieler hatte 50 Augen")
     assert Correction.objects.get().game_id == game.pk

@@ -46,7 +46,7 @@ def test_the_players_confirm_and_a_referee_corrects(live_server, desktop, phone,
     game = Game.objects.get(table=table, number=3)
     desktop.goto(f"{base}/t/{table.series.tournament_id}/referees/games/{game.pk}/correct/")
     correct_card_points(desktop, 65, "Both lists show 65 card points.")
-    desktop.wait_for_selector("text=Deal 3: corrected, score -40 -> +20.")
+    desktop.wait_for_selector("text=Deal 3: corrected; its score was -40 and is now +20.")
     desktop.goto(f"{base}/t/{table.series.tournament_id}/referees/")
     expect(desktop.locator(".corrections", has_text="Both lists show 65 card points.")).to_be_visible()
     game.refresh_from_db()

@@ -12,7 +12,7 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import expect
 
-from tournaments.models import Player, Registration
+from tournaments.models import Club, Player, Registration
 from tournaments.names import search_key
 
 from .test_projector import hall_of
@@ -43,5 +43,31 @@ def test_find_a_player_as_you_type(browser, live_server, width, height):
         expect(page.locator(".found")).to_contain_text("1 player found")
         expect(page).to_have_url(re.compile(r"[?&]q=weissmu"))  # a reload shows the same; pushed after the swap
         page.screenshot(path=str(SCREENSHOTS / f"standings-found-{width}.png"), full_page=True)
+    finally:
+        context.close()
+
+
+def test_a_long_club_name_wraps_on_a_phone(browser, live_server):
+    """At 390 px the club column wraps a long name onto more lines instead of widening the
+    table: the player's name and club stay on the screen, beside the rating."""
+    t, _names = hall_of(20)
+    first = Registration.objects.get(tournament=t, start_number=1).player
+    club = Club.objects.create(name="Skatfreunde Herz Dame Musterstadt-Nord e.V.")
+    Player.objects.filter(pk=first.pk).update(club=club)
+    context = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-GB")
+    page = context.new_page()
+    try:
+        page.goto(live_server.url + reverse("public:standings", args=[t.pk]) + "?q=1")
+        cell = page.locator("table.standings tbody tr td.club").first
+        expect(cell).to_contain_text("Skatfreunde Herz Dame")
+        page.screenshot(path=str(SCREENSHOTS / "standings-long-club-390.png"), full_page=True)
+        # The name's text (not the cell's padding) ends left of the rating, on several lines.
+        text = cell.evaluate(
+            "c => { const r = document.createRange(); r.selectNodeContents(c); const b = r.getBoundingClientRect();"
+            " return {right: b.right, height: b.height}; }"
+        )
+        rating = page.locator("table.standings tbody tr td.rating").first.bounding_box()
+        assert rating is not None and text["right"] <= rating["x"], (text, rating)
+        assert text["height"] > 2 * 16
     finally:
         context.close()

@@ -102,9 +102,10 @@ def test_a_second_phone_with_other_values_and_a_refused_waiting_deal(browser, ph
         enter(phone, "Seat1", "Grand", tops=1, declarer_points=70)
         phone.wait_for_selector("text=Deal 1 entered")
 
-        # 2: the German phone, offline, still has deal 1's form: 88 card points, then deal 2.
+        # 2: the German phone, offline, still has deal 1's form: 92 card points (schneider:
+        # another line of the sheet), then deal 2.
         offline(other.context)
-        enter(other, "Seat1", "Grand", tops=1, declarer_points=88)
+        enter(other, "Seat1", "Grand", tops=1, declarer_points=92)
         enter(other, "Seat2", "Grand", tops=1, declarer_points=61)
         # 4: the German banner (the longer one) stays above the heading and the deal's line.
         expect(other.locator("#connection")).to_contain_text("wartende Spiele: 2")  # shown once a send failed
@@ -116,7 +117,7 @@ def test_a_second_phone_with_other_values_and_a_refused_waiting_deal(browser, ph
         # The refusal says what differs, both values, and stays after deal 2's "entered".
         told = other.locator(".messages-inline.taken[data-deal='1']")
         expect(told).to_contain_text("70")
-        expect(told).to_contain_text("88")
+        expect(told).to_contain_text("92")
         expect(other.locator(".messages-inline:not(.taken)")).to_contain_text("2")
         expect(told).to_have_count(1)
         assert differing_deals([table.pk]) == {table.pk: [1]}  # the dashboard counts it

@@ -99,6 +99,27 @@ def test_no_check_once_a_deal_is_entered_or_the_series_is_finished():
     assert not HallCheck.objects.exists()
 
 
+def test_a_check_cut_short_by_the_first_deal_is_kept_once_for_a_table_never_checked(client):
+    """The first deal stops the phone's check; what it measured so far is kept all the same
+    (once, for a table never checked): the dashboard shows it measured, not "not checked"."""
+    table = factories.table_of(3)
+    factories.game(table, 1, passed_out=True)
+    cut = {"sent": "2", "received": "2", "p50": "40", "p95": "60", "max": "60", "cut": "1"}
+    url = reverse("table:hall_check", args=[table.token])
+    answer = client.post(url, cut)
+    assert answer.status_code == 200, answer.content
+    check = HallCheck.objects.get()
+    assert (check.sent, check.received, hall.classify(check)) == (2, 2, hall.State.GOOD)
+    # Kept once: a second cut-short report after play (another phone) changes nothing.
+    HallCheck.objects.update(checked_at=timezone.now() - datetime.timedelta(minutes=1))
+    again = client.post(url, cut | {"received": "0", "p50": "", "p95": "", "max": ""})
+    assert again.status_code == 409 and "Play has started" in again.json()["error"]
+    assert HallCheck.objects.get().received == 2
+    # Fewer than 5 round trips only from a check cut short.
+    with pytest.raises(hall.Refused, match="sent: a whole number from 5 to 60"):
+        hall.parse_report(cut)
+
+
 @pytest.fixture
 def hall_series(director):
     """Six tables of a drawn series: 1 good, 2 slow, 3 losing round trips, 4-6 not checked."""

@@ -57,3 +57,24 @@ def test_a_player_is_found_at_his_table(series):
 def test_a_start_number_in_other_digits_finds_no_table_and_never_fails(series):
     """ "²" passes str.isdigit() but int() refuses it (a 500 on the series page)."""
     assert list(_list(series, q="²").page) == []
+
+
+def test_a_seat_locked_by_wrong_pins_shows_on_the_dashboard(client, director):
+    """5.5.3: wrong PINs lock a seat; the director sees it on the series' tiles and rows,
+    not only on the referee's page, so he goes to lift it."""
+    from django.urls import reverse
+
+    from signoff.confirm import PIN_ATTEMPTS, lift_pin_lock
+    from signoff.models import PinFailure
+    from tests.referees.helpers import full_table
+
+    table = full_table(3)
+    t = table.series.tournament
+    t.directors.add(director)
+    PinFailure.objects.bulk_create([PinFailure(table=table, seat_number=2) for _ in range(PIN_ATTEMPTS)])
+    PinFailure.objects.create(table=table, seat_number=3)  # one wrong PIN locks nothing
+    for url in (reverse("director:detail", args=[t.pk]), reverse("director:series", args=[t.pk, 1])):
+        page = client.get(url).content.decode()
+        assert "PIN locked: seat 2" in page and "seat 3" not in page.split("PIN locked")[1][:40]
+    lift_pin_lock(table, 2)
+    assert "PIN locked" not in client.get(reverse("director:detail", args=[t.pk])).content.decode()

@@ -72,6 +72,17 @@ def test_a_no_show_who_paid_his_list_fees_is_told_the_refund_by_the_tournaments_
     assert "Refund 7.50 of the list fees he paid at the desk (the tournament&#x27;s 50 %)." in html
 
 
+def test_a_no_show_at_a_tournament_without_list_fee_hears_nothing_of_refunds(client, director):
+    t, series = factories.drawn(8, directors=[director], series_count=3, list_fee=Decimal("0.00"))
+    t.list_fee_refund_percent = 0
+    t.save()
+    gone = seat(series, 1)
+    Registration.objects.filter(tournament=t, player=gone.player).update(paid=True, list_fees_paid=True)
+    html = page(client, client.post(url("no_show", t.pk, 1), {"player": gone.player.name}))
+    assert f"{gone.player.name} did not turn up" in html
+    assert "refund" not in html.lower() and "list fees he paid" not in html
+
+
 def test_a_no_show_is_found_by_start_number_or_by_name_in_any_order(client, director):
     t, series = factories.drawn(8, directors=[director])
     anna, bernd = seat(series, 1, 1), seat(series, 2, 1)

@@ -231,6 +231,10 @@ def test_a_deal_corrected_on_the_hall_is_an_audited_correction_on_the_server(cli
     day.refresh_from_db()
     assert day.checked_at is None  # the result changed: checked again
     assert LeagueEvent.objects.filter(match_day=day, kind="republished").count() == 1
+    # The history and the corrections say whose upload it was, not the internal account.
+    client.force_login(manager)
+    page = client.get(reverse("leagues:match_day", args=[day.pk])).content.decode()
+    assert "the hall&#x27;s upload (SC Herz Dame)" in page and f"host-{host.pk}" not in page
     checks.check(day, user=manager)
     checks.make_binding(day, user=manager)
     game.declarer_points = 40

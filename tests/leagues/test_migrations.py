@@ -10,7 +10,7 @@ from django.db.migrations.executor import MigrationExecutor
 
 from leagues.models import Group, Host, League, LeagueTeam
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("latest_schema_after")]
 
 BEFORE = [("leagues", "0001_initial")]
 

@@ -63,6 +63,29 @@ def test_the_same_player_by_number_and_by_name_is_once_in_a_roster():
     assert refused.value.params == {"player": "Anna Acht", "other": 1, "position": 2}
 
 
+def test_a_known_player_of_the_same_name_and_club_is_matched_not_made_twice():
+    """No membership number: the person the office knows by name and club (from a
+    tournament, another season) is the roster's player, in any word order."""
+    teams = empty_teams(1)
+    known = factories.player("Anna Acht", club="SC Kreuz")
+    setup.save_roster(teams[0], [RosterRow(1, "Acht Anna", "SC Kreuz")], captain=None)
+    assert RosterEntry.objects.get().player == known
+    assert Player.objects.filter(club=known.club).count() == 1
+
+
+def test_two_known_players_of_the_same_name_and_club_ask_for_the_membership_number():
+    teams = empty_teams(1)
+    factories.player("Anna Acht", club="SC Kreuz", membership_number="DSKV-1")
+    factories.player("Anna Acht", club="SC Kreuz", membership_number="DSKV-2")
+    with pytest.raises(RuleError) as refused:
+        setup.save_roster(teams[0], [RosterRow(2, "Anna Acht", "SC Kreuz")], captain=None)
+    assert refused.value.field == "membership_number" and refused.value.params["position"] == 2
+    assert "2 players called Anna Acht of this club are known" in refused.value.message
+    assert not RosterEntry.objects.exists() and Player.objects.count() == 2
+    setup.save_roster(teams[0], [RosterRow(2, "Anna Acht", "SC Kreuz", "DSKV-2")], captain=None)
+    assert RosterEntry.objects.get().player.membership_number == "DSKV-2"
+
+
 def test_the_same_name_in_another_league_is_another_roster():
     (first,) = empty_teams(1)
     (second,) = empty_teams(1)

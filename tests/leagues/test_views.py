@@ -146,3 +146,33 @@ def test_public_pages_once_published(client, season, django_assert_max_num_queri
     assert "A5" in team and "reserve" in team and "Average per series" in team
     pdf = client.get(reverse("public:season_pdf", args=[league.pk]))
     assert "Team A" in pypdf.PdfReader(io.BytesIO(pdf.content)).pages[0].extract_text()
+
+
+def test_a_line_up_refused_after_the_draw_says_why_above_the_page(client):
+    """The line-up forms are gone once series 1 is drawn: a post from a page loaded before
+    the draw is refused with its rule said, not a page redrawn without a word."""
+    manager = factories.user("m")
+    client.force_login(manager)
+    _league, group, teams = factories.league_group(managers=[manager], series_per_matchday=3, rounds_per_series=1)
+    day = played_day(group, teams, 1, ["Team A"])
+    team = teams[0]
+    answer = client.post(
+        reverse("leagues:line_up", args=[day.pk, team.pk]),
+        {f"lineup-{team.pk}-team": team.pk, f"lineup-{team.pk}-players": [p.pk for p in roster(team, 1, 2, 3, 4)]},
+    )
+    assert answer.status_code == 422
+    assert "series 1 is drawn" in answer.content.decode()
+
+
+def test_a_substitution_refused_after_the_last_draw_says_why_above_the_page(client):
+    manager = factories.user("m")
+    client.force_login(manager)
+    _league, group, teams = factories.league_group(managers=[manager], series_per_matchday=2, rounds_per_series=1)
+    day = played_day(group, teams, 1, ["Team A", "Team B"])
+    a1, a5 = roster(teams[0], 1)[0], roster(teams[0], 5)[0]
+    answer = client.post(
+        reverse("leagues:substitute", args=[day.pk]), {"team": teams[0].pk, "player_out": a1.pk, "player_in": a5.pk}
+    )
+    assert answer.status_code == 422
+    assert "player out: every series is drawn: no substitution is left" in answer.content.decode()
+    assert not Substitution.objects.exists()

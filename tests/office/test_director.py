@@ -31,6 +31,7 @@ def test_the_first_start_creates_the_director_with_a_generated_password_said_onc
     again = ensure_director()
     assert (again.state, again.password, again.user) == ("kept", "", login.user)
     assert "password unchanged" in password_message(again)
+    assert "Forgotten? skat-office changepassword director sets a new one" in password_message(again)
 
 
 def test_generated_passwords_differ():

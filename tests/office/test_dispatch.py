@@ -140,10 +140,10 @@ def test_the_number_of_others_comes_from_the_environment(monkeypatch, caplog):
     assert dispatch.others_at_once() == 3 and EntriesFirst().others == 3
     monkeypatch.setenv("SERVE_OTHERS_AT_ONCE", "")
     assert dispatch.others_at_once() == 2 and not caplog.records
-    for unusable in ("0", "-1", "many"):
+    for unusable in ("0", "-1", "many", "²", "9" * 5000):
         monkeypatch.setenv("SERVE_OTHERS_AT_ONCE", unusable)
         assert dispatch.others_at_once() == 2
-        assert f"SERVE_OTHERS_AT_ONCE={unusable!r} is not a whole number of at least 1" in caplog.text
+        assert f"SERVE_OTHERS_AT_ONCE={unusable[:40]!r} is not a whole number of at least 1" in caplog.text
 
 
 def answer_of(app, environ: dict) -> tuple[str, dict, bytes]:
@@ -176,6 +176,29 @@ def test_a_page_that_waited_shed_seconds_for_a_thread_is_told_busy_not_computed(
     assert answer_of(app, page | {"REQUEST_METHOD": "HEAD"})[:2][0].startswith("503")
     dispatch.serving.stale = False
     assert answer_of(app, page)[2] == b"the table's sheet"
+
+
+def test_a_page_told_busy_without_django_is_in_the_access_log_with_its_token_hidden(caplog):
+    """The answer below Django never passed the access log's middleware: ShedStale writes
+    its line itself (config.access.answered_here), the table link's token as its fingerprint."""
+    import logging
+
+    from config.access import token_fingerprint
+
+    app = dispatch.ShedStale(django_page)
+    page = {"REQUEST_METHOD": "GET", "PATH_INFO": "/s/token-1/", "REMOTE_ADDR": "10.0.0.5"}
+    access = logging.getLogger("office.access")
+    level = access.level
+    access.setLevel(logging.INFO)
+    try:
+        with caplog.at_level(logging.INFO, logger="office.access"):
+            dispatch.serving.stale = True
+            assert answer_of(app, page)[0].startswith("503")
+    finally:
+        access.setLevel(level)
+        dispatch.serving.stale = False
+    (line,) = [r.getMessage() for r in caplog.records if r.name == "office.access"]
+    assert line.startswith(f"10.0.0.5 GET /s/{token_fingerprint('token-1')}/ 503 ") and "token-1" not in line
 
 
 class Judged:

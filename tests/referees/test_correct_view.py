@@ -60,7 +60,7 @@ def test_a_confirmed_sheet_is_corrected_with_an_audit_record(client, signed):
     game = signed.games.get(number=2)
     response = client.post(url(signed, game), form_data(game, declarer_points=75), follow=True)
     page = response.content.decode()
-    assert "Deal 2: corrected, score -60 -&gt; +30." in page
+    assert "Deal 2: corrected; its score was -60 and is now +30." in page
     assert "card points: 50 → 75" in page and "checked with both lists" in page
     game.refresh_from_db()
     assert (game.declarer_points, game.score, game.version) == (75, 30, 2)
@@ -111,7 +111,8 @@ def test_void_and_restore_with_a_dispute(client, signed):
         {"version": 1, "reason": "3.2.11: dealt out of turn", "dispute": dispute.pk, "paragraph": "3.2.11"},
         follow=True,
     )
-    assert f"Deal 1: voided, score +48 -&gt; +0. Dispute {dispute.pk} is decided with it." in response.content.decode()
+    said = f"Deal 1: voided; its score was +48 and is now 0. Dispute {dispute.pk} is decided with it."
+    assert said in response.content.decode()
     dispute.refresh_from_db()
     assert (dispute.status, dispute.paragraph, dispute.effect) == ("decided", "3.2.11", "voided")
     game.refresh_from_db()

@@ -28,7 +28,7 @@ def test_the_table_link_cannot_mark_the_sheet_signed_on_paper(client):
     assert reverse("referees:table", args=[table.series.tournament_id, table.pk]) not in page
     # The same post by the director marks it: the URL refused above is the live one.
     client.force_login(director_of(table.series.tournament))
-    assert client.post(paper).status_code == 302
+    assert client.post(paper, {"signed": "on"}).status_code == 302
     assert SignOff.objects.filter(table=table).exists()
 
 

@@ -38,7 +38,7 @@ def test_the_referee_accepts_the_sheet_over_a_differing_second_list(client, refe
     factories.control_entry(table, 2, declarer_seat=3, contract="hearts", tops=2, declarer_points=70)
     referee(table)
     page = client.get(_url("table", table)).content.decode()
-    assert "The second list differs from the sheet at deal(s) 2" in page
+    assert "The second list differs from the sheet at deal 2:" in page
     assert _url("table_accept", table) in page and _url("table_paper", table) not in page
     # Without a reason: refused, nothing recorded.
     page = client.post(_url("table_accept", table), {"reason": ""}, follow=True).content.decode()

@@ -42,7 +42,14 @@ def test_the_referee_marks_the_sheet_signed_on_paper(client):
     table = full_table(3)
     tournament = table.series.tournament
     client.force_login(referee_of(tournament, "ref"))
-    response = client.post(reverse("referees:table_paper", args=[tournament.pk, table.pk]), follow=True)
+    paper = reverse("referees:table_paper", args=[tournament.pk, table.pk])
+    page = client.get(reverse("referees:table", args=[tournament.pk, table.pk])).content.decode()
+    assert 'name="signed" required' in page
+    # Not ticked: asked for, nothing marked.
+    response = client.post(paper, follow=True)
+    assert "Signatures: tick that every player signed the printed sheet" in response.content.decode()
+    assert not SignOff.objects.filter(table=table).exists()
+    response = client.post(paper, {"signed": "on"}, follow=True)
     assert "signed on paper (marked by ref)" in response.content.decode()
     assert SignOff.objects.get(table=table).on_paper
 
@@ -51,7 +58,9 @@ def test_paper_before_the_last_deal_is_refused(client):
     table = open_table(3)
     tournament = table.series.tournament
     client.force_login(referee_of(tournament))
-    response = client.post(reverse("referees:table_paper", args=[tournament.pk, table.pk]), follow=True)
+    response = client.post(
+        reverse("referees:table_paper", args=[tournament.pk, table.pk]), {"signed": "on"}, follow=True
+    )
     assert "once its last deal is entered (0 of 3)" in response.content.decode()
     assert not SignOff.objects.exists()
 

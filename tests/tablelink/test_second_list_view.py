@@ -134,10 +134,10 @@ def test_the_series_page_and_the_dashboard_name_the_tables_whose_lists_differ(cl
     post(client, table.control_token, 1, **{**HEARTS, "declarer_seat": seat, "declarer_points": 40})
     client.force_login(director)
     page = client.get(reverse("director:series", args=[t.pk, 1])).content.decode()
-    assert "second list differs at deal(s) 1" in page
+    assert "second list differs at deal 1" in page
     assert "second list differs (1)" in page  # the filter that finds such tables
     table_page = client.get(reverse("director:table", args=[t.pk, 1, 1])).content.decode()
-    assert "The second list differs from the sheet at deal(s) 1." in table_page
+    assert "The second list differs from the sheet at deal 1." in table_page
     assert reverse("table:sheet", args=[table.control_token]) in table_page
     dashboard = client.get(reverse("director:detail", args=[t.pk])).content.decode()
     assert "second list differs at 1 deal" in dashboard

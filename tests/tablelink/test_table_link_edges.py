@@ -68,6 +68,34 @@ def test_the_same_values_from_a_second_device_are_no_difference(client):
     assert not ConflictingEntry.objects.exists() and differing_deals([table.pk]) == {}
 
 
+def test_other_values_on_the_same_line_of_the_sheet_are_no_difference(client):
+    """Two phones on the sheet's own link counted 88 and 89 card points of the same won
+    grand: the same line of the sheet (declarer, game, value, won, score), as the second
+    list is compared. Told that the deal was entered on another device, nothing to settle:
+    no "second list differs" on the dashboard, no PINs refused."""
+    table = factories.table_of(3)
+    factories.game(table, 1, **GRAND, declarer_points=88)
+    response = post_game(client, table, 1, **GRAND, declarer_points=89, htmx=True)
+    assert response.status_code == 409
+    page = response.content.decode()
+    assert "Deal 1 was entered on another device: check it" in page
+    assert "other values" not in page
+    assert not ConflictingEntry.objects.exists() and differing_deals([table.pk]) == {}
+    assert signoff.undecided(table) == ((), ())
+
+
+def test_an_entry_kept_before_on_the_same_line_counts_no_more(client):
+    table = factories.table_of(3)
+    game = factories.game(table, 1, **GRAND, declarer_points=88)
+    sent = ConflictingEntry(table=table, number=1, sheet_version=game.version, **GRAND, declarer_points=89)
+    sent.save()
+    assert differing_deals([table.pk]) == {}
+    assert (
+        "Another device sent other values"
+        not in client.get(reverse("table:sheet", args=[table.token])).content.decode()
+    )
+
+
 def test_a_resend_is_kept_once_and_a_correction_settles_it(client):
     table = factories.table_of(3)
     factories.game(table, 1, **GRAND, declarer_points=88)

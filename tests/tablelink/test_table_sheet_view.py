@@ -259,10 +259,11 @@ def test_correcting_a_sheet_some_players_confirmed_says_they_confirm_again(clien
     client.post(reverse("table:confirm", args=[table.token]), {"seat": 1, "pin": seat_pin(table, 1)})
     assert SeatConfirmation.objects.filter(table=table).count() == 1
     last = table.games.order_by("-number").first()
-    data = {"number": last.number, "version": last.version, "passed_out": "on"}
+    data = {"number": last.number, "version": last.version, "tops_kind": "with"}
+    data |= {"declarer_seat": 1, "contract": "grand", "tops": 1, "declarer_points": 70}
     response = client.post(reverse("table:correct", args=[table.token]), data, follow=True)
     page = response.content.decode()
-    assert f"Deal {last.number} corrected: passed out." in page
+    assert f"Deal {last.number} corrected: +48." in page
     assert "The sheet has changed: every player confirms it again (5.5.3)." in page
 
 
@@ -376,11 +377,25 @@ def test_a_deal_entered_from_the_phone_costs_few_queries(client, django_assert_m
     PostgreSQL adds the table's row lock."""
     table = factories.table_of(3)
     fields = {"declarer_seat": 1, "contract": "clubs", "tops": 2, "declarer_points": 80}
-    post_game(client, table, 1, htmx=True, **fields)
+    first = post_game(client, table, 1, htmx=True, **fields).content.decode()
+    # As the phone sends it: the sheet's version its page shows (the lean answer's condition).
+    shown = re.search(r'name="sheet_version" value="([^"]+)"', first).group(1)
     budget = 8 if connection.vendor == "sqlite" else 9
     with django_assert_max_num_queries(budget) as captured:
-        response = post_game(client, table, 2, htmx=True, **fields)
+        response = post_game(client, table, 2, htmx=True, sheet_version=shown, **fields)
     assert response.status_code == 200 and "Deal 2 entered" in response.content.decode()
     assert not any(
         "referees_signoff" in query["sql"] and "tournaments_table" not in query["sql"] for query in captured
     )
+
+
+def test_the_number_boxes_bring_the_numeric_keypad_and_the_tops_box_starts_at_one(client):
+    """Every number box of the entry form opens the phone's number keypad, and the tops box
+    says what the rules allow (1-11: 0 tops are refused, 2.4.3), not the column's 0."""
+    table = factories.table_of(3)
+    page = client.get(reverse("table:sheet", args=[table.token])).content.decode()
+    for name in ("tops", "declarer_points", "opponents_points", "declarer_tricks"):
+        box = re.search(rf'<input[^>]*name="{name}"[^>]*>', page).group(0)
+        assert 'inputmode="numeric"' in box, box
+    tops = re.search(r'<input[^>]*name="tops"[^>]*>', page).group(0)
+    assert 'min="1"' in tops and 'min="0"' not in tops

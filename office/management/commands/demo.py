@@ -13,9 +13,10 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 from django.utils import translation
 
+from office import terminal
 from office.demo import DEMO_NAME, create_demo
 from office.director import ensure_director, password_message
-from office.serve import terminal_language
+from office.terminal import language
 from tournaments.models import Tournament
 
 
@@ -26,12 +27,12 @@ class Command(BaseCommand):
         parser.add_argument("--password", default="", help="password for a newly created director login")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        with translation.override(terminal_language()):
+        with translation.override(language()):
             self.create(options)
 
     def create(self, options: dict[str, Any]) -> None:
         login = ensure_director(password=options["password"])
-        self.stdout.write(password_message(login))
+        terminal.write(self.stdout, password_message(login))  # any console or file encoding
         tournament = Tournament.objects.filter(name=DEMO_NAME).first()
         if tournament is None:
             tournament = create_demo(login.user)

@@ -7,18 +7,21 @@ office answers), with corrections, disputes and PIN confirmations, and it is fin
 ``--prepare`` only makes the practice tournament (play it from its dashboard's button);
 ``--practice ID`` plays a practice tournament made before. ``--url`` sends the phones'
 requests to the running office (same database); without it they go through this
-process's own Django. Prints a summary; exits 1 if the office answered any 5xx, 2 if it
+process's own Django. One run per tournament: a tournament being played (from its
+dashboard or another ``rehearse``) is refused. Prints a summary; exits 1 if the office answered any 5xx, 2 if it
 refused what a phone expects it to take.
 """
 
 from __future__ import annotations
 
 import functools
+import threading
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
 from core.rule_messages import rule_message
+from rehearsal import claims
 from rehearsal.copies import new_practice, practice_copy
 from rehearsal.evening import play
 from rehearsal.phones import InProcess, OverHttp
@@ -59,9 +62,23 @@ class Command(BaseCommand):
             return
         transport = functools.partial(OverHttp, options["url"]) if options["url"] else InProcess
         try:
-            summary = play(
-                tournament, pace=options["pace"], seed=options["seed"], transport=transport, log=self.stdout.write
-            )
+            claimed = claims.claim(tournament.pk)
+        except claims.Busy as busy:
+            raise CommandError(
+                f"tournament {tournament.pk} is being played already ({busy.holder}); stop it first"
+            ) from None
+        stop = threading.Event()
+        try:
+            with claims.held(claimed, stop) as keeper:
+                summary = play(
+                    tournament,
+                    pace=options["pace"],
+                    seed=options["seed"],
+                    transport=transport,
+                    stop=stop,
+                    log=self.stdout.write,
+                    tick=keeper.tick,
+                )
         except RuleError as refused:  # a series that cannot be drawn (too few players, 3.1.1)
             raise CommandError(rule_message(refused)) from None
         for line in summary.lines():

@@ -54,14 +54,15 @@ def test_every_players_score_per_series_with_table_seat_and_number(day):
 
 def test_the_report_page_in_a_fixed_number_of_queries(client, day, django_assert_max_num_queries):
     url = reverse("leagueoffice:report", args=[day.pk])
-    with django_assert_max_num_queries(25):  # measured: 25 (the session, the league, the report's reads, forfeits)
+    # measured: 26 (the session, the league, the report's reads, the forfeits for the result and the report)
+    with django_assert_max_num_queries(26):
         page = client.get(url).content.decode()
     assert "DSKV-1001" in page and "Series 2: scores" in page and "Remarks and protests" in page
     for n in range(4):
         reports.add_remark(day, team=day.teams.get(name="Team A"), kind="remark", text=f"Hall cold {n}", user=None)
-    with django_assert_max_num_queries(25):
+    with django_assert_max_num_queries(26):
         client.get(url)
-    with django_assert_max_num_queries(27):  # the PDF: the same reads, the captains and the teams' names
+    with django_assert_max_num_queries(28):  # the PDF: the same reads, the captains and the teams' names
         client.get(reverse("leagueoffice:report_pdf", args=[day.pk]))
 
 
@@ -126,3 +127,15 @@ def test_the_hosts_helper_directing_the_match_day_keeps_the_report_too(client, d
     assert client.get(reverse("leagueoffice:report", args=[day.pk])).status_code == 403
     assert client.post(url, {"kind": "remark", "text": "x"}).status_code == 403
     assert list(ReportRemark.objects.values_list("text", "made_by__username")) == [("Started late", "helper")]
+
+
+def test_a_forfeit_is_said_on_the_report_page_and_the_pdf(client, day):
+    from leagues.seasons import services
+
+    team = day.teams.get(name="Team A")
+    services.forfeit(day, team, "ineligible player", user=None)
+    expected = "Team A forfeited this match day: no league points, no game points (ineligible player)."
+    assert expected in client.get(reverse("leagueoffice:report", args=[day.pk])).content.decode()
+    pdf = client.get(reverse("leagueoffice:report_pdf", args=[day.pk])).content
+    text = " ".join(page.extract_text() for page in pypdf.PdfReader(io.BytesIO(pdf)).pages)
+    assert "Team A forfeited this match day" in text

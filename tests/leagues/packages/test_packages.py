@@ -159,6 +159,59 @@ def test_hostile_packages_are_refused_naming_the_field_and_nothing_changes(packa
     assert snapshot() == before
 
 
+def _changed(data: dict, path: tuple, value) -> dict:
+    changed = copy.deepcopy(data)
+    target = changed
+    for step in path[:-1]:
+        target = target[step]
+    target[path[-1]] = value
+    return changed
+
+
+@pytest.mark.parametrize(
+    ("path", "value", "message"),
+    [
+        (("version",), True, "version: must be the whole number 1 (found true, true or false)"),
+        (("version",), 1.0, "version: must be the whole number 1 (found 1.0, a decimal number)"),
+        (("version",), "1", 'version: must be the whole number 1 (found "1", a text)'),
+        (("version",), None, "version: must be the whole number 1 (found null)"),
+        (("version",), [1], "version: must be the whole number 1 (found a list)"),
+        (("league", "rules", "rounds_per_series"), 12.0, "league.rules.rounds_per_series: must be a whole number"),
+        (("league", "rules", "binding_days"), True, "league.rules.binding_days: must be a whole number (found true"),
+        (("league", "rules", "tie"), ["split"], "league.rules.tie: must be one of"),
+        (("league", "name"), 7, "league.name: must be a text (found 7, a whole number)"),
+        (("groups", 0, "teams", 0, "captain"), False, "groups[0].teams[0].captain: must be a whole number"),
+        (("groups", 0, "teams", 0, "roster", 0, "position"), 1.0, "groups[0].teams[0].roster[0].position: must be"),
+        (("match_days", 0, "number"), "1", 'match_days[0].number: must be a whole number (found "1", a text)'),
+        (("match_days", 0, "teams"), "Team A", 'match_days[0].teams: must be a list (found "Team A", a text)'),
+        (("league",), [], "league: must be an object (found a list)"),
+    ],
+)
+def test_a_field_of_the_wrong_kind_is_refused_naming_the_field_the_rule_and_what_was_found(
+    package_and_hall, path, value, message
+):
+    """JSON's kinds strictly: ``true`` is no number and ``1.0`` no whole number (in Python ``True == 1.0 == 1``)."""
+    data, user = package_and_hall
+    before = snapshot()
+    with pytest.raises(PackageError) as refused:
+        import_package(read_package(as_bytes(_changed(data, path, value))), user)
+    assert str(refused.value).startswith(message), str(refused.value)
+    assert snapshot() == before
+
+
+@pytest.mark.parametrize("kind", [True, 1.0])
+def test_a_setzplan_with_numbers_of_another_kind_is_not_the_plan(package_and_hall, kind):
+    data, user = package_and_hall
+    changed = copy.deepcopy(data)
+    seat = changed["match_days"][0]["setzplan"][0][0][0]
+    assert seat[1] == 1  # the first seat of the plan: the team's first player
+    seat[1] = kind
+    before = snapshot()
+    with pytest.raises(PackageError, match=r"match_days\[0\].setzplan: differs"):
+        import_package(read_package(as_bytes(changed)), user)
+    assert snapshot() == before
+
+
 def test_a_league_the_user_does_not_run_and_a_drawn_match_day_stay_as_they_are(package_and_hall):
     data, user = package_and_hall
     done = import_package(read_package(as_bytes(data)), user)

@@ -103,6 +103,23 @@ def test_impossible_places_are_refused_naming_the_field(client, season):
     assert not Deduction.objects.exists()
 
 
+def test_the_rules_in_german_take_the_fine_and_points_with_a_comma(client, season):
+    league, group, teams, _day, _manager = season
+    top = league.groups.get(name="Oberliga")
+    data = {"forfeit_fine": "25,50", "individual_best": "0", "individual_minimum": "0", "individual_tie": "shared"}
+    data |= {f"level-{group.pk}": "2", f"promotion-{group.pk}": "1", f"relegation-{group.pk}": "1"}
+    data |= {f"level-{top.pk}": "1", f"promotion-{top.pk}": "0", f"relegation-{top.pk}": "0"}
+    url = reverse("seasons:rules", args=[league.pk]) + f"?group={group.pk}"
+    assert client.post(url, data, HTTP_ACCEPT_LANGUAGE="de").status_code == 302
+    assert SeasonRules.objects.get().forfeit_fine == Decimal("25.50")
+    end = reverse("seasons:end", args=[league.pk])
+    assert 'value="25,50"' in client.get(end, {"group": group.pk}, HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    deduction = {"team": teams[0].pk, "points": "1,5", "reason": "zu spät"}
+    new = reverse("seasons:deduction_new", args=[league.pk]) + f"?group={group.pk}"
+    assert client.post(new, deduction, HTTP_ACCEPT_LANGUAGE="de").status_code == 302
+    assert Deduction.objects.get().points == Decimal("1.5")
+
+
 def test_a_forfeit_gives_the_others_the_points_and_costs_the_fine(client, season, django_assert_max_num_queries):
     league, group, teams, day, manager = season
     _places(league, group, 0, 0)
@@ -122,7 +139,10 @@ def test_a_forfeit_gives_the_others_the_points_and_costs_the_fine(client, season
         reverse("seasons:forfeit_new", args=[league.pk]) + f"?group={group.pk}",
         {"match_day": day.pk, "team": teams[0].pk, "reason": "x"},
     )
-    assert again.status_code == 422 and "Team A has forfeited match day 1 already" in again.content.decode()
+    assert again.status_code == 422
+    # The field's label once, as every error of the form: not "Team: team: ...".
+    assert "<li>Team: Team A has forfeited match day 1 already</li>" in again.content.decode()
+    assert "team: Team A" not in again.content.decode()
     client.post(reverse("seasons:forfeit_withdraw", args=[league.pk, forfeit.pk]), {"reason": "doch gespielt"})
     forfeit.refresh_from_db()
     assert forfeit.withdrawal == "doch gespielt" and not forfeit.in_force
@@ -143,9 +163,11 @@ def test_the_rollover_refuses_an_unfinished_season_then_promotes_and_relegates(c
     assert answer.status_code == 422 and "not played or not checked: Staffel 1 1" in answer.content.decode()
     assert League.objects.count() == 1
     checks.check(day, user=manager)
+    League.objects.filter(pk=league.pk).update(published=True)
     answer = client.post(reverse("seasons:rollover", args=[league.pk]), {"season": "2027"})
     new = League.objects.get(season="2027")
     assert answer.status_code == 302 and new.is_manager(manager)
+    assert new.published  # a published league's next season is published too
     groups = {t.name: t.group.name for t in LeagueTeam.objects.filter(group__league=new).select_related("group")}
     table = [p.result.team.name for p in season_tables([group])[0].table]
     assert groups[table[0]] == "Oberliga" and groups[table[1]] == "Staffel 1" and groups["Team X"] == "Oberliga"
@@ -156,8 +178,10 @@ def test_the_rollover_refuses_an_unfinished_season_then_promotes_and_relegates(c
     with pytest.raises(CommandError, match=r"season: .* has the season 2027 already"):
         call_command("rollover_season", str(league.pk), "2027")
     out = io.StringIO()
+    League.objects.filter(pk=league.pk).update(published=False)
     call_command("rollover_season", str(league.pk), "2028", stdout=out)
     assert f"{table[0]}: Staffel 1 → Oberliga" in out.getvalue()
+    assert not League.objects.get(season="2028").published  # and an unpublished one is not
 
 
 def test_the_individual_ranking_pages_and_files(client, season, django_assert_max_num_queries):
@@ -207,3 +231,18 @@ def test_the_cross_table_has_a_column_per_match_day_number_whatever_the_hosts():
     table = SeasonTable(None, [Place(1, a, None), Place(2, b, None), Place(3, c, None)], days)
     assert table.numbers == [1, 2]
     assert [row["days"] for row in table.rows] == [[a, a], [b, None], [c, None]]
+
+
+def test_a_forfeited_match_day_counts_for_none_of_the_teams_players(season):
+    """Team A forfeits match day 1 after it was played (DOMAIN: no league points, no game
+    points): A's players keep only match day 2's series; the other teams keep both; a
+    withdrawn forfeit counts again."""
+    league, group, teams, day, manager = season
+    played_day(group, teams, 2, ["Team C", "Team C"])
+    before = {line.name: line.played for line in individual_ranking(league).lines}
+    assert before["A1"] == 4 and before["B1"] == 4
+    forfeit = services.forfeit(day, teams[0], "ineligible player", user=manager)
+    after = {line.name: line.played for line in individual_ranking(league).lines}
+    assert after["A1"] == 2 and after["B1"] == 4
+    services.withdraw(forfeit, "ruled eligible after all", user=manager)
+    assert {line.name: line.played for line in individual_ranking(league).lines}["A1"] == 4
