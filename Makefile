@@ -8,7 +8,15 @@ PORT ?= 8000
 
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: run dev test test-fast mutation lint format install clean docs
+# Bytecode kept for pytest even where the machine sets PYTHONDONTWRITEBYTECODE (this one
+# does): without it each pytest worker rewrites the asserts of every test module and
+# compiles them again (10-15 s a worker), and so does every office a test starts. Kept in
+# the venv, never beside the sources; what the tests' temporary folders leave there (a
+# wheel installed into a temporary venv) is removed before each run.
+PYCACHE := $(VENV)/pycache
+KEEP_BYTECODE := PYTHONDONTWRITEBYTECODE= PYTHONPYCACHEPREFIX=$(CURDIR)/$(PYCACHE)
+
+.PHONY: run dev test test-fast mutation lint format install clean docs windows
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -55,11 +63,18 @@ SCREENSHOTS ?= 0
 MKDOCS := NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs
 SCREENSHOTS_IF_MISSING := { [ "$(SCREENSHOTS)" != 1 ] && [ -s $(SCREENS)/desktop-dashboard.png ] || { \
 	$(BIN)/python manage.py compiletranslations && \
-	$(BIN)/python -m pytest -q -p no:cacheprovider tests/browser/test_docs_screenshots.py; }; }
+	$(KEEP_BYTECODE) $(BIN)/python -m pytest -q -p no:cacheprovider tests/browser/test_docs_screenshots.py; }; }
 docs: $(STAMP) $(CHROMIUM)
 	@$(SCREENSHOTS_IF_MISSING)
 	$(MKDOCS) build --strict --quiet
 	@echo "Help pages built in docs/site (served at /help/)."
+
+## The release: the Windows zip dist/skat-office-X-windows.zip (CPython for Windows, the
+## office and its dependencies for Windows, "Skat Office.cmd" to double-click; built here on
+## Linux, .ci/windows_package.py) and beside it the wheel macOS and Linux install with pipx.
+## The help is built first, so it is inside both.
+windows: docs
+	$(BIN)/python .ci/windows_package.py --out dist
 
 ## A developer's server: runserver on loopback with DEBUG on (never for a hall).
 dev: $(STAMP)
@@ -87,16 +102,17 @@ endif
 # Without pytest-django its settings line in pyproject is unknown: say nothing of it.
 NO_DJANGO := -p no:django -W "ignore:Unknown config option:pytest.PytestConfigWarning"
 test: $(STAMP) $(CHROMIUM) $(PDFTOPPM)
+	rm -rf $(PYCACHE)/tmp
 ifeq ($(DATABASE_AGNOSTIC),1)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 endif
 ifeq ($(ENGINE_TESTS),1)
-	$(BIN)/python -m pytest $(NO_DJANGO) -n $(PYTEST_WORKERS) $(ENGINE_COVERAGE) -m "not slow" -p no:cacheprovider skat/tests
-	$(BIN)/python -m pytest $(NO_DJANGO) -n $(PYTEST_WORKERS) -m slow -q -p no:cacheprovider skat/tests
+	$(KEEP_BYTECODE) $(BIN)/python -m pytest $(NO_DJANGO) -n $(PYTEST_WORKERS) $(ENGINE_COVERAGE) -m "not slow" -p no:cacheprovider skat/tests
+	$(KEEP_BYTECODE) $(BIN)/python -m pytest $(NO_DJANGO) -n $(PYTEST_WORKERS) -m slow -q -p no:cacheprovider skat/tests
 endif
 	$(BIN)/python manage.py compiletranslations
-	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist worksteal --durations=15 -p no:cacheprovider tests $(PYTEST_ARGS)
+	$(KEEP_BYTECODE) $(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist worksteal --durations=15 -p no:cacheprovider tests $(PYTEST_ARGS)
 ifeq ($(DATABASE_AGNOSTIC),1)
 	$(MAKE) --no-print-directory docs
 endif
@@ -111,12 +127,13 @@ FAST := -m "not browser and not slow and not heavy"
 # The Skatordnung tests/referees/test_paragraphs.py checks against (../shared or ../../shared).
 test-fast: FAST_REFERENCE = $(wildcard ../shared/reference/000_*.txt ../../shared/reference/000_*.txt)
 test-fast: $(STAMP)
+	rm -rf $(PYCACHE)/tmp
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/python -m pytest $(NO_DJANGO) -n $(FAST_WORKERS) $(FAST) -q -p no:cacheprovider skat/tests
+	$(KEEP_BYTECODE) $(BIN)/python -m pytest $(NO_DJANGO) -n $(FAST_WORKERS) $(FAST) -q -p no:cacheprovider skat/tests
 	$(BIN)/python manage.py compiletranslations
 	$(if $(FAST_REFERENCE),,@echo "test-fast: no shared/reference beside the checkout: the paragraph list is not checked against the Skatordnung (SKAT_NO_REFERENCE=1; make test fails without it)")
-	DATABASE_URL= FUZZ_EXAMPLES=8 $(if $(FAST_REFERENCE),,SKAT_NO_REFERENCE=1) $(BIN)/python -m pytest -n $(FAST_WORKERS) $(FAST) -q --durations=10 -p no:cacheprovider tests $(PYTEST_ARGS)
+	$(KEEP_BYTECODE) DATABASE_URL= FUZZ_EXAMPLES=8 $(if $(FAST_REFERENCE),,SKAT_NO_REFERENCE=1) $(BIN)/python -m pytest -n $(FAST_WORKERS) $(FAST) -q --durations=10 -p no:cacheprovider tests $(PYTEST_ARGS)
 
 ## Mutation testing of the engine (mutmut; its settings in pyproject.toml [tool.mutmut]):
 ## every mutant of skat/ against skat/tests, then the survivors. Passes only when none

@@ -13,9 +13,9 @@ settings.register_profile(
     "default", deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow], database=None
 )
 settings.register_profile("explore", deadline=None, suppress_health_check=[HealthCheck.too_slow], print_blob=True)
-# .ci/run's second database: the first 30 of the same derandomized examples (every example
-# ran on SQLite just before; here they check the SQL PostgreSQL answers, within CI's time).
-settings.register_profile("second-database", parent=settings.get_profile("default"), max_examples=30)
+# .ci/run's second database: 20 of the same derandomized examples (every example ran on
+# SQLite just before; here they check the SQL PostgreSQL answers, within CI's time).
+settings.register_profile("second-database", parent=settings.get_profile("default"), max_examples=20)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 
@@ -42,7 +42,8 @@ HEAVY = {
 #: leaves them out (marker ``slow``, as the engine's exhaustive grid), make test and both of
 #: CI's databases run them. The migrations replayed from an old schema, the bench's and
 #: load test's commands end to end, a serving process killed and restored, a publication
-#: between two offices, the hostile publications' memory and CPU in processes of their own.
+#: between two offices, the hostile publications' memory and CPU in processes of their own,
+#: the power cuts of an evening on the simulated disk.
 SLOW = {
     "tests/scoring/test_migrations.py",
     "tests/leagues/test_migrations.py",
@@ -51,8 +52,13 @@ SLOW = {
     "tests/office/test_loadtest_command.py",
     "tests/office/test_league_bench.py",
     "tests/office/test_backup_after_kill.py",
+    "tests/office/test_start_after_cut.py",
     "tests/leagues/test_publication_e2e.py",
     "tests/fuzz/test_publication_fuzz.py::test_a_hostile_body_costs_at_most_100_mb_and_2_s",
+    "tests/test_setup.py::test_a_wheel_of_a_later_commit_upgrades_the_installed_office_and_carries_the_help",
+    "tests/office/test_serve_banner.py::test_a_real_start_with_its_output_in_a_cp1252_file_serves_and_the_file_has_the_password",
+    "tests/perf/powercut/test_powercut_command.py::test_two_cuts_cost_no_acknowledged_deal_no_start_and_no_key",
+    "tests/perf/quota/test_commands.py::test_a_short_load_test_with_the_server_in_one_cpu_reports_the_quota_and_leaves_no_group",
 }
 
 
@@ -74,6 +80,20 @@ AGNOSTIC = {
     "tests/perf/test_client.py",
     "tests/perf/test_hall_clients.py",
     "tests/fuzz/test_publication_fuzz.py::test_a_hostile_body_costs_at_most_100_mb_and_2_s",
+    "tests/test_setup.py",
+    "tests/office/test_upgrades.py::test_the_entry_point_refuses_with_one_line_and_exits_non_zero",
+    "tests/office/test_serve_banner.py::test_a_real_start_with_its_output_in_a_cp1252_file_serves_and_the_file_has_the_password",
+    "tests/perf/powercut/test_disk.py",
+    "tests/perf/powercut/test_mount.py",
+    "tests/perf/powercut/test_office.py",
+    "tests/perf/powercut/test_phones.py",
+    "tests/perf/powercut/test_run.py",
+    "tests/perf/powercut/test_powercut_command.py",
+    "tests/perf/quota/test_cgroups.py",
+    "tests/perf/quota/test_commands.py",
+    "tests/test_container.py",  # its office reaches the PostgreSQL server itself, the rest reads files
+    "tests/printing/test_qr.py",
+    "tests/perf/quota/test_postgres.py",  # reaches the PostgreSQL server itself, whatever DATABASE_URL says
 }
 
 
@@ -140,6 +160,14 @@ def _standings_follow_every_change(settings):
 
 
 @pytest.fixture(autouse=True)
+def _rankings_computed_at_once(settings):
+    """A ranking is computed in the caller's thread and transaction in tests, so a test that
+    adds a tournament reads its lines at once (the office computes in the background:
+    rankings.background, tested on its own in tests/rankings/test_background.py)."""
+    settings.RANKINGS_COMPUTE = "at_once"
+
+
+@pytest.fixture(autouse=True)
 def _short_hall_checks(settings):
     """A table link opened before play checks its connection by itself (static/js/hall-check.js):
     5 round trips 50 ms apart in tests, not 20 over 10 s that keep a page from ever being
@@ -181,3 +209,17 @@ def scratch_template(tmp_path_factory, django_db_setup, django_db_blocker):
     os.environ[TEMPLATE_ENV] = str(path)
     yield path
     os.environ.pop(TEMPLATE_ENV, None)
+
+
+@pytest.fixture
+def latest_schema_after():
+    """A migration test that moves the schema back and fails midway leaves it on the latest
+    again: the later tests of its worker would otherwise fail on an old schema too."""
+    yield
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    executor = MigrationExecutor(connection)
+    latest = executor.loader.graph.leaf_nodes()
+    if executor.migration_plan(latest):
+        executor.migrate(latest)

@@ -101,8 +101,6 @@ def play_series(series: Series, winner: str | None = None) -> None:
     """Every table of the series: the player of team ``winner`` (a tournament team name)
     wins a grand (+48) in the first deal he does not deal; every other deal passed out.
     Without a winner every deal is passed out. Then the series is finished."""
-    from skat.sheet import active_seats
-
     for table in series.tables.prefetch_related("seats__player__registrations__team"):
         seats = {seat.number: seat for seat in table.seats.all()}
         declarer = None
@@ -114,15 +112,23 @@ def play_series(series: Series, winner: str | None = None) -> None:
             }
             if winner in teams:
                 declarer = seat.number
-        done = False
-        for number in range(1, table.deals + 1):
-            if declarer and not done and declarer in active_seats(number, table.size):
-                # Won with 61 card points: 24 (5.2.1) x (1 top + 1 game) = +48.
-                game(table, number, declarer_seat=declarer, contract="grand", tops=1, declarer_points=61)
-                done = True
-            else:
-                game(table, number, passed_out=True)
+        play_table(table, declarer)
     Series.objects.filter(pk=series.pk).update(status=Series.Status.FINISHED)
+
+
+def play_table(table: Table, declarer: int | None) -> None:
+    """Every deal of the table: seat ``declarer`` wins a grand (+48) in the first deal he
+    does not deal, every other deal passed out (all passed out without a declarer)."""
+    from skat.sheet import active_seats
+
+    done = False
+    for number in range(1, table.deals + 1):
+        if declarer and not done and declarer in active_seats(number, table.size):
+            # Won with 61 card points: 24 (5.2.1) x (1 top + 1 game) = +48.
+            game(table, number, declarer_seat=declarer, contract="grand", tops=1, declarer_points=61)
+            done = True
+        else:
+            game(table, number, passed_out=True)
 
 
 def control_entry(table: Table, number: int, **fields) -> ControlEntry:

@@ -646,7 +646,7 @@ MATRIX: list[Row] = [
     Row("director:rehearsal_stop", tournament, post=STAFF, writes=False),
     # The standings only show results: the tournament's referees may read them too.
     Row("director:standings", tournament, get=REFEREE),
-    # The door (tournaments/door_views.py, player_views.py): check-in, cash desk, corrections.
+    # The door (tournaments/door_views.py, views.py): check-in, cash desk, corrections.
     Row("director:desk", tournament, get=STAFF),
     Row("director:desk_add", tournament, post=STAFF, data=lambda w: {"walkin-name": "Wanda Walkin"}),
     Row(
@@ -775,6 +775,7 @@ MATRIX: list[Row] = [
     Row("director:standings_pdf", tournament, get=STAFF),
     Row("director:fee_account", tournament, get=STAFF),
     Row("director:prizes_pdf", tournament, get=STAFF),
+    Row("director:certificates_pdf", tournament, get=STAFF),
     # The table link's sign-off and disputes (referees/table_urls.py).
     Row(
         "table:confirm",
@@ -877,6 +878,7 @@ MATRIX: list[Row] = [
         "referees:table_paper",
         lambda w, token: tournament(w, token) | {"table_id": w.table1.pk},
         post=REFEREE,
+        data=lambda w: {"signed": "on"},
         prepare=table_1_complete,
     ),
     Row(

@@ -361,6 +361,7 @@ OTHER_COMMANDS = {
     "bench",
     "demo",
     "loadtest",
+    "powercut",
     "serve",
     "backup",
     "restore",

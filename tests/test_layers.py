@@ -5,7 +5,9 @@ The order is :data:`ORDER` (the docs' "Layout" page says what each app holds and
 new feature goes): the engine ``skat`` (the standard library only), ``core``, the Django
 apps by noun in the order ``settings.INSTALLED_APPS`` lists them, then the composition:
 ``config`` (the settings, the root URLs, the help), ``office`` (the program a director
-runs) and ``perf`` (the bench and the load test, which measure the office).
+runs), ``perf.quota`` (the CPU quota's cgroup), ``perf`` (the bench and the load test,
+which measure the office) and ``perf.powercut`` (the power cuts on a simulated disk, which
+use perf's client).
 
 An app may sit inside another's folder (``leagues.seasons`` in ``leagues/``): a module
 belongs to the app whose dotted name is the longest prefix of its own, so
@@ -32,9 +34,11 @@ from django.apps import apps
 
 ROOT = Path(__file__).resolve().parent.parent
 #: Composition, on top and in this order: config (settings, root URLs), office (serve, the
-#: CLI, the demo, backups; it runs on config) and perf (bench and load test; they run the
-#: office). The last two are the last apps of settings.INSTALLED_APPS.
-TOP = ("config", "office", "perf")
+#: CLI, the demo, backups; it runs on config), perf.quota (the CPU quota's cgroup; it
+#: knows nothing of the office), perf (bench and load test; they run the office) and
+#: perf.powercut (the power cuts; it uses perf's client). The last four are the last apps
+#: of settings.INSTALLED_APPS.
+TOP = ("config", "office", "perf.quota", "perf", "perf.powercut")
 
 
 def office_apps(configs) -> list[str]:
@@ -279,7 +283,7 @@ def test_a_layout_page_out_of_order_is_found():
 
 def test_the_composition_is_the_last_of_the_installed_apps():
     ours = [config.name for config in apps.get_app_configs() if config.name in ORDER]
-    assert ours[-2:] == ["office", "perf"] and ORDER[-3:] == TOP
+    assert ours[-4:] == ["office", "perf.quota", "perf", "perf.powercut"] and ORDER[-5:] == TOP
 
 
 def test_an_app_installed_by_its_app_config_is_an_app():

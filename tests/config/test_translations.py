@@ -37,6 +37,38 @@ def test_every_message_is_in_the_catalogue_once():
     assert sorted({k for k in keys if keys.count(k) > 1}, key=str) == []
 
 
+def _german(entry) -> list[str]:
+    return [entry.msgstr, *entry.msgstr_plural.values()]
+
+
+def test_the_office_says_sie_to_everyone():
+    """The house style at the catalogue's top: "Sie" to directors, referees, players and
+    scorekeepers alike, never "du"."""
+    # A word of its own: "--data-dir" is an option, not "dir".
+    du = re.compile(r"(?<![-\w])(du|dein\w*|dich|dir|hast|bist|kannst|musst|leitest)(?![-\w])", re.IGNORECASE)
+    found = [text for e in polib.pofile(str(CATALOGUE)) for text in _german(e) if du.search(text)]
+    assert found == []
+
+
+def test_a_hint_is_a_hinweis_and_a_count_has_its_plural():
+    found = [
+        text
+        for e in polib.pofile(str(CATALOGUE))
+        for text in _german(e)
+        if re.search(r"\bTipps?\b|\w\((e|en|n)\)", text)
+    ]
+    assert found == []
+
+
+def test_the_german_help_keeps_the_same_style():
+    """The help's German pages (docs/pages/**/*.de.md) as the catalogue: "Sie", no "Tipp"."""
+    pages = sorted((Path(settings.BASE_DIR) / "docs" / "pages").rglob("*.de.md"))
+    assert pages
+    style = re.compile(r"\b(du|dein\w*|dich|Tipps?)\b")
+    found = [(page.name, m.group()) for page in pages for m in style.finditer(page.read_text(encoding="utf-8"))]
+    assert found == []
+
+
 def test_placeholders_survive_translation():
     import re
 

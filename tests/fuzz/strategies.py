@@ -13,10 +13,14 @@ from skat import rules
 
 # Function-scoped fixtures (client, world) are shared by the examples of one test on
 # purpose: the state they accumulate (games entered, players registered) is more input.
-# FUZZ_EXAMPLES: make test-fast runs the first 15 of the same derandomized examples, make
-# test and CI all 60.
+# FUZZ_EXAMPLES: make test and CI's first database run 40 derandomized examples (the same
+# on every run, so CI never fails by luck), make test-fast the first 8, CI's second database
+# (PostgreSQL) 10: every example ran on SQLite just before; there they check the SQL
+# PostgreSQL answers, within CI's time (an explicit max_examples here is not shortened by
+# the second-database profile). A deeper search with fresh examples:
+# HYPOTHESIS_PROFILE=explore FUZZ_EXAMPLES=500.
 FUZZ = settings(
-    max_examples=int(os.environ.get("FUZZ_EXAMPLES", "60")),
+    max_examples=int(os.environ.get("FUZZ_EXAMPLES", "40")),
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 

@@ -15,7 +15,7 @@ from django.urls import reverse
 from hypothesis import event, example, given
 from hypothesis import strategies as st
 
-from skat.fees import check_prize_rules
+from skat.prizes import check_prize_rules
 from tests import factories
 from tournaments.models import Table
 from transfer.exports import SHEETS

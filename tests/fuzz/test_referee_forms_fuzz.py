@@ -121,8 +121,8 @@ def test_confirming_the_sheet_with_a_pin(world, data, reset):
 
 
 @FUZZ
-@given(data=form_data({"x": junk}), complete=st.booleans(), signed=st.booleans())
-def test_marking_the_sheet_signed_on_paper(world, data, complete, signed):
+@given(data=form_data({"x": junk}), complete=st.booleans(), signed=st.booleans(), ticked=st.booleans())
+def test_marking_the_sheet_signed_on_paper(world, data, complete, signed, ticked):
     table, _other, client, _boss = world
     _reset_signoff(table)
     if not complete:
@@ -131,13 +131,13 @@ def test_marking_the_sheet_signed_on_paper(world, data, complete, signed):
         SignOff.objects.create(table=table, fingerprint="x", confirmed_by="test")
     for url, who in ((reverse("referees:table_paper", args=[table.series.tournament_id, table.pk]), client),):
         before = _state()
-        response = post(who, url, data)
+        response = post(who, url, data | ({"signed": "on"} if ticked else {}))
         assert response.status_code == 302
         errors = [str(m) for m in _messages(response) if m.level_tag == "error"]
-        assert bool(errors) == (signed or not complete)
+        assert bool(errors) == (signed or not complete or not ticked)
         if errors:
             assert _state() == before
-            assert PARAGRAPH.search(errors[0]) or "last deal" in errors[0], errors
+            assert PARAGRAPH.search(errors[0]) or "last deal" in errors[0] or errors[0].startswith("Signatures: ")
         else:
             assert SignOff.objects.get(table=table).on_paper
             SignOff.objects.filter(table=table).delete()
