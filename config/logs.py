@@ -34,7 +34,10 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import os
 import re
+import threading
+import time
 import traceback
 
 from django.core.exceptions import SuspiciousOperation
@@ -149,7 +152,7 @@ def logging_settings(*, access_log: bool, level: str) -> dict:
         "formatters": {"access": {"format": "%(asctime)s %(message)s", "datefmt": "%Y-%m-%d %H:%M:%S"}},
         "handlers": {
             "console": {"class": "logging.StreamHandler", "filters": safe},
-            "access": {"class": "logging.StreamHandler", "formatter": "access", "filters": safe},
+            "access": {"class": "config.logs.BatchedStreamHandler", "formatter": "access", "filters": safe},
         },
         "root": {"handlers": ["console"], "level": level},
         "loggers": {
@@ -165,3 +168,62 @@ def logging_settings(*, access_log: bool, level: str) -> dict:
             "core.backups": {"level": "INFO"},
         },
     }
+
+
+class BatchedStreamHandler(logging.StreamHandler):
+    """The access log's handler: its lines written together, at most :attr:`SECONDS` late.
+
+    A StreamHandler writes and flushes each line at once: one write to the log a request,
+    400 a second in a big hall, each under the handler's lock. Where the log is a file on
+    the disk the database syncs every deal to, such a write can wait for that sync, and
+    every thread with a line to write waits behind it: a tenth of the served office's time
+    in a profile of three times the hall on a slower laptop (benchmarks page). Here the
+    lines wait in memory and are written in one go, by the thread that fills a batch or,
+    for a quiet office, by a flusher thread every :attr:`SECONDS`. Logging's own exit
+    (``logging.shutdown``, also after Ctrl-C) writes what waits; a killed process loses
+    at most that last fraction of a second of access lines, never anything else.
+    """
+
+    #: At most this long between a request and its line in the log.
+    SECONDS = 0.5
+    #: A batch this long is written at once.
+    LINES = 256
+
+    def __init__(self, stream=None) -> None:
+        super().__init__(stream)
+        self.pending: list[str] = []
+        self.flusher_pid: int | None = None  # a process of its own (fork) needs its own flusher
+
+    def emit(self, record: logging.LogRecord) -> None:
+        # Called under self.lock (Handler.handle).
+        try:
+            self.pending.append(self.format(record))
+        except Exception:
+            self.handleError(record)
+            return
+        if len(self.pending) >= self.LINES:
+            self._write()
+        elif self.flusher_pid != os.getpid():
+            self.flusher_pid = os.getpid()
+            threading.Thread(target=self._flush_every, name="access-log", daemon=True).start()
+
+    def _write(self) -> None:
+        text, self.pending = "\n".join(self.pending) + self.terminator, []
+        try:
+            self.stream.write(text)
+            super().flush()
+        except Exception:  # a closed or full stream: as a StreamHandler's line would
+            self.handleError(logging.makeLogRecord({"msg": text}))
+
+    def flush(self) -> None:
+        with self.lock:
+            if self.pending:
+                self._write()
+            else:
+                super().flush()
+
+    def _flush_every(self) -> None:
+        pid = os.getpid()
+        while self.flusher_pid == pid:
+            time.sleep(self.SECONDS)
+            self.flush()

@@ -17,7 +17,7 @@ from django.test import Client
 
 from config.access import log_answer, token_fingerprint
 from config.admission import SpectatorAdmission
-from config.logs import SafeRecords, escape_controls, scrub, without_tokens
+from config.logs import BatchedStreamHandler, SafeRecords, escape_controls, scrub, without_tokens
 
 FORGED = "2026-12-02 00:00:00 127.0.0.9 POST /t/2/delete/ 302 1ms"
 #: Each control character a path may carry once decoded, and how the log writes it.
@@ -37,18 +37,34 @@ CONTROLS = {
 }
 
 
+#: The configured handlers' classes (not pytest's capturing handler, a StreamHandler too).
+CONFIGURED = (logging.StreamHandler, BatchedStreamHandler)
+
+
+class Written:
+    """One buffer for several handlers; reading it writes what the access log holds back."""
+
+    def __init__(self, stream: io.StringIO, handlers: list[logging.Handler]) -> None:
+        self.stream, self.handlers = stream, handlers
+
+    def getvalue(self) -> str:
+        for handler in self.handlers:
+            handler.flush()
+        return self.stream.getvalue()
+
+
 @pytest.fixture
 def written():
     """What the configured handlers write: the console's and the access log's streams
     swapped for one buffer, the access log on."""
     stream = io.StringIO()
-    handlers = [h for h in logging.getLogger().handlers if type(h) is logging.StreamHandler]
+    handlers = [h for h in logging.getLogger().handlers if type(h) in CONFIGURED]
     access = logging.getLogger("office.access")
-    handlers += [h for h in access.handlers if type(h) is logging.StreamHandler]
+    handlers += [h for h in access.handlers if type(h) in CONFIGURED]
     saved = [h.setStream(stream) for h in handlers]
     level = access.level
     access.setLevel(logging.INFO)
-    yield stream
+    yield Written(stream, handlers)
     access.setLevel(level)
     for handler, old in zip(handlers, saved, strict=True):
         handler.setStream(old)
@@ -57,8 +73,8 @@ def written():
 def test_every_configured_handler_cleans_its_records():
     handlers = django_settings.LOGGING["handlers"]
     assert handlers and all("safe_records" in h.get("filters", []) for h in handlers.values()), handlers
-    live = [h for h in logging.getLogger().handlers if type(h) is logging.StreamHandler]
-    live += [h for h in logging.getLogger("office.access").handlers if type(h) is logging.StreamHandler]
+    live = [h for h in logging.getLogger().handlers if type(h) in CONFIGURED]
+    live += [h for h in logging.getLogger("office.access").handlers if type(h) in CONFIGURED]
     assert live and all(any(isinstance(f, SafeRecords) for f in h.filters) for h in live)
 
 

@@ -1,0 +1,112 @@
+"""The access log's lines are written in batches (config.logs.BatchedStreamHandler): one
+write for many requests, none later than half a second, nothing held back at the exit."""
+
+from __future__ import annotations
+
+import io
+import logging
+import subprocess
+import sys
+import time
+
+from django.conf import settings
+
+from config.logs import BatchedStreamHandler
+
+
+class CountingStream(io.StringIO):
+    """A stream that counts the writes it is given."""
+
+    writes = 0
+
+    def write(self, text: str) -> int:
+        self.writes += 1
+        return super().write(text)
+
+
+def line(number: int) -> logging.LogRecord:
+    return logging.makeLogRecord({"name": "office.access", "levelno": logging.INFO, "msg": f"GET /{number}/ 200 1ms"})
+
+
+def handler_on(stream: io.StringIO, *, seconds: float = 3600, lines: int = 256) -> BatchedStreamHandler:
+    handler = BatchedStreamHandler(stream)
+    handler.SECONDS, handler.LINES = seconds, lines
+    return handler
+
+
+def test_the_settings_access_log_is_batched_and_cleaned_and_the_console_is_not():
+    handlers = settings.LOGGING["handlers"]
+    assert handlers["access"]["class"] == "config.logs.BatchedStreamHandler"
+    assert "safe_records" in handlers["access"]["filters"]
+    assert handlers["console"]["class"] == "logging.StreamHandler"  # a warning is shown at once
+
+
+def test_lines_wait_and_are_written_in_one_go_in_their_order():
+    stream = CountingStream()
+    handler = handler_on(stream)
+    for number in range(3):
+        handler.handle(line(number))
+    assert stream.getvalue() == ""  # within the half second (here an hour)
+    handler.flush()
+    assert stream.getvalue() == "GET /0/ 200 1ms\nGET /1/ 200 1ms\nGET /2/ 200 1ms\n"
+    assert stream.writes == 1
+    handler.flush()  # nothing waits: nothing written again
+    assert stream.writes == 1
+
+
+def test_a_full_batch_is_written_by_the_request_that_fills_it():
+    stream = CountingStream()
+    handler = handler_on(stream, lines=3)
+    for number in range(7):
+        handler.handle(line(number))
+    assert stream.getvalue().splitlines() == [f"GET /{n}/ 200 1ms" for n in range(6)]
+    assert stream.writes == 2
+
+
+def test_a_quiet_office_writes_its_last_lines_by_itself():
+    stream = io.StringIO()
+    handler = handler_on(stream, seconds=0.05)
+    handler.handle(line(1))
+    for _ in range(200):  # the flusher's turn comes within 0.05 s; a busy machine may delay it
+        if stream.getvalue():
+            break
+        time.sleep(0.05)
+    assert stream.getvalue() == "GET /1/ 200 1ms\n"
+
+
+def test_setting_another_stream_writes_what_waits_to_the_old_one():
+    old, new = io.StringIO(), io.StringIO()
+    handler = handler_on(old)
+    handler.handle(line(1))
+    handler.setStream(new)
+    handler.handle(line(2))
+    handler.flush()
+    assert (old.getvalue(), new.getvalue()) == ("GET /1/ 200 1ms\n", "GET /2/ 200 1ms\n")
+
+
+def test_a_stream_that_fails_loses_its_batch_and_says_so_once(capsys):
+    class Closed(io.StringIO):
+        def write(self, text: str) -> int:
+            raise ValueError("I/O operation on closed file")
+
+    handler = handler_on(Closed())
+    handler.handle(line(1))
+    handler.handle(line(2))
+    handler.flush()  # as a StreamHandler's failed line: reported on stderr, the request goes on
+    handler.flush()
+    assert capsys.readouterr().err.count("--- Logging error ---") == 1
+    assert handler.pending == []
+
+
+def test_a_process_that_exits_writes_what_waits():
+    """logging.shutdown at the exit (also after Ctrl-C's KeyboardInterrupt) flushes every handler."""
+    script = (
+        "import logging, sys\n"
+        "from config.logs import BatchedStreamHandler\n"
+        "h = BatchedStreamHandler(sys.stdout); h.SECONDS = 3600\n"
+        "log = logging.getLogger('office.access'); log.addHandler(h); log.setLevel(logging.INFO)\n"
+        "for n in range(3): log.info('GET /%d/ 200 1ms', n)\n"
+        "raise KeyboardInterrupt\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert done.stdout.splitlines() == [f"GET /{n}/ 200 1ms" for n in range(3)], done.stderr
