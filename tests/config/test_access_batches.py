@@ -110,3 +110,30 @@ def test_a_process_that_exits_writes_what_waits():
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
     assert done.stdout.splitlines() == [f"GET /{n}/ 200 1ms" for n in range(3)], done.stderr
+
+
+def wait_for(condition) -> bool:
+    """True once ``condition()`` holds; the flusher's turns come every 0.05 s, a busy machine may delay them."""
+    for _ in range(200):
+        if condition():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def test_the_flusher_outlives_a_closed_stream_and_writes_to_the_next(tmp_path, capsys):
+    """A quiet handler whose stream was closed (a test's captured output, a terminal gone)
+    is no error; a batch that cannot be written is reported once, and the thread goes on."""
+    first = open(tmp_path / "first.log", "w")  # noqa: SIM115 - closed below, as a terminal goes
+    second = io.StringIO()
+    handler = handler_on(first, seconds=0.05)
+    handler.handle(line(1))
+    assert wait_for(lambda: (tmp_path / "first.log").read_text() == "GET /1/ 200 1ms\n")
+    first.close()  # its flush() raises now
+    time.sleep(0.2)  # turns with nothing waiting: the closed stream is left alone
+    assert capsys.readouterr().err == ""
+    handler.handle(line(2))
+    assert wait_for(lambda: "--- Logging error ---" in capsys.readouterr().err)
+    handler.stream = second
+    handler.handle(line(3))
+    assert wait_for(lambda: second.getvalue() == "GET /3/ 200 1ms\n")
