@@ -37,8 +37,8 @@ import logging
 import os
 import re
 import threading
-import time
 import traceback
+import weakref
 
 from django.core.exceptions import SuspiciousOperation
 
@@ -180,8 +180,10 @@ class BatchedStreamHandler(logging.StreamHandler):
     in a profile of three times the hall on a slower laptop (benchmarks page). Here the
     lines wait in memory and are written in one go, by the thread that fills a batch or,
     for a quiet office, by a flusher thread every :attr:`SECONDS`. Logging's own exit
-    (``logging.shutdown``, also after Ctrl-C) writes what waits; a killed process loses
-    at most that last fraction of a second of access lines, never anything else.
+    (``logging.shutdown``, also after Ctrl-C) writes what waits, and so does a serving
+    helper as it stops (office.workers); a killed process loses at most that last
+    fraction of a second of access lines, never anything else. A forked child starts with
+    none of its parent's lines.
     """
 
     #: At most this long between a request and its line in the log.
@@ -193,6 +195,9 @@ class BatchedStreamHandler(logging.StreamHandler):
         super().__init__(stream)
         self.pending: list[str] = []
         self.flusher_pid: int | None = None  # a process of its own (fork) needs its own flusher
+        self.flusher: threading.Thread | None = None
+        self.stopped = threading.Event()
+        _BATCHED.add(self)
 
     def emit(self, record: logging.LogRecord) -> None:
         # Called under self.lock (Handler.handle).
@@ -203,9 +208,14 @@ class BatchedStreamHandler(logging.StreamHandler):
             return
         if len(self.pending) >= self.LINES:
             self._write()
-        elif self.flusher_pid != os.getpid():
-            self.flusher_pid = os.getpid()
-            threading.Thread(target=self._flush_every, name="access-log", daemon=True).start()
+        elif self.flusher_pid != os.getpid() and not self.stopped.is_set():
+            flusher = threading.Thread(target=self._flush_every, name="access-log", daemon=True)
+            try:
+                flusher.start()
+            except Exception:  # no thread to be had (a limit, the interpreter's exit): written at the exit
+                self.handleError(record)
+                return
+            self.flusher, self.flusher_pid = flusher, os.getpid()
 
     def _write(self) -> None:
         text, self.pending = "\n".join(self.pending) + self.terminator, []
@@ -223,13 +233,45 @@ class BatchedStreamHandler(logging.StreamHandler):
             else:
                 super().flush()
 
+    def close(self) -> None:
+        """What waits, written; the flusher thread stopped."""
+        self.stopped.set()
+        with self.lock:
+            if self.pending:
+                self._write()
+        super().close()
+
     def _flush_every(self) -> None:
         """The flusher thread: writes what waits, and only then touches the stream (a stream
         closed under a quiet handler, as a test's captured output, is no error); whatever a
-        write raises was reported by :meth:`_write`, and the thread goes on."""
+        write raises was reported by :meth:`_write`, and the thread goes on until the
+        handler is closed."""
         pid = os.getpid()
-        while self.flusher_pid == pid:
-            time.sleep(self.SECONDS)
+        while self.flusher_pid in (pid, None) and not self.stopped.wait(self.SECONDS):
             with self.lock:
                 if self.pending:
                     self._write()
+
+    def _forked(self) -> None:
+        """In a forked child: the parent's waiting lines are the parent's to write."""
+        self.pending = []
+        self.flusher_pid = None
+
+
+#: Every batched handler of this process, for :func:`os.register_at_fork`.
+_BATCHED: weakref.WeakSet[BatchedStreamHandler] = weakref.WeakSet()
+
+
+def _after_fork_in_child() -> None:
+    for handler in list(_BATCHED):
+        handler._forked()
+
+
+if hasattr(os, "register_at_fork"):  # not on Windows, which spawns
+    os.register_at_fork(after_in_child=_after_fork_in_child)
+
+
+def flush_access_log() -> None:
+    """Write what the access log holds back now (a process about to be stopped from outside)."""
+    for handler in logging.getLogger("office.access").handlers:
+        handler.flush()

@@ -29,6 +29,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 
+from config.logs import flush_access_log
 from office import cores
 
 logger = logging.getLogger(__name__)
@@ -289,6 +290,9 @@ def serve_child(server) -> None:
         pass
     finally:
         server.close()
+        # Before anything else can stop it: on Windows the first process terminates a helper
+        # that has not ended within its wait, and atexit's logging.shutdown never runs then.
+        flush_access_log()
 
 
 def _interrupt(signum, frame) -> None:

@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import io
 import logging
+import os
 import subprocess
 import sys
+import threading
 import time
 
+import pytest
 from django.conf import settings
 
 from config.logs import BatchedStreamHandler
@@ -137,3 +140,46 @@ def test_the_flusher_outlives_a_closed_stream_and_writes_to_the_next(tmp_path, c
     handler.stream = second
     handler.handle(line(3))
     assert wait_for(lambda: second.getvalue() == "GET /3/ 200 1ms\n")
+
+
+def test_closing_writes_what_waits_and_stops_the_flusher():
+    stream = io.StringIO()
+    handler = handler_on(stream, seconds=0.05)
+    handler.handle(line(1))
+    flusher = handler.flusher
+    assert flusher is not None and flusher.is_alive()
+    handler.handle(line(2))
+    handler.close()
+    assert stream.getvalue() == "GET /1/ 200 1ms\nGET /2/ 200 1ms\n"
+    flusher.join(timeout=30)  # bounds a hang only
+    assert not flusher.is_alive()
+
+
+def test_a_thread_that_cannot_start_is_a_logging_error_not_a_failed_request(monkeypatch, capsys):
+    def no_thread(self):
+        raise RuntimeError("can't start new thread")
+
+    monkeypatch.setattr(threading.Thread, "start", no_thread)
+    stream = io.StringIO()
+    handler = handler_on(stream)
+    handler.handle(line(1))  # does not raise
+    assert "--- Logging error ---" in capsys.readouterr().err
+    monkeypatch.undo()
+    handler.flush()
+    assert stream.getvalue() == "GET /1/ 200 1ms\n"  # the line itself waits, written at the exit
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="fork: POSIX only")
+def test_a_forked_child_does_not_write_its_parents_lines_again():
+    read, write = os.pipe()
+    handler = handler_on(io.StringIO())
+    handler.handle(line(1))
+    pid = os.fork()
+    if pid == 0:  # the child: report what it would write, then leave at once
+        os.write(write, str(len(handler.pending)).encode())
+        os._exit(0)
+    os.waitpid(pid, 0)
+    assert os.read(read, 16) == b"0"
+    os.close(read)
+    os.close(write)
+    assert handler.pending == ["GET /1/ 200 1ms"]
