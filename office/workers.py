@@ -289,9 +289,11 @@ def serve_child(server) -> None:
     except KeyboardInterrupt:
         pass
     finally:
+        # On Windows the first process terminates a helper that has not ended within its
+        # wait, and atexit's logging.shutdown never runs then: what waits is written before
+        # waitress's threads are waited for (up to seconds), and what they add after.
+        flush_access_log()
         server.close()
-        # Before anything else can stop it: on Windows the first process terminates a helper
-        # that has not ended within its wait, and atexit's logging.shutdown never runs then.
         flush_access_log()
 
 

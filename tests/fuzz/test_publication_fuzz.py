@@ -37,15 +37,13 @@ pytestmark = pytest.mark.django_db
 
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 #: What a hostile publication may cost the worker. CPU: openpyxl parses through defusedxml
-#: since it is installed, about 1.8 times the plain parser's time per cell;
-#: the worst body (one row of 110,000 cells, parsed whole before the guard's clock is read
-#: again) took 2.25 s of CPU on an idle 2-core machine here, 1.0 s without defusedxml.
-#: CPU time is no fixed cost either: the same parse takes longer on a slower or a shared
-#: machine (CI runs Windows under wine beside the tests), and 3.0 s, a third above the
-#: idle figure, left such a machine too little room. The bound is there to catch a body
-#: whose cost grows faster than its size, which lands far above it.
+#: since it is installed, about 1.8 times the plain parser's time per cell. Measured on
+#: 2026-12-02 on a 2-core VM here, each body alone: at most 1.12 s of CPU (2 MB of cell
+#: formats), the wide row (110,000 cells, parsed whole before the guard's clock is read
+#: again) 0.74-0.84 s, about a tenth more beside a busy process. The bound leaves a slower
+#: machine room; it is there to catch a body whose cost grows faster than its size.
 PEAK_GROWTH = 100 * MB
-CPU_SECONDS = 8.0
+CPU_SECONDS = 3.0
 
 
 def _one_cell(cell: str) -> bytes:
