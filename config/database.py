@@ -113,9 +113,9 @@ def databases(environ: Mapping[str, str], data_dir: Path, base_dir: Path, debug:
     database = default(environ, data_dir)
     if database["ENGINE"] == "django.db.backends.sqlite3":
         # Serving (DEBUG off), each thread keeps its connection (CONN_MAX_AGE, as on
-        # PostgreSQL): opening one per request, with the PRAGMAs below, was 7% of the serving
-        # processes' time at three times the hall (a sampling profile, docs: Benchmarks).
-        # In development and the tests (DEBUG on) a connection per request, as before: kept
+        # PostgreSQL): opening one per request, with the PRAGMAs below, costs 7% of the
+        # serving processes' time at three times the hall (a sampling profile, docs: Benchmarks).
+        # In development and the tests (DEBUG on) a connection per request: kept
         # ones broke the test suite's databases between tests (permissions and content types
         # flushed under a kept connection; the cause is not understood yet).
         if debug and CONN_MAX_AGE_ENV not in environ:

@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_a_serving_thread_keeps_its_connection_between_requests():
-    """Opening a connection per request (and, on SQLite, its PRAGMAs) was 7% of the serving
+    """Opening a connection per request (and, on SQLite, its PRAGMAs) costs 7% of the serving
     processes' time at three times the hall (docs: Benchmarks): serving (DEBUG off), Django
     closes a connection at a request's end only once it is CONN_MAX_AGE old. The settings
     as a serving process reads them, in a process of their own."""
